@@ -1,0 +1,98 @@
+"""Read-side benchmark: check, open and search on the large demo store.
+
+    .venv/bin/python benchmarks/run.py [--size 500] [--dir D] [--repeat 5]
+
+Each command runs in its own process; the time is the median wall time and the
+memory is the process's peak RSS (from wait4). Floors are measured in the same
+run on the same store: reading every byte of it in one Python process (for
+check and open) and `grep -rF` (for search).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PY = sys.executable
+READ_ALL = """
+import os, sys
+n = 0
+for d, _, fs in os.walk(sys.argv[1]):
+    for f in fs:
+        with open(os.path.join(d, f), 'rb') as fh:
+            n += len(fh.read())
+"""
+OPEN = "import sys; from memtui.engine import open_store; open_store(sys.argv[1])"
+
+
+def measure(cmd: list[str], repeat: int) -> tuple[float, float]:
+    """(median seconds, max peak RSS in MiB) over `repeat` runs of cmd."""
+    times, peaks = [], []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        times.append(time.perf_counter() - start)
+        peaks.append(usage.ru_maxrss / 1024)
+        code = os.waitstatus_to_exitcode(status)
+        if code not in (0, 1):
+            err = proc.stderr.read().decode() if proc.stderr else ""
+            raise SystemExit(f"{' '.join(cmd)} exited {code}: {err}")
+    return statistics.median(times), max(peaks)
+
+
+def store_bytes(root: Path) -> int:
+    return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--size", type=int, default=500)
+    ap.add_argument("--dir", help="reuse (or create) the store here")
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    root = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="memtui-bench-")) / "s"
+    if not root.exists():
+        t = time.perf_counter()
+        subprocess.run([PY, "-m", "memtui", "demo", "--no-ui", "--dir", str(root),
+                        "--size", str(args.size)], check=True, stdout=subprocess.DEVNULL)
+        print(f"generated --size {args.size} store in {time.perf_counter() - t:.1f}s: {root}")
+    size_mib = store_bytes(root) / 2**20
+    files = sum(1 for p in root.rglob("*") if p.is_file())
+    print(f"store: {files} files, {size_mib:.1f} MiB\n")
+    r = args.repeat
+    measure([PY, "-c", READ_ALL, str(root)], 1)  # warm the page cache
+    _, interp_mib = measure([PY, "-c", "pass"], r)
+    floor_t, floor_m = measure([PY, "-c", READ_ALL, str(root)], r)
+    rows = [
+        ("open", measure([PY, "-c", OPEN, str(root)], r), (floor_t, floor_m), 5.0),
+        ("check --json", measure([PY, "-m", "memtui", "check", "--json", "--store", str(root)], r),
+         (floor_t, floor_m), 5.0),
+    ]
+    for query in ("deploy", "周末"):
+        grep = measure(["grep", "-rF", query, str(root)], r)
+        ours = measure([PY, "-m", "memtui", "search", "-s", query, "--store", str(root)], r)
+        rows.append((f"search -s {query}", ours, grep, 2.0))
+    mem_cap = 4 * size_mib + interp_mib
+    print(f"{'what':<18}{'time':>9}{'floor':>9}{'ratio':>8}{'target':>8}"
+          f"{'peak MiB':>10}{'cap MiB':>9}  verdict")
+    ok = True
+    for name, (t, m), (ft, _fm), target in rows:
+        ratio = t / ft
+        good = ratio <= target and m <= mem_cap
+        ok &= good
+        print(f"{name:<18}{t:>8.3f}s{ft:>8.3f}s{ratio:>8.2f}{target:>7.1f}x"
+              f"{m:>10.1f}{mem_cap:>9.1f}  {'ok' if good else 'MISS'}")
+    print(f"\nfloors: read-all {floor_t:.3f}s / {floor_m:.1f} MiB; "
+          f"bare interpreter {interp_mib:.1f} MiB; grep as listed")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

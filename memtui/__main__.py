@@ -1,0 +1,3 @@
+from memtui.cli import main
+
+raise SystemExit(main())

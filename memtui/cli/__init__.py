@@ -1,0 +1,81 @@
+"""The `memtui` command line: a thin face over memtui.engine (SPEC §6)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from memtui import __version__
+from memtui.cli.output import warn
+
+VERBS = ("demo", "check", "list", "show", "search", "events", "mood", "pending")
+
+
+class CallError(Exception):
+    """A wrong call or a store that cannot be opened: exit status 2."""
+
+
+class Refused(Exception):
+    """An action refused or failed: exit status 1, nothing changed."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from memtui.cli import demo_verb, read_verbs
+
+    parser = argparse.ArgumentParser(
+        prog="memtui",
+        description="Browse and curate the long-term memory LLM agents keep as files.",
+        epilog="`memtui [PATH]` summarises a store; `memtui demo` writes a sample one.",
+    )
+    parser.add_argument("--version", action="version", version=f"memtui {__version__}")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+    store = argparse.ArgumentParser(add_help=False)
+    store.add_argument(
+        "--store",
+        metavar="PATH",
+        help="the store's root (default: this folder if it is a store, else ~/.dsh/memory)",
+    )
+    demo_verb.register(verbs)
+    read_verbs.register(verbs, store)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if len(args_list) >= 3 and args_list[0] == "--store" and args_list[2] in VERBS:
+        args_list = [args_list[2], *args_list[:2], *args_list[3:]]  # `--store P verb ...`
+    if not args_list or (args_list[0] not in VERBS and not args_list[0].startswith("-")):
+        args_list = ["summary", *args_list]
+    try:
+        return _run(args_list)
+    except CallError as exc:
+        warn(str(exc))
+        return 2
+    except Refused as exc:
+        warn(str(exc))
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) went away; stay quiet like other Unix tools.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except Exception as exc:  # last resort: a message, never a traceback
+        if os.environ.get("MEMTUI_DEBUG"):
+            raise
+        warn(f"internal error: {type(exc).__name__}: {exc} (set MEMTUI_DEBUG=1 for details)")
+        return 1
+
+
+def _run(args_list: list[str]) -> int:
+    if args_list[0] == "summary":
+        from memtui.cli.read_verbs import summary
+
+        if len(args_list) > 2 or (len(args_list) == 2 and args_list[1].startswith("-")):
+            build_parser().parse_args(args_list[1:])  # prints usage, exits 2
+        return summary(args_list[1] if len(args_list) == 2 else None)
+    args = build_parser().parse_args(args_list)
+    return int(args.handler(args))

@@ -1,0 +1,35 @@
+"""Printing for the command line: JSON for scripts, sanitised text for people."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Any
+
+# C0 controls but tab and newline, DEL, and C1: a memory file must not drive the terminal.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """Control characters shown as visible escapes (`\\x1b`), never sent raw."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def line(text: str = "") -> None:
+    sys.stdout.write(printable(text) + "\n")
+
+
+def emit_json(data: Any) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def warn(text: str) -> None:
+    sys.stderr.write(f"memtui: {printable(text)}\n")
+
+
+def location(file: str | None, line_no: int | None) -> str:
+    if file is None:
+        return "-"
+    return f"{file}:{line_no}" if line_no else file

@@ -1,0 +1,266 @@
+"""The read verbs: check, list, show, search, events, mood, pending (and the summary)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from memtui.cli import CallError, Refused
+from memtui.cli.output import emit_json, line, location, warn
+from memtui.engine.model import ERROR, INFO, WARNING
+
+
+def register(verbs: Any, store: argparse.ArgumentParser) -> None:
+    def verb(name: str, handler: Any, help_text: str) -> argparse.ArgumentParser:
+        p = verbs.add_parser(name, parents=[store], help=help_text, description=help_text)
+        p.set_defaults(handler=handler)
+        p.add_argument("--json", action="store_true", help="print JSON for scripts")
+        return p
+
+    p = verb("check", check, "report the findings of SPEC §5")
+    p.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    p = verb("list", list_entries, "every entry with its id")
+    p.add_argument("--layout", choices=("workspace", "companion", "dsh", "store"))
+    p = verb("show", show, "one entry or file, exactly as stored")
+    p.add_argument(
+        "entry", metavar="ENTRY", help="e.g. event:E020, fact:PYTHON_ENV, file:index.txt"
+    )
+    p = verb("search", search, "full-text search, CJK included (smart case)")
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--regex", action="store_true", help="QUERY is a Python regular expression")
+    p.add_argument("-s", "--case-sensitive", action="store_true", help="never ignore case")
+    p = verb("events", events, "the companion events timeline")
+    p.add_argument("--open", action="store_true", help="only open events (状态 待跟进)")
+    p.add_argument("--overdue", action="store_true", help="only open events past their due date")
+    verb("mood", mood, "the mood history, current values and healing-loop guard")
+    verb("pending", pending, "the dsh candidates waiting to be accepted or rejected")
+
+
+# --- opening a store -------------------------------------------------------
+
+
+def store_root(given: str | None) -> str:
+    """--store, else this folder if it is a store, else ~/.dsh/memory (SPEC §6)."""
+    from memtui.engine.store import looks_like_store
+
+    if given:
+        if not os.path.isdir(given):
+            raise CallError(f"{given}: no such folder")
+        return given
+    if looks_like_store(os.getcwd()):
+        return os.getcwd()
+    home = Path.home() / ".dsh" / "memory"
+    if home.is_dir():
+        return str(home)
+    raise CallError(
+        "no memory store here: pass --store PATH, run inside a store, "
+        "or try `memtui demo` for a sample one"
+    )
+
+
+def load(args: argparse.Namespace) -> Any:
+    from memtui.engine import StoreError, open_store
+
+    root = store_root(args.store)
+    try:
+        return open_store(root)
+    except (StoreError, OSError) as exc:
+        raise CallError(f"cannot open the store at {root}: {exc}") from None
+
+
+def _tally(store: Any) -> str:
+    parts = [
+        f"{store.count(level)} {name}"
+        for level, name in ((ERROR, "errors"), (WARNING, "warnings"), (INFO, "info"))
+    ]
+    return ", ".join(parts)
+
+
+# --- verbs -----------------------------------------------------------------
+
+
+def summary(path: str | None) -> int:
+    store = load(argparse.Namespace(store=path))
+    line(f"{store.root}  ({', '.join(store.layouts) or 'no known layout'})")
+    if store.companion:
+        c = store.companion
+        open_n = sum(1 for e in c.events if e.is_open)
+        line(
+            f"  companion: {sum(1 for e in c.events if not e.is_sentinel)} events "
+            f"({open_n} open), last active {c.last_active or 'unknown'}"
+        )
+    if store.dsh:
+        d = store.dsh
+        facts = sum(len(s.facts) for s in d.fact_sections)
+        line(
+            f"  dsh: {facts} facts in {len(d.fact_sections)} sections, {len(d.sops)} sops, "
+            f"{len(d.candidates)} pending"
+        )
+    if store.workspace:
+        w = store.workspace
+        line(f"  workspace: memory.md {w.index_lines} lines, {len(w.topics)} topic files")
+    line(f"  findings: {_tally(store)}  (memtui check)")
+    return 0
+
+
+def check(args: argparse.Namespace) -> int:
+    store = load(args)
+    if args.json:
+        emit_json(
+            {
+                "root": store.root,
+                "layouts": list(store.layouts),
+                "findings": [f.to_json() for f in store.findings],
+            }
+        )
+    else:
+        line(f"{store.root}  ({', '.join(store.layouts) or 'no known layout'})")
+        for f in store.findings:
+            line(f"{f.level:<8} {location(f.file, f.line)}  {f.code}  {f.message}")
+        line(_tally(store))
+    failing = {ERROR, WARNING} if args.strict else {ERROR}
+    return 1 if any(f.level in failing for f in store.findings) else 0
+
+
+def list_entries(args: argparse.Namespace) -> int:
+    from memtui.engine.entries import iter_entries
+
+    store = load(args)
+    entries = [e for e in iter_entries(store) if args.layout in (None, e.layout)]
+    if args.json:
+        emit_json({"root": store.root, "entries": [e.to_json() for e in entries]})
+    else:
+        for e in entries:
+            line(f"{e.id}\t{e.title}\t{location(e.file, e.line)}")
+    return 0
+
+
+def show(args: argparse.Namespace) -> int:
+    from memtui.engine.entries import EntryNotFound, entry_text, resolve
+
+    store = load(args)
+    try:
+        entry = resolve(store, args.entry)
+    except EntryNotFound as exc:
+        raise Refused(str(exc)) from None
+    text = entry_text(store, entry)
+    reason = store.unreadable.get(entry.file)
+    if args.json:
+        emit_json({**entry.to_json(), "text": text, "unreadable": reason, **_details(store, entry)})
+        return 0
+    if text is None:
+        raise Refused(f"{entry.file} is {reason or 'not readable'}")
+    line(f"# {entry.id}  {location(entry.file, entry.line)}")
+    line(text.rstrip("\n"))
+    return 0
+
+
+def _details(store: Any, entry: Any) -> dict[str, Any]:
+    """Layout details for `show --json`: event fields, candidate meta, provenance."""
+    if entry.kind == "event" and store.companion:
+        for e in store.companion.events:
+            if e.span == entry.span:
+                return {"event": e.to_json()}
+    if entry.kind == "pending" and store.dsh:
+        for c in store.dsh.candidates:
+            if c.file == entry.file:
+                return {"candidate": c.to_json()}
+    if entry.kind in ("fact", "sop") and store.dsh:
+        return {"provenance": store.dsh.provenance.get(entry.id)}
+    return {}
+
+
+def search(args: argparse.Namespace) -> int:
+    from memtui.engine.search import BadQuery
+    from memtui.engine.search import search as run
+
+    root = store_root(args.store)
+    try:
+        hits = run(
+            root, args.query, regex=args.regex, ignore_case=False if args.case_sensitive else None
+        )
+        if args.json:
+            emit_json(
+                {
+                    "root": os.path.realpath(root),
+                    "query": args.query,
+                    "hits": [h.to_json() for h in hits],
+                }
+            )
+        else:
+            for h in hits:
+                line(f"{h.file}:{h.line}:{h.column}: {h.text}")
+    except BadQuery as exc:
+        raise CallError(str(exc)) from None
+    return 0
+
+
+def events(args: argparse.Namespace) -> int:
+    from memtui.engine.layouts.companion import parse_date
+
+    store = load(args)
+    if store.companion is None:
+        warn("this store has no companion layout (memory/events.md)")
+    all_events = store.companion.events if store.companion else ()
+    chosen = []
+    for e in all_events:
+        if e.is_sentinel or ((args.open or args.overdue) and not e.is_open):
+            continue
+        due = parse_date(e.due) if e.due else None
+        overdue = bool(e.is_open and due and due < store.today)
+        if args.overdue and not overdue:
+            continue
+        chosen.append((e, overdue))
+    if args.json:
+        emit_json(
+            {
+                "root": store.root,
+                "last_active": store.companion.last_active if store.companion else None,
+                "events": [{**e.to_json(), "overdue": overdue} for e, overdue in chosen],
+            }
+        )
+        return 0
+    for e, overdue in chosen:
+        stars = "⭐" * (e.stars or 0)
+        status = "open" if e.is_open else (e.status or "-")
+        due = f"due {e.due}{' OVERDUE' if overdue else ''}" if e.due else ""
+        line(f"{e.label}  {e.date}  {e.type}  {stars}  {status}  {due}  {e.content}".rstrip())
+    if store.companion:
+        line(f"last active: {store.companion.last_active or 'unknown'}")
+    return 0
+
+
+def mood(args: argparse.Namespace) -> int:
+    store = load(args)
+    m = store.companion.mood if store.companion else None
+    if args.json:
+        emit_json({"root": store.root, "mood": m.to_json() if m else None})
+        return 0
+    if m is None:
+        warn("this store has no memory/mood_state.md")
+        return 0
+    line(f"now: valence {m.valence}  energy {m.energy}")
+    guard = "on (no positive Δvalence)" if m.healing_guard_on else "off"
+    line(f"healing-loop guard: {guard}, consecutive_g4c_count {m.g4c_count}")
+    line(f"last decay: {m.last_decay or 'unknown'}")
+    for s in m.snapshots:
+        line(f"  {s.time}  {s.source:<12} valence {s.valence}  energy {s.energy}  {s.note}")
+    return 0
+
+
+def pending(args: argparse.Namespace) -> int:
+    store = load(args)
+    candidates = store.dsh.candidates if store.dsh else ()
+    if args.json:
+        emit_json({"root": store.root, "pending": [c.to_json() for c in candidates]})
+        return 0
+    if store.dsh is None:
+        warn("this store has no dsh layout (index.txt with facts.md, sops/ or pending/)")
+    for c in candidates:
+        evidence = c.evidence or "(no evidence: cannot be accepted)"
+        state = "" if c.valid else "  [broken front matter]"
+        first = c.body.strip().split("\n", 1)[0] if c.body.strip() else ""
+        line(f"{c.id}  {c.entry_type or '?'} → {c.target or '?'}  {evidence}{state}  {first}")
+    return 0

@@ -1,0 +1,57 @@
+"""Thresholds: SPEC defaults, overridable by `memtui.toml` at the store root."""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass
+
+CONFIG_NAME = "memtui.toml"
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    index_warn_lines: int = 150  # memory.md: warning from here
+    index_block_lines: int = 180  # memory.md: error (blocked) from here
+    agent_max_bytes: int = 8192  # agent.md is injected into every prompt
+    l1_warn_lines: int = 25  # index.txt: warning from here
+    l1_max_lines: int = 30  # index.txt: error above this
+    profile_category_max: int = 10
+    mood_max_snapshots: int = 10
+    mood_step_valence: float = 0.30
+    mood_step_energy: float = 0.20
+    unresolved_max: int = 3
+    max_file_bytes: int = 64 * 1024 * 1024  # bigger files are shown as unreadable
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    thresholds: Thresholds
+    problems: tuple[str, ...] = ()  # why memtui.toml was (partly) ignored
+
+
+def load_config(text: str | None) -> Config:
+    """Parse memtui.toml text; bad keys or values are reported, never fatal."""
+    if text is None:
+        return Config(Thresholds())
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return Config(Thresholds(), (f"memtui.toml does not parse: {exc}",))
+    table = data.get("thresholds", {})
+    if not isinstance(table, dict):
+        return Config(Thresholds(), ("memtui.toml: [thresholds] must be a table",))
+    known = {f.name: f for f in dataclasses.fields(Thresholds)}
+    values: dict[str, int | float] = {}
+    problems: list[str] = []
+    for key, value in table.items():
+        spec = known.get(key)
+        if spec is None:
+            problems.append(f"memtui.toml: unknown threshold {key!r}")
+        elif isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            problems.append(f"memtui.toml: {key} must be a non-negative number")
+        elif spec.type == "int" and not isinstance(value, int):
+            problems.append(f"memtui.toml: {key} must be a whole number")
+        else:
+            values[key] = value
+    return Config(Thresholds(**values), tuple(problems))  # type: ignore[arg-type]

@@ -1,0 +1,58 @@
+"""The finding codes of SPEC §5 (plus a few of memtui's own) and their levels."""
+
+from __future__ import annotations
+
+from memtui.engine.model import ERROR, INFO, WARNING, Finding
+
+# code -> (default level, what it means). Codes are a contract: never rename.
+CODES: dict[str, tuple[str, str]] = {
+    "index-size": (WARNING, "memory.md line count against its cap (error from the block level)"),
+    "pointer-missing": (ERROR, "an index pointer names a file that does not exist"),
+    "pointer-duplicate": (WARNING, "two pointers name one file"),
+    "index-content": (WARNING, "a line in the index that is neither heading, pointer nor blank"),
+    "topic-orphan": (WARNING, "a memory_<name>.md with no pointer"),
+    "topic-name": (WARNING, "a topic file name that is not memory_[a-z0-9_]+.md"),
+    "agent-size": (WARNING, "agent.md over its size threshold"),
+    "user-duplicate": (WARNING, "the same item twice in user.md"),
+    "soul-empty": (INFO, "a soul.md field with no value"),
+    "event-duplicate-id": (ERROR, "two events share a number"),
+    "event-missing-id": (ERROR, "an event heading without a usable number"),
+    "event-bad-date": (ERROR, "a date or due date that is not a real date"),
+    "event-stars": (ERROR, "情绪强度 outside 1-5 stars"),
+    "promise-no-due": (WARNING, "a 约定 without 到期日"),
+    "event-overdue": (WARNING, "an open event past its due date"),
+    "sentinel-missing": (INFO, "no [E000] … last_active line"),
+    "profile-category-full": (WARNING, "a profile category over 10 items"),
+    "mood-range": (ERROR, "valence or energy out of range, or not a number"),
+    "mood-step": (WARNING, "a step between snapshots over the bound"),
+    "mood-snapshots": (WARNING, "more than 10 snapshots"),
+    "mood-top-mismatch": (WARNING, "current values differ from the newest snapshot"),
+    "unresolved-stale": (WARNING, "MEMORY.md's unresolved block differs from events.md"),
+    "l1-size": (WARNING, "index.txt line count (error over the cap)"),
+    "index-stale": (WARNING, "the automatic segment differs from what exists in L2/L3"),
+    "pending-no-evidence": (WARNING, "a candidate without evidence (cannot be accepted)"),
+    "pending-bad-frontmatter": (ERROR, "a candidate whose front matter is broken or incomplete"),
+    "sop-bad-frontmatter": (WARNING, "a sop whose front matter does not parse"),
+    "fact-duplicate": (WARNING, "the same fact twice"),
+    "json-invalid": (ERROR, "a JSON file that does not parse or has the wrong shape"),
+    "path-escape": (ERROR, "a reference or link that leads outside the root"),
+    "unreadable": (ERROR, "not UTF-8, binary, or over the size limit"),
+    "config-invalid": (WARNING, "memtui.toml could not be used as written"),
+}
+
+
+class Findings:
+    """Collects findings for one store; `add` takes the level from CODES unless given."""
+
+    def __init__(self) -> None:
+        self.items: list[Finding] = []
+
+    def add(
+        self,
+        code: str,
+        file: str | None,
+        line: int | None,
+        message: str,
+        level: str | None = None,
+    ) -> None:
+        self.items.append(Finding(code, level or CODES[code][0], file, line, message))

@@ -1,0 +1,345 @@
+"""The companion layout (SPEC §2): memory/events.md, mood, profile, persona, MEMORY.md."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import re
+
+from memtui.engine.markdown import sections
+from memtui.engine.model import Companion, Event, Mood, MoodSnapshot, ProfileCategory, Span
+from memtui.engine.reader import StoreReader
+from memtui.engine.textfile import TextFile, iter_lines
+
+EVENTS = "memory/events.md"
+PERSONA = "memory/persona.md"
+PROFILE = "memory/user_profile.md"
+MOOD = "memory/mood_state.md"
+MOOD_AUX = ".mood_state_aux"
+SUMMARY = "MEMORY.md"
+MARKERS = (EVENTS, PERSONA, MOOD)
+
+NEW_DETAILS = "【在对话中形成的新细节】"
+UNRESOLVED = "【最近未解决事项】"
+PROMISE = "约定"
+CORE_WORDS = ("称呼", "昵称", "关系", "禁忌", "nickname", "relationship", "taboo")
+
+EVENT_ID = re.compile(r"\[E(\d+)\]")
+FIELD = re.compile(r"^\*\*(.+?)\*\*[ \t]*[：:][ \t]*(.*?)[ \t]*$")
+DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?")
+UNRESOLVED_ID = re.compile(r"E(\d+)")
+NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
+
+
+def detect(files: frozenset[str]) -> bool:
+    return any(m in files for m in MARKERS)
+
+
+def parse(reader: StoreReader) -> Companion:
+    events_tf = reader.read(EVENTS) if reader.exists(EVENTS) else None
+    events = _events(events_tf) if events_tf else []
+    if events_tf:
+        _check_events(reader, events)
+    last_active = next((e.date for e in reversed(events) if e.is_sentinel), None)
+    if events_tf and last_active is None:
+        reader.findings.add(
+            "sentinel-missing",
+            EVENTS,
+            None,
+            "no `### [E000] … · last_active` sentinel: the last active time is unknown",
+        )
+    mood = _mood(reader)
+    profile = _profile(reader)
+    unresolved = _unresolved(reader, events)
+    return Companion(
+        events=tuple(events),
+        last_active=last_active,
+        mood=mood,
+        profile=tuple(profile),
+        persona_details=tuple(_persona_details(reader)),
+        unresolved_ids=unresolved,
+    )
+
+
+# --- events ----------------------------------------------------------------
+
+
+Head = tuple[int, int, str]  # (line index, char offset, heading text after "### ")
+
+
+def _events(tf: TextFile) -> list[Event]:
+    """Each `###` heading up to the next heading is one event."""
+    events: list[Event] = []
+    head: Head | None = None
+    fields: list[tuple[str, str]] = []
+    last = 0
+    for index, offset, line in iter_lines(tf.text):
+        if line.startswith("#"):
+            if head:
+                events.append(_event(tf, head, fields, index, offset))
+                head = None
+            if line.startswith("### "):
+                head, fields = (index, offset, line[4:].strip()), []
+        elif head and line.startswith("**"):
+            match = FIELD.match(line)
+            if match:
+                fields.append((match.group(1).strip(), match.group(2)))
+        last = index + 1
+    if head:
+        events.append(_event(tf, head, fields, last, len(tf.text)))
+    return events
+
+
+def _event(tf: TextFile, head: Head, fields: list[tuple[str, str]], stop: int, end: int) -> Event:
+    index, offset, title = head
+    match = EVENT_ID.match(title)
+    number = int(match.group(1)) if match else None
+    rest = title[match.end() :] if match else title
+    date, _, kind = rest.partition("·")
+    label = f"E{number:03d}" if number is not None else f"L{index + 1}"
+    kind = kind.strip()
+    type_field = next((v for k, v in fields if k == "类型"), None)
+    span = Span(tf.path, index, stop, offset, min(end, len(tf.text)))
+    return Event(number, label, date.strip(), (type_field or kind).strip(), tuple(fields), span)
+
+
+def parse_date(text: str) -> dt.date | None:
+    """A real calendar date at the start of `text` (a time may follow), else None."""
+    match = DATE.match(text.strip())
+    if not match:
+        return None
+    try:
+        day = dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+        if match.group(4) is not None:
+            dt.time(int(match.group(4)), int(match.group(5)), int(match.group(6) or 0))
+    except ValueError:
+        return None
+    return day
+
+
+def _check_events(reader: StoreReader, events: list[Event]) -> None:
+    add = reader.findings.add
+    first_line: dict[int, int] = {}
+    for e in events:
+        line = e.span.lineno
+        if e.number is None:
+            add("event-missing-id", EVENTS, line, "event heading has no usable [ENNN] number")
+        elif e.number and e.number in first_line:
+            add(
+                "event-duplicate-id",
+                EVENTS,
+                line,
+                f"{e.label} is already used on line {first_line[e.number]}",
+            )
+        elif e.number:
+            first_line[e.number] = line
+        if parse_date(e.date) is None:
+            add(
+                "event-bad-date",
+                EVENTS,
+                line,
+                f"{e.label}: {e.date or 'no date'!r} is not a real date",
+            )
+        if e.is_sentinel:
+            continue
+        stars = e.stars
+        if stars is not None and not 1 <= stars <= 5:
+            add("event-stars", EVENTS, line, f"{e.label}: 情绪强度 is {stars} stars, not 1-5")
+        due_text = e.due
+        due = parse_date(due_text) if due_text else None
+        if due_text and due is None:
+            add(
+                "event-bad-date", EVENTS, line, f"{e.label}: 到期日 {due_text!r} is not a real date"
+            )
+        if e.type == PROMISE and not due_text:
+            add("promise-no-due", EVENTS, line, f"{e.label}: a 约定 (promise) without 到期日")
+        if due and e.is_open and due < reader.today:
+            add(
+                "event-overdue",
+                EVENTS,
+                line,
+                f"{e.label} was due {due.isoformat()} and is still open",
+            )
+
+
+def unresolved_expected(events: tuple[Event, ...] | list[Event], limit: int) -> list[Event]:
+    """Open events for MEMORY.md: nearest due date first, undated after, newest first."""
+    open_events = [e for e in events if e.is_open and e.number]
+
+    def key(e: Event) -> tuple[int, str, int]:
+        due = parse_date(e.due) if e.due else None
+        return (0, due.isoformat(), -(e.number or 0)) if due else (1, "", -(e.number or 0))
+
+    return sorted(open_events, key=key)[:limit]
+
+
+def _unresolved(reader: StoreReader, events: list[Event]) -> tuple[str, ...] | None:
+    tf = reader.read(SUMMARY) if reader.exists(SUMMARY) else None
+    ids: list[str] | None = None
+    block_line: int | None = None
+    if tf:
+        for index, _offset, line in iter_lines(tf.text):
+            if ids is None:
+                if UNRESOLVED in line:
+                    ids, block_line = [], index + 1
+                continue
+            if line.startswith(("#", "【")):
+                break
+            match = UNRESOLVED_ID.search(line)
+            if match:
+                ids.append(f"E{int(match.group(1)):03d}")
+    expected = [e.label for e in unresolved_expected(events, reader.thresholds.unresolved_max)]
+    if (ids or []) != expected and (ids is not None or expected):
+        where = "no 【最近未解决事项】 block" if ids is None else f"it lists {ids or 'nothing'}"
+        reader.findings.add(
+            "unresolved-stale",
+            SUMMARY,
+            block_line,
+            f"MEMORY.md's unresolved block is stale: {where}, events.md gives "
+            f"{expected or 'nothing'} (run `memtui index`)",
+        )
+    return None if ids is None else tuple(ids)
+
+
+# --- mood ------------------------------------------------------------------
+
+
+def _number(raw: str | None) -> float | None:
+    if raw is None or not NUMBER.fullmatch(raw.strip()):
+        return None
+    return float(raw)
+
+
+def _mood(reader: StoreReader) -> Mood | None:
+    tf = reader.read(MOOD) if reader.exists(MOOD) else None
+    if tf is None:
+        return None
+    top: dict[str, tuple[str, int]] = {}
+    snaps: list[tuple[int, str, str, dict[str, str]]] = []
+    for index, _offset, line in iter_lines(tf.text):
+        if line.startswith("###"):
+            when, _, rest = line[3:].strip().partition("·")
+            source = rest.strip().removeprefix("source=").strip()
+            snaps.append((index + 1, when.strip(), source, {}))
+            continue
+        key, sep, value = line.partition(":")
+        key = key.strip()
+        if not sep or key not in ("valence", "energy", "note"):
+            continue
+        if snaps:
+            snaps[-1][3].setdefault(key, value.strip())
+        elif key != "note":
+            top.setdefault(key, (value.strip(), index + 1))
+    t = reader.thresholds
+    snapshots = tuple(
+        MoodSnapshot(
+            when,
+            source,
+            _checked(reader, vals.get("valence"), "valence", line),
+            _checked(reader, vals.get("energy"), "energy", line),
+            vals.get("note", ""),
+            line,
+        )
+        for line, when, source, vals in snaps
+    )
+    valence, energy = (_top_value(reader, top, key) for key in ("valence", "energy"))
+    if len(snapshots) > t.mood_max_snapshots:
+        reader.findings.add(
+            "mood-snapshots",
+            MOOD,
+            snapshots[t.mood_max_snapshots].line,
+            f"{len(snapshots)} snapshots; keep the newest {t.mood_max_snapshots}",
+        )
+    for newer, older in itertools.pairwise(snapshots):
+        for key, bound in (("valence", t.mood_step_valence), ("energy", t.mood_step_energy)):
+            a, b = getattr(newer, key), getattr(older, key)
+            if a is not None and b is not None and abs(a - b) > bound + 1e-9:
+                reader.findings.add(
+                    "mood-step",
+                    MOOD,
+                    newer.line,
+                    f"{key} moved {b:+.2f} → {a:+.2f} (|Δ| {abs(a - b):.2f} > {bound:.2f}) "
+                    f"between {older.time} and {newer.time}",
+                )
+    if snapshots:
+        newest = snapshots[0]
+        if (valence, energy) != (newest.valence, newest.energy):
+            reader.findings.add(
+                "mood-top-mismatch",
+                MOOD,
+                1,
+                f"current valence/energy {valence}/{energy} differ from the newest snapshot "
+                f"{newest.valence}/{newest.energy} ({newest.time})",
+            )
+    last_decay, g4c = _mood_aux(reader)
+    return Mood(MOOD, valence, energy, snapshots, last_decay, g4c)
+
+
+def _top_value(reader: StoreReader, top: dict[str, tuple[str, int]], key: str) -> float | None:
+    if not top:
+        return None  # no current values at all: reported as a top mismatch
+    raw, line = top.get(key, (None, 1))
+    return _checked(reader, raw, key, line)
+
+
+def _checked(reader: StoreReader, raw: str | None, key: str, line: int) -> float | None:
+    value = _number(raw)
+    low = -1.0 if key == "valence" else 0.0
+    if value is None or not low <= value <= 1.0:
+        shown = "missing" if raw is None else repr(raw)
+        reader.findings.add(
+            "mood-range", MOOD, line, f"{key} {shown} is not a number in [{low}, 1.0]"
+        )
+    return value
+
+
+def _mood_aux(reader: StoreReader) -> tuple[str | None, int | None]:
+    tf = reader.read(MOOD_AUX) if reader.exists(MOOD_AUX) else None
+    if tf is None:
+        return None, None
+    values: dict[str, str] = {}
+    for _index, _offset, line in iter_lines(tf.text):
+        key, sep, value = line.partition(":")
+        if sep:
+            values.setdefault(key.strip(), value.strip())
+    count = values.get("consecutive_g4c_count")
+    return values.get("last_decay_written_at"), int(count) if count and count.isdigit() else None
+
+
+# --- profile and persona ---------------------------------------------------
+
+
+def _profile(reader: StoreReader) -> list[ProfileCategory]:
+    tf = reader.read(PROFILE) if reader.exists(PROFILE) else None
+    if tf is None:
+        return []
+    limit = reader.thresholds.profile_category_max
+    found = []
+    for s in sections(tf, 2):
+        core = any(word in s.name.casefold() for word in CORE_WORDS)
+        found.append(ProfileCategory(s.name, s.items, core, s.span))
+        if len(s.items) > limit:
+            note = " (a core category: you choose what to archive)" if core else ""
+            reader.findings.add(
+                "profile-category-full",
+                PROFILE,
+                s.span.lineno,
+                f"category {s.name!r} has {len(s.items)} items, more than {limit}{note}",
+            )
+    return found
+
+
+def _persona_details(reader: StoreReader) -> list[str]:
+    tf = reader.read(PERSONA) if reader.exists(PERSONA) else None
+    if tf is None:
+        return []
+    details: list[str] = []
+    inside = False
+    for _index, _offset, line in iter_lines(tf.text):
+        if NEW_DETAILS in line:
+            inside = True
+        elif inside and line.startswith(("#", "【")):
+            break
+        elif inside and line.lstrip().startswith("•"):
+            details.append(line.lstrip()[1:].strip())
+    return details

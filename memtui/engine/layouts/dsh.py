@@ -1,0 +1,310 @@
+"""The dsh layout (SPEC §3): index.txt, facts.md, sops/, pending/, archive/, JSON files."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+from memtui.engine import frontmatter
+from memtui.engine.markdown import sections
+from memtui.engine.model import Candidate, Dsh, FactSection, Sop
+from memtui.engine.reader import StoreReader
+from memtui.engine.textfile import iter_lines, line_count
+
+INDEX = "index.txt"
+FACTS = "facts.md"
+META = "memory-meta.json"
+STATS = "memory_stats.json"
+REPORT = "maintenance-report.json"
+HEAT = "file_access_stats.json"
+AUTO_BEGIN = "# --- auto ---"
+AUTO_END = "# --- end auto ---"
+SEP = " · "
+ENTRY_TYPES = ("fact", "sop")
+
+
+def detect(files: frozenset[str], dirs: Iterable[str]) -> bool:
+    return INDEX in files and (FACTS in files or any(d in ("sops", "pending") for d in dirs))
+
+
+def under(files: Iterable[str], folder: str, suffix: str = ".md") -> list[str]:
+    """Files directly in `folder` with `suffix`, sorted."""
+    prefix = folder + "/"
+    return sorted(
+        f
+        for f in files
+        if f.startswith(prefix) and "/" not in f[len(prefix) :] and f.endswith(suffix)
+    )
+
+
+def expected_auto(fact_sections: Iterable[str], sops: Iterable[str]) -> list[str]:
+    """The automatic segment's lines for what exists in L2 and L3."""
+    lines = []
+    facts = list(fact_sections)
+    names = sorted(sops)
+    if facts:
+        lines.append("[FACTS] " + SEP.join(facts))
+    if names:
+        lines.append("[SOPS] " + SEP.join(names))
+    return lines
+
+
+def parse(reader: StoreReader) -> Dsh:
+    index_lines, rules, auto = _index(reader)
+    fact_sections = _facts(reader)
+    sops = [_sop(reader, path) for path in under(reader.files, "sops")]
+    _check_auto(reader, auto, [s.name for s in fact_sections], [s.name for s in sops])
+    candidates = [_candidate(reader, path) for path in under(reader.files, "pending")]
+    meta = _json(reader, META, _meta_shape)
+    stats = _json(reader, STATS, _object_shape)
+    _json(reader, REPORT, _object_shape)
+    heat = _heat(reader, _json(reader, HEAT, _heat_shape))
+    entries = meta.get("entries", {}) if meta else {}
+    return Dsh(
+        index_lines=index_lines,
+        rules=tuple(rules),
+        auto_segment=None if auto is None else tuple(auto),
+        fact_sections=tuple(fact_sections),
+        sops=tuple(sops),
+        candidates=tuple(candidates),
+        archived=tuple(sorted(f for f in reader.files if f.startswith("archive/"))),
+        provenance=MappingProxyType(entries),
+        stats=MappingProxyType(stats or {}),
+        heat=MappingProxyType(heat),
+    )
+
+
+def _index(reader: StoreReader) -> tuple[int, list[str], list[str] | None]:
+    tf = reader.read(INDEX)
+    if tf is None:
+        return 0, [], None
+    t = reader.thresholds
+    count = line_count(tf.text)
+    if count > t.l1_max_lines:
+        reader.findings.add(
+            "l1-size",
+            INDEX,
+            None,
+            f"index.txt has {count} lines, over the {t.l1_max_lines}-line cap",
+            level="error",
+        )
+    elif count >= t.l1_warn_lines:
+        reader.findings.add(
+            "l1-size",
+            INDEX,
+            None,
+            f"index.txt has {count} lines (cap {t.l1_max_lines}): run maintenance soon",
+        )
+    rules: list[str] = []
+    auto: list[str] | None = None
+    inside = False
+    for _index, _offset, line in iter_lines(tf.text):
+        stripped = line.strip()
+        if stripped == AUTO_BEGIN:
+            inside, auto = True, []
+        elif stripped == AUTO_END:
+            inside = False
+        elif inside and auto is not None:
+            if stripped:
+                auto.append(stripped)
+        elif stripped.startswith("[RULES]"):
+            rules.append(stripped)
+    return count, rules, auto
+
+
+def _check_auto(
+    reader: StoreReader, auto: list[str] | None, facts: list[str], sops: list[str]
+) -> None:
+    if not reader.exists(INDEX) or INDEX in reader.unreadable:
+        return
+    if auto is None:
+        reader.findings.add(
+            "index-stale",
+            INDEX,
+            None,
+            f"index.txt has no `{AUTO_BEGIN}` … `{AUTO_END}` segment (run `memtui index`)",
+        )
+        return
+    listed: dict[str, set[str]] = {"[FACTS]": set(), "[SOPS]": set()}
+    for line in auto:
+        for tag, names in listed.items():
+            if line.startswith(tag):
+                names.update(n.strip() for n in line[len(tag) :].split("·") if n.strip())
+    problems = []
+    for tag, exists in (("[FACTS]", set(facts)), ("[SOPS]", set(sops))):
+        missing = sorted(exists - listed[tag])
+        gone = sorted(listed[tag] - exists)
+        if missing:
+            problems.append(f"{tag} lacks {_few(missing)}")
+        if gone:
+            problems.append(f"{tag} lists {_few(gone)}, which no longer exist")
+    if problems:
+        reader.findings.add(
+            "index-stale",
+            INDEX,
+            None,
+            "the automatic segment is stale: " + "; ".join(problems) + " (run `memtui index`)",
+        )
+
+
+def _few(names: list[str], limit: int = 5) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def _facts(reader: StoreReader) -> list[FactSection]:
+    tf = reader.read(FACTS) if reader.exists(FACTS) else None
+    if tf is None:
+        return []
+    found = []
+    seen: dict[str, int] = {}
+    for s in sections(tf, 2):
+        facts = tuple(zip(s.item_lines, s.items, strict=True))
+        found.append(FactSection(s.name.strip(), facts, s.span))
+        for line, text in facts:
+            key = " ".join(text.split())
+            if key in seen:
+                reader.findings.add(
+                    "fact-duplicate", FACTS, line, f"the same fact is already on line {seen[key]}"
+                )
+            else:
+                seen[key] = line
+    return found
+
+
+def _sop(reader: StoreReader, path: str) -> Sop:
+    name = path[len("sops/") : -len(".md")]
+    tf = reader.read(path)
+    if tf is None:
+        return Sop(name, path, name)
+    meta: Mapping[str, Any] = {}
+    body = tf.text
+    try:
+        split = frontmatter.split(tf.text)
+        body = split.body
+        if split.yaml_text is not None:
+            meta = frontmatter.load(split.yaml_text)
+    except frontmatter.FrontMatterError as exc:
+        reader.findings.add("sop-bad-frontmatter", path, 1, str(exc))
+    title = meta.get("title") if isinstance(meta.get("title"), str) else None
+    if title is None:
+        title = next(
+            (ln[2:].strip() for ln in body.split("\n", 40)[:40] if ln.startswith("# ")), name
+        )
+    return Sop(name, path, title, MappingProxyType(dict(meta)))
+
+
+def _candidate(reader: StoreReader, path: str) -> Candidate:
+    stem = path[len("pending/") : -len(".md")]
+    tf = reader.read(path)
+    meta: dict[str, Any] = {}
+    body = ""
+    problems: list[str] = []
+    if tf is not None:
+        try:
+            split = frontmatter.split(tf.text)
+            body = split.body
+            if split.yaml_text is None:
+                problems.append("no front matter (`---` … `---`)")
+            else:
+                meta = frontmatter.load(split.yaml_text)
+        except frontmatter.FrontMatterError as exc:
+            problems.append(str(exc))
+    entry_type, target = _text(meta.get("entry_type")), _text(meta.get("target"))
+    if tf is not None and not problems:
+        if entry_type not in ENTRY_TYPES:
+            problems.append(f"entry_type is {entry_type!r}, not fact or sop")
+        if not target:
+            problems.append("no target")
+        elif entry_type == "sop" and reader.escapes("sops", target + ".md"):
+            reader.findings.add(
+                "path-escape", path, None, f"target {target!r} leads outside the store root"
+            )
+            problems.append("target leaves the root")
+    for problem in problems:
+        if problem != "target leaves the root":
+            reader.findings.add("pending-bad-frontmatter", path, 1, f"candidate {stem}: {problem}")
+    evidence = _text(meta.get("evidence"))
+    if tf is not None and not problems and not (evidence and evidence.strip()):
+        reader.findings.add(
+            "pending-no-evidence",
+            path,
+            1,
+            f"candidate {stem} has no evidence and cannot be accepted (No Execution, No Memory)",
+        )
+    seqs = meta.get("source_seqs")
+    return Candidate(
+        id=_text(meta.get("id")) or stem,
+        file=path,
+        entry_type=entry_type,
+        target=target,
+        evidence=evidence,
+        source_session=_text(meta.get("source_session")),
+        source_seqs=tuple(seqs) if isinstance(seqs, list) else (),
+        created_at=_text(meta.get("created_at")),
+        body=body,
+        meta=MappingProxyType(meta),
+        valid=tf is not None and not problems,
+    )
+
+
+def _text(value: Any) -> str | None:
+    if value is None or isinstance(value, dict | list):
+        return None
+    return str(value)
+
+
+# --- JSON files ------------------------------------------------------------
+
+
+def _json(reader: StoreReader, path: str, shape: Any) -> dict[str, Any] | None:
+    tf = reader.read(path) if reader.exists(path) else None
+    if tf is None:
+        return None
+    try:
+        data = json.loads(tf.text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        where = getattr(exc, "lineno", None)
+        reader.findings.add("json-invalid", path, where, f"{path} does not parse: {exc}")
+        return None
+    problem = shape(data)
+    if problem:
+        reader.findings.add("json-invalid", path, None, f"{path} has the wrong shape: {problem}")
+        return None
+    return data
+
+
+def _object_shape(data: Any) -> str | None:
+    return None if isinstance(data, dict) else "the top level is not an object"
+
+
+def _meta_shape(data: Any) -> str | None:
+    if not isinstance(data, dict):
+        return "the top level is not an object"
+    entries = data.get("entries", {})
+    if not isinstance(entries, dict) or not all(isinstance(v, dict) for v in entries.values()):
+        return '"entries" is not an object of objects'
+    return None
+
+
+def _heat_shape(data: Any) -> str | None:
+    if not isinstance(data, dict):
+        return "the top level is not an object"
+    for key, value in data.items():
+        if not isinstance(value, dict) or not isinstance(value.get("reads", 0), int):
+            return f'{key!r} is not {{"reads": N, "lastRead": …}}'
+    return None
+
+
+def _heat(reader: StoreReader, data: dict[str, Any] | None) -> dict[str, int]:
+    heat: dict[str, int] = {}
+    for path, value in (data or {}).items():
+        if reader.escapes("", path):
+            reader.findings.add(
+                "path-escape", HEAT, None, f"read stats name {path!r}, outside the store root"
+            )
+            continue
+        heat[path] = int(value.get("reads", 0))
+    return heat

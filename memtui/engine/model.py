@@ -1,0 +1,308 @@
+"""Immutable records the engine hands to its faces (CLI and UI)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+ERROR = "error"
+WARNING = "warning"
+INFO = "info"
+LEVELS = (ERROR, WARNING, INFO)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    code: str
+    level: str
+    file: str | None
+    line: int | None  # 1-based
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "level": self.level,
+            "file": self.file,
+            "line": self.line,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A run of whole lines in one file: lines [start, stop) and chars [char_start, char_stop).
+
+    Char offsets index the decoded text (BOM excluded), so a write can splice
+    exactly these characters and leave every other byte alone.
+    """
+
+    file: str
+    start: int
+    stop: int
+    char_start: int
+    char_stop: int
+
+    @property
+    def lineno(self) -> int:
+        return self.start + 1
+
+    @property
+    def last_lineno(self) -> int:
+        return max(self.start + 1, self.stop)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One addressable thing in a store, named by its stable id (SPEC §6)."""
+
+    id: str
+    kind: str  # topic | event | fact | sop | pending | profile | file
+    layout: str  # workspace | companion | dsh | store
+    title: str
+    file: str
+    span: Span | None = None  # None: the whole file
+
+    @property
+    def line(self) -> int | None:
+        return self.span.lineno if self.span else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "layout": self.layout,
+            "title": self.title,
+            "file": self.file,
+            "line": self.line,
+            "end_line": self.span.last_lineno if self.span else None,
+        }
+
+
+# --- workspace -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Pointer:
+    description: str
+    target: str
+    line: int  # 1-based
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A `## heading` block of a Markdown file, with its `- ` items."""
+
+    name: str
+    items: tuple[str, ...]
+    span: Span
+    item_lines: tuple[int, ...] = ()  # 1-based, one per item
+
+
+@dataclass(frozen=True, slots=True)
+class Workspace:
+    index_file: str
+    index_lines: int
+    index_sections: tuple[Section, ...]
+    pointers: tuple[Pointer, ...]
+    topics: tuple[str, ...]  # topic file names at the root
+    soul_sections: tuple[Section, ...]
+    user_sections: tuple[Section, ...]
+    agent_sections: tuple[Section, ...]
+    agent_bytes: int | None
+
+
+# --- companion -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    number: int | None  # None: no usable number
+    label: str  # as written: "E007"
+    date: str
+    type: str
+    fields: tuple[tuple[str, str], ...]
+    span: Span
+
+    @property
+    def is_sentinel(self) -> bool:
+        return self.number == 0
+
+    def field(self, key: str) -> str | None:
+        for k, v in self.fields:
+            if k == key:
+                return v
+        return None
+
+    @property
+    def status(self) -> str | None:
+        return self.field("状态")
+
+    @property
+    def is_open(self) -> bool:
+        status = self.status
+        return status is not None and status.strip() == "待跟进"
+
+    @property
+    def due(self) -> str | None:
+        return self.field("到期日")
+
+    @property
+    def content(self) -> str:
+        return self.field("内容") or ""
+
+    @property
+    def stars(self) -> int | None:
+        raw = self.field("情绪强度")
+        return None if raw is None else count_stars(raw)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": f"event:{self.label}",
+            "number": self.number,
+            "date": self.date,
+            "type": self.type,
+            "status": self.status,
+            "open": self.is_open,
+            "due": self.due,
+            "stars": self.stars,
+            "content": self.content,
+            "fields": dict(self.fields),
+            "file": self.span.file,
+            "line": self.span.lineno,
+        }
+
+
+def count_stars(raw: str) -> int:
+    """情绪强度 as a number: ⭐ glyphs, or a digit written instead."""
+    stars = raw.count("⭐") + raw.count("★")
+    if stars:
+        return stars
+    digits = "".join(ch for ch in raw if ch.isdigit())
+    return int(digits) if digits.isascii() and digits else 0
+
+
+@dataclass(frozen=True, slots=True)
+class MoodSnapshot:
+    time: str
+    source: str
+    valence: float | None
+    energy: float | None
+    note: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Mood:
+    file: str
+    valence: float | None
+    energy: float | None
+    snapshots: tuple[MoodSnapshot, ...]  # newest first, as in the file
+    last_decay: str | None
+    g4c_count: int | None
+
+    @property
+    def healing_guard_on(self) -> bool:
+        return (self.g4c_count or 0) >= 2
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "valence": self.valence,
+            "energy": self.energy,
+            "last_decay_written_at": self.last_decay,
+            "consecutive_g4c_count": self.g4c_count,
+            "healing_guard_on": self.healing_guard_on,
+            "snapshots": [
+                {
+                    "time": s.time,
+                    "source": s.source,
+                    "valence": s.valence,
+                    "energy": s.energy,
+                    "note": s.note,
+                    "line": s.line,
+                }
+                for s in self.snapshots
+            ],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileCategory:
+    name: str
+    items: tuple[str, ...]
+    core: bool  # names 称呼/昵称/关系/禁忌: never trimmed automatically
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Companion:
+    events: tuple[Event, ...]
+    last_active: str | None
+    mood: Mood | None
+    profile: tuple[ProfileCategory, ...]
+    persona_details: tuple[str, ...]
+    unresolved_ids: tuple[str, ...] | None  # None: no block in MEMORY.md
+
+
+# --- dsh -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FactSection:
+    name: str
+    facts: tuple[tuple[int, str], ...]  # (1-based line, text)
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Sop:
+    name: str
+    file: str
+    title: str
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    id: str
+    file: str
+    entry_type: str | None
+    target: str | None
+    evidence: str | None
+    source_session: str | None
+    source_seqs: tuple[Any, ...]
+    created_at: str | None
+    body: str
+    meta: Mapping[str, Any]
+    valid: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": f"pending:{self.id}",
+            "file": self.file,
+            "entry_type": self.entry_type,
+            "target": self.target,
+            "evidence": self.evidence,
+            "source_session": self.source_session,
+            "source_seqs": list(self.source_seqs),
+            "created_at": self.created_at,
+            "valid": self.valid,
+            "acceptable": self.valid and bool(self.evidence),
+            "body": self.body,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Dsh:
+    index_lines: int
+    rules: tuple[str, ...]
+    auto_segment: tuple[str, ...] | None  # None: no auto markers
+    fact_sections: tuple[FactSection, ...]
+    sops: tuple[Sop, ...]
+    candidates: tuple[Candidate, ...]
+    archived: tuple[str, ...]  # relative paths under archive/
+    provenance: Mapping[str, Any]  # memory-meta.json "entries"
+    stats: Mapping[str, Any]
+    heat: Mapping[str, int]  # path -> reads, from file_access_stats.json

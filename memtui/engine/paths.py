@@ -1,0 +1,55 @@
+"""Keeping every read inside the store root (SPEC §0)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+class StoreError(Exception):
+    """A store that cannot be opened at all (the CLI exits 2)."""
+
+
+def resolve_root(path: str | os.PathLike[str]) -> str:
+    real = os.path.realpath(os.fspath(path))
+    if not os.path.isdir(real):
+        raise StoreError(f"{os.fspath(path)} is not a folder")
+    return real
+
+
+def is_inside(root: str, real: str) -> bool:
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+@dataclass(slots=True)
+class Scan:
+    """Files found under the root, as relative paths, plus links that lead out."""
+
+    files: list[str] = field(default_factory=list)
+    escapes: list[tuple[str, str]] = field(default_factory=list)  # (relpath, where it leads)
+
+
+def list_files(root: str, rel_dir: str, recursive: bool, scan: Scan) -> None:
+    """Add the regular files of root/rel_dir to `scan`, refusing links that leave the root."""
+    abs_dir = os.path.join(root, rel_dir) if rel_dir else root
+    if rel_dir and not is_inside(root, os.path.realpath(abs_dir)):
+        scan.escapes.append((rel_dir, os.path.realpath(abs_dir)))
+        return
+    try:
+        entries = list(os.scandir(abs_dir))
+    except OSError:
+        return
+    for entry in sorted(entries, key=lambda e: e.name):
+        rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+        try:
+            if entry.is_symlink():
+                real = os.path.realpath(entry.path)
+                if not is_inside(root, real):
+                    scan.escapes.append((rel, real))
+                    continue
+            if entry.is_file():
+                scan.files.append(rel)
+            elif recursive and entry.is_dir(follow_symlinks=False) and entry.name[0] != ".":
+                list_files(root, rel, recursive, scan)
+        except OSError:
+            continue

@@ -1,0 +1,130 @@
+"""Opening a store: detect its layouts, parse each, collect findings, freeze a snapshot."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from memtui.engine.config import CONFIG_NAME, Config, load_config
+from memtui.engine.layouts import companion, dsh, workspace
+from memtui.engine.model import LEVELS, Companion, Dsh, Finding, Workspace
+from memtui.engine.paths import Scan, list_files, resolve_root
+from memtui.engine.reader import StoreReader
+from memtui.engine.textfile import TextFile, Unreadable, read_file
+
+LAYOUTS = ("workspace", "companion", "dsh")
+# Folders a layout owns; everything else below the root is not memtui's to read.
+LAYOUT_DIRS = (("memory", False), ("sops", False), ("pending", False), ("archive", True))
+
+
+@dataclass(frozen=True)
+class Store:
+    """One immutable snapshot of a store: safe to hand to another thread."""
+
+    root: str
+    layouts: tuple[str, ...]
+    files: tuple[str, ...]  # every file found (relative), readable or not
+    texts: Mapping[str, TextFile]  # the files that were read
+    unreadable: Mapping[str, str]  # path -> reason
+    workspace: Workspace | None
+    companion: Companion | None
+    dsh: Dsh | None
+    findings: tuple[Finding, ...]
+    config: Config
+    today: dt.date
+
+    def count(self, level: str) -> int:
+        return sum(1 for f in self.findings if f.level == level)
+
+
+def discover(root: str) -> tuple[Scan, list[str], list[str]]:
+    """The files a store may hold: root files and the layouts' folders."""
+    scan = Scan()
+    list_files(root, "", False, scan)
+    root_files = list(scan.files)
+    dirs = [name for name, _ in LAYOUT_DIRS if os.path.isdir(os.path.join(root, name))]
+    for name, recursive in LAYOUT_DIRS:
+        if name in dirs:
+            list_files(root, name, recursive, scan)
+    return scan, root_files, dirs
+
+
+def open_store(path: str | os.PathLike[str], today: dt.date | None = None) -> Store:
+    """Read a store without writing anything. Raises StoreError if it cannot be opened."""
+    root = resolve_root(path)
+    scan, root_files, dirs = discover(root)
+    files = frozenset(scan.files)
+    config = _config(root, files)
+    reader = StoreReader(root, files, config.thresholds, today or _today())
+    for problem in config.problems:
+        reader.findings.add("config-invalid", CONFIG_NAME, None, problem)
+    for rel, real in scan.escapes:
+        reader.findings.add(
+            "path-escape", rel, None, f"{rel} is a link to {real}, outside the store root; not read"
+        )
+    found = []
+    ws = cp = ds = None
+    if workspace.detect(root_files):
+        found.append("workspace")
+        ws = workspace.parse(reader, root_files)
+    if companion.detect(files):
+        found.append("companion")
+        cp = companion.parse(reader)
+    if dsh.detect(files, dirs):
+        found.append("dsh")
+        ds = dsh.parse(reader)
+    rank = {level: i for i, level in enumerate(LEVELS)}
+    findings = sorted(
+        reader.findings.items,
+        key=lambda f: (rank[f.level], f.file or "", f.line or 0, f.code),
+    )
+    return Store(
+        root=root,
+        layouts=tuple(found),
+        files=tuple(scan.files),
+        texts=MappingProxyType(reader.texts),
+        unreadable=MappingProxyType(reader.unreadable),
+        workspace=ws,
+        companion=cp,
+        dsh=ds,
+        findings=tuple(findings),
+        config=config,
+        today=reader.today,
+    )
+
+
+def _config(root: str, files: frozenset[str]) -> Config:
+    if CONFIG_NAME not in files:
+        return Config(load_config(None).thresholds)
+    got = read_file(os.path.join(root, CONFIG_NAME), CONFIG_NAME, 1 << 20)
+    if isinstance(got, Unreadable):
+        return Config(load_config(None).thresholds, (f"memtui.toml is {got.reason}",))
+    return load_config(got.text)
+
+
+def _today() -> dt.date:
+    """Today, or MEMTUI_TODAY (YYYY-MM-DD) so scripts and tests can pin the date."""
+    pinned = os.environ.get("MEMTUI_TODAY")
+    if pinned:
+        try:
+            return dt.date.fromisoformat(pinned)
+        except ValueError:
+            pass
+    return dt.date.today()
+
+
+def looks_like_store(path: str) -> bool:
+    """A cheap test (no parsing): does `path` hold any known layout?"""
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return False
+    files = frozenset(n for n in names if os.path.isfile(os.path.join(path, n)))
+    memory_dir = os.path.join(path, "memory")
+    if os.path.isdir(memory_dir):
+        files |= {f"memory/{n}" for n in os.listdir(memory_dir)}
+    dirs = [d for d in ("sops", "pending") if os.path.isdir(os.path.join(path, d))]
+    return workspace.detect(sorted(files)) or companion.detect(files) or dsh.detect(files, dirs)

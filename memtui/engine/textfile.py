@@ -1,0 +1,92 @@
+"""Reading store files safely and losslessly.
+
+A `TextFile` keeps the decoded text plus what is needed to write it back
+byte for byte: whether it had a BOM, and the hash of the bytes read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True, slots=True)
+class TextFile:
+    path: str  # relative to the root, with "/"
+    text: str  # decoded, BOM removed
+    bom: bool
+    digest: str  # sha256 of the bytes on disk
+    size: int
+
+    def encode(self, text: str | None = None) -> bytes:
+        """The bytes for `text` (default: this file's text), with the BOM kept."""
+        body = (self.text if text is None else text).encode("utf-8")
+        return BOM + body if self.bom else body
+
+    def lines(self) -> list[str]:
+        return split_lines(self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    path: str
+    reason: str
+
+
+def decode(path: str, raw: bytes) -> TextFile | Unreadable:
+    if b"\x00" in raw:
+        return Unreadable(path, "binary file (contains NUL bytes)")
+    bom = raw.startswith(BOM)
+    try:
+        text = raw[3:].decode("utf-8") if bom else raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        return Unreadable(path, f"not valid UTF-8 (byte {exc.start}, line {line})")
+    return TextFile(path, text, bom, hashlib.sha256(raw).hexdigest(), len(raw))
+
+
+def read_file(abspath: str, relpath: str, limit: int) -> TextFile | Unreadable:
+    """Read one file without following it anywhere; never raises for bad content."""
+    try:
+        with open(abspath, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size > limit:
+                return Unreadable(relpath, f"larger than the {limit}-byte limit ({size} bytes)")
+            raw = fh.read(limit + 1)
+    except OSError as exc:
+        return Unreadable(relpath, f"cannot be read: {exc.strerror or exc}")
+    if len(raw) > limit:
+        return Unreadable(relpath, f"larger than the {limit}-byte limit")
+    return decode(relpath, raw)
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines without their "\\n" (a "\\r" before it stays, so CRLF survives).
+
+    Unlike str.splitlines this splits on "\\n" only: U+2028, VT or FF inside a
+    line are content, not breaks. A final line without "\\n" is kept; a text
+    ending in "\\n" has no empty last element.
+    """
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def iter_lines(text: str) -> Iterator[tuple[int, int, str]]:
+    """(0-based index, char offset of the line, line without its EOL)."""
+    offset = 0
+    for index, raw in enumerate(split_lines(text)):
+        yield index, offset, raw[:-1] if raw.endswith("\r") else raw
+        offset += len(raw) + 1
+
+
+def line_count(text: str) -> int:
+    """Lines as a person counts them (`wc -l`, plus a last line without "\\n")."""
+    if not text:
+        return 0
+    return text.count("\n") + (0 if text.endswith("\n") else 1)

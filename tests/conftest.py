@@ -1,0 +1,64 @@
+"""Shared helpers: real stores in tmp_path, the real CLI in a subprocess."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TODAY = "2026-11-29"  # MEMTUI_TODAY pins "today" so overdue findings are stable
+
+
+def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Create `files` (relative path -> text or bytes) under root; text is written as-is."""
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, str):
+            content = content.encode("utf-8")
+        path.write_bytes(content)
+    return root
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    """Every file (and link) under root -> sha256 of its bytes or its link target."""
+    out: dict[str, str] = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in sorted(dirnames + filenames):
+            path = Path(dirpath) / name
+            rel = path.relative_to(root).as_posix()
+            if path.is_symlink():
+                out[rel] = "link:" + os.readlink(path)
+            elif path.is_file():
+                out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None):
+    """Run the real `memtui` in a subprocess; returns CompletedProcess (text)."""
+    full_env = {**os.environ, "MEMTUI_TODAY": TODAY, **(env or {})}
+    full_env.pop("MEMTUI_DEBUG", None)
+    return subprocess.run(
+        [sys.executable, "-m", "memtui", *args],
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    """A factory: store({"memory.md": "...", ...}) -> root path."""
+
+    def make(files: dict[str, str | bytes]) -> Path:
+        root = tmp_path / "store"
+        root.mkdir(exist_ok=True)
+        return write_tree(root, files)
+
+    return make
