@@ -31,12 +31,13 @@ def register(verbs: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from memtui.demo import write_demo
+    from memtui.engine.config import today
 
     if args.size < 1:
         raise CallError("--size must be 1 or more")
     target = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="memtui-demo-"))
     try:
-        counts = write_demo(target, size=args.size)
+        counts = write_demo(target, size=args.size, today=today())
     except (ValueError, OSError) as exc:
         raise CallError(f"cannot write the demo store in {target}: {exc}") from None
     line(f"wrote a demo store in {target}")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
+import os
 import tomllib
 from dataclasses import dataclass
 
@@ -38,12 +40,12 @@ def load_config(text: str | None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         return Config(Thresholds(), (f"memtui.toml does not parse: {exc}",))
+    problems = [f"memtui.toml: unknown setting {key!r}" for key in data if key != "thresholds"]
     table = data.get("thresholds", {})
     if not isinstance(table, dict):
-        return Config(Thresholds(), ("memtui.toml: [thresholds] must be a table",))
+        return Config(Thresholds(), (*problems, "memtui.toml: [thresholds] must be a table"))
     known = {f.name: f for f in dataclasses.fields(Thresholds)}
     values: dict[str, int | float] = {}
-    problems: list[str] = []
     for key, value in table.items():
         spec = known.get(key)
         if spec is None:
@@ -55,3 +57,14 @@ def load_config(text: str | None) -> Config:
         else:
             values[key] = value
     return Config(Thresholds(**values), tuple(problems))  # type: ignore[arg-type]
+
+
+def today() -> dt.date:
+    """Today, or MEMTUI_TODAY (YYYY-MM-DD) so scripts and tests can pin the date."""
+    pinned = os.environ.get("MEMTUI_TODAY")
+    if pinned:
+        try:
+            return dt.date.fromisoformat(pinned)
+        except ValueError:
+            pass
+    return dt.date.today()

@@ -69,7 +69,11 @@ def load(yaml_text: str) -> dict[str, Any]:
         return fast
     try:
         data = yaml.load(yaml_text, Loader=_Loader)
-    except yaml.YAMLError as exc:
+    except RecursionError:
+        raise FrontMatterError("front matter is nested too deeply") from None
+    except Exception as exc:  # PyYAML's constructors also raise ValueError, KeyError, ...
+        if not isinstance(exc, yaml.YAMLError):
+            raise FrontMatterError(f"front matter is not valid YAML: {exc!r}") from None
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 2})" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -81,9 +85,10 @@ def load(yaml_text: str) -> dict[str, Any]:
     return data
 
 
-_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?:[ \t]+(.*?))?[ \t]*\r?")
+_FLAT_DOC = re.compile(r"(?:[ \t]*\r?\n|[A-Za-z_][A-Za-z0-9_]*:(?:[ \t][^\n]*)?\n)*")
+_PAIR = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*):[ \t]*([^\n]*?)[ \t]*\r?$", re.M)
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
-_PLAIN = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s][^#]*")
+_PLAIN = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s](?:[^:#\n]|:(?![ \t])|(?<![ \t])#)*")
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 _YAML_WORDS = re.compile(
     r"(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF"
@@ -91,49 +96,68 @@ _YAML_WORDS = re.compile(
     r"|\.(?:nan|NaN|NAN)|0[0-7_]+|0x[0-9a-fA-F_]+|0b[01_]+|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+"
     r"|[-+]?[0-9][0-9_]*|<<|=)"
 )
+# What YAML refuses (non-printable) or reads as a line break: leave those to YAML.
+_ODD = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+_UNSURE = object()
+_scalars: dict[str, Any] = {}  # raw plain scalar -> value; agents repeat them a lot
 
 
 def _load_flat(text: str) -> dict[str, Any] | None:
     """Parse `key: scalar` lines; None (use YAML) for anything outside that subset."""
+    if not text.strip():
+        return {}
+    if not text.endswith("\n") or not _FLAT_DOC.fullmatch(text) or _ODD.search(text):
+        return None
     data: dict[str, Any] = {}
-    for line in text.split("\n"):
-        if not line.strip():
-            continue
-        match = _KEY.fullmatch(line)
-        if match is None or match.group(1) in data:
-            return None
-        value = _flat_value(match.group(2) or "")
+    for key, raw in _PAIR.findall(text):
+        if _YAML_WORDS.fullmatch(key) or key in _NULLS:
+            return None  # `on:` is the key True to YAML
+        value = _scalars.get(raw, _UNSURE)
         if value is _UNSURE:
+            value = _flat_value(raw)
+            if value is _UNSURE or key in data:
+                return None
+            if not isinstance(value, list) and len(_scalars) < 4096:
+                _scalars[raw] = value
+        elif key in data:
             return None
-        data[match.group(1)] = value
+        data[key] = value
     return data
-
-
-_UNSURE = object()
 
 
 def _flat_value(raw: str) -> Any:
     if raw in _NULLS:
         return None
-    if raw[0] == '"':
+    first = raw[0]
+    if first == '"':
         inner = raw[1:-1]
         ok = len(raw) >= 2 and raw[-1] == '"' and '"' not in inner and "\\" not in inner
         return inner if ok else _UNSURE
-    if raw[0] == "[":
-        return _flat_int_list(raw)
-    if ": " in raw or " #" in raw or raw.endswith(":") or not _PLAIN.fullmatch(raw):
+    if first == "[":
+        return _flat_list(raw)
+    if not _PLAIN.fullmatch(raw) or raw.endswith(":"):
         return _UNSURE
     if _INT.fullmatch(raw):
         return int(raw)
     return _UNSURE if _YAML_WORDS.fullmatch(raw) else raw
 
 
-def _flat_int_list(raw: str) -> Any:
+def _flat_list(raw: str) -> Any:
+    """`[12, 13]` or `[deploy, docker]`: a flow list of ints or plain words."""
     if not raw.endswith("]"):
         return _UNSURE
-    parts = [p.strip() for p in raw[1:-1].split(",")]
-    if parts == [""]:
+    inner = raw[1:-1].strip()
+    if not inner:
         return []
-    if not all(_INT.fullmatch(p) for p in parts):
-        return _UNSURE
-    return [int(p) for p in parts]
+    items = []
+    for part in inner.split(","):
+        word = part.strip()
+        if not word or word[0] == '"' or any(c in word for c in "[]{}"):
+            return _UNSURE  # flow-context rules differ; let YAML decide
+        value = _flat_value(word)
+        if value is _UNSURE or value is None:
+            return _UNSURE
+        items.append(value)
+    return items

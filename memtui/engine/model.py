@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from memtui.engine.textfile import TextFile
 
 ERROR = "error"
 WARNING = "warning"
@@ -116,37 +119,43 @@ class Workspace:
 # --- companion -------------------------------------------------------------
 
 
+FIELD_LINE = re.compile(r"^\*\*(.+?)\*\*[ \t]*[：:][ \t]*([^\n]*?)[ \t]*\r?$", re.M)
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
+    """One `### [ENNN] date · type` entry. The fields the checks need are parsed
+    up front; the rest are read from the file's text only when asked for, which
+    keeps 20,000 events cheap to hold."""
+
     number: int | None  # None: no usable number
-    label: str  # as written: "E007"
+    label: str  # "E007", or "L12" (its line) when it has no number
     date: str
     type: str
-    fields: tuple[tuple[str, str], ...]
+    status: str | None
+    due: str | None
+    stars_raw: str | None
     span: Span
+    source: TextFile = field(repr=False, compare=False)
 
     @property
     def is_sentinel(self) -> bool:
         return self.number == 0
 
-    def field(self, key: str) -> str | None:
-        for k, v in self.fields:
-            if k == key:
-                return v
-        return None
+    @property
+    def text(self) -> str:
+        return self.source.text[self.span.char_start : self.span.char_stop]
 
     @property
-    def status(self) -> str | None:
-        return self.field("状态")
+    def fields(self) -> tuple[tuple[str, str], ...]:
+        return tuple((m.group(1).strip(), m.group(2)) for m in FIELD_LINE.finditer(self.text))
+
+    def field(self, key: str) -> str | None:
+        return next((v for k, v in self.fields if k == key), None)
 
     @property
     def is_open(self) -> bool:
-        status = self.status
-        return status is not None and status.strip() == "待跟进"
-
-    @property
-    def due(self) -> str | None:
-        return self.field("到期日")
+        return self.status is not None and self.status.strip() == "待跟进"
 
     @property
     def content(self) -> str:
@@ -154,10 +163,11 @@ class Event:
 
     @property
     def stars(self) -> int | None:
-        raw = self.field("情绪强度")
-        return None if raw is None else count_stars(raw)
+        raw = self.stars_raw
+        return None if raw is None or not raw.strip() else count_stars(raw)
 
     def to_json(self) -> dict[str, Any]:
+        fields = self.fields
         return {
             "id": f"event:{self.label}",
             "number": self.number,
@@ -167,8 +177,8 @@ class Event:
             "open": self.is_open,
             "due": self.due,
             "stars": self.stars,
-            "content": self.content,
-            "fields": dict(self.fields),
+            "content": next((v for k, v in fields if k == "内容"), ""),
+            "fields": dict(fields),
             "file": self.span.file,
             "line": self.span.lineno,
         }
@@ -289,7 +299,7 @@ class Candidate:
             "source_seqs": list(self.source_seqs),
             "created_at": self.created_at,
             "valid": self.valid,
-            "acceptable": self.valid and bool(self.evidence),
+            "acceptable": self.valid and bool(self.evidence and self.evidence.strip()),
             "body": self.body,
         }
 

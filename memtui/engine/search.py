@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memtui.engine.paths import resolve_root
+from memtui.engine.textfile import read_bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,13 +63,9 @@ def search(
 
 
 def _read(path: str, max_bytes: int) -> bytes | None:
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(max_bytes + 1)
-    except OSError:
-        return None
-    if len(data) > max_bytes or b"\x00" in data:
-        return None  # too big or binary: `check` reports it as unreadable
+    data = read_bytes(path, max_bytes)
+    if isinstance(data, str) or b"\x00" in data:
+        return None  # unreadable, too big or binary: `check` reports it
     return data
 
 

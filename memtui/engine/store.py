@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from memtui.engine.config import CONFIG_NAME, Config, load_config
+from memtui.engine.config import today as config_today
 from memtui.engine.layouts import companion, dsh, workspace
 from memtui.engine.model import LEVELS, Companion, Dsh, Finding, Workspace
 from memtui.engine.paths import Scan, list_files, resolve_root
@@ -58,7 +59,7 @@ def open_store(path: str | os.PathLike[str], today: dt.date | None = None) -> St
     scan, root_files, dirs = discover(root)
     files = frozenset(scan.files)
     config = _config(root, files)
-    reader = StoreReader(root, files, config.thresholds, today or _today())
+    reader = StoreReader(root, files, config.thresholds, today or config_today())
     for problem in config.problems:
         reader.findings.add("config-invalid", CONFIG_NAME, None, problem)
     for rel, real in scan.escapes:
@@ -103,17 +104,6 @@ def _config(root: str, files: frozenset[str]) -> Config:
     if isinstance(got, Unreadable):
         return Config(load_config(None).thresholds, (f"memtui.toml is {got.reason}",))
     return load_config(got.text)
-
-
-def _today() -> dt.date:
-    """Today, or MEMTUI_TODAY (YYYY-MM-DD) so scripts and tests can pin the date."""
-    pinned = os.environ.get("MEMTUI_TODAY")
-    if pinned:
-        try:
-            return dt.date.fromisoformat(pinned)
-        except ValueError:
-            pass
-    return dt.date.today()
 
 
 def looks_like_store(path: str) -> bool:

@@ -50,18 +50,27 @@ def decode(path: str, raw: bytes) -> TextFile | Unreadable:
 
 
 def read_file(abspath: str, relpath: str, limit: int) -> TextFile | Unreadable:
-    """Read one file without following it anywhere; never raises for bad content."""
+    """Read one file whole; never raises for bad content."""
+    raw = read_bytes(abspath, limit)
+    if isinstance(raw, str):
+        return Unreadable(relpath, raw)
+    return decode(relpath, raw)
+
+
+def read_bytes(abspath: str, limit: int) -> bytes | str:
+    """The file's bytes, or why they can't be had. read() without a size: a
+    sized read would allocate `limit` bytes up front for every small file."""
     try:
         with open(abspath, "rb") as fh:
             size = os.fstat(fh.fileno()).st_size
             if size > limit:
-                return Unreadable(relpath, f"larger than the {limit}-byte limit ({size} bytes)")
-            raw = fh.read(limit + 1)
+                return f"larger than the {limit}-byte limit ({size} bytes)"
+            raw = fh.read()
     except OSError as exc:
-        return Unreadable(relpath, f"cannot be read: {exc.strerror or exc}")
-    if len(raw) > limit:
-        return Unreadable(relpath, f"larger than the {limit}-byte limit")
-    return decode(relpath, raw)
+        return f"cannot be read: {exc.strerror or exc}"
+    if len(raw) > limit:  # grew while we read it
+        return f"larger than the {limit}-byte limit"
+    return raw
 
 
 def split_lines(text: str) -> list[str]:
@@ -90,3 +99,17 @@ def line_count(text: str) -> int:
     if not text:
         return 0
     return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+class LineCounter:
+    """0-based line index of increasing char offsets, counting newlines once."""
+
+    __slots__ = ("_line", "_pos", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text, self._pos, self._line = text, 0, 0
+
+    def at(self, pos: int) -> int:
+        self._line += self._text.count("\n", self._pos, pos)
+        self._pos = pos
+        return self._line

@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import re
+import sys
 
 from memtui.engine.markdown import sections
 from memtui.engine.model import Companion, Event, Mood, MoodSnapshot, ProfileCategory, Span
 from memtui.engine.reader import StoreReader
-from memtui.engine.textfile import TextFile, iter_lines
+from memtui.engine.textfile import LineCounter, TextFile, iter_lines
 
 EVENTS = "memory/events.md"
 PERSONA = "memory/persona.md"
@@ -25,7 +26,6 @@ PROMISE = "约定"
 CORE_WORDS = ("称呼", "昵称", "关系", "禁忌", "nickname", "relationship", "taboo")
 
 EVENT_ID = re.compile(r"\[E(\d+)\]")
-FIELD = re.compile(r"^\*\*(.+?)\*\*[ \t]*[：:][ \t]*(.*?)[ \t]*$")
 DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?")
 UNRESOLVED_ID = re.compile(r"E(\d+)")
 NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
@@ -64,43 +64,62 @@ def parse(reader: StoreReader) -> Companion:
 # --- events ----------------------------------------------------------------
 
 
-Head = tuple[int, int, str]  # (line index, char offset, heading text after "### ")
+HEADS = re.compile(r"^#{1,6}(?=[ \t\r\n]|\Z)[^\n]*", re.M)  # `#tag` is content
+KEY_FIELDS = re.compile(
+    r"^\*\*[ \t]*(类型|状态|到期日|情绪强度)[ \t]*\*\*[ \t]*[：:][ \t]*([^\n]*?)[ \t]*\r?$", re.M
+)
+LEADING_TAG = re.compile(r"\[[^\]]*\]\s*")
 
 
 def _events(tf: TextFile) -> list[Event]:
-    """Each `###` heading up to the next heading is one event."""
+    """Each `### ` heading up to the next heading of any level is one event.
+
+    Headings and the fields the checks need are found with whole-text regular
+    expressions, then matched up by position: events.md may hold 20,000 events.
+    """
+    text = tf.text
+    heads = [(m.start(), m.group()) for m in HEADS.finditer(text)]
+    keyed = [(m.start(), m.group(1), m.group(2)) for m in KEY_FIELDS.finditer(text)]
+    lines = LineCounter(text)
     events: list[Event] = []
-    head: Head | None = None
-    fields: list[tuple[str, str]] = []
-    last = 0
-    for index, offset, line in iter_lines(tf.text):
-        if line.startswith("#"):
-            if head:
-                events.append(_event(tf, head, fields, index, offset))
-                head = None
-            if line.startswith("### "):
-                head, fields = (index, offset, line[4:].strip()), []
-        elif head and line.startswith("**"):
-            match = FIELD.match(line)
-            if match:
-                fields.append((match.group(1).strip(), match.group(2)))
-        last = index + 1
-    if head:
-        events.append(_event(tf, head, fields, last, len(tf.text)))
+    j = 0
+    for i, (start, heading) in enumerate(heads):
+        stop = heads[i + 1][0] if i + 1 < len(heads) else len(text)
+        if not heading.startswith("### "):
+            continue
+        values: dict[str, str] = {}
+        while j < len(keyed) and keyed[j][0] < start:
+            j += 1
+        while j < len(keyed) and keyed[j][0] < stop:
+            values.setdefault(keyed[j][1], keyed[j][2])
+            j += 1
+        first = lines.at(start)
+        last = lines.at(stop) + (1 if stop == len(text) and not text.endswith("\n") else 0)
+        span = Span(tf.path, first, max(last, first + 1), start, stop)
+        events.append(_event(tf, heading[4:].strip(), values, span))
     return events
 
 
-def _event(tf: TextFile, head: Head, fields: list[tuple[str, str]], stop: int, end: int) -> Event:
-    index, offset, title = head
+def _event(tf: TextFile, title: str, values: dict[str, str], span: Span) -> Event:
     match = EVENT_ID.match(title)
     number = int(match.group(1)) if match else None
-    rest = title[match.end() :] if match else title
+    tag = match or LEADING_TAG.match(title)  # "[E]" or "[Ex]": a tag, but no number
+    rest = title[tag.end() :] if tag else title
     date, _, kind = rest.partition("·")
-    label = f"E{number:03d}" if number is not None else f"L{index + 1}"
-    kind = kind.strip()
-    type_field = next((v for k, v in fields if k == "类型"), None)
-    span = Span(tf.path, index, stop, offset, min(end, len(tf.text)))
-    return Event(number, label, date.strip(), (type_field or kind).strip(), tuple(fields), span)
+    label = f"E{number:03d}" if number is not None else f"L{span.lineno}"
+    kind = sys.intern((values.get("类型") or kind).strip())
+    status = values.get("状态")
+    return Event(
+        number,
+        label,
+        date.strip(),
+        kind,
+        sys.intern(status) if status else status,
+        values.get("到期日"),
+        values.get("情绪强度"),
+        span,
+        tf,
+    )
 
 
 def parse_date(text: str) -> dt.date | None:
@@ -267,7 +286,7 @@ def _mood(reader: StoreReader) -> Mood | None:
             reader.findings.add(
                 "mood-top-mismatch",
                 MOOD,
-                1,
+                top.get("valence", (None, 1))[1],
                 f"current valence/energy {valence}/{energy} differ from the newest snapshot "
                 f"{newest.valence}/{newest.energy} ({newest.time})",
             )

@@ -11,7 +11,7 @@ from memtui.engine.textfile import iter_lines, line_count
 
 INDEX = "memory.md"
 COMPANIONS = ("soul.md", "user.md", "agent.md")
-TOPIC_LIKE = re.compile(r"memory[_\-].+\.md", re.IGNORECASE)
+TOPIC_LIKE = re.compile(r"memory[_\-].*\.md", re.IGNORECASE)
 TOPIC_NAME = re.compile(r"memory_([a-z0-9_]+)\.md")
 ARROW = "→"
 POINTER_FILE = re.compile(r"[^\s（()）\[\]<>\"'`，,；;]+?\.md(?![\w.])")
@@ -20,11 +20,15 @@ POINTER_FILE = re.compile(r"[^\s（()）\[\]<>\"'`，,；;]+?\.md(?![\w.])")
 def detect(root_files: list[str]) -> bool:
     if INDEX not in root_files:
         return False
-    return any(f in COMPANIONS or TOPIC_LIKE.fullmatch(f) for f in root_files)
+    return any(f in COMPANIONS for f in root_files) or bool(topic_files(root_files))
+
+
+DSH_L0 = "memory_management_sop.md"  # the dsh layout's meta-rules, not a topic
 
 
 def topic_files(root_files: list[str]) -> list[str]:
-    return [f for f in root_files if f != INDEX and TOPIC_LIKE.fullmatch(f)]
+    skip = {INDEX, DSH_L0} if "index.txt" in root_files else {INDEX}
+    return [f for f in root_files if f not in skip and TOPIC_LIKE.fullmatch(f)]
 
 
 def topic_id(filename: str) -> str:
