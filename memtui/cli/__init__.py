@@ -46,6 +46,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if len(args_list) >= 3 and args_list[0] == "--store" and args_list[2] in VERBS:
         args_list = [args_list[2], *args_list[:2], *args_list[3:]]  # `--store P verb ...`
+    elif len(args_list) >= 2 and args_list[0].startswith("--store=") and args_list[1] in VERBS:
+        args_list = [args_list[1], args_list[0], *args_list[2:]]
     if not args_list or (args_list[0] not in VERBS and not args_list[0].startswith("-")):
         args_list = ["summary", *args_list]
     try:

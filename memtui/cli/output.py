@@ -8,7 +8,8 @@ import sys
 from typing import Any
 
 # C0 controls but tab and newline, DEL, and C1: a memory file must not drive the terminal.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
+_C1 = re.compile(r"[\x80-\x9f]")
 
 
 def printable(text: str) -> str:
@@ -21,8 +22,9 @@ def line(text: str = "") -> None:
 
 
 def emit_json(data: Any) -> None:
-    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    """JSON with CJK kept readable; C1 controls escaped too (json escapes only C0)."""
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    sys.stdout.write(_C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
 
 
 def warn(text: str) -> None:

@@ -67,6 +67,8 @@ def load(yaml_text: str) -> dict[str, Any]:
     fast = _load_flat(yaml_text)
     if fast is not None:
         return fast
+    if _has_alias(yaml_text):
+        raise FrontMatterError("front matter is not read: it uses YAML anchors or aliases (&x, *x)")
     try:
         data = yaml.load(yaml_text, Loader=_Loader)
     except RecursionError:
@@ -85,6 +87,19 @@ def load(yaml_text: str) -> dict[str, Any]:
     return data
 
 
+def _has_alias(text: str) -> bool:
+    """Aliases can expand a 2 KB file a millionfold ("billion laughs"): refuse them."""
+    if "&" not in text and "*" not in text:
+        return False
+    try:
+        return any(
+            isinstance(t, yaml.AliasToken | yaml.AnchorToken)
+            for t in yaml.scan(text, Loader=_Loader)
+        )
+    except yaml.YAMLError:
+        return False  # the load reports the syntax error
+
+
 _FLAT_DOC = re.compile(r"(?:[ \t]*\r?\n|[A-Za-z_][A-Za-z0-9_]*:(?:[ \t][^\n]*)?\n)*")
 _PAIR = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*):[ \t]*([^\n]*?)[ \t]*\r?$", re.M)
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
@@ -101,6 +116,11 @@ _ODD = re.compile(
     "[^\x09\x0a\x0d\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 )
 _UNSURE = object()
+_WORD_START = frozenset("yYnNtTfFoO0123456789+-.<=~")
+_INT_ITEM = r"[ \t]*[-+]?(?:0|[1-9][0-9]*)[ \t]*"
+_INT_LIST = re.compile(rf"\[{_INT_ITEM}(?:,{_INT_ITEM})*\]")
+_FLOW = re.compile(r"[\[\]{}]")
+_plain_keys: set[str] = set()
 _scalars: dict[str, Any] = {}  # raw plain scalar -> value; agents repeat them a lot
 
 
@@ -112,8 +132,10 @@ def _load_flat(text: str) -> dict[str, Any] | None:
         return None
     data: dict[str, Any] = {}
     for key, raw in _PAIR.findall(text):
-        if _YAML_WORDS.fullmatch(key) or key in _NULLS:
-            return None  # `on:` is the key True to YAML
+        if key not in _plain_keys:
+            if _YAML_WORDS.fullmatch(key) or key in _NULLS:
+                return None  # `on:` is the key True to YAML
+            _plain_keys.add(key)
         value = _scalars.get(raw, _UNSURE)
         if value is _UNSURE:
             value = _flat_value(raw)
@@ -139,6 +161,8 @@ def _flat_value(raw: str) -> Any:
         return _flat_list(raw)
     if not _PLAIN.fullmatch(raw) or raw.endswith(":"):
         return _UNSURE
+    if raw[0] not in _WORD_START:
+        return raw  # cannot be an int, float, bool or null
     if _INT.fullmatch(raw):
         return int(raw)
     return _UNSURE if _YAML_WORDS.fullmatch(raw) else raw
@@ -146,6 +170,8 @@ def _flat_value(raw: str) -> Any:
 
 def _flat_list(raw: str) -> Any:
     """`[12, 13]` or `[deploy, docker]`: a flow list of ints or plain words."""
+    if _INT_LIST.fullmatch(raw):
+        return [int(n) for n in raw[1:-1].split(",")]
     if not raw.endswith("]"):
         return _UNSURE
     inner = raw[1:-1].strip()
@@ -154,7 +180,7 @@ def _flat_list(raw: str) -> Any:
     items = []
     for part in inner.split(","):
         word = part.strip()
-        if not word or word[0] == '"' or any(c in word for c in "[]{}"):
+        if not word or word[0] == '"' or _FLOW.search(word):
             return _UNSURE  # flow-context rules differ; let YAML decide
         value = _flat_value(word)
         if value is _UNSURE or value is None:

@@ -27,6 +27,7 @@ class Scan:
 
     files: list[str] = field(default_factory=list)
     escapes: list[tuple[str, str]] = field(default_factory=list)  # (relpath, where it leads)
+    bad_names: list[str] = field(default_factory=list)  # names that are not UTF-8, escaped
 
 
 def list_files(root: str, rel_dir: str, recursive: bool, scan: Scan) -> None:
@@ -41,6 +42,10 @@ def list_files(root: str, rel_dir: str, recursive: bool, scan: Scan) -> None:
         return
     for entry in sorted(entries, key=lambda e: e.name):
         rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+        if not entry.name.isascii() and not _utf8(entry.name):
+            raw = rel.encode("utf-8", "surrogateescape")
+            scan.bad_names.append(raw.decode("utf-8", "backslashreplace"))
+            continue
         try:
             if entry.is_symlink():
                 real = os.path.realpath(entry.path)
@@ -53,3 +58,12 @@ def list_files(root: str, rel_dir: str, recursive: bool, scan: Scan) -> None:
                 list_files(root, rel, recursive, scan)
         except OSError:
             continue
+
+
+def _utf8(name: str) -> bool:
+    """os.scandir turns undecodable bytes into surrogates: such a name is not UTF-8."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

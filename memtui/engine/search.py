@@ -37,16 +37,20 @@ def search(
     *,
     regex: bool = False,
     ignore_case: bool | None = None,
-    max_bytes: int = 64 * 1024 * 1024,
 ) -> Iterator[Hit]:
-    """Hits in file order, one per matching line. `ignore_case=None` is smart case."""
-    from memtui.engine.store import discover  # light: no parsing, no YAML
+    """Hits in file order, one per matching line. `ignore_case=None` is smart case.
+
+    Files `check` calls unreadable (binary, not UTF-8, over the size limit of
+    memtui.toml) are skipped, as are links out of the root.
+    """
+    from memtui.engine.store import discover, store_config
 
     if not query:
         raise BadQuery("the search query is empty")
     fold = query == query.lower() if ignore_case is None else ignore_case
     root = resolve_root(root_path)
     scan, _, _ = discover(root)
+    max_bytes = store_config(root, frozenset(scan.files)).thresholds.max_file_bytes
     if regex:
         try:
             pattern = re.compile(query, re.MULTILINE | (re.IGNORECASE if fold else 0))
@@ -56,10 +60,12 @@ def search(
         data = _read(os.path.join(root, rel), max_bytes)
         if data is None:
             continue
-        if regex:
-            yield from _regex_hits(rel, data, pattern)
-        else:
-            yield from _literal_hits(rel, data, query, fold)
+        hits = _regex_hits(rel, data, pattern) if regex else _literal_hits(rel, data, query, fold)
+        first = next(hits, None)
+        if first is None or not _utf8(data):  # only files with a hit pay for the check
+            continue
+        yield first
+        yield from hits
 
 
 def _read(path: str, max_bytes: int) -> bytes | None:
@@ -124,3 +130,11 @@ def _hit(rel: str, line_no: int, line: bytes, byte_col: int) -> Hit:
 
 def _clean(line: str) -> str:
     return line[:-1] if line.endswith("\r") else line
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True

@@ -12,7 +12,7 @@ from memtui.engine.config import CONFIG_NAME, Config, load_config
 from memtui.engine.config import today as config_today
 from memtui.engine.layouts import companion, dsh, workspace
 from memtui.engine.model import LEVELS, Companion, Dsh, Finding, Workspace
-from memtui.engine.paths import Scan, list_files, resolve_root
+from memtui.engine.paths import Scan, is_inside, list_files, resolve_root
 from memtui.engine.reader import StoreReader
 from memtui.engine.textfile import TextFile, Unreadable, read_file
 
@@ -58,10 +58,12 @@ def open_store(path: str | os.PathLike[str], today: dt.date | None = None) -> St
     root = resolve_root(path)
     scan, root_files, dirs = discover(root)
     files = frozenset(scan.files)
-    config = _config(root, files)
+    config = store_config(root, files)
     reader = StoreReader(root, files, config.thresholds, today or config_today())
     for problem in config.problems:
         reader.findings.add("config-invalid", CONFIG_NAME, None, problem)
+    for rel in scan.bad_names:
+        reader.findings.add("unreadable", rel, None, f"{rel}: the file name is not valid UTF-8")
     for rel, real in scan.escapes:
         reader.findings.add(
             "path-escape", rel, None, f"{rel} is a link to {real}, outside the store root; not read"
@@ -97,7 +99,7 @@ def open_store(path: str | os.PathLike[str], today: dt.date | None = None) -> St
     )
 
 
-def _config(root: str, files: frozenset[str]) -> Config:
+def store_config(root: str, files: frozenset[str]) -> Config:
     if CONFIG_NAME not in files:
         return Config(load_config(None).thresholds)
     got = read_file(os.path.join(root, CONFIG_NAME), CONFIG_NAME, 1 << 20)
@@ -114,7 +116,8 @@ def looks_like_store(path: str) -> bool:
         return False
     files = frozenset(n for n in names if os.path.isfile(os.path.join(path, n)))
     memory_dir = os.path.join(path, "memory")
-    if os.path.isdir(memory_dir):
+    inside = is_inside(os.path.realpath(path), os.path.realpath(memory_dir))
+    if inside and os.path.isdir(memory_dir):
         files |= {f"memory/{n}" for n in os.listdir(memory_dir)}
     dirs = [d for d in ("sops", "pending") if os.path.isdir(os.path.join(path, d))]
     return workspace.detect(sorted(files)) or companion.detect(files) or dsh.detect(files, dirs)

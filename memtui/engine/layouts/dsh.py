@@ -265,7 +265,7 @@ def _json(reader: StoreReader, path: str, shape: Any) -> dict[str, Any] | None:
         return None
     try:
         data = json.loads(tf.text)
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # ValueError: also ints of 4,300+ digits
         where = getattr(exc, "lineno", None)
         reader.findings.add("json-invalid", path, where, f"{path} does not parse: {exc}")
         return None
