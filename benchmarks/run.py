@@ -60,8 +60,11 @@ def main() -> int:
     root = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="memtui-bench-")) / "s"
     if not root.exists():
         t = time.perf_counter()
-        subprocess.run([PY, "-m", "memtui", "demo", "--no-ui", "--dir", str(root),
-                        "--size", str(args.size)], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [PY, "-m", "memtui", "demo", "--no-ui", "--dir", str(root), "--size", str(args.size)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         print(f"generated --size {args.size} store in {time.perf_counter() - t:.1f}s: {root}")
     size_mib = store_bytes(root) / 2**20
     files = sum(1 for p in root.rglob("*") if p.is_file())
@@ -72,25 +75,35 @@ def main() -> int:
     floor_t, floor_m = measure([PY, "-c", READ_ALL, str(root)], r)
     rows = [
         ("open", measure([PY, "-c", OPEN, str(root)], r), (floor_t, floor_m), 5.0),
-        ("check --json", measure([PY, "-m", "memtui", "check", "--json", "--store", str(root)], r),
-         (floor_t, floor_m), 5.0),
+        (
+            "check --json",
+            measure([PY, "-m", "memtui", "check", "--json", "--store", str(root)], r),
+            (floor_t, floor_m),
+            5.0,
+        ),
     ]
     for query in ("deploy", "周末"):
         grep = measure(["grep", "-rF", query, str(root)], r)
         ours = measure([PY, "-m", "memtui", "search", "-s", query, "--store", str(root)], r)
         rows.append((f"search -s {query}", ours, grep, 2.0))
     mem_cap = 4 * size_mib + interp_mib
-    print(f"{'what':<18}{'time':>9}{'floor':>9}{'ratio':>8}{'target':>8}"
-          f"{'peak MiB':>10}{'cap MiB':>9}  verdict")
+    print(
+        f"{'what':<18}{'time':>9}{'floor':>9}{'ratio':>8}{'target':>8}"
+        f"{'peak MiB':>10}{'cap MiB':>9}  verdict"
+    )
     ok = True
     for name, (t, m), (ft, _fm), target in rows:
         ratio = t / ft
         good = ratio <= target and m <= mem_cap
         ok &= good
-        print(f"{name:<18}{t:>8.3f}s{ft:>8.3f}s{ratio:>8.2f}{target:>7.1f}x"
-              f"{m:>10.1f}{mem_cap:>9.1f}  {'ok' if good else 'MISS'}")
-    print(f"\nfloors: read-all {floor_t:.3f}s / {floor_m:.1f} MiB; "
-          f"bare interpreter {interp_mib:.1f} MiB; grep as listed")
+        print(
+            f"{name:<18}{t:>8.3f}s{ft:>8.3f}s{ratio:>8.2f}{target:>7.1f}x"
+            f"{m:>10.1f}{mem_cap:>9.1f}  {'ok' if good else 'MISS'}"
+        )
+    print(
+        f"\nfloors: read-all {floor_t:.3f}s / {floor_m:.1f} MiB; "
+        f"bare interpreter {interp_mib:.1f} MiB; grep as listed"
+    )
     return 0 if ok else 1
 
 

@@ -86,7 +86,7 @@ def test_decode_encode_round_trips_byte_for_byte(case):
     assert tf.text == text
     assert tf.bom is bom
     assert tf.size == len(raw)
-    assert tf.digest == hashlib.sha256(raw).hexdigest()
+    assert tf.digest() == hashlib.sha256(raw).hexdigest()
     assert tf.encode() == raw
     assert tf.encode(tf.text) == raw
     assert tf.encode("") == (BOM if bom else b"")

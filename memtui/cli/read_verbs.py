@@ -9,7 +9,6 @@ from typing import Any
 
 from memtui.cli import CallError, Refused
 from memtui.cli.output import emit_json, line, location, warn
-from memtui.engine.model import ERROR, INFO, WARNING
 
 
 def register(verbs: Any, store: argparse.ArgumentParser) -> None:
@@ -43,12 +42,12 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
 
 def store_root(given: str | None) -> str:
     """--store, else this folder if it is a store, else ~/.dsh/memory (SPEC §6)."""
-    from memtui.engine.store import looks_like_store
-
     if given:
         if not os.path.isdir(given):
             raise CallError(f"{given}: no such folder")
         return given
+    from memtui.engine.store import looks_like_store
+
     if looks_like_store(os.getcwd()):
         return os.getcwd()
     home = Path.home() / ".dsh" / "memory"
@@ -71,6 +70,8 @@ def load(args: argparse.Namespace) -> Any:
 
 
 def _tally(store: Any) -> str:
+    from memtui.engine.model import ERROR, INFO, WARNING
+
     parts = [
         f"{store.count(level)} {name}"
         for level, name in ((ERROR, "errors"), (WARNING, "warnings"), (INFO, "info"))
@@ -120,7 +121,7 @@ def check(args: argparse.Namespace) -> int:
         for f in store.findings:
             line(f"{f.level:<8} {location(f.file, f.line)}  {f.code}  {f.message}")
         line(_tally(store))
-    failing = {ERROR, WARNING} if args.strict else {ERROR}
+    failing = {"error", "warning"} if args.strict else {"error"}
     return 1 if any(f.level in failing for f in store.findings) else 0
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 _EXPORTS = {
     "open_store": "memtui.engine.store",
     "Store": "memtui.engine.store",
-    "discover": "memtui.engine.store",
+    "discover": "memtui.engine.paths",
     "StoreError": "memtui.engine.paths",
     "resolve": "memtui.engine.entries",
     "entry_text": "memtui.engine.entries",
@@ -38,9 +38,9 @@ __all__ = [
 if TYPE_CHECKING:
     from memtui.engine.entries import EntryNotFound, entry_text, resolve
     from memtui.engine.model import Entry, Finding
-    from memtui.engine.paths import StoreError
+    from memtui.engine.paths import StoreError, discover
     from memtui.engine.search import search
-    from memtui.engine.store import Store, discover, open_store
+    from memtui.engine.store import Store, open_store
 
 
 def __getattr__(name: str) -> Any:

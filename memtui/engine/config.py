@@ -5,8 +5,9 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import os
-import tomllib
 from dataclasses import dataclass
+
+from memtui.engine.textfile import Unreadable, read_file
 
 CONFIG_NAME = "memtui.toml"
 
@@ -36,6 +37,8 @@ def load_config(text: str | None) -> Config:
     """Parse memtui.toml text; bad keys or values are reported, never fatal."""
     if text is None:
         return Config(Thresholds())
+    import tomllib  # only stores with a memtui.toml pay for it
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -68,3 +71,12 @@ def today() -> dt.date:
         except ValueError:
             pass
     return dt.date.today()
+
+
+def store_config(root: str, files: frozenset[str]) -> Config:
+    if CONFIG_NAME not in files:
+        return Config(Thresholds())
+    got = read_file(os.path.join(root, CONFIG_NAME), CONFIG_NAME, 1 << 20)
+    if isinstance(got, Unreadable):
+        return Config(Thresholds(), (f"memtui.toml is {got.reason}",))
+    return load_config(got.text)

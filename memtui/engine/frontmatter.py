@@ -12,21 +12,24 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-import yaml
 
-_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+@cache
+def _loader() -> Any:
+    """PyYAML's safe loader (the C one when built), keeping timestamps as the
+    strings they were written as. Imported on first use: most front matter
+    takes the flat path and never needs YAML."""
+    import yaml
 
+    base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    resolvers = {
+        first: [(tag, rx) for tag, rx in items if tag != "tag:yaml.org,2002:timestamp"]
+        for first, items in base.yaml_implicit_resolvers.items()
+    }
+    return type("MemtuiLoader", (base,), {"yaml_implicit_resolvers": resolvers})
 
-class _Loader(_Base):  # type: ignore[misc]
-    """Safe loader that keeps timestamps as the strings they were written as."""
-
-
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in _Base.yaml_implicit_resolvers.items()
-}
 
 _FENCE = re.compile(r"---[ \t]*\r?")
 _CLOSE = re.compile(r"(?:---|\.\.\.)[ \t]*\r?")
@@ -69,8 +72,10 @@ def load(yaml_text: str) -> dict[str, Any]:
         return fast
     if _has_alias(yaml_text):
         raise FrontMatterError("front matter is not read: it uses YAML anchors or aliases (&x, *x)")
+    import yaml
+
     try:
-        data = yaml.load(yaml_text, Loader=_Loader)
+        data = yaml.load(yaml_text, Loader=_loader())
     except RecursionError:
         raise FrontMatterError("front matter is nested too deeply") from None
     except Exception as exc:  # PyYAML's constructors also raise ValueError, KeyError, ...
@@ -91,10 +96,12 @@ def _has_alias(text: str) -> bool:
     """Aliases can expand a 2 KB file a millionfold ("billion laughs"): refuse them."""
     if "&" not in text and "*" not in text:
         return False
+    import yaml
+
     try:
         return any(
             isinstance(t, yaml.AliasToken | yaml.AnchorToken)
-            for t in yaml.scan(text, Loader=_Loader)
+            for t in yaml.scan(text, Loader=_loader())
         )
     except yaml.YAMLError:
         return False  # the load reports the syntax error

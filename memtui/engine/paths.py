@@ -21,6 +21,10 @@ def is_inside(root: str, real: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
+# Folders a layout owns; everything else below the root is not memtui's to read.
+LAYOUT_DIRS = (("memory", False), ("sops", False), ("pending", False), ("archive", True))
+
+
 @dataclass(slots=True)
 class Scan:
     """Files found under the root, as relative paths, plus links that lead out."""
@@ -67,3 +71,15 @@ def _utf8(name: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def discover(root: str) -> tuple[Scan, list[str], list[str]]:
+    """The files a store may hold: root files and the layouts' folders."""
+    scan = Scan()
+    list_files(root, "", False, scan)
+    root_files = list(scan.files)
+    dirs = [name for name, _ in LAYOUT_DIRS if os.path.isdir(os.path.join(root, name))]
+    for name, recursive in LAYOUT_DIRS:
+        if name in dirs:
+            list_files(root, name, recursive, scan)
+    return scan, root_files, dirs

@@ -12,7 +12,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memtui.engine.paths import resolve_root
+from memtui.engine.config import store_config
+from memtui.engine.paths import discover, resolve_root
 from memtui.engine.textfile import read_bytes
 
 
@@ -43,7 +44,6 @@ def search(
     Files `check` calls unreadable (binary, not UTF-8, over the size limit of
     memtui.toml) are skipped, as are links out of the root.
     """
-    from memtui.engine.store import discover, store_config
 
     if not query:
         raise BadQuery("the search query is empty")

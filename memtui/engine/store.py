@@ -8,17 +8,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from memtui.engine.config import CONFIG_NAME, Config, load_config
+from memtui.engine.config import CONFIG_NAME, Config, store_config
 from memtui.engine.config import today as config_today
 from memtui.engine.layouts import companion, dsh, workspace
 from memtui.engine.model import LEVELS, Companion, Dsh, Finding, Workspace
-from memtui.engine.paths import Scan, is_inside, list_files, resolve_root
+from memtui.engine.paths import discover, is_inside, resolve_root
 from memtui.engine.reader import StoreReader
-from memtui.engine.textfile import TextFile, Unreadable, read_file
+from memtui.engine.textfile import TextFile
 
 LAYOUTS = ("workspace", "companion", "dsh")
-# Folders a layout owns; everything else below the root is not memtui's to read.
-LAYOUT_DIRS = (("memory", False), ("sops", False), ("pending", False), ("archive", True))
 
 
 @dataclass(frozen=True)
@@ -39,18 +37,6 @@ class Store:
 
     def count(self, level: str) -> int:
         return sum(1 for f in self.findings if f.level == level)
-
-
-def discover(root: str) -> tuple[Scan, list[str], list[str]]:
-    """The files a store may hold: root files and the layouts' folders."""
-    scan = Scan()
-    list_files(root, "", False, scan)
-    root_files = list(scan.files)
-    dirs = [name for name, _ in LAYOUT_DIRS if os.path.isdir(os.path.join(root, name))]
-    for name, recursive in LAYOUT_DIRS:
-        if name in dirs:
-            list_files(root, name, recursive, scan)
-    return scan, root_files, dirs
 
 
 def open_store(path: str | os.PathLike[str], today: dt.date | None = None) -> Store:
@@ -97,15 +83,6 @@ def open_store(path: str | os.PathLike[str], today: dt.date | None = None) -> St
         config=config,
         today=reader.today,
     )
-
-
-def store_config(root: str, files: frozenset[str]) -> Config:
-    if CONFIG_NAME not in files:
-        return Config(load_config(None).thresholds)
-    got = read_file(os.path.join(root, CONFIG_NAME), CONFIG_NAME, 1 << 20)
-    if isinstance(got, Unreadable):
-        return Config(load_config(None).thresholds, (f"memtui.toml is {got.reason}",))
-    return load_config(got.text)
 
 
 def looks_like_store(path: str) -> bool:

@@ -1,13 +1,16 @@
 """Reading store files safely and losslessly.
 
 A `TextFile` keeps the decoded text plus what is needed to write it back
-byte for byte: whether it had a BOM, and the hash of the bytes read.
+byte for byte: whether it had a BOM. UTF-8 decoding is exact, so `encode()`
+gives back the very bytes read, and the content hash is derived from them
+only when a write needs it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -19,8 +22,11 @@ class TextFile:
     path: str  # relative to the root, with "/"
     text: str  # decoded, BOM removed
     bom: bool
-    digest: str  # sha256 of the bytes on disk
     size: int
+
+    def digest(self) -> str:
+        """sha256 of the bytes read (the write path's conflict check)."""
+        return hashlib.sha256(self.encode()).hexdigest()
 
     def encode(self, text: str | None = None) -> bytes:
         """The bytes for `text` (default: this file's text), with the BOM kept."""
@@ -46,7 +52,7 @@ def decode(path: str, raw: bytes) -> TextFile | Unreadable:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         return Unreadable(path, f"not valid UTF-8 (byte {exc.start}, line {line})")
-    return TextFile(path, text, bom, hashlib.sha256(raw).hexdigest(), len(raw))
+    return TextFile(path, text, bom, len(raw))
 
 
 def read_file(abspath: str, relpath: str, limit: int) -> TextFile | Unreadable:
@@ -61,16 +67,37 @@ def read_bytes(abspath: str, limit: int) -> bytes | str:
     """The file's bytes, or why they can't be had. read() without a size: a
     sized read would allocate `limit` bytes up front for every small file."""
     try:
-        with open(abspath, "rb") as fh:
-            size = os.fstat(fh.fileno()).st_size
-            if size > limit:
-                return f"larger than the {limit}-byte limit ({size} bytes)"
-            raw = fh.read()
+        fd = os.open(abspath, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not hang us
     except OSError as exc:
         return f"cannot be read: {exc.strerror or exc}"
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return "not a regular file"
+        if info.st_size > limit:
+            return f"larger than the {limit}-byte limit ({info.st_size} bytes)"
+        raw = os.read(fd, info.st_size + 1)
+        if len(raw) > info.st_size:  # it grew meanwhile: read the rest
+            raw += _read_rest(fd, limit)
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    finally:
+        os.close(fd)
     if len(raw) > limit:  # grew while we read it
         return f"larger than the {limit}-byte limit"
     return raw
+
+
+def _read_rest(fd: int, limit: int) -> bytes:
+    chunks = []
+    total = 0
+    while total <= limit:
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
 
 
 def split_lines(text: str) -> list[str]:
