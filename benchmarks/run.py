@@ -20,6 +20,9 @@ import time
 from pathlib import Path
 
 PY = sys.executable
+# The console script a user types (python -m memtui where it is not installed).
+_script = Path(PY).with_name("memtui")
+MEMTUI = [str(_script)] if _script.exists() else [PY, "-m", "memtui"]
 READ_ALL = """
 import os, sys
 n = 0
@@ -77,14 +80,14 @@ def main() -> int:
         ("open", measure([PY, "-c", OPEN, str(root)], r), (floor_t, floor_m), 5.0),
         (
             "check --json",
-            measure([PY, "-m", "memtui", "check", "--json", "--store", str(root)], r),
+            measure([*MEMTUI, "check", "--json", "--store", str(root)], r),
             (floor_t, floor_m),
             5.0,
         ),
     ]
     for query in ("deploy", "周末"):
         grep = measure(["grep", "-rF", query, str(root)], r)
-        ours = measure([PY, "-m", "memtui", "search", "-s", query, "--store", str(root)], r)
+        ours = measure([*MEMTUI, "search", "-s", query, "--store", str(root)], r)
         rows.append((f"search -s {query}", ours, grep, 2.0))
     mem_cap = 4 * size_mib + interp_mib
     print(

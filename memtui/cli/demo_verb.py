@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from memtui.cli import CallError
@@ -30,6 +29,7 @@ def register(verbs: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import tempfile
+    from pathlib import Path
 
     from memtui.demo import write_demo
     from memtui.engine.config import today

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from typing import Any
@@ -23,6 +22,8 @@ def line(text: str = "") -> None:
 
 def emit_json(data: Any) -> None:
     """JSON with CJK kept readable; C1 controls escaped too (json escapes only C0)."""
+    import json
+
     text = json.dumps(data, ensure_ascii=False, indent=2)
     sys.stdout.write(_C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-from pathlib import Path
 from typing import Any
 
 from memtui.cli import CallError, Refused
@@ -50,9 +49,9 @@ def store_root(given: str | None) -> str:
 
     if looks_like_store(os.getcwd()):
         return os.getcwd()
-    home = Path.home() / ".dsh" / "memory"
-    if home.is_dir():
-        return str(home)
+    home = os.path.expanduser("~/.dsh/memory")
+    if os.path.isdir(home):
+        return home
     raise CallError(
         "no memory store here: pass --store PATH, run inside a store, "
         "or try `memtui demo` for a sample one"

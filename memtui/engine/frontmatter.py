@@ -32,7 +32,7 @@ def _loader() -> Any:
 
 
 _FENCE = re.compile(r"---[ \t]*\r?")
-_CLOSE = re.compile(r"(?:---|\.\.\.)[ \t]*\r?")
+_CLOSE_LINE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
 
 
 class FrontMatterError(ValueError):
@@ -51,18 +51,13 @@ def split(text: str) -> Split:
     first_nl = text.find("\n")
     if first_nl < 0 or not _FENCE.fullmatch(text[:first_nl]):
         return Split(None, text, 0)
-    pos = first_nl + 1
-    line_no = 1
-    while pos <= len(text):
-        nl = text.find("\n", pos)
-        end = len(text) if nl < 0 else nl
-        if _CLOSE.fullmatch(text[pos:end]):
-            body_start = len(text) if nl < 0 else nl + 1
-            return Split(text[first_nl + 1 : pos], text[body_start:], line_no + 1)
-        if nl < 0:
-            break
-        pos, line_no = nl + 1, line_no + 1
-    raise FrontMatterError("front matter has no closing '---' line")
+    close = _CLOSE_LINE.search(text, first_nl + 1)
+    if close is None:
+        raise FrontMatterError("front matter has no closing '---' line")
+    pos, end = close.start(), close.end()
+    body_start = end + 1 if end < len(text) else end
+    line_no = text.count("\n", 0, pos) + 1
+    return Split(text[first_nl + 1 : pos], text[body_start:], line_no)
 
 
 def load(yaml_text: str) -> dict[str, Any]:
@@ -112,8 +107,8 @@ _PAIR = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*):[ \t]*([^\n]*?)[ \t]*\r?$", re.M)
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 _PLAIN = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s](?:[^:#\n]|:(?![ \t])|(?<![ \t])#)*")
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
-_YAML_WORDS = re.compile(
-    r"(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF"
+_YAML_WORDS = re.compile(  # what YAML 1.1 reads as other than a string
+    r"(?P<int>[-+]?(?:0|[1-9][0-9]*))|(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF"
     r"|[-+]?(?:\.[0-9]+|[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)"
     r"|\.(?:nan|NaN|NAN)|0[0-7_]+|0x[0-9a-fA-F_]+|0b[01_]+|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+"
     r"|[-+]?[0-9][0-9_]*|<<|=)"
@@ -170,9 +165,10 @@ def _flat_value(raw: str) -> Any:
         return _UNSURE
     if raw[0] not in _WORD_START:
         return raw  # cannot be an int, float, bool or null
-    if _INT.fullmatch(raw):
-        return int(raw)
-    return _UNSURE if _YAML_WORDS.fullmatch(raw) else raw
+    word = _YAML_WORDS.fullmatch(raw)
+    if word is None:
+        return raw
+    return int(raw) if word.lastgroup == "int" else _UNSURE
 
 
 def _flat_list(raw: str) -> Any:

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import re
 
-from memtui.engine.model import Section, Span
+from memtui.engine.model import Section, Span, item_text
 from memtui.engine.textfile import TextFile, split_lines
 
 HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t]*$")
 ITEM_MARKS = frozenset("-*•")
 
 
-def sections(tf: TextFile, level: int = 2) -> list[Section]:
-    """Each heading of `level` up to the next heading of that level or higher."""
+def sections(tf: TextFile, level: int = 2, keep_items: bool = True) -> list[Section]:
+    """Each heading of `level` up to the next heading of that level or higher.
+
+    Without `keep_items` only the items' line numbers are kept (facts.md)."""
     found: list[Section] = []
     open_name: str | None = None
     start = char_start = offset = 0
@@ -37,7 +39,8 @@ def sections(tf: TextFile, level: int = 2) -> list[Section]:
                     open_name, start, char_start = match.group(2), index, offset
                     names, numbers = [], []
         elif first in ITEM_MARKS and open_name is not None and line[1:2] in (" ", "\t"):
-            names.append(line[2:].strip(" \t\r"))
+            if keep_items:
+                names.append(item_text(line))
             numbers.append(index + 1)
         offset += len(line) + 1
     if open_name is not None:

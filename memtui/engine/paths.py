@@ -32,6 +32,7 @@ class Scan:
     files: list[str] = field(default_factory=list)
     escapes: list[tuple[str, str]] = field(default_factory=list)  # (relpath, where it leads)
     bad_names: list[str] = field(default_factory=list)  # names that are not UTF-8, escaped
+    links: list[str] = field(default_factory=list)  # files that are links inside the root
 
 
 def list_files(root: str, rel_dir: str, recursive: bool, scan: Scan) -> None:
@@ -56,6 +57,7 @@ def list_files(root: str, rel_dir: str, recursive: bool, scan: Scan) -> None:
                 if not is_inside(root, real):
                     scan.escapes.append((rel, real))
                     continue
+                scan.links.append(rel)
             if entry.is_file():
                 scan.files.append(rel)
             elif recursive and entry.is_dir(follow_symlinks=False) and entry.name[0] != ".":
@@ -73,12 +75,20 @@ def _utf8(name: str) -> bool:
     return True
 
 
-def discover(root: str) -> tuple[Scan, list[str], list[str]]:
-    """The files a store may hold: root files and the layouts' folders."""
+Top = tuple[Scan, list[str], list[str]]  # (scan so far, root files, layout folders)
+
+
+def discover_top(root: str) -> Top:
+    """The root's own files, and which layout folders exist (links included)."""
     scan = Scan()
     list_files(root, "", False, scan)
-    root_files = list(scan.files)
     dirs = [name for name, _ in LAYOUT_DIRS if os.path.isdir(os.path.join(root, name))]
+    return scan, list(scan.files), dirs
+
+
+def discover(root: str, top: Top | None = None) -> Top:
+    """The files a store may hold: root files and the layouts' folders."""
+    scan, root_files, dirs = top or discover_top(root)
     for name, recursive in LAYOUT_DIRS:
         if name in dirs:
             list_files(root, name, recursive, scan)

@@ -8,14 +8,17 @@ from dataclasses import dataclass, field
 
 from memtui.engine.config import Thresholds
 from memtui.engine.findings import Findings
-from memtui.engine.paths import is_inside
+from memtui.engine.paths import LAYOUT_DIRS, is_inside
 from memtui.engine.textfile import TextFile, Unreadable, read_file
+
+SCANNED_DIRS = frozenset(["", *(name for name, _ in LAYOUT_DIRS)])
 
 
 @dataclass(slots=True)
 class StoreReader:
     root: str
     files: frozenset[str]  # every regular file found under the root (relative paths)
+    escaped: frozenset[str]  # links found under the root that lead out of it
     thresholds: Thresholds
     today: dt.date
     findings: Findings = field(default_factory=Findings)
@@ -48,6 +51,9 @@ class StoreReader:
         joined = os.path.normpath(os.path.join(base_dir, ref))
         if joined == ".." or joined.startswith(("../", "/")):
             return True
-        if os.path.join(base_dir, ref).replace("\\", "/") in self.files:
-            return False  # a known file, already checked by the scan
+        if joined in self.escaped:
+            return True
+        parent = os.path.dirname(joined)
+        if joined in self.files or parent in SCANNED_DIRS:
+            return False  # the scan already vetted every link in these folders
         return not is_inside(self.root, os.path.realpath(os.path.join(self.root, joined)))

@@ -3,17 +3,24 @@
 Literal queries are matched on the raw bytes (UTF-8 keeps CJK byte sequences
 intact, so a CJK literal never matches half a character); only lines with a
 hit are decoded. Lower-case queries ignore case ("smart case").
+
+Python pays ~8 µs a file just to open and read it, which on a 17,000-file
+store is as much as grep's whole run. So when grep is installed, a literal
+search first asks `grep -rlF` which files can match (a superset: it works on
+bytes, like the exact pass) and reads only those.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
+import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memtui.engine.config import store_config
-from memtui.engine.paths import discover, resolve_root
+from memtui.engine.paths import Top, discover, discover_top, is_inside, resolve_root
 from memtui.engine.textfile import read_bytes
 
 
@@ -49,14 +56,21 @@ def search(
         raise BadQuery("the search query is empty")
     fold = query == query.lower() if ignore_case is None else ignore_case
     root = resolve_root(root_path)
-    scan, _, _ = discover(root)
+    top = discover_top(root)
+    grep = None if regex else _start_grep(root, top, query, fold)  # runs beside the scan
+    scan, _, _ = discover(root, top)
     max_bytes = store_config(root, frozenset(scan.files)).thresholds.max_file_bytes
     if regex:
         try:
             pattern = re.compile(query, re.MULTILINE | (re.IGNORECASE if fold else 0))
         except re.error as exc:
             raise BadQuery(f"bad regular expression: {exc}") from None
-    for rel in scan.files:
+    files = scan.files
+    maybe = _grep_result(grep)
+    if maybe is not None:
+        maybe.update(scan.links)  # grep -r does not look inside links
+        files = [rel for rel in files if rel in maybe]
+    for rel in files:
         data = _read(os.path.join(root, rel), max_bytes)
         if data is None:
             continue
@@ -66,6 +80,38 @@ def search(
             continue
         yield first
         yield from hits
+
+
+def _start_grep(root: str, top: Top, query: str, fold: bool) -> subprocess.Popen[bytes] | None:
+    """Ask grep which files may hold the literal; None when grep can't say exactly."""
+    grep = shutil.which("grep")
+    if grep is None or "\n" in query or "\x00" in query or (fold and not query.isascii()):
+        return None
+    _scan, root_files, dirs = top
+    inside = [d for d in dirs if is_inside(root, os.path.realpath(os.path.join(root, d)))]
+    argv = [grep, "-rlZF", *(["-i"] if fold else []), "-e", query, "--", *root_files, *inside]
+    if sum(len(a) + 1 for a in argv) > 100_000:
+        return None  # keep well under the argv limit; Python reads everything instead
+    try:
+        return subprocess.Popen(
+            argv,
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "LC_ALL": "C"},  # bytes, and -i folds ASCII only, as we do
+        )
+    except OSError:
+        return None
+
+
+def _grep_result(proc: subprocess.Popen[bytes] | None) -> set[str] | None:
+    """The files grep listed (grep -r does not follow links), or None to read all."""
+    if proc is None:
+        return None
+    out, _ = proc.communicate()
+    if proc.returncode not in (0, 1):  # 2: trouble (an unreadable file, ...): don't trust it
+        return None
+    return {os.fsdecode(p) for p in out.split(b"\0") if p}
 
 
 def _read(path: str, max_bytes: int) -> bytes | None:

@@ -45,7 +45,8 @@ def open_store(path: str | os.PathLike[str], today: dt.date | None = None) -> St
     scan, root_files, dirs = discover(root)
     files = frozenset(scan.files)
     config = store_config(root, files)
-    reader = StoreReader(root, files, config.thresholds, today or config_today())
+    escaped = frozenset(rel for rel, _ in scan.escapes)
+    reader = StoreReader(root, files, escaped, config.thresholds, today or config_today())
     for problem in config.problems:
         reader.findings.add("config-invalid", CONFIG_NAME, None, problem)
     for rel in scan.bad_names:

@@ -8,7 +8,6 @@ only when a write needs it.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from collections.abc import Iterator
@@ -26,6 +25,8 @@ class TextFile:
 
     def digest(self) -> str:
         """sha256 of the bytes read (the write path's conflict check)."""
+        import hashlib
+
         return hashlib.sha256(self.encode()).hexdigest()
 
     def encode(self, text: str | None = None) -> bytes:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import itertools
 import re
 import sys
@@ -122,6 +123,7 @@ def _event(tf: TextFile, title: str, values: dict[str, str], span: Span) -> Even
     )
 
 
+@functools.lru_cache(maxsize=4096)  # 20,000 events share a few hundred dates
 def parse_date(text: str) -> dt.date | None:
     """A real calendar date at the start of `text` (a time may follow), else None."""
     match = DATE.match(text.strip())

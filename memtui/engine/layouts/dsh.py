@@ -158,20 +158,23 @@ def _facts(reader: StoreReader) -> list[FactSection]:
     tf = reader.read(FACTS) if reader.exists(FACTS) else None
     if tf is None:
         return []
-    found = []
-    seen: dict[str, int] = {}
-    for s in sections(tf, 2):
-        facts = tuple(zip(s.item_lines, s.items, strict=True))
-        found.append(FactSection(s.name.strip(), facts, s.span))
-        for line, text in facts:
+    found = [FactSection(s.name.strip(), s.span, s.item_lines, tf) for s in sections(tf, 2, False)]
+    # Keyed by hash so 50,000 fact strings are not all alive at once; equal
+    # hashes are confirmed on the text before a duplicate is reported.
+    seen: dict[int, tuple[int, int]] = {}  # hash -> (section index, line)
+    for index, section in enumerate(found):
+        for line, text in section.facts:
             key = " ".join(text.split())
-            if key in seen:
+            where = seen.setdefault(hash(key), (index, line))
+            if where[1] != line and _normalised_fact(found[where[0]], where[1]) == key:
                 reader.findings.add(
-                    "fact-duplicate", FACTS, line, f"the same fact is already on line {seen[key]}"
+                    "fact-duplicate", FACTS, line, f"the same fact is already on line {where[1]}"
                 )
-            else:
-                seen[key] = line
     return found
+
+
+def _normalised_fact(section: FactSection, line: int) -> str:
+    return next(" ".join(text.split()) for n, text in section.facts if n == line)
 
 
 def _sop(reader: StoreReader, path: str) -> Sop:
@@ -200,34 +203,31 @@ def _candidate(reader: StoreReader, path: str) -> Candidate:
     stem = path[len("pending/") : -len(".md")]
     tf = reader.read(path)
     meta: dict[str, Any] = {}
-    body = ""
-    problems: list[str] = []
+    body_start = 0
+    problem: str | None = None
     if tf is not None:
         try:
             split = frontmatter.split(tf.text)
-            body = split.body
+            body_start = len(tf.text) - len(split.body)
             if split.yaml_text is None:
-                problems.append("no front matter (`---` … `---`)")
+                problem = "no front matter (`---` … `---`)"
             else:
                 meta = frontmatter.load(split.yaml_text)
         except frontmatter.FrontMatterError as exc:
-            problems.append(str(exc))
+            problem = str(exc)
     entry_type, target = _text(meta.get("entry_type")), _text(meta.get("target"))
-    if tf is not None and not problems:
-        if entry_type not in ENTRY_TYPES:
-            problems.append(f"entry_type is {entry_type!r}, not fact or sop")
-        if not target:
-            problems.append("no target")
-        elif entry_type == "sop" and reader.escapes("sops", target + ".md"):
-            reader.findings.add(
-                "path-escape", path, None, f"target {target!r} leads outside the store root"
-            )
-            problems.append("target leaves the root")
-    for problem in problems:
-        if problem != "target leaves the root":
+    if tf is not None and problem is None:
+        problem = _candidate_problem(entry_type, target)
+        if problem:
             reader.findings.add("pending-bad-frontmatter", path, 1, f"candidate {stem}: {problem}")
+        elif entry_type == "sop" and reader.escapes("sops", f"{target}.md"):
+            problem = f"target {target!r} leads outside the store root"
+            reader.findings.add("path-escape", path, None, problem)
+    elif problem:
+        reader.findings.add("pending-bad-frontmatter", path, 1, f"candidate {stem}: {problem}")
     evidence = _text(meta.get("evidence"))
-    if tf is not None and not problems and not (evidence and evidence.strip()):
+    valid = tf is not None and problem is None
+    if valid and not (evidence and evidence.strip()):
         reader.findings.add(
             "pending-no-evidence",
             path,
@@ -244,10 +244,17 @@ def _candidate(reader: StoreReader, path: str) -> Candidate:
         source_session=_text(meta.get("source_session")),
         source_seqs=tuple(seqs) if isinstance(seqs, list) else (),
         created_at=_text(meta.get("created_at")),
-        body=body,
         meta=MappingProxyType(meta),
-        valid=tf is not None and not problems,
+        valid=valid,
+        body_start=body_start,
+        source=tf,
     )
+
+
+def _candidate_problem(entry_type: str | None, target: str | None) -> str | None:
+    if entry_type not in ENTRY_TYPES:
+        return f"entry_type is {entry_type!r}, not fact or sop"
+    return None if target else "no target"
 
 
 def _text(value: Any) -> str | None:
