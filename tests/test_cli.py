@@ -13,9 +13,7 @@ from conftest import TODAY, run_cli, tree_digest, write_tree
 
 from memtui import __version__
 from memtui.cli import main
-
-REPO = Path(__file__).resolve().parents[1]
-ENV = {"PYTHONPATH": str(REPO)}  # so `python -m memtui` works from any cwd
+from tests.helpers import CANDIDATE, ENV, INDEX_TXT, MOOD, REPO
 
 EVENTS = """\
 # 事件记录
@@ -43,35 +41,12 @@ EVENTS = """\
 ### [E000] 2026-11-29T21:40 · last_active
 """
 
-MOOD = """\
-valence: 0.15
-energy: 0.55
-
-### 2026-11-29T21:40 · source=conversation
-valence: 0.15
-energy: 0.55
-note: 聊得开心
-
-### 2026-11-28T20:00 · source=decay
-valence: 0.05
-energy: 0.50
-note: 衰减
-"""
-
 SUMMARY = """\
 # MEMORY
 
 ## 【最近未解决事项】
 - [E003] 约定 · 到期 2026-11-20 · 答应提醒他续签护照
 - [E001] 约定 · 到期 2026-12-01 · 周末一起去看展
-"""
-
-INDEX_TXT = """\
-[RULES] No Execution, No Memory
-# --- auto ---
-[FACTS] PYTHON_ENV · HOSTS
-[SOPS] deploy
-# --- end auto ---
 """
 
 FACTS = """\
@@ -84,19 +59,6 @@ FACTS = """\
 - Homelab rack is in the closet
 - the homelab UPS lasts 20 min
 - Été: the cabin router is 192.168.8.1
-"""
-
-WITH_EVIDENCE = """\
----
-id: 20261129-0007
-entry_type: fact
-target: PYTHON_ENV
-evidence: "pytest -q → 41 passed"
-source_session: s-1f3a
-source_seqs: [12, 13]
-created_at: 2026-11-29T21:40:00+08:00
----
-- activate the venv before pytest
 """
 
 WITHOUT_EVIDENCE = """\
@@ -129,7 +91,7 @@ STORE: dict[str, str | bytes] = {
     "index.txt": INDEX_TXT,
     "facts.md": FACTS,
     "sops/deploy.md": "# Deploy\n1. git pull\n2. systemctl restart app\n",
-    "pending/20261129-0007.md": WITH_EVIDENCE,
+    "pending/20261129-0007.md": CANDIDATE,
     "pending/20261129-0008.md": WITHOUT_EVIDENCE,
 }
 

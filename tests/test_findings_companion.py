@@ -11,15 +11,12 @@ finding at the category heading, a top-value finding at the `valence:`/`energy:`
 
 from __future__ import annotations
 
-import datetime as dt
-from pathlib import Path
-
 import pytest
 
 from memtui.engine.layouts.companion import unresolved_expected
 from memtui.engine.store import open_store
+from tests.helpers import TODAY_DATE, expect, findings, line_of, with_changes
 
-TODAY = dt.date(2026, 11, 29)
 EVENTS = "memory/events.md"
 MOOD = "memory/mood_state.md"
 PROFILE = "memory/user_profile.md"
@@ -166,26 +163,7 @@ def companion(changes: dict[str, str | None] | None = None) -> dict[str, str]:
         ".mood_state_aux": AUX,
         "MEMORY.md": CLEAN_MEMORY,
     }
-    for name, value in (changes or {}).items():
-        if value is None:
-            files.pop(name, None)
-        else:
-            files[name] = value
-    return files
-
-
-def findings(root: Path) -> list[tuple[str, str, str | None, int | None]]:
-    store = open_store(root, today=TODAY)
-    return sorted(((f.code, f.level, f.file, f.line) for f in store.findings), key=repr)
-
-
-def expect(*items: tuple[str, str, str | None, int | None]) -> list:
-    return sorted(items, key=repr)
-
-
-def line_of(text: str, needle: str, nth: int = 1) -> int:
-    hits = [i + 1 for i, line in enumerate(text.split("\n")) if needle in line]
-    return hits[nth - 1]
+    return with_changes(files, changes)
 
 
 def event(label: str, date: str, kind: str, status: str, extra: str = "", **fields: str) -> str:
@@ -218,13 +196,13 @@ def with_events(text: str, *open_ids: str) -> dict[str, str]:
 
 def test_clean_companion_has_no_findings_at_all(store):
     root = store(companion())
-    s = open_store(root, today=TODAY)
+    s = open_store(root, today=TODAY_DATE)
     assert s.layouts == ("companion",)
     assert s.findings == ()
 
 
 def test_clean_companion_events_model(store):
-    cp = open_store(store(companion()), today=TODAY).companion
+    cp = open_store(store(companion()), today=TODAY_DATE).companion
     assert cp is not None
     real = [e for e in cp.events if not e.is_sentinel]
     assert [e.label for e in real] == ["E001", "E002", "E003", "E004", "E005"]
@@ -242,7 +220,7 @@ def test_clean_companion_events_model(store):
 
 
 def test_clean_companion_mood_profile_persona_model(store):
-    cp = open_store(store(companion()), today=TODAY).companion
+    cp = open_store(store(companion()), today=TODAY_DATE).companion
     mood = cp.mood
     assert (mood.valence, mood.energy) == (0.15, 0.55)
     assert [(s.time, s.source, s.valence, s.energy, s.note) for s in mood.snapshots] == [
@@ -272,7 +250,7 @@ def test_clean_companion_mood_profile_persona_model(store):
 def test_g4c_guard_from_aux(store, count, on):
     aux = f"last_decay_written_at: 2026-11-29T08:00:00+08:00\nconsecutive_g4c_count: {count}\n"
     root = store(companion({".mood_state_aux": aux}))
-    mood = open_store(root, today=TODAY).companion.mood
+    mood = open_store(root, today=TODAY_DATE).companion.mood
     assert mood.g4c_count == int(count)
     assert mood.healing_guard_on is on
     assert findings(root) == []
@@ -283,7 +261,7 @@ def test_ascii_colon_fields_are_accepted(store):
     text = CLEAN_EVENTS.replace(old, "**状态**: 待跟进\n**到期日**: 2026-12-03")
     assert text != CLEAN_EVENTS
     root = store(companion({EVENTS: text}))
-    cp = open_store(root, today=TODAY).companion
+    cp = open_store(root, today=TODAY_DATE).companion
     e004 = next(e for e in cp.events if e.label == "E004")
     assert (e004.status, e004.is_open, e004.due) == ("待跟进", True, "2026-12-03")
     assert findings(root) == []
@@ -307,7 +285,7 @@ def test_companion_detection(store, names, detected):
     clean = companion()
     files = {name: clean.get(name, clean.get(f"memory/{name}", "# x\n")) for name in names}
     root = store(files)
-    s = open_store(root, today=TODAY)
+    s = open_store(root, today=TODAY_DATE)
     assert ("companion" in s.layouts) is detected
     assert (s.companion is not None) is detected
 
@@ -378,7 +356,7 @@ def test_event_stars(store, stars, count, bad):
     entry = event("E003", "2026-11-24", "情绪事件", "已跟进", 情绪强度=stars)
     text = events_with(entry)
     root = store(with_events(text))
-    e003 = next(e for e in open_store(root, today=TODAY).companion.events if e.label == "E003")
+    e003 = next(e for e in open_store(root, today=TODAY_DATE).companion.events if e.label == "E003")
     assert e003.stars == count
     want = [("event-stars", "error", EVENTS, line_of(text, "[E003]"))] if bad else []
     assert findings(root) == want
@@ -421,18 +399,18 @@ def test_sentinel_missing(store):
     text = "\n".join(["# 事件记录\n", E001, E002])
     root = store(with_events(text))
     assert findings(root) == [("sentinel-missing", "info", EVENTS, None)]
-    assert open_store(root, today=TODAY).companion.last_active is None
+    assert open_store(root, today=TODAY_DATE).companion.last_active is None
 
 
 def test_one_sentinel_is_enough(store):
     text = "\n".join(["# 事件记录\n", E001, E002, sentinel("2026-11-28T20:15")])
     root = store(with_events(text))
     assert findings(root) == []
-    assert open_store(root, today=TODAY).companion.last_active == "2026-11-28T20:15"
+    assert open_store(root, today=TODAY_DATE).companion.last_active == "2026-11-28T20:15"
 
 
 def test_last_sentinel_is_the_last_active_time(store):
-    cp = open_store(store(companion()), today=TODAY).companion
+    cp = open_store(store(companion()), today=TODAY_DATE).companion
     assert cp.last_active == "2026-11-29T21:40"
 
 
@@ -467,7 +445,7 @@ def test_unresolved_block_missing(store):
     text = "# 小暖的长期记忆\n\n## 关于阿哲\n- 档案见 memory/user_profile.md\n"
     root = store(companion({"MEMORY.md": text}))
     assert findings(root) == [("unresolved-stale", "warning", "MEMORY.md", None)]
-    assert open_store(root, today=TODAY).companion.unresolved_ids is None
+    assert open_store(root, today=TODAY_DATE).companion.unresolved_ids is None
 
 
 def test_no_block_needed_when_nothing_is_open(store):
@@ -489,7 +467,7 @@ def test_unresolved_at_most_three_nearest_due_first(store):
     overdue = ("event-overdue", "warning", EVENTS, line_of(text, "[E007]"))
     root = store(with_events(text, "E007", "E004", "E003"))
     assert findings(root) == [overdue]
-    cp = open_store(root, today=TODAY).companion
+    cp = open_store(root, today=TODAY_DATE).companion
     assert [e.label for e in unresolved_expected(cp.events, 3)] == ["E007", "E004", "E003"]
     root2 = store(with_events(text, "E004", "E003", "E006"))
     assert findings(root2) == expect(
@@ -508,7 +486,7 @@ def test_unresolved_undated_newest_number_first(store):
     ]
     text = events_with(*extra)
     assert findings(store(with_events(text, "E003", "E005", "E004"))) == []
-    cp = open_store(store(with_events(text, "E003", "E004", "E005")), today=TODAY).companion
+    cp = open_store(store(with_events(text, "E003", "E004", "E005")), today=TODAY_DATE).companion
     assert [e.label for e in unresolved_expected(cp.events, 3)] == ["E003", "E005", "E004"]
 
 
@@ -532,7 +510,7 @@ def test_profile_category_full(store, n, full):
     root = store(companion({PROFILE: text}))
     want = [("profile-category-full", "warning", PROFILE, line_of(text, "## 美食偏好"))]
     assert findings(root) == (want if full else [])
-    cat = open_store(root, today=TODAY).companion.profile[-1]
+    cat = open_store(root, today=TODAY_DATE).companion.profile[-1]
     assert (cat.name, len(cat.items), cat.core) == ("美食偏好", n, False)
 
 
@@ -545,7 +523,7 @@ def test_profile_core_category_full_still_reported(store):
     assert findings(root) == [
         ("profile-category-full", "warning", PROFILE, line_of(text, "## 重要关系"))
     ]
-    assert open_store(root, today=TODAY).companion.profile[1].core is True
+    assert open_store(root, today=TODAY_DATE).companion.profile[1].core is True
 
 
 # --- mood ------------------------------------------------------------------------
@@ -642,7 +620,7 @@ def test_mood_snapshots(store, n, warns):
     root = store(companion({MOOD: text}))
     want = [("mood-snapshots", "warning", MOOD, line_of(text, "###", 11))] if warns else []
     assert findings(root) == want
-    assert len(open_store(root, today=TODAY).companion.mood.snapshots) == n
+    assert len(open_store(root, today=TODAY_DATE).companion.mood.snapshots) == n
 
 
 def test_mood_top_mismatch(store):

@@ -12,15 +12,12 @@ points at line 1 (its front matter); a JSON parse error at the line the parser n
 
 from __future__ import annotations
 
-import datetime as dt
 import json
-from pathlib import Path
 
 import pytest
 
 from memtui.engine.store import open_store
-
-TODAY = dt.date(2026, 11, 29)
+from tests.helpers import TODAY_DATE, expect, findings, line_of, with_changes
 
 L0 = """# 记忆管理元规则（L0）
 
@@ -164,26 +161,7 @@ def dsh(changes: dict[str, str | None] | None = None) -> dict[str, str]:
         "maintenance-report.json": json.dumps(REPORT, indent=2) + "\n",
         "file_access_stats.json": json.dumps(HEAT, indent=2) + "\n",
     }
-    for name, value in (changes or {}).items():
-        if value is None:
-            files.pop(name, None)
-        else:
-            files[name] = value
-    return files
-
-
-def findings(root: Path) -> list[tuple[str, str, str | None, int | None]]:
-    store = open_store(root, today=TODAY)
-    return sorted(((f.code, f.level, f.file, f.line) for f in store.findings), key=repr)
-
-
-def expect(*items: tuple[str, str, str | None, int | None]) -> list:
-    return sorted(items, key=repr)
-
-
-def line_of(text: str, needle: str, nth: int = 1) -> int:
-    hits = [i + 1 for i, line in enumerate(text.split("\n")) if needle in line]
-    return hits[nth - 1]
+    return with_changes(files, changes)
 
 
 # --- a clean store, and what the model says about it ------------------------
@@ -191,13 +169,13 @@ def line_of(text: str, needle: str, nth: int = 1) -> int:
 
 def test_clean_dsh_has_no_findings_at_all(store):
     root = store(dsh())
-    s = open_store(root, today=TODAY)
+    s = open_store(root, today=TODAY_DATE)
     assert s.layouts == ("dsh",)
     assert s.findings == ()
 
 
 def test_clean_dsh_model_values(store):
-    d = open_store(store(dsh()), today=TODAY).dsh
+    d = open_store(store(dsh()), today=TODAY_DATE).dsh
     assert d is not None
     assert d.index_lines == 7
     assert d.rules == tuple(RULES)
@@ -223,7 +201,7 @@ def test_clean_dsh_model_values(store):
 
 
 def test_clean_dsh_candidates(store):
-    d = open_store(store(dsh()), today=TODAY).dsh
+    d = open_store(store(dsh()), today=TODAY_DATE).dsh
     cands = {c.id: c for c in d.candidates}
     assert sorted(cands) == ["20261129-0007", "20261129-0008"]
     fact = cands["20261129-0007"]
@@ -261,7 +239,7 @@ def test_dsh_detection(store, names, dirs, detected):
     root = store({name: clean[name] for name in names})
     for d in dirs:
         (root / d).mkdir()
-    s = open_store(root, today=TODAY)
+    s = open_store(root, today=TODAY_DATE)
     assert ("dsh" in s.layouts) is detected
     assert (s.dsh is not None) is detected
 
@@ -275,7 +253,7 @@ def test_dsh_detection(store, names, dirs, detected):
 def test_l1_size_boundaries(store, lines, level):
     root = store(dsh({"index.txt": index_of(lines)}))
     assert findings(root) == ([] if level is None else [("l1-size", level, "index.txt", None)])
-    assert open_store(root, today=TODAY).dsh.index_lines == lines
+    assert open_store(root, today=TODAY_DATE).dsh.index_lines == lines
 
 
 def test_toml_l1_max_lines(store):
@@ -319,7 +297,7 @@ def test_index_stale_without_markers(store):
     text = "\n".join([*RULES, *AUTO]) + "\n"
     root = store(dsh({"index.txt": text}))
     assert findings(root) == [("index-stale", "warning", "index.txt", None)]
-    assert open_store(root, today=TODAY).dsh.auto_segment is None
+    assert open_store(root, today=TODAY_DATE).dsh.auto_segment is None
 
 
 def test_index_stale_when_a_sop_is_added(store):
@@ -351,7 +329,7 @@ def test_pending_no_evidence(store, evidence_line):
     assert text != CANDIDATE
     root = store(dsh({"pending/20261129-0007.md": text}))
     assert findings(root) == [("pending-no-evidence", "warning", "pending/20261129-0007.md", 1)]
-    cand = open_store(root, today=TODAY).dsh.candidates[0]
+    cand = open_store(root, today=TODAY_DATE).dsh.candidates[0]
     assert cand.valid is True
     assert cand.to_json()["acceptable"] is False
 
@@ -378,7 +356,9 @@ def test_pending_bad_frontmatter(store, case):
     assert text != CANDIDATE
     root = store(dsh({"pending/20261129-0007.md": text}))
     assert findings(root) == [("pending-bad-frontmatter", "error", "pending/20261129-0007.md", 1)]
-    cand = next(c for c in open_store(root, today=TODAY).dsh.candidates if c.file.endswith("7.md"))
+    cand = next(
+        c for c in open_store(root, today=TODAY_DATE).dsh.candidates if c.file.endswith("7.md")
+    )
     assert cand.valid is False
 
 
@@ -386,7 +366,7 @@ def test_comments_and_quotes_in_front_matter_are_fine(store):
     text = CANDIDATE.replace('evidence: "pytest -q → 41 passed"', "evidence: 'pytest: 41 passed'")
     root = store(dsh({"pending/20261129-0007.md": text}))
     assert findings(root) == []
-    assert open_store(root, today=TODAY).dsh.candidates[0].evidence == "pytest: 41 passed"
+    assert open_store(root, today=TODAY_DATE).dsh.candidates[0].evidence == "pytest: 41 passed"
 
 
 # --- fact-duplicate --------------------------------------------------------------
@@ -466,7 +446,7 @@ def test_json_unknown_keys_are_fine(store):
         dsh({"memory-meta.json": json.dumps(meta), "file_access_stats.json": json.dumps(heat)})
     )
     assert findings(root) == []
-    assert dict(open_store(root, today=TODAY).dsh.heat) == {"facts.md": 1}
+    assert dict(open_store(root, today=TODAY_DATE).dsh.heat) == {"facts.md": 1}
 
 
 # --- all three layouts side by side ---------------------------------------------
@@ -511,7 +491,7 @@ def three_layouts() -> dict[str, str]:
 
 def test_three_layouts_side_by_side(store):
     root = store(three_layouts())
-    s = open_store(root, today=TODAY)
+    s = open_store(root, today=TODAY_DATE)
     assert s.layouts == ("workspace", "companion", "dsh")
     assert s.workspace is not None and s.companion is not None and s.dsh is not None
     assert s.findings == ()
@@ -538,7 +518,7 @@ def test_findings_from_several_layouts_at_once(store):
     files["memory.md"] = WORKSPACE["memory.md"] + "课程第 17 课下周开录\n"
     files["user.md"] = WORKSPACE["user.md"]
     root = store(files)
-    s = open_store(root, today=TODAY)
+    s = open_store(root, today=TODAY_DATE)
     assert s.layouts == ("workspace", "companion", "dsh")
     assert findings(root) == expect(
         ("sentinel-missing", "info", "memory/events.md", None),

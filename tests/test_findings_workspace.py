@@ -7,14 +7,10 @@ test also fails on a false positive next to the finding it is about.
 
 from __future__ import annotations
 
-import datetime as dt
-from pathlib import Path
-
 import pytest
 
 from memtui.engine.store import open_store
-
-TODAY = dt.date(2026, 11, 29)
+from tests.helpers import TODAY_DATE, expect, findings, line_of, with_changes
 
 SOUL = """# XiaoPaw 的自我设定
 
@@ -85,27 +81,7 @@ def workspace(changes: dict[str, str | None] | None = None) -> dict[str, str]:
         "memory.md": INDEX,
         **TOPICS,
     }
-    for name, value in (changes or {}).items():
-        if value is None:
-            files.pop(name, None)
-        else:
-            files[name] = value
-    return files
-
-
-def findings(root: Path) -> list[tuple[str, str, str | None, int | None]]:
-    store = open_store(root, today=TODAY)
-    return sorted(((f.code, f.level, f.file, f.line) for f in store.findings), key=repr)
-
-
-def expect(*items: tuple[str, str, str | None, int | None]) -> list:
-    return sorted(items, key=repr)
-
-
-def line_of(text: str, needle: str, nth: int = 1) -> int:
-    """1-based number of the nth line containing `needle`."""
-    hits = [i + 1 for i, line in enumerate(text.split("\n")) if needle in line]
-    return hits[nth - 1]
+    return with_changes(files, changes)
 
 
 def index_of(n: int) -> str:
@@ -125,14 +101,14 @@ def index_of(n: int) -> str:
 
 def test_clean_workspace_has_no_findings_at_all(store):
     root = store(workspace())
-    s = open_store(root, today=TODAY)
+    s = open_store(root, today=TODAY_DATE)
     assert s.layouts == ("workspace",)
     assert s.findings == ()
 
 
 def test_clean_workspace_model_values(store):
     root = store(workspace())
-    ws = open_store(root, today=TODAY).workspace
+    ws = open_store(root, today=TODAY_DATE).workspace
     assert ws is not None
     assert ws.index_file == "memory.md"
     assert ws.index_lines == INDEX.count("\n") == 11
@@ -173,7 +149,7 @@ def test_clean_workspace_model_values(store):
 def test_workspace_detection(store, names, detected):
     files = {name: workspace().get(name, "# notes\n") for name in names}
     root = store(files)
-    s = open_store(root, today=TODAY)
+    s = open_store(root, today=TODAY_DATE)
     assert ("workspace" in s.layouts) is detected
     assert (s.workspace is not None) is detected
 
@@ -189,7 +165,7 @@ def test_index_size_boundaries(store, lines, level):
     root = store(workspace({"memory.md": index_of(lines)}))
     got = findings(root)
     assert got == ([] if level is None else [("index-size", level, "memory.md", None)])
-    assert open_store(root, today=TODAY).workspace.index_lines == lines
+    assert open_store(root, today=TODAY_DATE).workspace.index_lines == lines
 
 
 def test_index_size_counts_a_last_line_without_newline(store):
@@ -334,7 +310,7 @@ def agent_of(size: int) -> str:
 def test_agent_size_threshold(store, size, warns):
     root = store(workspace({"agent.md": agent_of(size)}))
     assert findings(root) == ([("agent-size", "warning", "agent.md", None)] if warns else [])
-    assert open_store(root, today=TODAY).workspace.agent_bytes == size
+    assert open_store(root, today=TODAY_DATE).workspace.agent_bytes == size
 
 
 # --- memtui.toml -----------------------------------------------------------------

@@ -21,9 +21,8 @@ from conftest import TODAY, run_cli, tree_digest, write_tree
 from memtui.cli import main
 from memtui.engine import open_store
 from memtui.engine.config import Thresholds
+from tests.helpers import CANDIDATE, ENV, INDEX_TXT, MOOD, with_changes
 
-REPO = Path(__file__).resolve().parents[1]
-ENV = {"PYTHONPATH": str(REPO)}  # run_cli from any cwd, installed or not
 # C0 controls but tab and newline, DEL, C1: none may reach a terminal raw.
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 SECRET = "TOPSECRET-7f3a9c"
@@ -47,34 +46,11 @@ EVENTS = """\
 ### [E000] 2026-11-29T21:40 · last_active
 """
 
-MOOD = """\
-valence: 0.15
-energy: 0.55
-
-### 2026-11-29T21:40 · source=conversation
-valence: 0.15
-energy: 0.55
-note: 聊得开心
-
-### 2026-11-28T20:00 · source=decay
-valence: 0.05
-energy: 0.50
-note: 衰减
-"""
-
 SUMMARY = """\
 # MEMORY
 
 ## 【最近未解决事项】
 - [E001] 约定 · 到期 2026-12-01 · 周末一起去看展
-"""
-
-INDEX_TXT = """\
-[RULES] No Execution, No Memory
-# --- auto ---
-[FACTS] PYTHON_ENV · HOSTS
-[SOPS] deploy
-# --- end auto ---
 """
 
 FACTS = """\
@@ -85,19 +61,6 @@ FACTS = """\
 
 ## HOSTS
 - db runs on 10.0.0.5
-"""
-
-CANDIDATE = """\
----
-id: 20261129-0007
-entry_type: fact
-target: PYTHON_ENV
-evidence: "pytest -q → 41 passed"
-source_session: s-1f3a
-source_seqs: [12, 13]
-created_at: 2026-11-29T21:40:00+08:00
----
-- activate the venv before pytest
 """
 
 BASE: dict[str, str | bytes] = {
@@ -216,13 +179,7 @@ def check_subprocess(root: Path) -> dict:
 
 def make(store, changes: dict[str, str | bytes | None] | None = None) -> Path:
     """BASE with some files replaced; a value of None drops the file."""
-    files = dict(BASE)
-    for rel, value in (changes or {}).items():
-        if value is None:
-            files.pop(rel, None)
-        else:
-            files[rel] = value
-    return store(files)
+    return store(with_changes(BASE, changes))
 
 
 # --- the baseline ----------------------------------------------------------

@@ -192,14 +192,21 @@ def _safe_free_line(line: str) -> str:
     return "x" + line if line.startswith(("#", "*", "-", "•")) else line
 
 
-@st.composite
-def events_files(draw):
+def _eol_source(draw):
+    """Draw a line-ending style (lf, crlf or mixed); return a function giving the next EOL."""
     style = draw(st.sampled_from(["lf", "crlf", "mixed"]))
 
     def eol() -> str:
         if style == "mixed":
             return draw(st.sampled_from(EOLS))
         return "\n" if style == "lf" else "\r\n"
+
+    return eol
+
+
+@st.composite
+def events_files(draw):
+    eol = _eol_source(draw)
 
     preamble_line = st.one_of(
         line_text,
@@ -355,12 +362,7 @@ class GenSection:
 
 @st.composite
 def facts_files(draw):
-    style = draw(st.sampled_from(["lf", "crlf", "mixed"]))
-
-    def eol() -> str:
-        if style == "mixed":
-            return draw(st.sampled_from(EOLS))
-        return "\n" if style == "lf" else "\r\n"
+    eol = _eol_source(draw)
 
     pre_lines = draw(
         st.lists(

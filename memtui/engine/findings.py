@@ -38,6 +38,7 @@ CODES: dict[str, tuple[str, str]] = {
     "path-escape": (ERROR, "a reference or link that leads outside the root"),
     "unreadable": (ERROR, "not UTF-8, binary, or over the size limit"),
     "config-invalid": (WARNING, "memtui.toml could not be used as written"),
+    "txn-interrupted": (ERROR, "a change was interrupted; memtui's next change settles it"),
 }
 
 

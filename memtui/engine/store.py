@@ -15,6 +15,7 @@ from memtui.engine.model import LEVELS, Companion, Dsh, Finding, Workspace
 from memtui.engine.paths import discover, is_inside, resolve_root
 from memtui.engine.reader import StoreReader
 from memtui.engine.textfile import TextFile
+from memtui.engine.write.journal import pending as interrupted
 
 LAYOUTS = ("workspace", "companion", "dsh")
 
@@ -49,6 +50,14 @@ def open_store(path: str | os.PathLike[str], today: dt.date | None = None) -> St
     reader = StoreReader(root, files, escaped, config.thresholds, today or config_today())
     for problem in config.problems:
         reader.findings.add("config-invalid", CONFIG_NAME, None, problem)
+    for txid in interrupted(root):
+        reader.findings.add(
+            "txn-interrupted",
+            f".history/journal/{txid}.json",
+            None,
+            f"change {txid} was interrupted; the next change memtui makes (or opening the app) "
+            "finishes it, or undoes it if a file changed meanwhile",
+        )
     for rel in scan.bad_names:
         reader.findings.add("unreadable", rel, None, f"{rel}: the file name is not valid UTF-8")
     for rel, real in scan.escapes:

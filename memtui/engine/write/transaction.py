@@ -1,0 +1,370 @@
+"""The transaction: every change memtui makes goes through here (SPEC §0).
+
+    with Transaction(root, "accept") as tx:
+        old = tx.read("facts.md")          # under the lock; remembered as the expected version
+        tx.write("facts.md", new_bytes)    # must still be `old` at commit
+        tx.move("pending/x.md", "archive/pending/x.md", expect=digest_user_saw)
+        receipt = tx.commit()
+
+commit(): conflict check -> history snapshots -> stage temp files (fsync) ->
+journal (the commit point) -> os.replace / rename / unlink -> fsync folders ->
+read back -> audit -> drop the journal. A crash before the journal leaves
+every file old; after it, the next transaction (or `recover`) finishes the
+journal, or undoes it if the agent has since written one of its files.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import getpass
+import os
+import socket
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from memtui.engine.write import journal
+from memtui.engine.write.files import (
+    TEMP_MARK,
+    crash_point,
+    file_mode,
+    fsync_dir,
+    read_or_none,
+    sha256,
+    unlink_quietly,
+    write_durable,
+)
+from memtui.engine.write.lock import StoreLock
+
+HISTORY = ".history"
+AUDIT = ".history/audit.jsonl"
+_SEEN: Any = object()  # expect: the version this transaction read
+
+
+class WriteError(Exception):
+    """A refused or failed change. Nothing was written."""
+
+
+class Conflict(WriteError):
+    pass
+
+
+class ReadBackMismatch(WriteError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    action: str  # write | remove | move
+    path: str  # the file written or removed; for a move, where it went
+    before: str | None  # sha256 of the version replaced (None: there was none)
+    after: str | None  # sha256 now (None: removed)
+    source: str | None = None  # a move's origin
+    snapshot: str | None = None  # where the old bytes were kept
+    old: bytes | None = field(default=None, repr=False)  # for diffs
+    new: bytes | None = field(default=None, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        data = {
+            "action": self.action,
+            "path": self.path,
+            "before": self.before,
+            "after": self.after,
+            "snapshot": self.snapshot,
+        }
+        if self.source:
+            data["source"] = self.source
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    txid: str
+    op: str
+    changes: tuple[Change, ...]
+    dry_run: bool
+    details: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "txid": self.txid,
+            "op": self.op,
+            "dry_run": self.dry_run,
+            "details": self.details,
+            "changes": [c.to_json() for c in self.changes],
+        }
+
+
+def who() -> str:
+    name = os.environ.get("MEMTUI_WHO")
+    if name:
+        return name
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = str(os.getuid())
+    return f"{user}@{socket.gethostname()}"
+
+
+class Transaction:
+    def __init__(
+        self,
+        root: str,
+        op: str,
+        *,
+        details: dict[str, Any] | None = None,
+        dry_run: bool = False,
+        lock_wait: float | None = None,
+    ) -> None:
+        self.root = os.path.realpath(root)
+        self.op = op
+        self.details = dict(details or {})
+        self.dry_run = dry_run
+        self.txid = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
+        self._lock = StoreLock(self.root) if lock_wait is None else StoreLock(self.root, lock_wait)
+        self._seen: dict[str, str | None] = {}
+        self._plan: list[dict[str, Any]] = []
+        self._data: dict[str, bytes] = {}
+        self._old: dict[str, bytes | None] = {}
+        self._staged: list[str] = []
+
+    # --- context -------------------------------------------------------------
+
+    def __enter__(self) -> Transaction:
+        if not self.dry_run:
+            self._lock.acquire()
+            crash_point("locked")
+            try:
+                journal.recover(self.root, who())
+            except BaseException:
+                self._lock.release()
+                raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            for temp in self._staged:  # only left when commit failed before the journal
+                unlink_quietly(temp)
+        finally:
+            self._lock.release()
+
+    # --- planning ------------------------------------------------------------
+
+    def abs(self, rel: str) -> str:
+        return os.path.join(self.root, check_path(self.root, rel))
+
+    def read(self, rel: str) -> bytes | None:
+        """The file as it is now (None: absent); its hash becomes the expected version."""
+        data = read_or_none(self.abs(rel))
+        self._seen[rel] = None if data is None else sha256(data)
+        self._old[rel] = data
+        return data
+
+    def write(self, rel: str, data: bytes, expect: str | None = _SEEN) -> None:
+        self._add("write", rel, expect, data=data)
+
+    def remove(self, rel: str, expect: str | None = _SEEN) -> None:
+        self._add("remove", rel, expect)
+
+    def move(self, src: str, dst: str, expect: str | None = _SEEN) -> None:
+        """Rename src to dst (which must not exist): bytes unchanged, so no snapshot."""
+        self._add("move", dst, expect, source=src)
+
+    def _add(self, action: str, rel: str, expect: Any, **extra: Any) -> None:
+        checked = check_path(self.root, rel)
+        key = extra.get("source") or checked
+        if expect is _SEEN:
+            if key not in self._seen:
+                raise WriteError(f"internal: {key} was not read before it was changed")
+            expect = self._seen[key]
+        if any(step["path"] == checked or step.get("source") == checked for step in self._plan):
+            raise WriteError(f"internal: {checked} is changed twice in one transaction")
+        data = extra.pop("data", None)
+        if data is not None:
+            self._data[checked] = data
+        self._plan.append({"action": action, "path": checked, "before": expect, **extra})
+
+    # --- commit --------------------------------------------------------------
+
+    def commit(self) -> Receipt:
+        current = self._check_conflicts()
+        if self.dry_run or not self._plan:
+            return self._receipt(current, {})
+        crash_point("checked")
+        snapshots = self._snapshot(current)
+        crash_point("snapshotted")
+        temps = self._stage()
+        crash_point("staged")
+        record = self._journal_record(snapshots, temps)
+        journal.write(self.root, record)
+        self._staged = []  # from here on the journal owns the temp files
+        crash_point("journaled")
+        journal.apply(self.root, record["changes"])
+        crash_point("applied")
+        self._read_back()
+        crash_point("verified")
+        journal.audit(self.root, record)
+        crash_point("audited")
+        journal.finish(self.root, self.txid)
+        return self._receipt(current, snapshots)
+
+    def _check_conflicts(self) -> dict[str, bytes | None]:
+        """Each file must still be the version expected; say what changed if not."""
+        current: dict[str, bytes | None] = {}
+        for step in self._plan:
+            rel = step.get("source") or step["path"]
+            data = read_or_none(os.path.join(self.root, rel))
+            current[rel] = data
+            now = None if data is None else sha256(data)
+            if now != step["before"]:
+                raise Conflict(describe_conflict(rel, step["before"], self._old.get(rel), data))
+            if step["action"] == "move":
+                if data is None:
+                    raise Conflict(f"{rel} does not exist")
+                if os.path.lexists(os.path.join(self.root, step["path"])):
+                    raise Conflict(f"{step['path']} already exists; not overwritten")
+        return current
+
+    def _snapshot(self, current: dict[str, bytes | None]) -> dict[str, str]:
+        """Old bytes of every file about to change go to .history/<path>/<UTC>.<n>."""
+        stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+        snapshots: dict[str, str] = {}
+        folders: set[str] = set()
+        for step in self._plan:
+            old = current.get(step["path"])
+            if step["action"] == "move" or old is None:
+                continue
+            folder = os.path.join(HISTORY, step["path"])
+            os.makedirs(os.path.join(self.root, folder), exist_ok=True)
+            snapshots[step["path"]] = _free_name(self.root, folder, stamp, old)
+            folders.add(os.path.join(self.root, folder))
+        for folder in folders:
+            fsync_dir(folder)
+        return snapshots
+
+    def _stage(self) -> dict[str, str]:
+        temps: dict[str, str] = {}
+        for step in self._plan:
+            if step["action"] != "write":
+                continue
+            target = os.path.join(self.root, step["path"])
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            folder, name = os.path.split(step["path"])
+            temp = os.path.join(folder, f".{name}{TEMP_MARK}{self.txid}.tmp")
+            self._staged.append(os.path.join(self.root, temp))
+            write_durable(
+                os.path.join(self.root, temp), self._data[step["path"]], file_mode(target)
+            )
+            temps[step["path"]] = temp
+        return temps
+
+    def _journal_record(self, snapshots: dict[str, str], temps: dict[str, str]) -> dict[str, Any]:
+        changes = []
+        for step in self._plan:
+            data = self._data.get(step["path"])
+            changes.append(
+                {
+                    **step,
+                    "after": None
+                    if step["action"] == "remove"
+                    else sha256(data)
+                    if data is not None
+                    else step["before"],
+                    "temp": temps.get(step["path"]),
+                    "snapshot": snapshots.get(step["path"]),
+                }
+            )
+        return {
+            "txid": self.txid,
+            "op": self.op,
+            "who": who(),
+            "time": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "details": self.details,
+            "changes": changes,
+        }
+
+    def _read_back(self) -> None:
+        for step in self._plan:
+            if step["action"] != "write":
+                continue
+            got = read_or_none(os.path.join(self.root, step["path"]))
+            if got != self._data[step["path"]]:
+                raise ReadBackMismatch(
+                    f"read-back of {step['path']} differs from what was written; "
+                    f"the previous version is kept in .history/"
+                )
+
+    def _receipt(self, current: dict[str, bytes | None], snapshots: dict[str, str]) -> Receipt:
+        changes = []
+        for step in self._plan:
+            rel = step["path"]
+            old = current.get(step.get("source") or rel)
+            new = (
+                self._data.get(rel)
+                if step["action"] == "write"
+                else None
+                if step["action"] == "remove"
+                else old
+            )
+            changes.append(
+                Change(
+                    step["action"],
+                    rel,
+                    step["before"],
+                    None if new is None else sha256(new),
+                    step.get("source"),
+                    snapshots.get(rel),
+                    old,
+                    new,
+                )
+            )
+        return Receipt(self.txid, self.op, tuple(changes), self.dry_run, self.details)
+
+
+def check_path(root: str, rel: str) -> str:
+    """A relative path that stays inside the root and is not a link; else WriteError."""
+    norm = os.path.normpath(rel.replace("\\", "/"))
+    if os.path.isabs(rel) or norm == ".." or norm.startswith("../") or norm in ("", "."):
+        raise WriteError(f"{rel!r} leads outside the store root; refused")
+    if norm == ".memory.lock" or (
+        norm.split("/")[0] == HISTORY and not norm.startswith(HISTORY + "/")
+    ):
+        raise WriteError(f"{rel!r} is memtui's own bookkeeping; refused")
+    full = os.path.join(root, norm)
+    if (
+        not os.path.realpath(os.path.dirname(full)).startswith(root.rstrip(os.sep) + os.sep)
+        and os.path.realpath(os.path.dirname(full)) != root
+    ):
+        raise WriteError(f"{rel!r} leads outside the store root; refused")
+    if os.path.islink(full):
+        raise WriteError(f"{rel!r} is a symbolic link; memtui does not write through links")
+    return norm
+
+
+def describe_conflict(rel: str, expected: str | None, seen: bytes | None, now: bytes | None) -> str:
+    if now is None:
+        return f"{rel} was removed since it was read (by the agent?); nothing was changed"
+    if expected is None:
+        return f"{rel} was created since it was read (by the agent?); nothing was changed"
+    what = ""
+    if seen is not None:
+        old_lines, new_lines = seen.count(b"\n"), now.count(b"\n")
+        if now.startswith(seen):
+            what = f": {new_lines - old_lines} line(s) appended"
+        else:
+            what = f": now {new_lines} lines, was {old_lines}"
+    return (
+        f"{rel} changed since it was read (the agent wrote to it{what}); nothing was "
+        "changed — reload and try again"
+    )
+
+
+def _free_name(root: str, folder: str, stamp: str, data: bytes) -> str:
+    n = 1
+    while True:
+        rel = f"{folder}/{stamp}.{n}"
+        try:
+            write_durable(os.path.join(root, rel), data, 0o644)
+            return rel
+        except FileExistsError:
+            n += 1

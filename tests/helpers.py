@@ -1,0 +1,96 @@
+"""Plain helpers and sample texts shared by several test modules (fixtures live in conftest).
+
+Import as `from tests.helpers import ...`, the same way as `from tests.conftest import ...`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TypeVar
+
+from memtui.engine.store import open_store
+from tests.conftest import TODAY
+
+V = TypeVar("V")
+Found = tuple[str, str, str | None, int | None]  # (code, level, file, line) of a finding
+
+TODAY_DATE = dt.date.fromisoformat(TODAY)  # conftest.TODAY (a string for MEMTUI_TODAY) as a date
+
+REPO = Path(__file__).resolve().parents[1]
+ENV = {"PYTHONPATH": str(REPO)}  # so `python -m memtui` works from any cwd, installed or not
+
+
+# --- store dicts and findings ------------------------------------------------
+
+
+def with_changes(
+    files: Mapping[str, V], changes: Mapping[str, V | None] | None = None
+) -> dict[str, V]:
+    """A copy of `files` (relative path -> content) with `changes` applied: a value replaces
+    or adds that file, None removes it."""
+    out = dict(files)
+    for name, value in (changes or {}).items():
+        if value is None:
+            out.pop(name, None)
+        else:
+            out[name] = value
+    return out
+
+
+def findings(root: Path) -> list[Found]:
+    """Every finding of the store at root ("today" pinned), as a sorted list of tuples."""
+    store = open_store(root, today=TODAY_DATE)
+    return sorted(((f.code, f.level, f.file, f.line) for f in store.findings), key=repr)
+
+
+def expect(*items: Found) -> list[Found]:
+    """The expected findings, sorted the way `findings` sorts them."""
+    return sorted(items, key=repr)
+
+
+def line_of(text: str, needle: str, nth: int = 1) -> int:
+    """1-based number of the nth line containing `needle`."""
+    hits = [i + 1 for i, line in enumerate(text.split("\n")) if needle in line]
+    return hits[nth - 1]
+
+
+# --- sample texts of a store holding all three layouts (test_cli, test_hostile) ---
+
+MOOD = """\
+valence: 0.15
+energy: 0.55
+
+### 2026-11-29T21:40 · source=conversation
+valence: 0.15
+energy: 0.55
+note: 聊得开心
+
+### 2026-11-28T20:00 · source=decay
+valence: 0.05
+energy: 0.50
+note: 衰减
+"""
+
+INDEX_TXT = """\
+[RULES] No Execution, No Memory
+# --- auto ---
+[FACTS] PYTHON_ENV · HOSTS
+[SOPS] deploy
+# --- end auto ---
+"""
+
+# A pending fact candidate with evidence.
+CANDIDATE = """\
+---
+id: 20261129-0007
+entry_type: fact
+target: PYTHON_ENV
+evidence: "pytest -q → 41 passed"
+source_session: s-1f3a
+source_seqs: [12, 13]
+created_at: 2026-11-29T21:40:00+08:00
+---
+- activate the venv before pytest
+"""
