@@ -10,7 +10,29 @@ from collections.abc import Sequence
 from memtui import __version__
 from memtui.cli.output import warn
 
-VERBS = ("demo", "check", "list", "show", "search", "events", "mood", "pending")
+VERBS = (
+    "demo",
+    "check",
+    "list",
+    "show",
+    "search",
+    "events",
+    "mood",
+    "pending",
+    "accept",
+    "reject",
+    "edit",
+    "archive",
+    "restore",
+    "history",
+    "diff",
+    "rollback",
+    "done",
+    "reopen",
+    "index",
+    "maintain",
+    "add",
+)
 
 
 class CallError(Exception):
@@ -22,7 +44,7 @@ class Refused(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from memtui.cli import demo_verb, read_verbs
+    from memtui.cli import demo_verb, read_verbs, write_verbs
 
     parser = argparse.ArgumentParser(
         prog="memtui",
@@ -39,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo_verb.register(verbs)
     read_verbs.register(verbs, store)
+    write_verbs.register(verbs, store)
     return parser
 
 

@@ -1,0 +1,389 @@
+"""The mutating verbs. Each calls one engine operation; the engine's transaction
+does the writing. `--dry-run` prints the diff that would be applied."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from memtui.cli import CallError, Refused
+from memtui.cli.output import emit_json, line
+from memtui.cli.read_verbs import store_root
+
+EVENT_TYPES = ("情绪事件", "约定", "用户Todo", "重要事件")
+
+
+def register(verbs: Any, store: argparse.ArgumentParser) -> None:
+    common = argparse.ArgumentParser(add_help=False, parents=[store])
+    common.add_argument("--json", action="store_true", help="print what changed as JSON")
+    common.add_argument("--dry-run", action="store_true", help="print the diff, change nothing")
+
+    def verb(name: str, handler: Callable[..., Any], text: str) -> argparse.ArgumentParser:
+        p = verbs.add_parser(name, parents=[common], help=text, description=text)
+        p.set_defaults(handler=handler)
+        return p
+
+    p = verb("accept", accept, "accept dsh candidates into memory (edit-then-accept with options)")
+    p.add_argument("ids", nargs="*", metavar="ID")
+    p.add_argument("--all", action="store_true", help="every pending candidate")
+    p.add_argument("--target", help="accept into this facts section / sop name instead")
+    p.add_argument("--type", choices=("fact", "sop"), dest="entry_type")
+    p.add_argument("--body-file", metavar="F", help="accept this text instead of the body")
+    p = verb("reject", reject, "reject candidates (they move to archive/rejected/)")
+    p.add_argument("ids", nargs="+", metavar="ID")
+    p.add_argument("--reason", required=True)
+    p = verb("edit", edit, "replace an entry's text (in $EDITOR unless --text-file)")
+    p.add_argument("entry", metavar="ENTRY")
+    p.add_argument("--text-file", metavar="F")
+    for name, text in (
+        ("archive", "archive an entry"),
+        ("restore", "bring an archived entry back"),
+    ):
+        p = verb(name, archive if name == "archive" else restore, text)
+        p.add_argument("entry", metavar="ENTRY")
+        p.add_argument("--item", help="with profile:<category>: the item's text")
+    p = verbs.add_parser("history", parents=[store], help="a file's snapshots")
+    p.set_defaults(handler=history)
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true")
+    p = verbs.add_parser("diff", parents=[store], help="a snapshot against the file now")
+    p.set_defaults(handler=diff)
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("snapshot", nargs="?", metavar="SNAPSHOT")
+    p = verb("rollback", rollback, "put a snapshot back (itself undoable)")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--to", metavar="SNAPSHOT", help="default: the newest snapshot")
+    for name, text in (
+        ("done", "mark an event done (状态 已完成)"),
+        ("reopen", "reopen an event (状态 待跟进)"),
+    ):
+        p = verb(name, done if name == "done" else reopen, text)
+        p.add_argument("event", metavar="EVENT")
+    verb("index", index, "rebuild the dsh index segment and MEMORY.md's unresolved block")
+    p = verbs.add_parser("maintain", parents=[store], help="dedupe and tidy (dry run by default)")
+    p.set_defaults(handler=maintain)
+    p.add_argument("--apply", action="store_true", help="really remove exact duplicates")
+    p.add_argument("--json", action="store_true")
+    _register_add(verb)
+
+
+def _register_add(verb: Callable[..., argparse.ArgumentParser]) -> None:
+    p = verb("add", add, "add memory by hand: a fact, a sop, an event or a topic")
+    kinds = p.add_subparsers(dest="kind", required=True, metavar="KIND")
+    f = kinds.add_parser("fact", help="a fact line in a facts.md section")
+    f.add_argument("section")
+    f.add_argument("text")
+    f.add_argument("--evidence", required=True, help="how it was verified")
+    s = kinds.add_parser("sop", help="a sops/<name>.md procedure")
+    s.add_argument("name")
+    s.add_argument("--body-file", required=True, metavar="F")
+    s.add_argument("--evidence", required=True)
+    e = kinds.add_parser("event", help="a companion event, numbered after the last one")
+    e.add_argument("type", choices=EVENT_TYPES)
+    e.add_argument("content")
+    e.add_argument("--stars", type=int, help="1-5, for 情绪事件")
+    e.add_argument("--due", help="YYYY-MM-DD, required for 约定")
+    e.add_argument("--state", help="用户状态")
+    e.add_argument("--follow-up", help="后续")
+    t = kinds.add_parser("topic", help="a memory_<name>.md topic with its index pointer")
+    t.add_argument("name")
+    t.add_argument("--section", required=True)
+    t.add_argument("--description", required=True)
+    t.add_argument("--body-file", required=True, metavar="F")
+    for sub in (f, s, e, t):  # options after the kind work too
+        sub.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+        sub.add_argument("--dry-run", action="store_true", default=argparse.SUPPRESS)
+
+
+# --- running an operation --------------------------------------------------
+
+
+@contextlib.contextmanager
+def _engine_errors() -> Iterator[None]:
+    """Engine refusals and conflicts become exit status 1 with their reason."""
+    from memtui.engine.entries import EntryNotFound
+    from memtui.engine.write.journal import JournalStuck
+    from memtui.engine.write.lock import LockTimeout
+    from memtui.engine.write.transaction import WriteError
+
+    try:
+        yield
+    except (WriteError, LockTimeout, JournalStuck, EntryNotFound) as exc:
+        raise Refused(str(exc)) from None
+
+
+def _report(args: argparse.Namespace, receipts: list[Any]) -> int:
+    receipts = [r for r in receipts if r is not None]
+    if args.json:
+        emit_json({"dry_run": args.dry_run, "receipts": [_receipt_json(r, args) for r in receipts]})
+        return 0
+    if not receipts:
+        line("nothing to change")
+    for r in receipts:
+        verb = "would" if r.dry_run else "did"
+        line(f"{verb} {r.op}: {_summary(r.details)}")
+        for change in r.changes:
+            line(f"  {_change_text(change)}")
+            if args.dry_run and change.action == "write":
+                sys.stdout.write(_diff(change))
+    return 0
+
+
+def _receipt_json(receipt: Any, args: argparse.Namespace) -> dict[str, Any]:
+    data = receipt.to_json()
+    if args.dry_run:
+        for change, out in zip(receipt.changes, data["changes"], strict=True):
+            out["diff"] = _diff(change) if change.action == "write" else ""
+    return data
+
+
+def _diff(change: Any) -> str:
+    from memtui.engine.diff import unified
+
+    old = (change.old or b"").decode("utf-8", "replace")
+    new = (change.new or b"").decode("utf-8", "replace")
+    from memtui.cli.output import printable
+
+    return printable(unified(old, new, change.path))
+
+
+def _change_text(change: Any) -> str:
+    if change.action == "move":
+        return f"moved {change.source} → {change.path}"
+    if change.action == "remove":
+        return f"removed {change.path} (kept in {change.snapshot})"
+    if change.before is None:
+        return f"wrote {change.path} (new file)"
+    kept = change.snapshot or f".history/{change.path}/"
+    return f"wrote {change.path} (old version kept in {kept})"
+
+
+def _summary(details: dict[str, Any]) -> str:
+    parts = []
+    for key, value in details.items():
+        if isinstance(value, list | tuple):
+            value = ", ".join(str(v) for v in value[:10]) + (" …" if len(value) > 10 else "")
+        parts.append(f"{key}: {value}")
+    return "; ".join(parts) or "done"
+
+
+def _read_text_file(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CallError(f"cannot read {path}: {exc}") from None
+
+
+# --- verbs -----------------------------------------------------------------
+
+
+def accept(args: argparse.Namespace) -> int:
+    from memtui.engine.ops import dsh
+
+    if not args.ids and not args.all:
+        raise CallError("accept needs candidate ids or --all")
+    edited = args.target or args.entry_type or args.body_file
+    if edited and (args.all or len(args.ids) != 1):
+        raise CallError("--target, --type and --body-file edit exactly one candidate")
+    body = _read_text_file(args.body_file) if args.body_file else None
+    with _engine_errors():
+        receipts = dsh.accept(
+            store_root(args.store),
+            args.ids or None,
+            all_pending=args.all,
+            target=args.target,
+            entry_type=args.entry_type,
+            body=body,
+            dry_run=args.dry_run,
+        )
+    return _report(args, receipts)
+
+
+def reject(args: argparse.Namespace) -> int:
+    from memtui.engine.ops import dsh
+
+    with _engine_errors():
+        receipts = dsh.reject(store_root(args.store), args.ids, args.reason, dry_run=args.dry_run)
+    return _report(args, receipts)
+
+
+def edit(args: argparse.Namespace) -> int:
+    from memtui.cli.read_verbs import load
+    from memtui.engine.entries import entry_text, resolve
+    from memtui.engine.ops.edit import edit_entry
+
+    store = load(args)
+    with _engine_errors():
+        entry = resolve(store, args.entry)
+    seen = entry_text(store, entry)
+    if seen is None:
+        raise Refused(f"{entry.file} cannot be read as text; it is never edited")
+    new = _read_text_file(args.text_file) if args.text_file else _in_editor(seen, entry.file)
+    if new == seen:
+        line("no change")
+        return 0
+    with _engine_errors():
+        receipt = edit_entry(store.root, entry.id, new, seen_text=seen, dry_run=args.dry_run)
+    return _report(args, [receipt])
+
+
+def _in_editor(text: str, name: str) -> str:
+    """Like `git commit`: $VISUAL or $EDITOR on a temp file; the lock is not held meanwhile."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    suffix = os.path.splitext(name)[1] or ".md"
+    fd, path = tempfile.mkstemp(prefix="memtui-edit-", suffix=suffix)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        try:
+            done = subprocess.run([*shlex.split(editor), path], check=False)
+        except OSError as exc:
+            raise CallError(f"cannot run the editor {editor!r}: {exc}") from None
+        if done.returncode != 0:
+            raise Refused(f"the editor exited with status {done.returncode}; nothing changed")
+        return _read_text_file(path)
+    finally:
+        os.unlink(path)
+
+
+def _archive_call(args: argparse.Namespace, restoring: bool) -> Any:
+    from memtui.engine.ops import companion, dsh, workspace
+
+    root = store_root(args.store)
+    kind, _, name = args.entry.partition(":")
+    if kind in ("fact", "sop"):
+        return (dsh.restore if restoring else dsh.archive)(root, args.entry, dry_run=args.dry_run)
+    if kind == "topic":
+        call = workspace.restore_topic if restoring else workspace.archive_topic
+        return call(root, name, dry_run=args.dry_run)
+    if kind == "profile":
+        if not args.item:
+            raise CallError("profile entries need --item TEXT (the item to archive/restore)")
+        call = companion.restore_profile_item if restoring else companion.archive_profile_item
+        return call(root, name, args.item, dry_run=args.dry_run)
+    if kind == "event" or (not name and kind[:1] in "Ee" and kind[1:].split("#")[0].isdigit()):
+        event = args.entry if kind == "event" else f"event:{args.entry}"
+        call = companion.restore_event if restoring else companion.archive_event
+        return call(root, event, dry_run=args.dry_run)
+    raise CallError(f"{args.entry}: archive takes fact:, sop:, topic:, profile: or event: ids")
+
+
+def archive(args: argparse.Namespace) -> int:
+    with _engine_errors():
+        return _report(args, [_archive_call(args, restoring=False)])
+
+
+def restore(args: argparse.Namespace) -> int:
+    with _engine_errors():
+        return _report(args, [_archive_call(args, restoring=True)])
+
+
+def history(args: argparse.Namespace) -> int:
+    from memtui.engine.ops.history import snapshots
+
+    root = store_root(args.store)
+    with _engine_errors():
+        found = snapshots(root, args.file)
+    if args.json:
+        emit_json({"file": args.file, "snapshots": [s.to_json() for s in found]})
+        return 0
+    if not found:
+        line(f"{args.file} has no history yet")
+    for s in found:
+        line(f"{s.name}  {s.time}  {s.size} bytes")
+    return 0
+
+
+def diff(args: argparse.Namespace) -> int:
+    from memtui.cli.output import printable
+    from memtui.engine.ops.history import diff as run
+
+    with _engine_errors():
+        text = run(store_root(args.store), args.file, args.snapshot)
+    sys.stdout.write(printable(text) if text else "no difference\n")
+    return 0
+
+
+def rollback(args: argparse.Namespace) -> int:
+    from memtui.engine.ops.history import rollback as run
+
+    with _engine_errors():
+        receipt = run(store_root(args.store), args.file, args.to, dry_run=args.dry_run)
+    return _report(args, [receipt])
+
+
+def done(args: argparse.Namespace) -> int:
+    from memtui.engine.ops import companion
+
+    with _engine_errors():
+        receipt = companion.done(store_root(args.store), args.event, dry_run=args.dry_run)
+    return _report(args, [receipt])
+
+
+def reopen(args: argparse.Namespace) -> int:
+    from memtui.engine.ops import companion
+
+    with _engine_errors():
+        receipt = companion.reopen(store_root(args.store), args.event, dry_run=args.dry_run)
+    return _report(args, [receipt])
+
+
+def index(args: argparse.Namespace) -> int:
+    from memtui.engine.ops import companion, dsh
+    from memtui.engine.store import open_store
+
+    root = store_root(args.store)
+    layouts = open_store(root).layouts
+    receipts = []
+    with _engine_errors():
+        if "dsh" in layouts:
+            receipts.append(dsh.rebuild_index(root, dry_run=args.dry_run))
+        if "companion" in layouts:
+            receipts.append(companion.refresh_unresolved(root, dry_run=args.dry_run))
+    return _report(args, receipts)
+
+
+def maintain(args: argparse.Namespace) -> int:
+    from memtui.engine.ops import dsh
+
+    args.dry_run = not args.apply
+    with _engine_errors():
+        receipt = dsh.maintain(store_root(args.store), apply=args.apply)
+    return _report(args, [receipt])
+
+
+def add(args: argparse.Namespace) -> int:
+    from memtui.engine.ops import companion, dsh, workspace
+
+    root = store_root(args.store)
+    with _engine_errors():
+        if args.kind == "fact":
+            r = dsh.add_fact(root, args.section, args.text, args.evidence, dry_run=args.dry_run)
+        elif args.kind == "sop":
+            body = _read_text_file(args.body_file)
+            r = dsh.add_sop(root, args.name, body, args.evidence, dry_run=args.dry_run)
+        elif args.kind == "event":
+            r = companion.add_event(
+                root,
+                args.type,
+                args.content,
+                stars=args.stars,
+                due=args.due,
+                user_state=args.state,
+                follow_up=args.follow_up,
+                dry_run=args.dry_run,
+            )
+        else:
+            body = _read_text_file(args.body_file)
+            r = workspace.add_topic(
+                root, args.name, args.description, args.section, body, dry_run=args.dry_run
+            )
+    return _report(args, [r])

@@ -1,0 +1,114 @@
+"""A file's history: its snapshots in .history/, a diff against now, rollback.
+
+A rollback is an ordinary transaction, so the version it replaces is itself
+snapshotted first: every rollback can be rolled back.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from memtui.engine.diff import unified
+from memtui.engine.ops.common import Refused, update_json
+from memtui.engine.textfile import Unreadable, decode
+from memtui.engine.write.files import read_or_none, sha256
+from memtui.engine.write.transaction import HISTORY, Receipt, Transaction, check_path
+
+STATS = "memory_stats.json"
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    name: str  # "<UTC stamp>.<n>", as given to --to
+    path: str  # relative to the root: .history/<file>/<name>
+    size: int
+    digest: str
+
+    @property
+    def time(self) -> str:
+        stamp = self.name.split(".", 1)[0]  # 20261129T231500Z
+        return (
+            f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]} {stamp[9:11]}:{stamp[11:13]}:{stamp[13:15]} UTC"
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "path": self.path,
+            "time": self.time,
+            "size": self.size,
+            "sha256": self.digest,
+        }
+
+
+def snapshots(root: str, rel: str) -> list[Snapshot]:
+    """The file's snapshots, newest first."""
+    rel = check_path(os.path.realpath(root), rel)
+    folder = os.path.join(root, HISTORY, rel)
+    try:
+        names = [n for n in os.listdir(folder) if os.path.isfile(os.path.join(folder, n))]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    found = []
+    for name in names:
+        data = read_or_none(os.path.join(folder, name)) or b""
+        found.append(Snapshot(name, f"{HISTORY}/{rel}/{name}", len(data), sha256(data)))
+    return sorted(found, key=_order, reverse=True)
+
+
+def _order(s: Snapshot) -> tuple[str, int]:
+    stamp, _, n = s.name.partition(".")
+    return stamp, int(n) if n.isdigit() else 0
+
+
+def pick(root: str, rel: str, name: str | None) -> Snapshot:
+    found = snapshots(root, rel)
+    if not found:
+        raise Refused(f"{rel} has no history yet")
+    if name is None:
+        return found[0]
+    wanted = os.path.basename(name.rstrip("/"))
+    for snap in found:
+        if snap.name == wanted:
+            return snap
+    raise Refused(f"{rel} has no snapshot {name!r} (see `memtui history {rel}`)")
+
+
+def diff(root: str, rel: str, name: str | None = None) -> str:
+    """The snapshot (default: the newest) against the file as it is now."""
+    snap = pick(root, rel, name)
+    old = _text(read_or_none(os.path.join(root, snap.path)), snap.path)
+    new = _text(read_or_none(os.path.join(root, rel)), rel)
+    return unified(old, new, rel)
+
+
+def rollback(root: str, rel: str, name: str | None = None, *, dry_run: bool = False) -> Receipt:
+    """Put the snapshot (default: the newest) back, through the transaction."""
+    snap = pick(root, rel, name)
+    with Transaction(
+        root, "rollback", details={"file": rel, "to": snap.name}, dry_run=dry_run
+    ) as tx:
+        data = read_or_none(os.path.join(tx.root, snap.path))
+        if data is None or sha256(data) != snap.digest:
+            raise Refused(f"snapshot {snap.path} changed while rolling back; nothing changed")
+        if tx.read(rel) == data:
+            raise Refused(f"{rel} is already at snapshot {snap.name}")
+        tx.write(rel, data)
+        if rel != STATS and os.path.exists(os.path.join(tx.root, STATS)):
+            update_json(tx, STATS, _count_rollback)
+        return tx.commit()
+
+
+def _count_rollback(stats: dict[str, object]) -> None:
+    count = stats.get("rollbacks", 0)
+    stats["rollbacks"] = (count if isinstance(count, int) else 0) + 1
+
+
+def _text(data: bytes | None, rel: str) -> str:
+    if data is None:
+        return ""
+    got = decode(rel, data)
+    if isinstance(got, Unreadable):
+        raise Refused(f"{rel} is {got.reason}; it cannot be shown as a diff")
+    return got.text
