@@ -6,14 +6,9 @@ import re
 import sys
 from typing import Any
 
-# C0 controls but tab and newline, DEL, and C1: a memory file must not drive the terminal.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
+from memtui.sanitize import printable
+
 _C1 = re.compile(r"[\x80-\x9f]")
-
-
-def printable(text: str) -> str:
-    """Control characters shown as visible escapes (`\\x1b`), never sent raw."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def line(text: str = "") -> None:

@@ -23,6 +23,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from memtui.engine.paths import is_inside
 from memtui.engine.write import journal
 from memtui.engine.write.files import (
     TEMP_MARK,
@@ -34,7 +35,7 @@ from memtui.engine.write.files import (
     unlink_quietly,
     write_durable,
 )
-from memtui.engine.write.lock import StoreLock
+from memtui.engine.write.lock import LOCK_NAME, StoreLock
 
 HISTORY = ".history"
 AUDIT = ".history/audit.jsonl"
@@ -172,6 +173,8 @@ class Transaction:
 
     def _add(self, action: str, rel: str, expect: Any, **extra: Any) -> None:
         checked = check_path(self.root, rel)
+        if extra.get("source"):
+            extra["source"] = check_path(self.root, extra["source"])
         key = extra.get("source") or checked
         if expect is _SEEN:
             if key not in self._seen:
@@ -326,15 +329,10 @@ def check_path(root: str, rel: str) -> str:
     norm = os.path.normpath(rel.replace("\\", "/"))
     if os.path.isabs(rel) or norm == ".." or norm.startswith("../") or norm in ("", "."):
         raise WriteError(f"{rel!r} leads outside the store root; refused")
-    if norm == ".memory.lock" or (
-        norm.split("/")[0] == HISTORY and not norm.startswith(HISTORY + "/")
-    ):
+    if norm == LOCK_NAME or norm.split("/")[0] == HISTORY:
         raise WriteError(f"{rel!r} is memtui's own bookkeeping; refused")
     full = os.path.join(root, norm)
-    if (
-        not os.path.realpath(os.path.dirname(full)).startswith(root.rstrip(os.sep) + os.sep)
-        and os.path.realpath(os.path.dirname(full)) != root
-    ):
+    if not is_inside(root, os.path.realpath(os.path.dirname(full))):
         raise WriteError(f"{rel!r} leads outside the store root; refused")
     if os.path.islink(full):
         raise WriteError(f"{rel!r} is a symbolic link; memtui does not write through links")

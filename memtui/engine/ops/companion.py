@@ -1,0 +1,417 @@
+"""Companion operations (SPEC §2): event status, new events, MEMORY.md's unresolved
+block, archiving events and profile items.
+
+Each plans from the files' current bytes under the store lock and commits one
+Transaction; only the lines of the entry concerned change.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+
+from memtui.engine import config
+from memtui.engine.layouts.companion import (
+    EVENTS,
+    PROFILE,
+    SUMMARY,
+    UNRESOLVED,
+    _events,
+    parse_date,
+    unresolved_expected,
+)
+from memtui.engine.layouts.workspace import COMPANIONS, TOPIC_LIKE
+from memtui.engine.markdown import sections
+from memtui.engine.model import Event, Section, item_text
+from memtui.engine.ops.common import Refused
+from memtui.engine.ops.lines import (
+    append_block,
+    block_lines,
+    check_root,
+    cut,
+    encode,
+    eol_of_text,
+    insert_after_content,
+    keep_final_newline,
+    line_ranges,
+    load,
+    one_line,
+    thresholds,
+)
+from memtui.engine.textfile import TextFile
+from memtui.engine.write.transaction import Receipt, Transaction
+
+EVENT_TYPES = ("情绪事件", "约定", "用户Todo", "重要事件")
+EMOTIONAL = "情绪事件"
+PROMISE = "约定"
+OPEN = "待跟进"
+DONE = "已完成"
+ARCHIVE_EVENTS = "archive/" + EVENTS
+ARCHIVE_PROFILE = "archive/" + PROFILE
+WORKSPACE_INDEX = "memory.md"
+UNRESOLVED_HEADING = f"## {UNRESOLVED}"
+CONTENT_CHARS = 40
+
+_REF = re.compile(r"(?:event:)?([EL])(\d+)(?:#(\d+))?", re.IGNORECASE)
+_STATUS = re.compile(r"\*\*[ \t]*状态[ \t]*\*\*[ \t]*[：:][ \t]*")
+_FIELD = re.compile(r"\*\*[^*\n]+?\*\*[ \t]*[：:]")
+_ITEM_MARKS = ("-", "*", "•")
+
+
+# --- finding an event ------------------------------------------------------
+
+
+def parse_event_ref(ref: str) -> tuple[str, int]:
+    """`event:E007`, `E7`, `E007#2` (the second E007), `event:L12` -> (label, nth)."""
+    match = _REF.fullmatch(ref.strip())
+    if not match:
+        raise Refused(f"{ref!r} is not an event id (event:E020, E020 or E020#2)")
+    letter, digits, nth = match.group(1).upper(), int(match.group(2)), int(match.group(3) or 1)
+    if letter == "E" and digits == 0:
+        raise Refused("E000 is the last_active sentinel the agent writes; it is not an event")
+    if nth < 1:
+        raise Refused(f"{ref!r}: duplicates are counted from #1")
+    return (f"E{digits:03d}" if letter == "E" else f"L{digits}"), nth
+
+
+def find_event(events: list[Event], label: str, nth: int, where: str) -> Event:
+    matches = [e for e in events if not e.is_sentinel and e.label == label]
+    if len(matches) < nth:
+        shown = label if nth == 1 else f"{label}#{nth}"
+        raise Refused(f"no event {shown} in {where}")
+    return matches[nth - 1]
+
+
+def _event_id(label: str, nth: int) -> str:
+    return f"event:{label}" + (f"#{nth}" if nth > 1 else "")
+
+
+# --- status ----------------------------------------------------------------
+
+
+def set_event_status(root: str, event_id: str, status: str, *, dry_run: bool = False) -> Receipt:
+    """Set the value on the event's **状态** line (the line is added after the last
+    field line if the event has none). Nothing else in events.md changes."""
+    value = one_line(status, "the status")
+    assert value is not None
+    label, nth = parse_event_ref(event_id)
+    check_root(root)
+    limits = thresholds(root)
+    details = {"event": _event_id(label, nth), "status": value}
+    with Transaction(root, "event-status", details=details, dry_run=dry_run) as tx:
+        tf = load(tx, EVENTS, limits)
+        assert tf is not None
+        event = find_event(_events(tf), label, nth, EVENTS)
+        text = _with_status(tf.text, event, value)
+        if text == tf.text:
+            tx.details["unchanged"] = f"{label} already has 状态 {value}"
+            return tx.commit()
+        tx.details["was"] = event.status
+        tx.write(EVENTS, tf.encode(text))
+        return tx.commit()
+
+
+def done(root: str, event_id: str, *, dry_run: bool = False) -> Receipt:
+    return set_event_status(root, event_id, DONE, dry_run=dry_run)
+
+
+def reopen(root: str, event_id: str, *, dry_run: bool = False) -> Receipt:
+    return set_event_status(root, event_id, OPEN, dry_run=dry_run)
+
+
+def _with_status(text: str, event: Event, value: str) -> str:
+    lines = line_ranges(text, event.span.char_start, event.span.char_stop)
+    for start, _stop, content in lines:
+        match = _STATUS.match(content)
+        if match:
+            value_start = start + match.end()
+            value_stop = start + len(content.rstrip(" \t"))
+            return text[:value_start] + value + text[max(value_start, value_stop) :]
+    fields = [r for r in lines if _FIELD.match(r[2])]
+    _start, stop, _content = fields[-1] if fields else lines[0]
+    eol = eol_of_text(text)
+    new_line = f"**状态**：{value}"
+    if text[stop - 1 : stop] == "\n":
+        return text[:stop] + new_line + eol + text[stop:]
+    return text[:stop] + eol + new_line + text[stop:]  # the file's last line, no newline
+
+
+# --- adding an event -------------------------------------------------------
+
+
+def _real_date(value: str | dt.date | None, what: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        value = value.date()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    text = value.strip() if isinstance(value, str) else ""
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text) or parse_date(text) is None:
+        raise Refused(f"{what} {value!r} is not a real date (YYYY-MM-DD)")
+    return text
+
+
+def add_event(
+    root: str,
+    type: str,  # the seed's field name (类型)
+    content: str,
+    *,
+    stars: int | None = None,
+    due: str | dt.date | None = None,
+    user_state: str | None = None,
+    follow_up: str | None = None,
+    day: str | dt.date | None = None,
+    dry_run: bool = False,
+) -> Receipt:
+    """Append a new event at the end of memory/events.md, numbered after the
+    largest non-000 number, in the seed's format."""
+    kind = one_line(type, "the type")
+    if kind not in EVENT_TYPES:
+        raise Refused(f"type {type!r} is not one of {' / '.join(EVENT_TYPES)}")
+    text_content = one_line(content, "the content")
+    state = one_line(user_state, "用户状态", required=False)
+    follow = one_line(follow_up, "后续", required=False)
+    if stars is not None:
+        if isinstance(stars, bool) or not isinstance(stars, int) or not 1 <= stars <= 5:
+            raise Refused(f"情绪强度 must be 1-5 stars, not {stars!r}")
+        if kind != EMOTIONAL:
+            raise Refused(f"情绪强度 (stars) is only for {EMOTIONAL}, not {kind}")
+    due_text = _real_date(due, "到期日")
+    if kind == PROMISE and due_text is None:
+        raise Refused(f"a {PROMISE} (promise) needs a due date (到期日)")
+    date_text = _real_date(day, "the date") or config.today().isoformat()
+    check_root(root)
+    limits = thresholds(root)
+    with Transaction(root, "add-event", details={"type": kind}, dry_run=dry_run) as tx:
+        tf = load(tx, EVENTS, limits, must_exist=False)
+        text = tf.text if tf else ""
+        numbers = [e.number for e in _events(tf)] if tf else []
+        label = f"E{max((n for n in numbers if n), default=0) + 1:03d}"
+        lines = [f"### [{label}] {date_text} · {kind}", f"**类型**：{kind}"]
+        lines.append(f"**内容**：{text_content}")
+        if stars is not None:
+            lines.append(f"**情绪强度**：{'⭐' * stars}")
+        if state:
+            lines.append(f"**用户状态**：{state}")
+        if follow:
+            lines.append(f"**后续**：{follow}")
+        lines.append(f"**状态**：{OPEN}")
+        if due_text:
+            lines.append(f"**到期日**：{due_text}")
+        new = append_block(text, lines, eol_of_text(text))
+        tx.details["event"] = f"event:{label}"
+        tx.write(EVENTS, encode(tf, new))
+        return tx.commit()
+
+
+# --- MEMORY.md's unresolved block -----------------------------------------
+
+
+def unresolved_line(event: Event) -> str:
+    """`- [E012] 约定 · 到期 2026-12-01 · <content, about 40 characters>`."""
+    parts = [f"- [{event.label}] {event.type}".rstrip()]
+    if event.due and event.due.strip():
+        parts.append(f"到期 {event.due.strip()}")
+    content = " ".join(event.content.split())
+    if len(content) > CONTENT_CHARS:
+        content = content[:CONTENT_CHARS].rstrip() + "…"
+    if content:
+        parts.append(content)
+    return " · ".join(parts)
+
+
+def refresh_unresolved(root: str, *, dry_run: bool = False) -> Receipt | None:
+    """Regenerate the lines of MEMORY.md's 【最近未解决事项】 block from events.md
+    (None when it is already current). Every other line of MEMORY.md stays."""
+    check_root(root)
+    limits = thresholds(root)
+    _refuse_shared_summary(os.path.realpath(root))
+    with Transaction(root, "refresh-unresolved", dry_run=dry_run) as tx:
+        events_tf = load(tx, EVENTS, limits, must_exist=False)
+        events = _events(events_tf) if events_tf else []
+        wanted = unresolved_expected(events, limits.unresolved_max)
+        items = [unresolved_line(e) for e in wanted]
+        tf = load(tx, SUMMARY, limits, must_exist=False)
+        text = tf.text if tf else ""
+        new = _with_block(text, items)
+        if new is None or new == text:
+            return None
+        tx.details["unresolved"] = [f"event:{e.label}" for e in wanted]
+        tx.write(SUMMARY, encode(tf, new))
+        return tx.commit()
+
+
+def _refuse_shared_summary(real: str) -> None:
+    """MEMORY.md and the workspace's memory.md are one file on a case-insensitive
+    file system: then the block may only be written if no workspace layout is there."""
+    summary, index = os.path.join(real, SUMMARY), os.path.join(real, WORKSPACE_INDEX)
+    if not (os.path.exists(summary) and os.path.exists(index)):
+        return
+    if not os.path.samefile(summary, index):
+        return
+    try:
+        names = os.listdir(real)
+    except OSError:
+        names = []
+    if any(n in COMPANIONS or TOPIC_LIKE.fullmatch(n) for n in names):
+        raise Refused(
+            f"{SUMMARY} and {WORKSPACE_INDEX} are the same file here (a case-insensitive "
+            "file system?) and it is the workspace index: the unresolved block is not "
+            "written into it"
+        )
+
+
+def _with_block(text: str, items: list[str]) -> str | None:
+    eol = eol_of_text(text)
+    lines = line_ranges(text)
+    head = next((i for i, r in enumerate(lines) if UNRESOLVED in r[2]), None)
+    if head is None:
+        if not items:
+            return None  # no block and nothing open: already current
+        return append_block(text, [UNRESOLVED_HEADING, *items], eol)
+    block_start = lines[head][1]
+    end = next(
+        (i for i in range(head + 1, len(lines)) if lines[i][2].startswith(("#", "【"))),
+        len(lines),
+    )
+    block_stop = lines[end][0] if end < len(lines) else len(text)
+    old = [content for _s, _e, content in lines[head + 1 : end]]
+    lead = bool(old) and not old[0].strip() and any(line.strip() for line in old)
+    trail = bool(old) and not old[-1].strip()
+    new_lines = [""] * lead + items + [""] * trail
+    if not items:
+        new_lines = [""] if lead or trail else []
+    if not new_lines:
+        chunk = ""
+    elif text[block_start - 1 : block_start] != "\n":  # the heading is the last line
+        chunk = eol + eol.join(new_lines)
+    else:
+        chunk = "".join(line + eol for line in new_lines)
+    return keep_final_newline(text, text[:block_start] + chunk + text[block_stop:])
+
+
+# --- archiving events ------------------------------------------------------
+
+
+def archive_event(root: str, event_id: str, *, dry_run: bool = False) -> Receipt:
+    """The event's lines move to the end of archive/memory/events.md."""
+    return _move_event(root, event_id, EVENTS, ARCHIVE_EVENTS, "archive-event", dry_run)
+
+
+def restore_event(root: str, event_id: str, *, dry_run: bool = False) -> Receipt:
+    """An archived event's lines move back to the end of memory/events.md."""
+    return _move_event(root, event_id, ARCHIVE_EVENTS, EVENTS, "restore-event", dry_run)
+
+
+def _move_event(
+    root: str, event_id: str, source: str, target: str, op: str, dry_run: bool
+) -> Receipt:
+    label, nth = parse_event_ref(event_id)
+    check_root(root)
+    limits = thresholds(root)
+    details = {"event": _event_id(label, nth), "from": source, "to": target}
+    with Transaction(root, op, details=details, dry_run=dry_run) as tx:
+        src = load(tx, source, limits, must_exist=source == EVENTS)
+        if src is None:
+            raise Refused(f"no event {label} in {source} ({source} does not exist)")
+        event = find_event(_events(src), label, nth, source)
+        dst = load(tx, target, limits, must_exist=False)
+        dst_events = _events(dst) if dst else []
+        if target == EVENTS and event.number and any(e.number == event.number for e in dst_events):
+            raise Refused(
+                f"{EVENTS} already has an event {label} (the agent numbers after the "
+                f"events it sees); edit one of the numbers before restoring"
+            )
+        if target == ARCHIVE_EVENTS and event.number:
+            highest = max((e.number for e in _events(src) if e.number), default=0)
+            if event.number == highest:
+                tx.details["warning"] = (
+                    f"{label} is the highest number in {EVENTS}: the agent's next event "
+                    f"will reuse it; restoring it later needs a renumbering"
+                )
+        src_text = src.text
+        moved = block_lines(src_text[event.span.char_start : event.span.char_stop])
+        dst_text = dst.text if dst else ""
+        new_dst = append_block(dst_text, moved, eol_of_text(dst_text, eol_of_text(src_text)))
+        new_src = cut(src_text, event.span.char_start, event.span.char_stop, separators=True)
+        tx.write(source, src.encode(new_src))
+        tx.write(target, encode(dst, new_dst))
+        return tx.commit()
+
+
+# --- archiving profile items -----------------------------------------------
+
+
+def archive_profile_item(root: str, category: str, item: str, *, dry_run: bool = False) -> Receipt:
+    """The `- item` line moves to archive/memory/user_profile.md, under the same
+    `## category`. Core items are archived only this way: explicitly."""
+    return _move_item(root, category, item, PROFILE, ARCHIVE_PROFILE, "archive-profile", dry_run)
+
+
+def restore_profile_item(root: str, category: str, item: str, *, dry_run: bool = False) -> Receipt:
+    """An archived item goes back to the end of its `## category` in user_profile.md."""
+    return _move_item(root, category, item, ARCHIVE_PROFILE, PROFILE, "restore-profile", dry_run)
+
+
+def _section(tf: TextFile, name: str) -> Section | None:
+    wanted = name.strip()
+    return next((s for s in sections(tf, 2, False) if s.name.strip() == wanted), None)
+
+
+def _move_item(
+    root: str, category: str, item: str, source: str, target: str, op: str, dry_run: bool
+) -> Receipt:
+    name = one_line(category, "the category")
+    wanted = one_line(item, "the item")
+    assert name is not None and wanted is not None
+    wanted = wanted.lstrip("-*• \t") if wanted[:1] in _ITEM_MARKS else wanted
+    check_root(root)
+    limits = thresholds(root)
+    details: dict[str, object] = {"category": name, "item": wanted, "from": source, "to": target}
+    with Transaction(root, op, details=details, dry_run=dry_run) as tx:
+        src = load(tx, source, limits, must_exist=source == PROFILE)
+        section = _section(src, name) if src else None
+        if src is None or section is None:
+            raise Refused(f"no category {name!r} in {source}")
+        text = src.text
+        rows = line_ranges(text, section.span.char_start, section.span.char_stop)
+        heading = rows[0][2]
+        hit = next(
+            (
+                r
+                for r in rows[1:]
+                if r[2][:1] in _ITEM_MARKS
+                and r[2][1:2] in (" ", "\t")
+                and item_text(r[2]) == wanted
+            ),
+            None,
+        )
+        if hit is None:
+            raise Refused(f"no item {wanted!r} under {name!r} in {source}")
+        dst = load(tx, target, limits, must_exist=False)
+        dst_text = dst.text if dst else ""
+        eol = eol_of_text(dst_text, eol_of_text(text))
+        home = _section(dst, name) if dst else None
+        if home is not None:
+            if target == PROFILE:
+                rows_there = line_ranges(dst_text, home.span.char_start, home.span.char_stop)
+                if any(
+                    item_text(r[2]) == wanted for r in rows_there[1:] if r[2][:1] in _ITEM_MARKS
+                ):
+                    raise Refused(f"{target} already has {wanted!r} under {name!r}")
+                count = len(home.item_lines) + 1
+                if count > limits.profile_category_max:
+                    tx.details["warning"] = (
+                        f"{name!r} now has {count} items, more than "
+                        f"{limits.profile_category_max}: choose one to archive"
+                    )
+            new_dst = insert_after_content(
+                dst_text, home.span.char_start, home.span.char_stop, [hit[2]], eol
+            )
+        else:
+            new_dst = append_block(dst_text, [heading, hit[2]], eol)
+        tx.write(source, src.encode(cut(text, hit[0], hit[1])))
+        tx.write(target, encode(dst, new_dst))
+        return tx.commit()

@@ -1,0 +1,271 @@
+"""Replacing one entry's text (SPEC §4 "edits an entry or a file").
+
+The entry is located again in the file's current bytes under the store lock,
+so lines the agent wrote meanwhile elsewhere in the file are kept. If the
+caller says what text it saw, an entry that has itself changed since is a
+Conflict: nothing either side writes is lost.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable
+
+from memtui.engine import frontmatter
+from memtui.engine.layouts.companion import EVENTS, PROFILE, _events
+from memtui.engine.layouts.workspace import INDEX, TOPIC_LIKE, topic_id
+from memtui.engine.markdown import HEADING, sections
+from memtui.engine.ops.common import Refused
+from memtui.engine.ops.companion import find_event, parse_event_ref
+from memtui.engine.ops.lines import check_root, eol_of_text, line_ranges, load, thresholds
+from memtui.engine.paths import LAYOUT_DIRS, is_temp_name
+from memtui.engine.textfile import TextFile, decode, line_count
+from memtui.engine.write.files import read_or_none
+from memtui.engine.write.transaction import (
+    HISTORY,
+    Conflict,
+    Receipt,
+    Transaction,
+    WriteError,
+    check_path,
+)
+
+FACTS = "facts.md"
+SOUL = "soul.md"
+_BARE_EVENT = re.compile(r"[EL]\d+(?:#\d+)?", re.IGNORECASE)
+
+Locate = Callable[[TextFile], tuple[int, int]]  # (char start, char stop) of the entry
+
+
+def edit_entry(
+    root: str,
+    entry_id: str,
+    new_text: str,
+    *,
+    seen_text: str | None = None,
+    dry_run: bool = False,
+) -> Receipt:
+    """Replace the entry's text with `new_text` (ids as in SPEC §6).
+
+    `seen_text` is the entry's text as the caller read it: if the entry differs
+    now, Conflict. Changes elsewhere in the file do not matter; they are kept.
+    """
+    if not isinstance(new_text, str):
+        raise Refused("the new text must be text")
+    kind, name = _split_ref(entry_id)
+    check_root(root)
+    limits = thresholds(root)
+    with Transaction(root, "edit", details={"entry": entry_id}, dry_run=dry_run) as tx:
+        rel, locate, heading_level = _target(tx.root, kind, name)
+        tf = load(tx, rel, limits)
+        assert tf is not None
+        try:
+            start, stop = locate(tf)
+        except Refused:
+            if seen_text is not None:
+                raise Conflict(
+                    f"{entry_id} is no longer in {rel} (removed or renumbered since you read "
+                    "it, by the agent?); nothing was changed — reload and try again"
+                ) from None
+            raise
+        old = tf.text[start:stop]
+        if seen_text is not None and old != seen_text:
+            raise Conflict(
+                f"{entry_id} changed since you read it (the agent wrote to it): "
+                f"{what_changed(seen_text, old)}; nothing was changed — reload and try again"
+            )
+        new = fit(new_text, old, tf.text)
+        if new and heading_level:
+            _check_heading(entry_id, new, heading_level)
+        text = tf.text[:start] + new + tf.text[stop:]
+        _check_file_rules(rel, tf.text, text, limits.index_block_lines)
+        tx.details["file"] = rel
+        if text != tf.text:
+            tx.write(rel, tf.encode(text))
+        else:
+            tx.details["unchanged"] = True
+        return tx.commit()
+
+
+# --- the new text ------------------------------------------------------------
+
+
+def fit(new: str, old: str, whole: str) -> str:
+    """`new` in the entry's line ending, ending the way the old text ended."""
+    eol = eol_of_text(old, eol_of_text(whole))
+    if eol == "\r\n":
+        new = new.replace("\r\n", "\n").replace("\n", "\r\n")
+    if not new:
+        return new
+    if old.endswith("\n") and not new.endswith("\n"):
+        new += eol
+    elif old and not old.endswith("\n") and new.endswith("\n"):
+        new = new[:-2] if new.endswith("\r\n") else new[:-1]  # the file ends without one
+    return new
+
+
+def what_changed(seen: str, now: str) -> str:
+    a, b = seen.split("\n"), now.split("\n")
+    for index, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            return f"line {index + 1} of the entry was {_short(x)}, now {_short(y)}"
+    if len(b) > len(a):
+        return f"{len(b) - len(a)} line(s) were added to it"
+    return f"{len(a) - len(b)} line(s) were removed from it"
+
+
+def _short(line: str, limit: int = 60) -> str:
+    line = line.rstrip("\r")
+    return repr(line if len(line) <= limit else line[:limit] + "…")
+
+
+def _check_heading(entry_id: str, new: str, level: int) -> None:
+    first = line_ranges(new)[0][2]
+    match = HEADING.match(first)
+    if not match or len(match.group(1)) != level:
+        marks = "#" * level
+        raise Refused(
+            f"{entry_id}: the text must begin with its `{marks} ` heading line, or it would "
+            "merge into the entry before it"
+        )
+
+
+def _check_file_rules(rel: str, old: str, new: str, index_block: int) -> None:
+    if rel == SOUL and old != new:
+        before = sorted(s.name for s in sections(TextFile(rel, old, False, 0), 2, False))
+        after = sorted(s.name for s in sections(TextFile(rel, new, False, 0), 2, False))
+        if before != after:
+            gone = sorted(set(before) - set(after)) or None
+            added = sorted(set(after) - set(before)) or None
+            raise Refused(
+                "soul.md: only existing fields change; a `## ` section may not be added or "
+                f"removed (added: {added or '-'}, removed: {gone or '-'})"
+            )
+    if rel == INDEX:
+        lines_before, lines_after = line_count(old), line_count(new)
+        if lines_before >= index_block and lines_after > lines_before:
+            raise Refused(
+                f"memory.md has {lines_before} lines (blocked at {index_block}); this edit "
+                f"would make it {lines_after}: govern it down first"
+            )
+    if rel.endswith(".json"):
+        try:
+            json.loads(new)
+        except (ValueError, RecursionError) as exc:
+            raise Refused(f"{rel}: the new text is not valid JSON ({exc}); not written") from None
+
+
+# --- finding the entry -------------------------------------------------------
+
+
+def _split_ref(ref: str) -> tuple[str, str]:
+    ref = ref.strip()
+    kind, sep, rest = ref.partition(":")
+    if not sep:
+        return ("event", ref) if _BARE_EVENT.fullmatch(ref) else ("pending", ref)
+    if kind not in ("event", "fact", "sop", "pending", "profile", "topic", "file") or not rest:
+        raise Refused(f"{ref!r} is not an entry id (see `memtui list`)")
+    return kind, rest
+
+
+def _whole(tf: TextFile) -> tuple[int, int]:
+    return 0, len(tf.text)
+
+
+def _target(root: str, kind: str, name: str) -> tuple[str, Locate, int]:
+    """(file, how to find the entry in its current text, heading level it starts with)."""
+    if kind == "event":
+        label, nth = parse_event_ref(name)
+
+        def event(tf: TextFile) -> tuple[int, int]:
+            found = find_event(_events(tf), label, nth, EVENTS)
+            return found.span.char_start, found.span.char_stop
+
+        return EVENTS, event, 3
+    if kind in ("fact", "profile"):
+        rel = FACTS if kind == "fact" else PROFILE
+        wanted = name.strip()
+
+        def section(tf: TextFile) -> tuple[int, int]:
+            for s in sections(tf, 2, False):
+                if s.name.strip() == wanted:
+                    return s.span.char_start, s.span.char_stop
+            raise Refused(f"no section {wanted!r} in {rel}")
+
+        return rel, section, 2
+    if kind == "sop":
+        return _in_folder(root, "sops", name), _whole, 0
+    if kind == "pending":
+        return _candidate(root, name), _whole, 0
+    if kind == "topic":
+        return _topic(root, name), _whole, 0
+    return _file(root, name), _whole, 0
+
+
+def _in_folder(root: str, folder: str, name: str) -> str:
+    rel = f"{folder}/{name}.md"
+    if "/" in name or "\\" in name or name in (".", "..") or "\x00" in name:
+        raise Refused(f"{name!r} is not a name in {folder}/")
+    if not os.path.isfile(os.path.join(root, rel)):
+        raise Refused(f"no entry {folder[:-1]}:{name} ({rel} does not exist)")
+    return rel
+
+
+def _candidate(root: str, cid: str) -> str:
+    """pending/<id>.md, or the candidate whose front matter says `id: <id>`."""
+    if "/" not in cid and "\\" not in cid and cid not in (".", "..") and "\x00" not in cid:
+        rel = f"pending/{cid}.md"
+        if os.path.isfile(os.path.join(root, rel)):
+            return rel
+    folder = os.path.join(root, "pending")
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".md"))
+    except OSError:
+        names = []
+    for file in names:
+        raw = read_or_none(os.path.join(folder, file))
+        got = decode(file, raw) if raw is not None else None
+        if not isinstance(got, TextFile):
+            continue
+        try:
+            split = frontmatter.split(got.text)
+            meta = frontmatter.load(split.yaml_text) if split.yaml_text else {}
+        except frontmatter.FrontMatterError:
+            continue
+        if str(meta.get("id")) == cid:
+            return f"pending/{file}"
+    raise Refused(f"no entry pending:{cid} (no such candidate in pending/)")
+
+
+def _topic(root: str, name: str) -> str:
+    if "/" in name or "\\" in name or "\x00" in name:
+        raise Refused(f"{name!r} is not a topic name")
+    direct = f"memory_{name}.md"
+    if os.path.isfile(os.path.join(root, direct)):
+        return direct
+    for file in sorted(os.listdir(root)):
+        if TOPIC_LIKE.fullmatch(file) and topic_id(file) == name:
+            return file
+    raise Refused(f"no entry topic:{name} ({direct} does not exist)")
+
+
+def _file(root: str, path: str) -> str:
+    """A file memtui reads: at the root, or in a layout's folder; never .history/."""
+    try:
+        rel = check_path(root, path)
+    except WriteError as exc:
+        raise Refused(str(exc)) from None
+    parts = rel.split("/")
+    if parts[0] == HISTORY:
+        raise Refused(f"{rel} is memtui's own history; roll back with `memtui rollback`")
+    if any(is_temp_name(p) for p in parts):
+        raise Refused(f"{rel} is a temp file of a write in progress; not an entry")
+    folders = dict(LAYOUT_DIRS)
+    inside = len(parts) == 1 or (parts[0] in folders and (len(parts) == 2 or folders[parts[0]]))
+    if not inside or any(p.startswith(".") for p in parts[:-1]):
+        raise Refused(f"{rel} is not a file of this store (see `memtui list`)")
+    if not os.path.isfile(os.path.join(root, rel)):
+        raise Refused(f"no entry file:{rel} (it does not exist)")
+    return rel

@@ -1,0 +1,268 @@
+"""Workspace operations (SPEC §1): add, archive and restore topic files together
+with their pointer lines in the memory.md index."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from memtui.engine.layouts.workspace import ARROW, INDEX, POINTER_FILE, TOPIC_LIKE, topic_id
+from memtui.engine.markdown import HEADING, sections
+from memtui.engine.ops.common import Refused
+from memtui.engine.ops.lines import (
+    Line,
+    append_block,
+    check_root,
+    cut,
+    encode,
+    eol_of_text,
+    insert_after_content,
+    line_ranges,
+    load,
+    one_line,
+    thresholds,
+)
+from memtui.engine.textfile import TextFile, line_count
+from memtui.engine.write.transaction import Receipt, Transaction, WriteError
+
+ARCHIVE = "archive"
+ARCHIVE_INDEX = f"{ARCHIVE}/{INDEX}"
+TOPIC_NAME = re.compile(r"[a-z0-9_]+")
+
+Hit = tuple[Line, str | None]  # a pointer line and the `## section` heading line above it
+
+
+# --- pointers ----------------------------------------------------------------
+
+
+def pointer_target(content: str) -> str | None:
+    """The file a `- topic → file.md` line points to (None: not a pointer)."""
+    stripped = content.strip()
+    if not stripped or HEADING.match(stripped):
+        return None
+    _head, arrow, tail = stripped.partition(ARROW)
+    match = POINTER_FILE.search(tail) if arrow else None
+    return match.group(0) if match else None
+
+
+def pointers_to(text: str, filename: str) -> list[Hit]:
+    """Every pointer line naming `filename`, with the `## ` heading line it is under."""
+    hits: list[Hit] = []
+    heading: str | None = None
+    for row in line_ranges(text):
+        match = HEADING.match(row[2])
+        if match:
+            depth = len(match.group(1))
+            if depth <= 2:
+                heading = row[2] if depth == 2 else None
+            continue
+        if pointer_target(row[2]) == filename:
+            hits.append((row, heading))
+    return hits
+
+
+def place_line(text: str, heading: str | None, line: str, eol: str) -> str:
+    """`line` at the end of the `## ` section that `heading` names (the section is
+    created at the end if missing); without a heading, at the end of the file."""
+    if heading is None:
+        return append_block(text, [line], eol, blank=False)
+    match = HEADING.match(heading)
+    name = match.group(2).strip() if match else heading.strip()
+    found = next(
+        (s for s in sections(TextFile("", text, False, len(text)), 2, False) if s.name == name),
+        None,
+    )
+    if found is None:
+        return append_block(text, [heading, line], eol)
+    return insert_after_content(text, found.span.char_start, found.span.char_stop, [line], eol)
+
+
+def _cut_all(text: str, hits: list[Hit]) -> str:
+    for (start, stop, _content), _heading in reversed(hits):
+        text = cut(text, start, stop)
+    return text
+
+
+def _place_all(text: str, hits: list[Hit], eol: str) -> str:
+    for (_start, _stop, content), heading in hits:
+        text = place_line(text, heading, content, eol)
+    return text
+
+
+# --- finding a topic file ----------------------------------------------------
+
+
+def _topic_rel(root: str, name: str, folder: str) -> str | None:
+    """`memory_<name>.md` in folder ("" = the root), or another topic-like file
+    whose id is `name` (e.g. memory-notes.md for topic:notes)."""
+    if not name or name in (".", "..") or any(c in name for c in "/\\\x00"):
+        raise Refused(f"{name!r} is not a topic name")
+    base = os.path.join(root, folder) if folder else root
+    prefix = f"{folder}/" if folder else ""
+    direct = f"memory_{name}.md"
+    if os.path.isfile(os.path.join(base, direct)):
+        return prefix + direct
+    try:
+        names = sorted(os.listdir(base))
+    except OSError:
+        return None
+    for file in names:
+        if (
+            TOPIC_LIKE.fullmatch(file)
+            and topic_id(file) == name
+            and os.path.isfile(os.path.join(base, file))
+        ):
+            return prefix + file
+    return None
+
+
+def _read_topic(tx: Transaction, rel: str) -> None:
+    try:
+        data = tx.read(rel)
+    except WriteError as exc:
+        raise Refused(str(exc)) from None
+    if data is None:
+        raise Refused(f"{rel} does not exist")
+
+
+def _index_level(count: int, limits_warn: int, limits_block: int) -> str | None:
+    if count >= limits_block:
+        return (
+            f"memory.md now has {count} lines: at the {limits_block}-line block, nothing "
+            "more may be added until it is governed"
+        )
+    if count >= limits_warn:
+        return f"memory.md has {count} lines (warning from {limits_warn}): run governance soon"
+    return None
+
+
+# --- operations ----------------------------------------------------------------
+
+
+def archive_topic(root: str, name: str, *, dry_run: bool = False) -> Receipt:
+    """memory_<name>.md moves to archive/; its pointer lines move from memory.md to
+    archive/memory.md under the same `## section`."""
+    check_root(root)
+    limits = thresholds(root)
+    with Transaction(root, "archive-topic", details={"topic": name}, dry_run=dry_run) as tx:
+        src = _topic_rel(tx.root, name, "")
+        if src is None:
+            raise Refused(f"no topic {name!r} (memory_{name}.md does not exist)")
+        dst = f"{ARCHIVE}/{src}"
+        _read_topic(tx, src)
+        if os.path.lexists(os.path.join(tx.root, dst)):
+            raise Refused(f"{dst} already exists; not overwritten")
+        index = load(tx, INDEX, limits, must_exist=False)
+        hits = pointers_to(index.text, src) if index else []
+        tx.move(src, dst)
+        tx.details.update({"file": src, "to": dst, "pointers": len(hits)})
+        if index is not None and hits:
+            archived = load(tx, ARCHIVE_INDEX, limits, must_exist=False)
+            old = archived.text if archived else ""
+            eol = eol_of_text(old, eol_of_text(index.text))
+            tx.write(INDEX, index.encode(_cut_all(index.text, hits)))
+            tx.write(ARCHIVE_INDEX, encode(archived, _place_all(old, hits, eol)))
+        else:
+            tx.details["warning"] = f"memory.md had no pointer to {src}"
+        return tx.commit()
+
+
+def restore_topic(root: str, name: str, *, dry_run: bool = False) -> Receipt:
+    """archive/memory_<name>.md comes back; its pointer lines go back to the end of
+    their sections in memory.md (refused while memory.md is at the block)."""
+    check_root(root)
+    limits = thresholds(root)
+    with Transaction(root, "restore-topic", details={"topic": name}, dry_run=dry_run) as tx:
+        src = _topic_rel(tx.root, name, ARCHIVE)
+        if src is None:
+            raise Refused(f"no archived topic {name!r} ({ARCHIVE}/memory_{name}.md)")
+        dst = src[len(ARCHIVE) + 1 :]
+        _read_topic(tx, src)
+        if os.path.lexists(os.path.join(tx.root, dst)):
+            raise Refused(f"{dst} already exists; not overwritten")
+        index = load(tx, INDEX, limits, must_exist=False)
+        old = index.text if index else ""
+        before = line_count(old)
+        if before >= limits.index_block_lines:
+            raise Refused(
+                f"memory.md has {before} lines (blocked at {limits.index_block_lines}): "
+                "govern it before anything is added"
+            )
+        archived = load(tx, ARCHIVE_INDEX, limits, must_exist=False)
+        hits = pointers_to(archived.text, dst) if archived else []
+        present = pointers_to(old, dst)
+        tx.move(src, dst)
+        tx.details.update({"file": dst, "from": src, "pointers": len(hits)})
+        new = old
+        if archived is not None and hits and not present:
+            eol = eol_of_text(old, eol_of_text(archived.text))
+            new = _place_all(old, hits, eol)
+            tx.write(ARCHIVE_INDEX, archived.encode(_cut_all(archived.text, hits)))
+            tx.write(INDEX, encode(index, new))
+        elif present:
+            tx.details["note"] = f"memory.md already points to {dst}"
+        else:
+            tx.details["warning"] = f"no archived pointer to {dst}: add one to memory.md"
+        level = _index_level(line_count(new), limits.index_warn_lines, limits.index_block_lines)
+        if level and new != old:
+            tx.details["index"] = level
+        return tx.commit()
+
+
+def add_topic(
+    root: str,
+    name: str,
+    description: str,
+    section: str,
+    body: str,
+    *,
+    dry_run: bool = False,
+) -> Receipt:
+    """Write memory_<name>.md and add `- {description} → memory_<name>.md` at the end
+    of the `## section` in memory.md (created if needed). Both, or neither."""
+    if not isinstance(name, str) or not TOPIC_NAME.fullmatch(name):
+        raise Refused(f"topic name {name!r}: use lower-case ASCII letters, digits and _")
+    desc = one_line(description, "the description")
+    heading = one_line(section, "the section")
+    assert desc is not None and heading is not None
+    if ARROW in desc:
+        raise Refused(f"the description must not contain {ARROW} (it separates the pointer)")
+    heading = heading.lstrip("#").strip()
+    if not heading:
+        raise Refused("the section is empty")
+    if not isinstance(body, str) or not body.strip():
+        raise Refused("the topic's body is empty")
+    filename = f"memory_{name}.md"
+    check_root(root)
+    limits = thresholds(root)
+    details = {"topic": name, "file": filename, "section": heading}
+    with Transaction(root, "add-topic", details=details, dry_run=dry_run) as tx:
+        try:
+            exists = tx.read(filename) is not None
+        except WriteError as exc:
+            raise Refused(str(exc)) from None
+        if exists:
+            raise Refused(f"{filename} already exists; edit it (topic:{name}) instead")
+        index = load(tx, INDEX, limits, must_exist=False)
+        old = index.text if index else ""
+        before = line_count(old)
+        if before >= limits.index_block_lines:
+            raise Refused(
+                f"memory.md has {before} lines (blocked at {limits.index_block_lines}): "
+                "run memory governance before anything is added"
+            )
+        if os.path.lexists(os.path.join(tx.root, ARCHIVE, filename)):
+            tx.details["note"] = f"{ARCHIVE}/{filename} exists too (an archived version)"
+        eol = eol_of_text(old)
+        text = body if body.endswith("\n") else body + eol_of_text(body, eol)
+        tx.write(filename, text.encode("utf-8"))
+        if pointers_to(old, filename):
+            tx.details["pointer"] = f"memory.md already points to {filename}"
+            new = old
+        else:
+            new = place_line(old, f"## {heading}", f"- {desc} {ARROW} {filename}", eol)
+            tx.write(INDEX, encode(index, new))
+        level = _index_level(line_count(new), limits.index_warn_lines, limits.index_block_lines)
+        if level:
+            tx.details["warning"] = level
+        return tx.commit()
