@@ -13,6 +13,7 @@ import json
 import os
 from typing import Any
 
+from memtui.engine.paths import TEMP_MARK, is_temp_name
 from memtui.engine.write.files import (
     crash_point,
     fsync_dir,
@@ -38,6 +39,27 @@ def write(root: str, record: dict[str, Any]) -> None:
     write_durable(temp, json.dumps(record, ensure_ascii=False).encode("utf-8"))
     os.replace(temp, final)
     fsync_dir(folder)
+
+
+def prepare(root: str, txid: str, temps: list[str]) -> None:
+    """Name the temp files about to be written (relative paths), before writing them."""
+    folder = os.path.join(root, JOURNAL)
+    os.makedirs(folder, exist_ok=True)
+    write_durable(os.path.join(folder, f"{txid}.prepare"), json.dumps(temps).encode("utf-8"))
+
+
+def drop_prepared(root: str, txid: str) -> None:
+    """Remove the temp files of a transaction that never reached its journal."""
+    note = os.path.join(root, JOURNAL, f"{txid}.prepare")
+    try:
+        with open(note, encoding="utf-8") as fh:
+            temps = json.load(fh)
+    except (OSError, ValueError):
+        temps = []
+    for temp in temps if isinstance(temps, list) else []:
+        if isinstance(temp, str) and is_temp_name(os.path.basename(temp)):
+            unlink_quietly(os.path.join(root, temp))
+    unlink_quietly(note)
 
 
 def apply(root: str, changes: list[dict[str, Any]]) -> None:
@@ -112,6 +134,7 @@ def _audited(path: str, txid: str) -> bool:
 def finish(root: str, txid: str) -> None:
     folder = os.path.join(root, JOURNAL)
     os.unlink(os.path.join(folder, f"{txid}.json"))
+    unlink_quietly(os.path.join(folder, f"{txid}.prepare"))
     fsync_dir(folder)
     crash_point("finished")
 
@@ -127,6 +150,10 @@ def pending(root: str) -> list[str]:
 
 def recover(root: str, who: str) -> list[str]:
     """Finish or undo every journalled change; call with the store lock held."""
+    journalled = set(pending(root))
+    for note in _prepared(root):
+        if note not in journalled:
+            drop_prepared(root, note)  # died before its commit point: nothing was applied
     done = []
     for txid in pending(root):
         path = os.path.join(root, JOURNAL, f"{txid}.json")
@@ -142,6 +169,14 @@ def recover(root: str, who: str) -> list[str]:
     return done
 
 
+def _prepared(root: str) -> list[str]:
+    try:
+        names = os.listdir(os.path.join(root, JOURNAL))
+    except FileNotFoundError:
+        return []
+    return [n[: -len(".prepare")] for n in names if n.endswith(".prepare")]
+
+
 def _state(root: str, change: dict[str, Any]) -> str:
     """done | todo | blocked, for one change of an interrupted transaction."""
     path = os.path.join(root, change["path"])
@@ -152,8 +187,11 @@ def _state(root: str, change: dict[str, Any]) -> str:
         return "todo" if os.path.lexists(source) and not os.path.lexists(path) else "blocked"
     data = read_or_none(path)
     now = None if data is None else sha256(data)
-    if now == change["after"]:
-        return "done"
+    size = change.get("after_size")
+    if now == change["after"] or (
+        data is not None and size is not None and sha256(data[:size]) == change["after"]
+    ):
+        return "done"  # ours, perhaps with the agent's append after it
     temp_ok = change["action"] != "write" or os.path.exists(os.path.join(root, change["temp"]))
     return "todo" if now == change["before"] and temp_ok else "blocked"
 
@@ -183,7 +221,9 @@ def _undo(root: str, change: dict[str, Any]) -> None:
     snapshot = read_or_none(os.path.join(root, change["snapshot"]))
     if snapshot is None or sha256(snapshot) != change["before"]:
         raise JournalStuck(f"cannot undo {change['path']}: its snapshot is missing")
-    temp = path + ".memtui-undo.tmp"
+    folder, name = os.path.split(path)
+    temp = os.path.join(folder, f".{name}{TEMP_MARK}undo.tmp")
+    unlink_quietly(temp)
     write_durable(temp, snapshot)
     os.replace(temp, path)
     fsync_dir(os.path.dirname(path))

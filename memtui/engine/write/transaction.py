@@ -32,7 +32,6 @@ from memtui.engine.write.files import (
     fsync_dir,
     read_or_none,
     sha256,
-    unlink_quietly,
     write_durable,
 )
 from memtui.engine.write.lock import LOCK_NAME, StoreLock
@@ -144,8 +143,8 @@ class Transaction:
 
     def __exit__(self, *exc: object) -> None:
         try:
-            for temp in self._staged:  # only left when commit failed before the journal
-                unlink_quietly(temp)
+            if self._staged:  # commit failed before the journal: drop its temp files
+                journal.drop_prepared(self.root, self.txid)
         finally:
             self._lock.release()
 
@@ -246,33 +245,34 @@ class Transaction:
         return snapshots
 
     def _stage(self) -> dict[str, str]:
+        """Temp files beside their targets, named first in a `.prepare` note so that
+        a crash before the journal leaves nothing the next transaction can't clean."""
         temps: dict[str, str] = {}
         for step in self._plan:
-            if step["action"] != "write":
-                continue
-            target = os.path.join(self.root, step["path"])
+            if step["action"] == "write":
+                folder, name = os.path.split(step["path"])
+                temps[step["path"]] = os.path.join(folder, f".{name}{TEMP_MARK}{self.txid}.tmp")
+        self._staged = list(temps.values())
+        journal.prepare(self.root, self.txid, self._staged)
+        for rel, temp in temps.items():
+            target = os.path.join(self.root, rel)
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            folder, name = os.path.split(step["path"])
-            temp = os.path.join(folder, f".{name}{TEMP_MARK}{self.txid}.tmp")
-            self._staged.append(os.path.join(self.root, temp))
-            write_durable(
-                os.path.join(self.root, temp), self._data[step["path"]], file_mode(target)
-            )
-            temps[step["path"]] = temp
+            write_durable(os.path.join(self.root, temp), self._data[rel], file_mode(target))
         return temps
 
     def _journal_record(self, snapshots: dict[str, str], temps: dict[str, str]) -> dict[str, Any]:
         changes = []
         for step in self._plan:
             data = self._data.get(step["path"])
+            if step["action"] == "remove":
+                after = None
+            else:
+                after = sha256(data) if data is not None else step["before"]
             changes.append(
                 {
                     **step,
-                    "after": None
-                    if step["action"] == "remove"
-                    else sha256(data)
-                    if data is not None
-                    else step["before"],
+                    "after": after,
+                    "after_size": len(data) if data is not None else None,  # to see agent appends
                     "temp": temps.get(step["path"]),
                     "snapshot": snapshots.get(step["path"]),
                 }
