@@ -11,6 +11,7 @@ from memtui import __version__
 from memtui.cli.output import warn
 
 VERBS = (
+    "open",
     "demo",
     "check",
     "list",
@@ -44,12 +45,12 @@ class Refused(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from memtui.cli import demo_verb, read_verbs, write_verbs
+    from memtui.cli import demo_verb, open_verb, read_verbs, write_verbs
 
     parser = argparse.ArgumentParser(
         prog="memtui",
         description="Browse and curate the long-term memory LLM agents keep as files.",
-        epilog="`memtui [PATH]` summarises a store; `memtui demo` writes a sample one.",
+        epilog="`memtui [PATH] [--read-only]` opens the app; `memtui demo` opens it on a sample.",
     )
     parser.add_argument("--version", action="version", version=f"memtui {__version__}")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
@@ -59,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="the store's root (default: this folder if it is a store, else ~/.dsh/memory)",
     )
+    open_verb.register(verbs)
     demo_verb.register(verbs)
     read_verbs.register(verbs, store)
     write_verbs.register(verbs, store)
@@ -71,8 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args_list = [args_list[2], *args_list[:2], *args_list[3:]]  # `--store P verb ...`
     elif len(args_list) >= 2 and args_list[0].startswith("--store=") and args_list[1] in VERBS:
         args_list = [args_list[1], args_list[0], *args_list[2:]]
-    if not args_list or (args_list[0] not in VERBS and not args_list[0].startswith("-")):
-        args_list = ["summary", *args_list]
+    first = args_list[0] if args_list else ""
+    if first not in VERBS and (not first.startswith("-") or first in ("--read-only", "--summary")):
+        args_list = ["open", *args_list]  # `memtui [PATH]`
     try:
         return _run(args_list)
     except CallError as exc:
@@ -96,11 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args_list: list[str]) -> int:
-    if args_list[0] == "summary":
-        from memtui.cli.read_verbs import summary
-
-        if len(args_list) > 2 or (len(args_list) == 2 and args_list[1].startswith("-")):
-            build_parser().parse_args(args_list[1:])  # prints usage, exits 2
-        return summary(args_list[1] if len(args_list) == 2 else None)
     args = build_parser().parse_args(args_list)
+    if getattr(args, "handler", None) is None:
+        build_parser().print_help()
+        return 2
     return int(args.handler(args))

@@ -43,5 +43,9 @@ def run(args: argparse.Namespace) -> int:
         raise CallError(f"cannot write the demo store in {target}: {exc}") from None
     line(f"wrote a demo store in {target}")
     line("  " + ", ".join(f"{v} {k}" for k, v in counts.items()))
-    line(f"try: memtui check --store {target}")
-    return 0
+    if args.no_ui:
+        line(f"open it with: memtui {target}")
+        return 0
+    from memtui.cli.open_verb import launch
+
+    return launch(str(target))

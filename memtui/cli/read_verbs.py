@@ -82,6 +82,7 @@ def _tally(store: Any) -> str:
 
 
 def summary(path: str | None) -> int:
+    """The one-screen text summary (`memtui PATH` without a terminal, or --summary)."""
     store = load(argparse.Namespace(store=path))
     line(f"{store.root}  ({', '.join(store.layouts) or 'no known layout'})")
     if store.companion:

@@ -1,0 +1,257 @@
+"""The memtui app: a shell of panes over one immutable Store snapshot.
+
+All I/O runs in thread workers that post dataclass messages (ui/messages.py);
+every change goes through an engine operation in `run_op`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from textual import work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Header, TabbedContent, TabPane
+
+from memtui.engine.store import Store, open_store
+from memtui.sanitize import printable
+from memtui.ui import live
+from memtui.ui.messages import OpDone, OpFailed, StoreChanged, StoreFailed, StoreLoaded
+from memtui.ui.panes import Pane
+
+PANES = (
+    ("file", "File"),
+    ("events", "Events"),
+    ("mood", "Mood"),
+    ("pending", "Pending"),
+    ("warnings", "Warnings"),
+)
+
+
+def styles_path() -> Path:
+    """The wheel ships styles/ as memtui/styles; a source checkout has it at the top."""
+    here = Path(__file__).resolve().parent.parent
+    shipped = here / "styles" / "memtui.tcss"
+    return shipped if shipped.exists() else here.parent / "styles" / "memtui.tcss"
+
+
+class MemtuiApp(App[None]):
+    CSS_PATH = styles_path()
+    TITLE = "memtui"
+    BINDINGS = [
+        Binding("1", "show_pane('index')", "Index", id="pane.index"),
+        Binding("2", "show_pane('file')", "File", id="pane.file"),
+        Binding("3", "show_pane('events')", "Events", id="pane.events"),
+        Binding("4", "show_pane('mood')", "Mood", id="pane.mood"),
+        Binding("5", "show_pane('pending')", "Pending", id="pane.pending"),
+        Binding("6", "show_pane('warnings')", "Warnings", id="pane.warnings"),
+        Binding("slash", "search", "Search", id="search"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("ctrl+r", "reload", "Reload", id="reload", show=False),
+        Binding("q", "quit", "Quit", id="quit"),
+    ]
+
+    def __init__(self, root: str, *, read_only: bool = False, watch: bool = True) -> None:
+        super().__init__()
+        self.root = root
+        self.read_only = read_only
+        self.watch_files = watch
+        self.store: Store | None = None
+        self.load_seconds: float | None = None
+
+    # --- layout --------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        from memtui.ui.panes.registry import make_pane
+
+        yield Header()
+        with Horizontal(id="body"):
+            yield make_pane("index")
+            with TabbedContent(id="panes"):
+                for key, title in PANES:
+                    with TabPane(title, id=f"tab-{key}"):
+                        yield make_pane(key)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "loading…"
+        self.load_store()
+        if self.watch_files:
+            self.watch_store()
+
+    # --- loading and live refresh -------------------------------------------
+
+    @work(thread=True, exclusive=True, group="load")
+    def load_store(self) -> None:
+        start = time.perf_counter()
+        try:
+            if not self.read_only:
+                self._settle_interrupted()
+            store = open_store(self.root)
+        except Exception as exc:  # shown, never a traceback
+            self.post_message(StoreFailed(f"cannot open {self.root}: {exc}"))
+            return
+        self.post_message(StoreLoaded(store, time.perf_counter() - start))
+
+    def _settle_interrupted(self) -> None:
+        """Finish or undo a change a crash interrupted (SPEC §0), before showing anything."""
+        from memtui.engine.write import journal
+        from memtui.engine.write.transaction import Transaction
+
+        if journal.pending(self.root):
+            with Transaction(self.root, "recover"):
+                pass
+
+    @work(thread=True, exclusive=True, group="watch")
+    def watch_store(self) -> None:
+        from textual.worker import get_current_worker
+
+        worker = get_current_worker()
+        polls = 0
+        quick = live.quick(self.root, self._top_files())
+        full = live.full(self.root)
+        while not worker.is_cancelled:
+            time.sleep(0.5)
+            polls += 1
+            now_quick = live.quick(self.root, self._top_files())
+            paths = live.changed(quick, now_quick)
+            quick = now_quick
+            if polls % 20 == 0:
+                now_full = live.full(self.root)
+                paths += live.changed(full, now_full)
+                full = now_full
+            if paths:
+                self.post_message(StoreChanged(paths))
+
+    def _top_files(self) -> list[str]:
+        store = self.store
+        return [f for f in store.files if "/" not in f] if store else []
+
+    def on_store_loaded(self, message: StoreLoaded) -> None:
+        self.store = message.store
+        self.load_seconds = message.seconds
+        for pane in self.query(Pane):
+            pane.show_store(message.store)
+        self._badge(message.store)
+
+    def on_store_failed(self, message: StoreFailed) -> None:
+        self.sub_title = "cannot open the store"
+        self.say(message.reason, severity="error")
+
+    def on_store_changed(self, message: StoreChanged) -> None:
+        self.load_store()
+
+    def _badge(self, store: Store) -> None:
+        errors, warnings = store.count("error"), store.count("warning")
+        mode = " · read-only" if self.read_only else ""
+        self.sub_title = f"{store.root} · {errors} errors · {warnings} warnings{mode}"
+
+    # --- actions -------------------------------------------------------------
+
+    def say(self, text: str, *, severity: Any = "information", title: str = "") -> None:
+        """notify() with store text shown literally (no markup, no escapes)."""
+        self.notify(printable(text), title=printable(title), severity=severity, markup=False)
+
+    def run_op(self, label: str, fn: Callable[[], Any]) -> None:
+        """Run one engine operation in a worker; it writes, the UI only reports."""
+        if self.read_only:
+            self.say(f"{label}: the store is open read-only", severity="warning")
+            return
+        self._op(label, fn)
+
+    @work(thread=True, group="op")
+    def _op(self, label: str, fn: Callable[[], Any]) -> None:
+        from memtui.engine.entries import EntryNotFound
+        from memtui.engine.write.journal import JournalStuck
+        from memtui.engine.write.lock import LockTimeout
+        from memtui.engine.write.transaction import WriteError
+
+        try:
+            result = fn()
+        except (WriteError, LockTimeout, JournalStuck, EntryNotFound) as exc:
+            self.post_message(OpFailed(label, str(exc)))
+            return
+        except Exception as exc:
+            self.post_message(OpFailed(label, f"internal error: {exc!r}"))
+            return
+        receipts = result if isinstance(result, list) else [result]
+        self.post_message(OpDone(label, [r for r in receipts if r is not None]))
+
+    def on_op_done(self, message: OpDone) -> None:
+        files = sorted({c.path for r in message.receipts for c in r.changes})
+        if files:
+            shown = ", ".join(files[:4]) + (" …" if len(files) > 4 else "")
+            self.say(f"{message.label}: wrote {shown}; read back and verified", title="Saved")
+        else:
+            self.say(f"{message.label}: nothing to change")
+        self.load_store()
+
+    def on_op_failed(self, message: OpFailed) -> None:
+        self.say(message.reason, severity="error", title=f"{message.label}: nothing changed")
+
+    def action_show_pane(self, key: str) -> None:
+        if key == "index":
+            self.query_one("#pane-index").focus()
+            return
+        self.query_one(TabbedContent).active = f"tab-{key}"
+        self.query_one(f"#pane-{key}").focus()
+
+    def action_maintain(self, apply: bool) -> None:
+        from memtui.engine.ops import dsh
+
+        def run() -> None:
+            self.run_op("maintain", lambda: dsh.maintain(self.root, apply=apply))
+
+        if apply:
+            self.confirm("Remove exact duplicate facts and refresh counts? (undo: history)", run)
+        else:
+            run()
+
+    def action_rebuild_index(self) -> None:
+        from memtui.engine.ops import dsh
+
+        self.run_op("rebuild index", lambda: dsh.rebuild_index(self.root))
+
+    def action_refresh_unresolved(self) -> None:
+        from memtui.engine.ops import companion
+
+        self.run_op("refresh unresolved", lambda: companion.refresh_unresolved(self.root))
+
+    def confirm(self, question: str, then: Callable[[], None]) -> None:
+        """Ask first (destructive actions); run `then` on yes."""
+        from memtui.ui.screens.confirm import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+
+        self.push_screen(ConfirmScreen(question), answered)
+
+    def action_reload(self) -> None:
+        self.load_store()
+
+    def action_help(self) -> None:
+        from memtui.ui.screens.help import HelpScreen
+
+        self.push_screen(HelpScreen())
+
+    def action_search(self) -> None:
+        from memtui.ui.screens.search import SearchScreen
+
+        self.push_screen(SearchScreen(self.root))
+
+    def open_file(self, rel: str, line: int | None = None) -> None:
+        """Show a file in the File pane, at a line (1-based)."""
+        self.action_show_pane("file")
+        self.query_one("#pane-file").open(rel, line)  # type: ignore[attr-defined]
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        from memtui.ui.commands import commands
+
+        yield from commands(self)

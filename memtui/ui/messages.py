@@ -1,0 +1,40 @@
+"""Messages from worker threads to the UI: plain dataclasses carrying immutable data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textual.message import Message
+
+from memtui.engine.store import Store
+
+
+@dataclass
+class StoreLoaded(Message):
+    store: Store
+    seconds: float
+
+
+@dataclass
+class StoreFailed(Message):
+    reason: str
+
+
+@dataclass
+class StoreChanged(Message):
+    """The watcher saw files change on disk (the agent wrote)."""
+
+    paths: tuple[str, ...]
+
+
+@dataclass
+class OpDone(Message):
+    label: str
+    receipts: list[Any]  # engine Receipts
+
+
+@dataclass
+class OpFailed(Message):
+    label: str
+    reason: str
