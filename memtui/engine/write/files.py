@@ -72,3 +72,22 @@ def crash_point(step: str) -> None:
 def unlink_quietly(path: str) -> None:
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
+
+
+def ensure_dir(path: str, known: set[str] | None = None) -> None:
+    """makedirs, with every folder it creates made durable in its parent. `known`
+    holds folders already checked by the caller (a bulk accept touches thousands
+    of files in a handful of folders)."""
+    if known is not None and path in known:
+        return
+    missing = []
+    probe = path
+    while not os.path.isdir(probe):
+        missing.append(probe)
+        probe = os.path.dirname(probe)
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder)
+        fsync_dir(os.path.dirname(folder))
+    if known is not None:
+        known.add(path)

@@ -16,6 +16,7 @@ from typing import Any
 from memtui.engine.paths import TEMP_MARK, is_temp_name
 from memtui.engine.write.files import (
     crash_point,
+    ensure_dir,
     fsync_dir,
     read_or_none,
     sha256,
@@ -33,7 +34,7 @@ class JournalStuck(Exception):
 
 def write(root: str, record: dict[str, Any]) -> None:
     folder = os.path.join(root, JOURNAL)
-    os.makedirs(folder, exist_ok=True)
+    ensure_dir(folder)
     final = os.path.join(folder, f"{record['txid']}.json")
     temp = final + ".part"
     write_durable(temp, json.dumps(record, ensure_ascii=False).encode("utf-8"))
@@ -44,7 +45,7 @@ def write(root: str, record: dict[str, Any]) -> None:
 def prepare(root: str, txid: str, temps: list[str]) -> None:
     """Name the temp files about to be written (relative paths), before writing them."""
     folder = os.path.join(root, JOURNAL)
-    os.makedirs(folder, exist_ok=True)
+    ensure_dir(folder)
     write_durable(os.path.join(folder, f"{txid}.prepare"), json.dumps(temps).encode("utf-8"))
 
 
@@ -64,8 +65,9 @@ def drop_prepared(root: str, txid: str) -> None:
 
 def apply(root: str, changes: list[dict[str, Any]]) -> None:
     folders: set[str] = set()
+    known: set[str] = set()
     for index, change in enumerate(changes, 1):
-        _apply_one(root, change)
+        _apply_one(root, change, known)
         folders.add(os.path.dirname(os.path.join(root, change["path"])))
         if change.get("source"):
             folders.add(os.path.dirname(os.path.join(root, change["source"])))
@@ -74,7 +76,7 @@ def apply(root: str, changes: list[dict[str, Any]]) -> None:
         fsync_dir(folder)
 
 
-def _apply_one(root: str, change: dict[str, Any]) -> None:
+def _apply_one(root: str, change: dict[str, Any], known: set[str]) -> None:
     path = os.path.join(root, change["path"])
     if change["action"] == "write":
         temp = os.path.join(root, change["temp"])
@@ -83,7 +85,7 @@ def _apply_one(root: str, change: dict[str, Any]) -> None:
     elif change["action"] == "move":
         source = os.path.join(root, change["source"])
         if os.path.exists(source) and not os.path.lexists(path):
-            os.makedirs(os.path.dirname(path), exist_ok=True)
+            ensure_dir(os.path.dirname(path), known)
             os.rename(source, path)
     elif os.path.lexists(path):
         os.unlink(path)
@@ -92,7 +94,7 @@ def _apply_one(root: str, change: dict[str, Any]) -> None:
 def audit(root: str, record: dict[str, Any], recovered: str | None = None) -> None:
     """One JSON line per change in .history/audit.jsonl (never twice for one txid)."""
     path = os.path.join(root, AUDIT)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    ensure_dir(os.path.dirname(path))
     if recovered and _audited(path, record["txid"]):
         return
     files = [

@@ -20,6 +20,7 @@ import getpass
 import os
 import socket
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,7 @@ from memtui.engine.write import journal
 from memtui.engine.write.files import (
     TEMP_MARK,
     crash_point,
+    ensure_dir,
     file_mode,
     fsync_dir,
     read_or_none,
@@ -127,6 +129,10 @@ class Transaction:
         self._data: dict[str, bytes] = {}
         self._old: dict[str, bytes | None] = {}
         self._staged: list[str] = []
+        self._touched: set[str] = set()  # every path a planned step writes, moves or removes
+        self._inside_dirs: set[str] = set()  # folders already known to resolve inside root
+        self._dirs: set[str] = set()  # folders known to exist during this commit
+        self._finishers: list[Callable[[Callable[[str], str]], None]] = []
 
     # --- context -------------------------------------------------------------
 
@@ -151,7 +157,12 @@ class Transaction:
     # --- planning ------------------------------------------------------------
 
     def abs(self, rel: str) -> str:
-        return os.path.join(self.root, check_path(self.root, rel))
+        return os.path.join(self.root, self._check(rel))
+
+    def _check(self, rel: str) -> str:
+        """check_path, resolving each folder once per transaction (bulk accepts touch
+        thousands of files in a handful of folders)."""
+        return check_path(self.root, rel, self._inside_dirs)
 
     def read(self, rel: str) -> bytes | None:
         """The file as it is now (None: absent); its hash becomes the expected version."""
@@ -170,17 +181,39 @@ class Transaction:
         """Rename src to dst (which must not exist): bytes unchanged, so no snapshot."""
         self._add("move", dst, expect, source=src)
 
+    def after_snapshots(self, fn: Callable[[Callable[[str], str]], None]) -> None:
+        """Call fn(where) once the snapshots exist, before anything is staged;
+        `where(rel)` is rel's snapshot path. memory-meta.json uses it to record
+        the snapshot a supersede makes, in the same transaction."""
+        self._finishers.append(fn)
+
+    def planned(self, rel: str) -> bytes:
+        return self._data[rel]
+
+    def replan(self, rel: str, data: bytes) -> None:
+        """Change the bytes planned for rel (from an after_snapshots callback)."""
+        if rel not in self._data:
+            raise WriteError(f"internal: {rel} is not planned")
+        self._data[rel] = data
+
+    def _finish_plan(self, where: Callable[[str], str]) -> None:
+        finishers, self._finishers = self._finishers, []
+        for fn in finishers:
+            fn(where)
+
     def _add(self, action: str, rel: str, expect: Any, **extra: Any) -> None:
-        checked = check_path(self.root, rel)
+        checked = self._check(rel)
         if extra.get("source"):
-            extra["source"] = check_path(self.root, extra["source"])
+            extra["source"] = self._check(extra["source"])
         key = extra.get("source") or checked
         if expect is _SEEN:
             if key not in self._seen:
                 raise WriteError(f"internal: {key} was not read before it was changed")
             expect = self._seen[key]
-        if any(step["path"] == checked or step.get("source") == checked for step in self._plan):
+        touched = {checked, key}
+        if touched & self._touched:
             raise WriteError(f"internal: {checked} is changed twice in one transaction")
+        self._touched |= touched
         data = extra.pop("data", None)
         if data is not None:
             self._data[checked] = data
@@ -191,9 +224,11 @@ class Transaction:
     def commit(self) -> Receipt:
         current = self._check_conflicts()
         if self.dry_run or not self._plan:
+            self._finish_plan(lambda rel: f"{HISTORY}/{rel}/<at commit>")
             return self._receipt(current, {})
         crash_point("checked")
         snapshots = self._snapshot(current)
+        self._finish_plan(lambda rel: snapshots[rel])
         crash_point("snapshotted")
         temps = self._stage()
         crash_point("staged")
@@ -237,7 +272,7 @@ class Transaction:
             if step["action"] == "move" or old is None:
                 continue
             folder = os.path.join(HISTORY, step["path"])
-            os.makedirs(os.path.join(self.root, folder), exist_ok=True)
+            ensure_dir(os.path.join(self.root, folder), self._dirs)
             snapshots[step["path"]] = _free_name(self.root, folder, stamp, old)
             folders.add(os.path.join(self.root, folder))
         for folder in folders:
@@ -256,7 +291,7 @@ class Transaction:
         journal.prepare(self.root, self.txid, self._staged)
         for rel, temp in temps.items():
             target = os.path.join(self.root, rel)
-            os.makedirs(os.path.dirname(target), exist_ok=True)
+            ensure_dir(os.path.dirname(target), self._dirs)
             write_durable(os.path.join(self.root, temp), self._data[rel], file_mode(target))
         return temps
 
@@ -324,7 +359,7 @@ class Transaction:
         return Receipt(self.txid, self.op, tuple(changes), self.dry_run, self.details)
 
 
-def check_path(root: str, rel: str) -> str:
+def check_path(root: str, rel: str, inside_dirs: set[str] | None = None) -> str:
     """A relative path that stays inside the root and is not a link; else WriteError."""
     norm = os.path.normpath(rel.replace("\\", "/"))
     if os.path.isabs(rel) or norm == ".." or norm.startswith("../") or norm in ("", "."):
@@ -332,8 +367,12 @@ def check_path(root: str, rel: str) -> str:
     if norm == LOCK_NAME or norm.split("/")[0] == HISTORY:
         raise WriteError(f"{rel!r} is memtui's own bookkeeping; refused")
     full = os.path.join(root, norm)
-    if not is_inside(root, os.path.realpath(os.path.dirname(full))):
-        raise WriteError(f"{rel!r} leads outside the store root; refused")
+    folder = os.path.dirname(full)
+    if inside_dirs is None or folder not in inside_dirs:
+        if not is_inside(root, os.path.realpath(folder)):
+            raise WriteError(f"{rel!r} leads outside the store root; refused")
+        if inside_dirs is not None:
+            inside_dirs.add(folder)
     if os.path.islink(full):
         raise WriteError(f"{rel!r} is a symbolic link; memtui does not write through links")
     return norm

@@ -1,0 +1,40 @@
+"""Curating a dsh store (SPEC §3): accept, reject, add, update, archive, restore,
+the index rebuild and maintenance.
+
+Every operation is one `Transaction` (a bulk accept or reject: one per chunk), so it
+takes the agent's lock, refuses a file changed since it was read, snapshots old bytes
+to .history/, writes atomically, reads back and audits. All return Receipt objects
+(`details` says what happened); refusals raise `ops.common.Refused`, conflicts
+`transaction.Conflict`, a busy lock `write.lock.LockTimeout`; nothing is written when
+they raise. The work is split over `dsh_accept`, `dsh_reject`, `dsh_chunks`,
+`dsh_entries`, `dsh_maintain`, `dsh_store` (the transaction, candidates, names),
+`dsh_books` (meta, stats, index), `dsh_json` (memory-meta.json entry by entry) and
+`dsh_text` (pure text edits).
+"""
+
+from __future__ import annotations
+
+from memtui.engine.ops.dsh_accept import accept
+from memtui.engine.ops.dsh_entries import (
+    add_fact,
+    add_sop,
+    archive,
+    rebuild_index,
+    restore,
+    update_sop,
+)
+from memtui.engine.ops.dsh_maintain import maintain
+from memtui.engine.ops.dsh_reject import digest, reject
+
+__all__ = [
+    "accept",
+    "add_fact",
+    "add_sop",
+    "archive",
+    "digest",
+    "maintain",
+    "rebuild_index",
+    "reject",
+    "restore",
+    "update_sop",
+]
