@@ -74,10 +74,11 @@ def unlink_quietly(path: str) -> None:
         os.unlink(path)
 
 
-def ensure_dir(path: str, known: set[str] | None = None) -> None:
+def ensure_dir(path: str, known: set[str] | None = None, dirty: set[str] | None = None) -> None:
     """makedirs, with every folder it creates made durable in its parent. `known`
     holds folders already checked by the caller (a bulk accept touches thousands
-    of files in a handful of folders)."""
+    of files in a handful of folders); parents go to `dirty` for the caller to
+    fsync once, or are fsynced here."""
     if known is not None and path in known:
         return
     missing = []
@@ -88,6 +89,9 @@ def ensure_dir(path: str, known: set[str] | None = None) -> None:
     for folder in reversed(missing):
         with contextlib.suppress(FileExistsError):
             os.mkdir(folder)
-        fsync_dir(os.path.dirname(folder))
+        if dirty is None:
+            fsync_dir(os.path.dirname(folder))
+        else:
+            dirty.add(os.path.dirname(folder))
     if known is not None:
         known.add(path)

@@ -272,10 +272,10 @@ class Transaction:
             if step["action"] == "move" or old is None:
                 continue
             folder = os.path.join(HISTORY, step["path"])
-            ensure_dir(os.path.join(self.root, folder), self._dirs)
+            ensure_dir(os.path.join(self.root, folder), self._dirs, folders)
             snapshots[step["path"]] = _free_name(self.root, folder, stamp, old)
             folders.add(os.path.join(self.root, folder))
-        for folder in folders:
+        for folder in sorted(folders, key=len, reverse=True):  # deepest first, then parents
             fsync_dir(folder)
         return snapshots
 
@@ -289,10 +289,13 @@ class Transaction:
                 temps[step["path"]] = os.path.join(folder, f".{name}{TEMP_MARK}{self.txid}.tmp")
         self._staged = list(temps.values())
         journal.prepare(self.root, self.txid, self._staged)
+        created: set[str] = set()
         for rel, temp in temps.items():
             target = os.path.join(self.root, rel)
-            ensure_dir(os.path.dirname(target), self._dirs)
+            ensure_dir(os.path.dirname(target), self._dirs, created)
             write_durable(os.path.join(self.root, temp), self._data[rel], file_mode(target))
+        for folder in sorted(created, key=len, reverse=True):
+            fsync_dir(folder)
         return temps
 
     def _journal_record(self, snapshots: dict[str, str], temps: dict[str, str]) -> dict[str, Any]:
