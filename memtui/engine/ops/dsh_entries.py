@@ -24,9 +24,9 @@ from memtui.engine.ops.dsh_books import (
 )
 from memtui.engine.ops.dsh_json import update_meta
 from memtui.engine.ops.dsh_store import (
-    ARCHIVE_FACTS,
     ARCHIVE_SOPS,
     SOPS,
+    archived_section,
     begin,
     check_entry,
     refuse_path,
@@ -283,7 +283,7 @@ def _archive_section(tx: Transaction, name: str) -> tuple[FactsState, str]:
     spans = [span for n, span, _ in found if n == name]
     if tf is None or not spans:
         raise Refused(f"facts.md has no section {name!r}")
-    dst = refuse_path(f"{ARCHIVE_FACTS}/{name}.md", tx.root)
+    dst = refuse_path(archived_section(name), tx.root)
     if os.path.lexists(os.path.join(tx.root, dst)):
         raise Refused(f"{dst} exists already (an earlier archive); restore or rename it first")
     text, pieces = tf.text, list[str]()
@@ -303,7 +303,7 @@ def restore(root: str | os.PathLike[str], entry_id: str, *, dry_run: bool = Fals
     tx = begin(root, "restore", dry_run)
     with tx:
         if kind == "fact":
-            src = refuse_path(f"{ARCHIVE_FACTS}/{name}.md", tx.root)
+            src = refuse_path(archived_section(name), tx.root)
             block = current_text(tx, src, must_exist=False)
             if block is None:
                 raise Refused(f"fact:{name} is not archived ({src} does not exist)")

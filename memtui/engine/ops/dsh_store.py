@@ -91,7 +91,15 @@ def section_problem(name: Any) -> str | None:
         return "no target"
     if _CONTROL.search(name.strip()):
         return f"target {name!r} is not a usable facts.md section name (control characters)"
+    if name.strip().startswith(".") or "·" in name:  # `·` separates names in index.txt
+        return f"target {name!r} is not a usable facts.md section name (· or a leading .)"
     return None
+
+
+def archived_section(name: str) -> str:
+    """archive/facts/<SECTION>.md, with / \\ and % escaped so a name stays one file name."""
+    safe = name.replace("%", "%25").replace("/", "%2F").replace("\\", "%5C")
+    return f"{ARCHIVE_FACTS}/{safe}.md"
 
 
 def check_entry(entry_id: str) -> tuple[str, str]:
