@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts import workspace
 from memtui.engine.model import Entry
+from memtui.engine.textfile import TextFile, read_file
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -95,8 +97,15 @@ def _event_id(match: re.Match[str]) -> str:
 def entry_text(store: Store, entry: Entry) -> str | None:
     """The entry's exact text as it stands in the file (None if the file is unreadable)."""
     tf = store.texts.get(entry.file)
+    if tf is None and entry.file in store.files and entry.file not in store.unreadable:
+        tf = _read_late(store, entry.file)  # a file no layout parses (archive/, other files)
     if tf is None:
         return None
     if entry.span is None:
         return tf.text
     return tf.text[entry.span.char_start : entry.span.char_stop]
+
+
+def _read_late(store: Store, rel: str) -> TextFile | None:
+    got = read_file(os.path.join(store.root, rel), rel, store.config.thresholds.max_file_bytes)
+    return got if isinstance(got, TextFile) else None

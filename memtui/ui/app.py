@@ -245,6 +245,18 @@ class MemtuiApp(App[None]):
 
         self.push_screen(SearchScreen(self.root))
 
+    def edit_entry(self, entry_id: str) -> None:
+        """Open the in-app editor on an entry (the panes call this for `e`)."""
+        from memtui.ui import editing
+
+        editing.edit_entry(self, entry_id)
+
+    def show_history(self, rel: str) -> None:
+        """A file's snapshots, diffs and rollback (`h`)."""
+        from memtui.ui import editing
+
+        editing.show_history(self, rel)
+
     def open_file(self, rel: str, line: int | None = None) -> None:
         """Show a file in the File pane, at a line (1-based)."""
         self.action_show_pane("file")

@@ -65,6 +65,8 @@ def parse(reader: StoreReader, root_files: list[str]) -> Workspace:
         index_sections = sections(index, 2)
 
     topics = topic_files(root_files)
+    for name in topics:
+        reader.read(name)  # topic text is memory too: shown, searched, reported if unreadable
     _check_pointers(reader, pointers)
     _check_topics(reader, topics, pointers)
 

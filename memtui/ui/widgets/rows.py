@@ -73,6 +73,8 @@ class Rows(ScrollView, can_focus=True):
         if index >= self.count:
             return Strip.blank(width, self.rich_style)
         text = self._render_row(index)
+        if text.style and not text.spans:  # Text.render ignores a bare base style
+            text.stylize(text.style)
         text.no_wrap = True
         text.end = ""
         style = self.rich_style

@@ -1,0 +1,84 @@
+"""App benchmark: time to first screen and key latency in the pending queue.
+
+    .venv/bin/python benchmarks/ui.py [--size 500]
+
+Runs the app headless (Textual's run_test, 120x36) in this process on the small
+demo store (--size 1) and the large one, and prints: time to the first screen
+(the app composed and painted; the store loads in a worker behind it), time
+until the store is fully loaded and shown, and the median / 95th percentile
+time from a key press (↓ in the pending queue) to the refreshed screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from memtui.demo import write_demo
+from memtui.ui.app import MemtuiApp
+
+KEYS = 300
+
+
+async def measure(root: Path) -> dict[str, float]:
+    app = MemtuiApp(str(root), watch=False)
+    start = time.perf_counter()
+    async with app.run_test(size=(120, 36)) as pilot:
+        first = time.perf_counter() - start
+        while app.store is None:
+            await pilot.pause(0.005)
+        await pilot.pause()
+        loaded = time.perf_counter() - start
+        await pilot.press("5")
+        await pilot.pause()
+        waits = []
+        for _ in range(KEYS):
+            t = time.perf_counter()
+            await pilot.press("down")
+            waits.append(time.perf_counter() - t)
+    waits.sort()
+    return {
+        "first": first,
+        "loaded": loaded,
+        "median_key": statistics.median(waits),
+        "p95_key": waits[int(len(waits) * 0.95)],
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--size", type=int, default=500)
+    args = ap.parse_args()
+    today = dt.date(2026, 11, 29)
+    work = Path(tempfile.mkdtemp(prefix="memtui-ui-bench-"))
+    small, large = work / "small", work / "large"
+    write_demo(small, size=1, today=today)
+    write_demo(large, size=args.size, today=today)
+    asyncio.run(measure(small))  # warm imports and caches once
+    s = asyncio.run(measure(small))
+    big = asyncio.run(measure(large))
+    print(f"{'store':<10}{'first screen':>14}{'fully loaded':>14}{'key median':>12}{'key p95':>10}")
+    for name, r in (("small", s), (f"size {args.size}", big)):
+        print(
+            f"{name:<10}{r['first'] * 1000:>12.0f}ms{r['loaded'] * 1000:>12.0f}ms"
+            f"{r['median_key'] * 1000:>10.1f}ms{r['p95_key'] * 1000:>8.1f}ms"
+        )
+    ratio = big["first"] / s["first"]
+    key_ok = big["median_key"] < 0.016
+    print(
+        f"first screen large/small: {ratio:.2f} (target <= 1.3) {'ok' if ratio <= 1.3 else 'MISS'}"
+    )
+    print(
+        f"median key-to-refresh (large): {big['median_key'] * 1000:.1f} ms (target < 16 ms) "
+        f"{'ok' if key_ok else 'MISS'}"
+    )
+    return 0 if ratio <= 1.3 and key_ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

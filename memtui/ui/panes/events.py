@@ -1,0 +1,366 @@
+"""The companion timeline: memory/events.md as a list, newest first.
+
+20,000 events show at once: each snapshot is sorted once into a list of
+indices, a filter is a list of indices into that, and a row is formatted only
+when the Rows widget draws it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from memtui.engine.layouts.companion import EVENTS, parse_date
+from memtui.engine.model import Event
+from memtui.engine.store import Store
+from memtui.ui.panes import Pane
+from memtui.ui.safe import literal, row
+from memtui.ui.widgets.rows import Rows
+
+TYPES = ("all", "情绪事件", "约定", "用户Todo", "重要事件")
+MUTATING = frozenset({"toggle_done", "archive", "edit"})
+# Column widths, in terminal cells.
+LABEL_W, DATE_W, TYPE_W, STARS_W, STATUS_W, DUE_W = 7, 10, 8, 10, 4, 10
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    """One snapshot's events, sorted once: what the pane's filters index into."""
+
+    events: tuple[Event, ...]  # non-sentinel events, newest first
+    ids: tuple[str, ...]  # entry ids as entries.iter_entries gives them: E007, E007#2
+    overdue: frozenset[int]  # indices into events
+    today: dt.date
+
+
+def timeline(store: Store) -> Timeline:
+    companion = store.companion
+    raw = companion.events if companion else ()
+    seen: dict[str, int] = {}
+    items: list[tuple[Event, str, int]] = []
+    for position, event in enumerate(raw):
+        if event.is_sentinel:
+            continue
+        seen[event.label] = nth = seen.get(event.label, 0) + 1
+        items.append((event, event.label if nth == 1 else f"{event.label}#{nth}", position))
+
+    def key(item: tuple[Event, str, int]) -> tuple[dt.date, int, int]:
+        event, _id, position = item
+        return (parse_date(event.date) or dt.date.min, event.number or 0, position)
+
+    items.sort(key=key, reverse=True)
+    today = store.today
+    overdue = set()
+    for i, (event, _id, _pos) in enumerate(items):
+        if event.is_open and event.due:
+            due = parse_date(event.due)
+            if due is not None and due < today:
+                overdue.add(i)
+    return Timeline(
+        tuple(item[0] for item in items),
+        tuple(item[1] for item in items),
+        frozenset(overdue),
+        today,
+    )
+
+
+class EventRows(Rows):
+    BINDINGS = [Binding("enter", "choose", "Open in file", id="events.open")]
+
+
+class EventsPane(Pane):
+    """Events newest first; `o` open only, `t` type, `d` done/reopen, `x` archive."""
+
+    DEFAULT_CSS = """
+    EventsPane { layout: vertical; }
+    EventsPane #events-header { height: 1; background: $boost; padding: 0 1; }
+    EventsPane #events-rows { height: 1fr; }
+    EventsPane #events-detail {
+        height: 8; border-top: solid $primary-darken-2; padding: 0 1; overflow: hidden;
+    }
+    EventsPane > .events--overdue { color: $error; text-style: bold; }
+    EventsPane > .events--open { color: $warning; }
+    EventsPane > .events--muted { text-style: dim; }
+    EventsPane > .events--label { color: $accent; }
+    """
+    COMPONENT_CLASSES = {"events--overdue", "events--open", "events--muted", "events--label"}
+    BINDINGS = [
+        Binding("o", "toggle_open", "Open only", id="events.open_only"),
+        Binding("t", "cycle_type", "Type", id="events.type"),
+        Binding("d", "toggle_done", "Done/reopen", id="events.done"),
+        Binding("x", "archive", "Archive", id="events.archive"),
+        Binding("e", "edit", "Edit", id="events.edit"),
+        Binding("h", "history", "History", id="events.history"),
+    ]
+    COMMANDS = [
+        ("Events: show open only / all", "Toggle the open-only filter (o)", "toggle_open"),
+        ("Events: next type filter", "all, 情绪事件, 约定, 用户Todo, 重要事件 (t)", "cycle_type"),
+        ("Events: mark done / reopen", "Set the highlighted event's 状态 (d)", "toggle_done"),
+        ("Events: archive the event", "Move it to archive/memory/events.md (x)", "archive"),
+        ("Events: edit the event", "Edit its text in memory/events.md (e)", "edit"),
+        ("Events: history of events.md", "Snapshots, diff and rollback (h)", "history"),
+        ("Events: open in the file viewer", "memory/events.md at the event (enter)", "open"),
+    ]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._rows = EventRows(id="events-rows")
+        self.store: Store | None = None
+        self.timeline: Timeline | None = None
+        self.view: list[int] = []  # indices into timeline.events, after the filters
+        self.open_only = False
+        self.type_index = 0
+        self.current_id: str | None = None  # the highlighted event, kept across snapshots
+        self.header_text = Text()
+        self.detail_text = Text()
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="events-header")
+        yield self._rows
+        yield Static(id="events-detail")
+
+    @property
+    def rows(self) -> Rows:
+        return self._rows
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "theme", self._theme_changed, init=False)
+
+    def _theme_changed(self) -> None:
+        self.call_after_refresh(self._restyle)
+
+    def _restyle(self) -> None:
+        """Header and detail hold the old theme's colours; the rows are drawn on demand."""
+        if self.timeline is not None:
+            self._header()
+            self._detail()
+            self.rows.refresh()
+
+    def focus(self, scroll_visible: bool = True) -> EventsPane:
+        self.rows.focus(scroll_visible)
+        return self
+
+    # --- snapshots and filters ----------------------------------------------
+
+    def show_store(self, store: Store) -> None:
+        self.store = store
+        self.timeline = timeline(store)
+        self._refilter()
+
+    def _refilter(self) -> None:
+        line = self.timeline
+        if line is None:
+            return
+        wanted = TYPES[self.type_index]
+        events = line.events
+        self.view = [
+            i
+            for i, e in enumerate(events)
+            if (not self.open_only or e.is_open) and (wanted == "all" or e.type == wanted)
+        ]
+        rows = self.rows
+        keep = self.current_id
+        rows.set_rows(len(self.view), self.render_row)
+        if keep is not None:
+            ids = line.ids
+            found = next((n for n, i in enumerate(self.view) if ids[i] == keep), None)
+            if found is not None and found != rows.cursor:
+                rows.cursor = found
+        self._header()
+        self._detail()
+
+    def event_at(self, index: int) -> tuple[Event, str] | None:
+        if self.timeline is None or not 0 <= index < len(self.view):
+            return None
+        i = self.view[index]
+        return self.timeline.events[i], self.timeline.ids[i]
+
+    @property
+    def current(self) -> tuple[Event, str] | None:
+        return self.event_at(self.rows.cursor) if self.view else None
+
+    # --- drawing ------------------------------------------------------------
+
+    def render_row(self, index: int) -> Text:
+        line = self.timeline
+        if line is None or not 0 <= index < len(self.view):
+            return Text("")
+        i = self.view[index]
+        event, entry_id = line.events[i], line.ids[i]
+        on_cursor = index == self.rows.cursor  # the cursor's colours, not the row's
+
+        def style(name: str) -> Style:
+            found = self.get_component_rich_style(name, partial=True)
+            return uncoloured(found) if on_cursor else found
+
+        if i in line.overdue:
+            marker, row_style = "!", style("events--overdue")
+            label_style = row_style
+        elif event.is_open:
+            marker, row_style = "●", style("events--open")
+            label_style = style("events--label")
+        else:
+            marker, row_style = " ", style("events--muted")
+            label_style = row_style
+        stars = event.stars
+        star_style = row_style
+        if stars is None:
+            star_text = ""
+        elif 1 <= stars <= 5:
+            star_text = "⭐" * stars
+        else:
+            star_text, star_style = f"⭐×{stars}", style("events--overdue")
+        status = "—" if event.status is None else ("open" if event.is_open else "done")
+        text = Text(no_wrap=True, end="")
+        text.append(f"{marker} ", style=row_style)  # spans, not a base style: Rows draws spans
+        for value, width, cell_style in (
+            (entry_id, LABEL_W, label_style),
+            (event.date, DATE_W, row_style),
+            (event.type, TYPE_W, row_style),
+            (star_text, STARS_W, star_style),
+            (status, STATUS_W, row_style),
+            (event.due or "", DUE_W, row_style),
+        ):
+            text.append_text(_cell(value, width, cell_style))
+        content = row(event.content)
+        content.style = row_style
+        text.append_text(content)
+        return text
+
+    def _header(self) -> None:
+        line, store = self.timeline, self.store
+        text = Text(no_wrap=True, end="")
+        if store is None or line is None:
+            self.query_one("#events-header", Static).update(text)
+            return
+        if store.companion is None:
+            text.append("No companion layout in this store (memory/events.md).", style="italic")
+        elif EVENTS in store.unreadable:
+            text.append(f"{EVENTS} cannot be read: ", style="italic")
+            text.append_text(row(store.unreadable[EVENTS]))
+        else:
+            total, shown = len(line.events), len(self.view)
+            filters = ["open only"] if self.open_only else []
+            if self.type_index:
+                filters.append(TYPES[self.type_index])
+            text.append(f"{total} events" if not filters else f"{shown} of {total} events")
+            if filters:
+                text.append(f" [{', '.join(filters)}]", style="bold")
+            open_count = sum(1 for e in line.events if e.is_open)
+            text.append(f" · {open_count} open · ")
+            overdue = self.get_component_rich_style("events--overdue", partial=True)
+            text.append(f"{len(line.overdue)} overdue", style=overdue if line.overdue else "")
+            text.append(" │ last active ")
+            active = store.companion.last_active
+            text.append_text(row(active) if active else Text("unknown", style="italic"))
+            text.append(" │ o open only · t type", style="dim")
+        self.header_text = text
+        self.query_one("#events-header", Static).update(text)
+
+    def _detail(self) -> None:
+        current = self.current
+        text = Text(end="")
+        if current is None:
+            if self.timeline is not None and self.timeline.events:
+                text.append("No events match the filters.", style="italic")
+        else:
+            event, entry_id = current
+            text.append(f"event:{entry_id}", style="bold")
+            text.append(f" · {event.span.file}:{event.span.lineno}\n", style="dim")
+            text.append_text(literal(event.text.rstrip("\r\n")))
+            self.current_id = entry_id
+        self.detail_text = text
+        self.query_one("#events-detail", Static).update(text)
+
+    def on_rows_highlighted(self, message: Rows.Highlighted) -> None:
+        message.stop()
+        self._detail()
+
+    def on_rows_chosen(self, message: Rows.Chosen) -> None:
+        message.stop()
+        self.action_open()
+
+    # --- actions ------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (action in MUTATING and getattr(self.app, "read_only", False))
+
+    def action_toggle_open(self) -> None:
+        self.open_only = not self.open_only
+        self._refilter()
+
+    def action_cycle_type(self) -> None:
+        self.type_index = (self.type_index + 1) % len(TYPES)
+        self._refilter()
+
+    def action_toggle_done(self) -> None:
+        from memtui.engine.ops import companion
+
+        current = self.current
+        if current is None:
+            return
+        event, entry_id = current
+        app: Any = self.app
+        root, ref = app.root, f"event:{entry_id}"
+        if event.is_open:
+            app.run_op(f"done {entry_id}", lambda: companion.done(root, ref))
+        else:
+            app.run_op(f"reopen {entry_id}", lambda: companion.reopen(root, ref))
+
+    def action_archive(self) -> None:
+        from memtui.engine.ops import companion
+
+        current = self.current
+        if current is None:
+            return
+        _event, entry_id = current
+        app: Any = self.app
+        root, ref = app.root, f"event:{entry_id}"
+
+        def run() -> None:
+            app.run_op(f"archive {entry_id}", lambda: companion.archive_event(root, ref))
+
+        app.confirm(
+            f"Archive {entry_id}: move it to archive/memory/events.md? "
+            f"(`memtui restore event:{entry_id}` brings it back)",
+            run,
+        )
+
+    def action_edit(self) -> None:
+        current = self.current
+        if current is not None:
+            app: Any = self.app
+            app.edit_entry(f"event:{current[1]}")
+
+    def action_history(self) -> None:
+        app: Any = self.app
+        app.show_history(EVENTS)
+
+    def action_open(self) -> None:
+        current = self.current
+        if current is None:
+            return
+        event = current[0]
+        app: Any = self.app
+        app.open_file(event.span.file, event.span.lineno)
+
+
+def uncoloured(style: Style) -> Style:
+    """A row style without its colours, for the cursor row (its background is $accent)."""
+    return Style(bold=style.bold, italic=style.italic)
+
+
+def _cell(value: str, width: int, style: Style) -> Text:
+    """A fixed-width column (store text shown literally), then one space."""
+    text = row(value)
+    text.style = style
+    text.truncate(width, overflow="ellipsis", pad=True)
+    text.append(" ")
+    return text

@@ -1,0 +1,248 @@
+"""Every finding of the store (SPEC §5), grouped by level; enter goes to the place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from memtui.engine.model import ERROR, INFO, LEVELS, WARNING, Finding
+from memtui.engine.store import Store
+from memtui.sanitize import one_line
+from memtui.ui.panes import Pane
+from memtui.ui.safe import literal, row
+from memtui.ui.widgets.rows import Rows
+
+GROUPS = {ERROR: "Errors", WARNING: "Warnings", INFO: "Info"}
+CODE_W = 23  # column widths at most, in cells: the longest code or place if shorter
+PLACE_W = 30
+
+Place = tuple[str, str | None, int | None]  # (code, file, line): a finding's stable key
+
+
+class FindingRows(Rows):
+    BINDINGS = [Binding("enter", "choose", "Go to", id="warnings.open")]
+
+
+class WarningsPane(Pane):
+    """Group headers (level, count), then one row a finding: code  file:line  message."""
+
+    DEFAULT_CSS = """
+    WarningsPane { layout: vertical; }
+    WarningsPane #warnings-header { height: 1; background: $boost; padding: 0 1; }
+    WarningsPane #warnings-rows { height: 1fr; }
+    WarningsPane #warnings-detail {
+        height: 4; border-top: solid $primary-darken-2; padding: 0 1; overflow: hidden;
+    }
+    WarningsPane > .warnings--error { color: $error; }
+    WarningsPane > .warnings--warning { color: $warning; }
+    WarningsPane > .warnings--info { text-style: dim; }
+    WarningsPane > .warnings--group { text-style: bold; }
+    """
+    COMPONENT_CLASSES = {
+        "warnings--error",
+        "warnings--warning",
+        "warnings--info",
+        "warnings--group",
+    }
+    BINDINGS = [
+        Binding("n", "next_group", "Next group", id="warnings.next_group"),
+        Binding("p", "next_group(-1)", "Previous group", id="warnings.previous_group"),
+    ]
+    COMMANDS = [
+        ("Warnings: go to the finding", "Open its file at its line (enter)", "open"),
+        ("Warnings: next group", "Errors, warnings, info (n)", "next_group"),
+    ]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._rows = FindingRows(id="warnings-rows")
+        self.store: Store | None = None
+        # One entry a row: a group header (level, count) or a finding.
+        self.items: list[tuple[str, int] | Finding] = []
+        self.current_place: Place | None = None
+        self.widths = (CODE_W, PLACE_W)
+        self._shown = False
+        self.header_text = Text()
+        self.detail_text = Text()
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="warnings-header")
+        yield self._rows
+        yield Static(id="warnings-detail")
+
+    @property
+    def rows(self) -> Rows:
+        return self._rows
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "theme", self._theme_changed, init=False)
+
+    def _theme_changed(self) -> None:
+        self.call_after_refresh(self._restyle)
+
+    def _restyle(self) -> None:
+        if self.store is not None:
+            self._header()
+            self._detail()
+            self.rows.refresh()
+
+    def focus(self, scroll_visible: bool = True) -> WarningsPane:
+        self.rows.focus(scroll_visible)
+        return self
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [item for item in self.items if isinstance(item, Finding)]
+
+    # --- snapshots ------------------------------------------------------------
+
+    def show_store(self, store: Store) -> None:
+        self.store = store
+        by_level: dict[str, list[Finding]] = {level: [] for level in LEVELS}
+        for finding in store.findings:
+            by_level.setdefault(finding.level, []).append(finding)
+        items: list[tuple[str, int] | Finding] = []
+        for level, found in by_level.items():
+            if found:
+                items.append((level, len(found)))
+                items.extend(found)
+        self.items = items
+        listed = store.findings
+        self.widths = (
+            min(CODE_W, max((cell_len(one_line(f.code)) for f in listed), default=0)),
+            min(PLACE_W, max((cell_len(one_line(_where(f))) for f in listed), default=0)),
+        )
+        rows = self.rows
+        first_time = not self._shown
+        self._shown = True
+        rows.set_rows(len(items), self.render_row)
+        target = None
+        if self.current_place is not None:
+            target = next(
+                (n for n, item in enumerate(items) if _place(item) == self.current_place), None
+            )
+        elif first_time and len(items) > 1:
+            target = 1  # the first finding, under its group header
+        if target is not None and target != rows.cursor:
+            rows.cursor = target
+        self._header()
+        self._detail()
+
+    def _header(self) -> None:
+        store = self.store
+        text = Text(no_wrap=True, end="")
+        if store is not None:
+            parts = []
+            for level in LEVELS:
+                count = store.count(level)
+                name = {ERROR: "errors", WARNING: "warnings", INFO: "info"}[level]
+                parts.append((f"{count} {name}", self._level_style(level) if count else ""))
+            for n, (part, style) in enumerate(parts):
+                if n:
+                    text.append(" · ")
+                text.append(part, style=style)
+            text.append(" │ enter: go to the place")
+        self.header_text = text
+        self.query_one("#warnings-header", Static).update(text)
+
+    def _level_style(self, level: str) -> Style:
+        return self.get_component_rich_style(f"warnings--{level}", partial=True, default=Style())
+
+    def render_row(self, index: int) -> Text:
+        if not 0 <= index < len(self.items):
+            return Text("")
+        item = self.items[index]
+        level = item.level if isinstance(item, Finding) else item[0]
+        style = self._level_style(level)
+        if index == self.rows.cursor:  # the cursor's colours, not the level's
+            style = Style(bold=style.bold)
+        text = Text(no_wrap=True, end="")  # spans, not a base style: Rows draws spans
+        if not isinstance(item, Finding):
+            group = self.get_component_rich_style("warnings--group", partial=True)
+            text.append(f"{GROUPS.get(level, level)} ({item[1]})", style=style + group)
+            return text
+        text.append("  ")
+        code_w, place_w = self.widths
+        code = row(item.code)
+        code.truncate(code_w, overflow="ellipsis", pad=True)
+        text.append(code.plain, style=style)
+        text.append("  ")
+        text.append(_keep_end(one_line(_where(item)), place_w), style=style)  # keeps :line
+        text.append("  ")
+        text.append_text(row(item.message))
+        return text
+
+    def _detail(self) -> None:
+        text = Text(end="")
+        if self.store is not None and not self.items:
+            text.append("No findings: every check passed.", style="italic")
+        item = self.items[self.rows.cursor] if 0 <= self.rows.cursor < len(self.items) else None
+        if isinstance(item, Finding):
+            text.append(f"{item.level} ", style=self._level_style(item.level))
+            text.append_text(literal(item.code, style="bold"))
+            text.append("  ")
+            text.append_text(literal(_where(item), style="dim"))
+            text.append("\n")
+            text.append_text(literal(item.message))
+            self.current_place = _place(item)
+        elif item is not None:
+            level, count = item
+            text.append(f"{count} {GROUPS.get(level, level).lower()}: n/p moves between groups")
+            self.current_place = None
+        self.detail_text = text
+        self.query_one("#warnings-detail", Static).update(text)
+
+    def on_rows_highlighted(self, message: Rows.Highlighted) -> None:
+        message.stop()
+        self._detail()
+
+    def on_rows_chosen(self, message: Rows.Chosen) -> None:
+        message.stop()
+        self.action_open()
+
+    # --- actions ----------------------------------------------------------------
+
+    def action_open(self) -> None:
+        cursor = self.rows.cursor
+        item = self.items[cursor] if 0 <= cursor < len(self.items) else None
+        app: Any = self.app
+        if not isinstance(item, Finding):
+            return
+        if item.file is None:
+            app.say(f"{item.code}: {item.message} (not tied to a file)", title="Finding")
+            return
+        app.open_file(item.file, item.line)
+
+    def action_next_group(self, step: int = 1) -> None:
+        headers = [n for n, item in enumerate(self.items) if not isinstance(item, Finding)]
+        if not headers:
+            return
+        cursor = self.rows.cursor
+        group = max((n for n, h in enumerate(headers) if h <= cursor), default=0)
+        target = headers[(group + step) % len(headers)]
+        self.rows.cursor = min(target + 1, len(self.items) - 1)
+
+
+def _keep_end(text: str, width: int) -> str:
+    """`text` in `width` cells, padded; a long one loses its start, not its `:line`."""
+    if cell_len(text) <= width:
+        return text + " " * (width - cell_len(text))
+    while text and cell_len(text) > width - 1:
+        text = text[1:]
+    return "…" + text + " " * (width - 1 - cell_len(text))
+
+
+def _where(finding: Finding) -> str:
+    if finding.file is None:
+        return "(store)"
+    return finding.file if finding.line is None else f"{finding.file}:{finding.line}"
+
+
+def _place(item: tuple[str, int] | Finding) -> Place | None:
+    return (item.code, item.file, item.line) if isinstance(item, Finding) else None

@@ -1,0 +1,1 @@
+"""Screens pushed over the panes: editing, history, help, confirmations, search."""

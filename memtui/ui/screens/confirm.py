@@ -1,0 +1,70 @@
+"""Ask a yes/no question before a destructive action: y or enter = yes, n or escape = no."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from memtui.ui.safe import literal
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Dismissed with True (yes) or False (no). The question may quote store text: it is
+    shown literally, never as markup."""
+
+    DEFAULT_CSS = """
+    ConfirmScreen {
+        align: center middle;
+    }
+    ConfirmScreen > #confirm-box {
+        width: 64;
+        max-width: 90%;
+        height: auto;
+        max-height: 80%;
+        padding: 1 2;
+        border: thick $warning;
+        background: $surface;
+    }
+    ConfirmScreen #confirm-question {
+        width: 1fr;
+        margin-bottom: 1;
+    }
+    ConfirmScreen #confirm-buttons {
+        height: auto;
+        align-horizontal: right;
+    }
+    ConfirmScreen Button {
+        margin-left: 2;
+    }
+    """
+
+    BINDINGS = [
+        Binding("y,enter", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+    ]
+
+    def __init__(self, question: str, *, yes: str = "Yes", no: str = "No") -> None:
+        super().__init__()
+        self.question = question
+        self.yes_label = yes
+        self.no_label = no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            yield Static(literal(self.question), id="confirm-question")
+            with Horizontal(id="confirm-buttons"):
+                yield Button(literal(self.yes_label), variant="warning", id="confirm-yes")
+                yield Button(literal(self.no_label), id="confirm-no")
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-yes", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "confirm-yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -1,0 +1,378 @@
+"""The in-app editor for one entry.
+
+Nothing is held while the user types: the engine takes the store lock only
+inside the save (a thread worker). The save names the text the editor was
+opened on (`seen_text`); if the agent changed this entry meanwhile the engine
+refuses with a Conflict, and the screen stays open with the user's text intact
+and offers "reload theirs" (their text into the editor, the user's kept beside
+it) or "keep mine" (the next save deliberately replaces theirs). Lines the
+agent wrote elsewhere in the file are kept by the engine either way.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult, SuspendNotSupported
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static, TextArea
+from textual.widgets.text_area import Document
+
+from memtui.engine.write.transaction import Receipt
+from memtui.sanitize import printable
+from memtui.ui.editing import EditorFailed, ask, reload_store, run_editor, say
+from memtui.ui.safe import literal, row
+
+
+def representable(text: str) -> bool:
+    """True if a TextArea gives back exactly this text (no control characters, one line
+    ending throughout, no exotic line separators); otherwise editing here would change
+    bytes the user never touched."""
+    return printable(text) == text and Document(text).text == text
+
+
+class EditScreen(Screen[Receipt | None]):
+    """Edit one entry's exact text; dismissed with the Receipt once saved."""
+
+    DEFAULT_CSS = """
+    EditScreen { layout: vertical; }
+    EditScreen #edit-title {
+        height: 1; padding: 0 1; background: $panel; color: $text; text-style: bold;
+    }
+    EditScreen #edit-note { height: auto; padding: 0 1; color: $text-muted; }
+    EditScreen #edit-banner { height: auto; padding: 0 1; display: none; }
+    EditScreen #edit-banner.-shown { display: block; }
+    EditScreen #edit-banner.-conflict { background: $warning 25%; border-left: thick $warning; }
+    EditScreen #edit-banner.-error { background: $error 25%; border-left: thick $error; }
+    EditScreen #edit-banner.-info { background: $accent 20%; border-left: thick $accent; }
+    EditScreen #edit-body { height: 1fr; }
+    EditScreen #edit-buffer { width: 1fr; height: 1fr; }
+    EditScreen #edit-side { width: 1fr; height: 1fr; display: none; }
+    EditScreen #edit-side.-shown { display: block; }
+    EditScreen #edit-side-label { height: 1; padding: 0 1; background: $panel; }
+    EditScreen #edit-side-text { height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", id="edit.save", priority=True),
+        Binding("ctrl+r", "reload_theirs", "Reload theirs", id="edit.reload_theirs", priority=True),
+        Binding("ctrl+k", "keep_mine", "Keep mine", id="edit.keep_mine", priority=True),
+        Binding("ctrl+o", "external", "$EDITOR", id="edit.external", priority=True),
+        Binding("escape", "close", "Close", id="edit.close", priority=True),
+        # q types a q in the editor; on a read-only view it closes instead of quitting the app
+        Binding("q", "close", "Close", id="edit.close_q", show=False),
+    ]
+
+    def __init__(
+        self,
+        entry_id: str,
+        seen_text: str,
+        root: str,
+        *,
+        file: str | None = None,
+        read_only: bool | None = None,
+    ) -> None:
+        super().__init__()
+        self.entry_id = entry_id
+        self.seen_text = seen_text  # the entry as last read: a save is checked against it
+        self.root = str(root)
+        self.file = file
+        self._read_only_arg = read_only
+        self.editable = representable(seen_text)
+        self.baseline = seen_text  # what the editor was loaded with (to know if it changed)
+        self.theirs: str | None = None  # the stored text after a Conflict (None: gone)
+        self.conflict = False
+        self.parked: str | None = None  # the user's text, kept beside after "reload theirs"
+        self.saving = False
+
+    # --- layout --------------------------------------------------------------
+
+    @property
+    def read_only(self) -> bool:
+        if self._read_only_arg is not None:
+            return self._read_only_arg
+        return bool(getattr(self.app, "read_only", False))
+
+    @property
+    def locked(self) -> bool:
+        """The buffer may not change: read-only store, or text the editor cannot keep."""
+        return self.read_only or not self.editable
+
+    def compose(self) -> ComposeResult:
+        where = f" · {self.file}" if self.file else ""
+        yield Static(row(f"Edit {self.entry_id}{where}"), id="edit-title")
+        yield Static(self._note(), id="edit-note")
+        yield Static(id="edit-banner")
+        with Horizontal(id="edit-body"):
+            yield TextArea(
+                self.seen_text if self.editable else printable(self.seen_text),
+                soft_wrap=True,
+                show_line_numbers=True,
+                read_only=self.locked,
+                id="edit-buffer",
+            )
+            with Vertical(id="edit-side"):
+                yield Static(id="edit-side-label")
+                yield TextArea(
+                    "",
+                    soft_wrap=True,
+                    show_line_numbers=True,
+                    read_only=True,
+                    id="edit-side-text",
+                )
+        yield Footer()
+
+    def _note(self) -> Text:
+        if self.read_only:
+            return literal("Read-only: the store is open with --read-only; nothing can be saved.")
+        if not self.editable:
+            return literal(
+                "Shown read-only: this entry holds control characters or mixed line endings "
+                "that the in-app editor cannot keep exactly. Edit it with "
+                f"`memtui edit {self.entry_id}` from a shell."
+            )
+        return literal(
+            "ctrl+s saves (checked against the file: the agent's changes are never lost) · "
+            "ctrl+o opens $EDITOR · escape closes"
+        )
+
+    def on_mount(self) -> None:
+        self.buffer.focus()
+
+    @property
+    def buffer(self) -> TextArea:
+        return self.query_one("#edit-buffer", TextArea)
+
+    @property
+    def banner(self) -> Static:
+        return self.query_one("#edit-banner", Static)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("save", "external"):
+            if self.locked:
+                return False
+            return None if self.saving else True
+        if action == "reload_theirs":
+            return self.conflict and self.theirs is not None and representable(self.theirs)
+        if action == "keep_mine":
+            return self.conflict and self.theirs is not None
+        if action == "close":
+            return None if self.saving else True
+        return True
+
+    # --- the banner and the side panel ------------------------------------------
+
+    def show_banner(self, text: Text | str, kind: str) -> None:
+        banner = self.banner
+        banner.update(text if isinstance(text, Text) else literal(text))
+        banner.set_class(True, "-shown")
+        for name in ("conflict", "error", "info"):
+            banner.set_class(kind == name, f"-{name}")
+
+    def hide_banner(self) -> None:
+        self.banner.set_class(False, "-shown")
+
+    def show_side(self, label: str, text: str) -> None:
+        self.query_one("#edit-side-label", Static).update(row(label))
+        side = self.query_one("#edit-side-text", TextArea)
+        side.load_text(printable(text))
+        self.query_one("#edit-side").set_class(True, "-shown")
+
+    def _state_changed(self) -> None:
+        self.buffer.read_only = self.locked or self.saving
+        self.refresh_bindings()
+
+    # --- saving ---------------------------------------------------------------
+
+    def action_save(self) -> None:
+        if self.locked or self.saving:
+            return
+        text = self.buffer.text
+        if text == self.seen_text:
+            say(self.app, f"{self.entry_id}: no change; nothing written")
+            self.action_close()
+            return
+        if not text.strip():
+            ask(
+                self.app,
+                f"The text is empty: saving removes the text of {self.entry_id} from "
+                f"{self.file or 'its file'}. Save anyway? (The old version is kept in "
+                "the history.)",
+                lambda: self._start_save(text),
+            )
+            return
+        self._start_save(text)
+
+    def _start_save(self, text: str) -> None:
+        self.saving = True
+        self.show_banner("saving…", "info")
+        self._state_changed()
+        self._save(text, self.seen_text)
+
+    @work(thread=True, exclusive=True, group="edit-save")
+    def _save(self, text: str, seen: str) -> None:
+        from memtui.engine.ops.common import Refused
+        from memtui.engine.ops.edit import edit_entry
+        from memtui.engine.write.journal import JournalStuck
+        from memtui.engine.write.lock import LockTimeout
+        from memtui.engine.write.transaction import Conflict, WriteError
+
+        try:
+            receipt = edit_entry(self.root, self.entry_id, text, seen_text=seen)
+        except Conflict as exc:
+            theirs = self._stored_text()
+            self.app.call_from_thread(self._conflicted, str(exc), theirs)
+            return
+        except Refused as exc:
+            self.app.call_from_thread(self._failed, f"Refused: {exc}")
+            return
+        except (WriteError, LockTimeout, JournalStuck) as exc:
+            self.app.call_from_thread(self._failed, f"Not saved: {exc}")
+            return
+        except Exception as exc:  # shown, never a traceback; the text stays
+            self.app.call_from_thread(self._failed, f"Not saved (internal error): {exc!r}")
+            return
+        self.app.call_from_thread(self._saved, receipt)
+
+    def _stored_text(self) -> str | None:
+        """The entry as it is in the file now (worker thread); None if it is gone."""
+        from memtui.engine.entries import entry_text, resolve
+        from memtui.engine.store import open_store
+
+        try:
+            store = open_store(self.root)
+            return entry_text(store, resolve(store, self.entry_id))
+        except Exception:
+            return None
+
+    def _saved(self, receipt: Receipt) -> None:
+        self.saving = False
+        files = sorted({c.path for c in receipt.changes})
+        name = receipt.details.get("file") or (files[0] if files else self.file) or "the file"
+        if files:
+            say(self.app, f"saved {name}; read back and verified", title="Saved")
+        else:
+            say(self.app, f"{self.entry_id}: no change; nothing written")
+        reload_store(self.app)
+        self.dismiss(receipt)
+
+    def _failed(self, reason: str) -> None:
+        self.saving = False
+        self.show_banner(
+            Text.assemble(
+                literal(reason, "bold"),
+                "\nYour text is kept. Change it and ctrl+s again, or escape to discard it.",
+            ),
+            "error",
+        )
+        self._state_changed()
+
+    # --- a conflict --------------------------------------------------------------
+
+    def _conflicted(self, reason: str, theirs: str | None) -> None:
+        self.saving = False
+        self.conflict = True
+        self.theirs = theirs
+        lines: list[Text | str] = [
+            literal(reason, "bold"),
+            "\nYour text is intact below; nothing was written.",
+        ]
+        if theirs is None:
+            lines.append(
+                f"\n{self.entry_id} is no longer in the file. Copy your text (select, ctrl+c) "
+                "or keep it with ctrl+o ($EDITOR), then escape."
+            )
+        else:
+            if representable(theirs):
+                lines.append(
+                    "\nctrl+r  reload theirs: their version into the editor, yours kept "
+                    "beside it (read-only)"
+                )
+            lines.append(
+                "\nctrl+k  keep mine: the next ctrl+s replaces their version "
+                "(it stays in the history)"
+            )
+            self.show_side("Now in the file (theirs, read-only)", theirs)
+        self.show_banner(Text.assemble(*lines), "conflict")
+        self._state_changed()
+
+    def action_reload_theirs(self) -> None:
+        if not (self.conflict and self.theirs is not None):
+            return
+        ask(
+            self.app,
+            f"Replace the text in the editor with the version of {self.entry_id} now in the "
+            "file? Your text stays beside it, read-only, until you close the editor.",
+            self._load_theirs,
+        )
+
+    def _load_theirs(self) -> None:
+        theirs = self.theirs
+        if theirs is None:
+            return
+        mine = self.buffer.text
+        self.buffer.load_text(theirs)
+        self.seen_text = self.baseline = theirs
+        self.parked = mine
+        self.conflict = False
+        self.show_side("Your text (kept, read-only: select and ctrl+c to copy)", mine)
+        self.show_banner("Loaded their version. ctrl+s saves what is in the editor now.", "info")
+        self._state_changed()
+
+    def action_keep_mine(self) -> None:
+        if not (self.conflict and self.theirs is not None):
+            return
+        self.seen_text = self.theirs
+        self.conflict = False
+        self.show_side("Their version (ctrl+s replaces it)", self.theirs)
+        self.show_banner(
+            "Keeping your text: ctrl+s will replace their version of this entry "
+            "(theirs is kept in the history and shown on the right).",
+            "conflict",
+        )
+        self._state_changed()
+
+    # --- closing and $EDITOR ----------------------------------------------------
+
+    def unsaved(self) -> bool:
+        if self.locked:
+            return False
+        text = self.buffer.text
+        return text != self.baseline or (self.parked is not None and self.parked != text)
+
+    def action_close(self) -> None:
+        if self.saving:
+            return
+        if self.unsaved():
+            ask(
+                self.app,
+                f"Discard your unsaved changes to {self.entry_id}? Nothing has been written.",
+                self._discard,
+            )
+        else:
+            self.dismiss(None)
+
+    def _discard(self) -> None:
+        self.dismiss(None)
+
+    def action_external(self) -> None:
+        if self.locked or self.saving:
+            return
+        try:
+            with self.app.suspend():
+                text = run_editor(self.buffer.text, self.file or "entry.md")
+        except SuspendNotSupported:
+            say(self.app, "cannot hand the terminal to $EDITOR here", severity="warning")
+            return
+        except EditorFailed as exc:
+            say(self.app, str(exc), severity="error")
+            return
+        self.set_text(text)
+
+    def set_text(self, text: str) -> None:
+        """Replace the buffer as one undoable edit."""
+        buffer = self.buffer
+        if text != buffer.text:
+            buffer.replace(text, (0, 0), buffer.document.end)
+        buffer.focus()

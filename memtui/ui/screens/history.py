@@ -1,0 +1,292 @@
+"""A file's history: its snapshots in .history/, each one's diff against the file
+now, and rollback (through the engine's transaction, so a rollback is itself
+snapshotted and can be undone)."""
+
+from __future__ import annotations
+
+import os
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
+
+from memtui.engine.ops.history import Snapshot
+from memtui.ui.editing import ask, reload_store, say
+from memtui.ui.safe import literal, row
+from memtui.ui.widgets.rows import Rows
+
+
+class DiffRows(Rows):
+    """A unified diff, one row a line, coloured by the theme."""
+
+    DEFAULT_CSS = """
+    DiffRows > .diff--added { color: $success; }
+    DiffRows > .diff--removed { color: $error; }
+    DiffRows > .diff--hunk { color: $accent; }
+    DiffRows > .diff--header { text-style: bold; }
+    DiffRows > .diff--muted { color: $text-muted; }
+    """
+    COMPONENT_CLASSES = {
+        "rows--cursor",
+        "rows--selected",
+        "diff--added",
+        "diff--removed",
+        "diff--hunk",
+        "diff--header",
+        "diff--muted",
+    }
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.diff_lines: list[str] = []
+
+    def show_lines(self, lines: list[str]) -> None:
+        self.diff_lines = lines
+        self.set_rows(len(lines), self._render_diff_line, keep_cursor=False)
+        self.scroll_to(y=0, animate=False)
+
+    def _render_diff_line(self, index: int) -> Text:
+        line = self.diff_lines[index]
+        text = row(line)
+        kind = line_kind(line)
+        if kind:
+            text.stylize(self.get_component_rich_style(f"diff--{kind}"))
+        return text
+
+
+def line_kind(line: str) -> str:
+    if line.startswith(("+++ ", "--- ")):
+        return "header"
+    if line.startswith("@@"):
+        return "hunk"
+    if line.startswith("+"):
+        return "added"
+    if line.startswith("-"):
+        return "removed"
+    if line.startswith("\\"):
+        return "muted"
+    return ""
+
+
+class HistoryScreen(Screen[None]):
+    """Snapshots of one file, newest first; the highlighted one's diff against now."""
+
+    DEFAULT_CSS = """
+    HistoryScreen { layout: vertical; }
+    HistoryScreen #history-title {
+        height: 1; padding: 0 1; background: $panel; color: $text; text-style: bold;
+    }
+    HistoryScreen #history-note { height: auto; padding: 0 1; color: $text-muted; }
+    HistoryScreen #history-body { height: 1fr; }
+    HistoryScreen #history-left { width: 44; height: 1fr; border-right: solid $panel; }
+    HistoryScreen #history-right { width: 1fr; height: 1fr; }
+    HistoryScreen .history-label { height: 1; padding: 0 1; color: $text-muted; }
+    HistoryScreen #history-list { height: 1fr; }
+    HistoryScreen #history-diff { height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("r", "rollback", "Roll back", id="history.rollback"),
+        Binding("escape", "close", "Close", id="history.close"),
+        Binding("q", "close", "Close", id="history.close_q", show=False),
+    ]
+
+    def __init__(self, root: str, rel: str, *, read_only: bool | None = None) -> None:
+        super().__init__()
+        self.root = str(root)
+        self.rel = rel
+        self._read_only_arg = read_only
+        self.snaps: list[Snapshot] = []
+        self.now_digest: str | None = None
+        self.loaded = False
+        self.busy = False
+
+    @property
+    def read_only(self) -> bool:
+        if self._read_only_arg is not None:
+            return self._read_only_arg
+        return bool(getattr(self.app, "read_only", False))
+
+    def compose(self) -> ComposeResult:
+        yield Static(row(f"History of {self.rel}"), id="history-title")
+        yield Static(self._note(), id="history-note")
+        with Horizontal(id="history-body"):
+            with Vertical(id="history-left"):
+                yield Static(row("Snapshots, newest first"), classes="history-label")
+                yield Rows(id="history-list")
+            with Vertical(id="history-right"):
+                yield Static(row(""), classes="history-label", id="history-diff-label")
+                yield DiffRows(id="history-diff")
+        yield Footer()
+
+    def _note(self) -> Text:
+        if self.read_only:
+            return literal("Read-only: the store is open with --read-only; no rollback.")
+        return literal(
+            "r or enter rolls the file back to the highlighted snapshot (after you confirm). "
+            "The version it replaces becomes a new snapshot, so a rollback can be undone."
+        )
+
+    def on_mount(self) -> None:
+        self.query_one("#history-list", Rows).focus()
+        self.refresh_snapshots()
+
+    @property
+    def current(self) -> Snapshot | None:
+        rows = self.query_one("#history-list", Rows)
+        if not self.snaps or not 0 <= rows.cursor < len(self.snaps):
+            return None
+        return self.snaps[rows.cursor]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "rollback":
+            if self.read_only:
+                return False
+            return None if (self.busy or not self.snaps) else True
+        return True
+
+    # --- the list -------------------------------------------------------------
+
+    def refresh_snapshots(self, cursor_to: str | None = None) -> None:
+        self._load_snapshots(cursor_to)
+
+    @work(thread=True, exclusive=True, group="history-list")
+    def _load_snapshots(self, cursor_to: str | None) -> None:
+        from memtui.engine.ops.history import snapshots
+        from memtui.engine.write.files import read_or_none, sha256
+
+        try:
+            found = snapshots(self.root, self.rel)
+            data = read_or_none(os.path.join(self.root, self.rel))
+        except Exception as exc:
+            self.app.call_from_thread(self._list_failed, str(exc))
+            return
+        digest = sha256(data) if data is not None else None
+        self.app.call_from_thread(self._show_snapshots, found, digest, cursor_to)
+
+    def _list_failed(self, reason: str) -> None:
+        self.query_one("#history-diff-label", Static).update(literal(reason, "bold"))
+
+    def _show_snapshots(self, snaps: list[Snapshot], digest: str | None, to: str | None) -> None:
+        self.snaps = snaps
+        self.now_digest = digest
+        self.loaded = True
+        rows = self.query_one("#history-list", Rows)
+        names = [s.name for s in snaps]
+        index = names.index(to) if to in names else 0
+        rows.set_rows(len(snaps), self._render_snapshot, keep_cursor=False)
+        if snaps:
+            rows.cursor = index
+        else:
+            self.query_one("#history-diff-label", Static).update(
+                row(f"{self.rel} has no history yet: memtui snapshots a file before changing it")
+            )
+            self.query_one("#history-diff", DiffRows).show_lines([])
+        self.refresh_bindings()
+
+    def _render_snapshot(self, index: int) -> Text:
+        snap = self.snaps[index]
+        text = Text.assemble(row(snap.time), "  ", row(f"{snap.size:>9,} B"), no_wrap=True)
+        if snap.digest == self.now_digest:
+            text.append("  = now", style="italic")
+        return text
+
+    def on_rows_highlighted(self, message: Rows.Highlighted) -> None:
+        if message.rows.id != "history-list":
+            return
+        message.stop()
+        snap = self.current
+        if snap is not None:
+            self.query_one("#history-diff-label", Static).update(
+                row(f"{snap.time} → now (- the snapshot, + the file now)")
+            )
+            self._load_diff(snap.name)
+
+    def on_rows_chosen(self, message: Rows.Chosen) -> None:
+        if message.rows.id != "history-list":
+            return
+        message.stop()
+        if self.read_only:
+            say(self.app, "the store is open read-only: no rollback", severity="warning")
+            return
+        self.action_rollback()
+
+    # --- the diff ---------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="history-diff")
+    def _load_diff(self, name: str) -> None:
+        from memtui.engine.ops.history import diff
+
+        worker = get_current_worker()
+        try:
+            text = diff(self.root, self.rel, name)
+        except Exception as exc:
+            lines, label = [], f"cannot show the diff: {exc}"
+        else:
+            lines = text.splitlines()
+            label = "" if lines else "identical to the file now"
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._show_diff, name, lines, label)
+
+    def _show_diff(self, name: str, lines: list[str], label: str) -> None:
+        snap = self.current
+        if snap is None or snap.name != name:
+            return  # the cursor moved on meanwhile
+        if label:
+            self.query_one("#history-diff-label", Static).update(row(f"{snap.time}: {label}"))
+        self.query_one("#history-diff", DiffRows).show_lines(lines)
+
+    # --- rollback -----------------------------------------------------------------
+
+    def action_rollback(self) -> None:
+        snap = self.current
+        if snap is None or self.read_only or self.busy:
+            return
+        ask(
+            self.app,
+            f"Roll {self.rel} back to the snapshot of {snap.time} ({snap.size:,} bytes)? "
+            "The version now is kept as a new snapshot, so this can be undone.",
+            lambda: self._start_rollback(snap),
+        )
+
+    def _start_rollback(self, snap: Snapshot) -> None:
+        self.busy = True
+        self.refresh_bindings()
+        self._rollback(snap)
+
+    @work(thread=True, exclusive=True, group="history-rollback")
+    def _rollback(self, snap: Snapshot) -> None:
+        from memtui.engine.ops.common import Refused
+        from memtui.engine.ops.history import rollback
+
+        try:
+            rollback(self.root, self.rel, snap.name)
+        except Refused as exc:
+            self.app.call_from_thread(self._rollback_done, snap, str(exc), "warning")
+        except Exception as exc:  # lock timeout, read-back mismatch: shown, never a traceback
+            self.app.call_from_thread(self._rollback_done, snap, f"not rolled back: {exc}", "error")
+        else:
+            self.app.call_from_thread(
+                self._rollback_done,
+                snap,
+                f"rolled {self.rel} back to {snap.time}; read back and verified "
+                "(the newest snapshot undoes it)",
+                "information",
+            )
+
+    def _rollback_done(self, snap: Snapshot, text: str, severity: str) -> None:
+        self.busy = False
+        say(self.app, text, severity=severity, title="Rollback")
+        if severity == "information":
+            reload_store(self.app)
+            self.refresh_snapshots()  # the version replaced is the newest snapshot now
+        else:
+            self.refresh_snapshots(cursor_to=snap.name)
+        self.refresh_bindings()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

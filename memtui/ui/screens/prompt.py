@@ -1,0 +1,108 @@
+"""Ask for one line of text (a reject reason): enter submits, escape cancels.
+
+An empty answer is not an answer: the screen stays open and says so.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from memtui.ui.safe import literal
+
+HINT = "enter to confirm · escape to cancel"
+
+
+class PromptScreen(ModalScreen[str | None]):
+    """Dismissed with the text typed (stripped, never empty), or None when cancelled."""
+
+    DEFAULT_CSS = """
+    PromptScreen {
+        align: center middle;
+    }
+    PromptScreen > #prompt-box {
+        width: 72;
+        max-width: 90%;
+        height: auto;
+        padding: 1 2;
+        border: thick $accent;
+        background: $surface;
+    }
+    PromptScreen #prompt-question {
+        width: 1fr;
+        margin-bottom: 1;
+    }
+    PromptScreen #prompt-hint {
+        color: $text-muted;
+        margin-top: 1;
+    }
+    PromptScreen #prompt-hint.-error {
+        color: $error;
+    }
+    PromptScreen #prompt-buttons {
+        height: auto;
+        align-horizontal: right;
+        margin-top: 1;
+    }
+    PromptScreen Button {
+        margin-left: 2;
+    }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="prompt.cancel")]
+
+    def __init__(
+        self,
+        question: str,
+        *,
+        value: str = "",
+        placeholder: str = "",
+        ok: str = "OK",
+        required: str = "an empty answer is not allowed: type something, or escape to cancel",
+    ) -> None:
+        super().__init__()
+        self.question = question
+        self.value = value
+        self.placeholder = placeholder
+        self.ok_label = ok
+        self.required = required
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="prompt-box"):
+            yield Static(literal(self.question), id="prompt-question")
+            yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
+            yield Static(Text(HINT), id="prompt-hint")
+            with Horizontal(id="prompt-buttons"):
+                yield Button(literal(self.ok_label), variant="primary", id="prompt-ok")
+                yield Button("Cancel", id="prompt-cancel")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.submit(event.value)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "prompt-ok":
+            self.submit(self.query_one(Input).value)
+        else:
+            self.dismiss(None)
+
+    def submit(self, value: str) -> None:
+        answer = value.strip()
+        if not answer:
+            hint = self.query_one("#prompt-hint", Static)
+            hint.update(Text(self.required))
+            hint.add_class("-error")
+            self.query_one(Input).focus()
+            return
+        self.dismiss(answer)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

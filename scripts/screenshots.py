@@ -1,0 +1,56 @@
+"""Regenerate screenshots/*.svg: each pane of the app on the demo store.
+
+    .venv/bin/python scripts/screenshots.py
+
+The store is the deterministic demo (--size 1) with "today" pinned, so the
+pictures only change when the UI does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import os
+import tempfile
+from pathlib import Path
+
+from memtui.demo import write_demo
+from memtui.ui.app import MemtuiApp
+
+OUT = Path(__file__).resolve().parent.parent / "screenshots"
+TODAY = dt.date(2026, 11, 29)
+SHOTS = (  # (file name, keys pressed before the picture)
+    ("index-and-file", ("1", "down", "down", "enter")),
+    ("events", ("3",)),
+    ("mood", ("4",)),
+    ("pending", ("5",)),
+    ("warnings", ("6",)),
+    ("search", ("slash", *"deploy")),
+    ("help", ("question_mark",)),
+)
+
+
+async def shoot(root: Path, name: str, keys: tuple[str, ...]) -> None:
+    app = MemtuiApp(str(root), watch=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        while app.store is None:
+            await pilot.pause(0.01)
+        await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+        await pilot.pause(0.5)  # debounced previews and searches
+        app.save_screenshot(filename=f"{name}.svg", path=str(OUT))
+
+
+def main() -> None:
+    os.environ["MEMTUI_TODAY"] = TODAY.isoformat()
+    root = Path(tempfile.mkdtemp(prefix="memtui-shots-")) / "demo"
+    write_demo(root, size=1, today=TODAY)
+    OUT.mkdir(exist_ok=True)
+    for name, keys in SHOTS:
+        asyncio.run(shoot(root, name, keys))
+        print(f"screenshots/{name}.svg")
+
+
+if __name__ == "__main__":
+    main()
