@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from memtui.ui.app import MemtuiApp
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 TODAY = dt.date(2026, 11, 29)
 SHOTS = (  # (file name, keys pressed before the picture)
-    ("index-and-file", ("1", "down", "down", "enter")),
+    ("index-and-file", ("1", "down", "enter")),
     ("events", ("3",)),
     ("mood", ("4",)),
     ("pending", ("5",)),
@@ -44,7 +45,8 @@ async def shoot(root: Path, name: str, keys: tuple[str, ...]) -> None:
 
 def main() -> None:
     os.environ["MEMTUI_TODAY"] = TODAY.isoformat()
-    root = Path(tempfile.mkdtemp(prefix="memtui-shots-")) / "demo"
+    root = Path(tempfile.gettempdir()) / "memtui-demo"  # a fixed path: the header shows it
+    shutil.rmtree(root, ignore_errors=True)
     write_demo(root, size=1, today=TODAY)
     OUT.mkdir(exist_ok=True)
     for name, keys in SHOTS:
