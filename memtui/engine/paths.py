@@ -21,6 +21,7 @@ def is_inside(root: str, real: str) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
+LOCK_NAME = ".memory.lock"  # shared with the agents' flock; never memory itself
 TEMP_MARK = ".memtui-"  # temp files: .<name>.memtui-<txid>.tmp, never read as memory
 
 
@@ -54,8 +55,8 @@ def list_files(root: str, rel_dir: str, recursive: bool, scan: Scan) -> None:
         return
     for entry in sorted(entries, key=lambda e: e.name):
         rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
-        if entry.name[0] == "." and is_temp_name(entry.name):
-            continue  # a write in progress, or left by a crash: not memory
+        if entry.name[0] == "." and (is_temp_name(entry.name) or rel == LOCK_NAME):
+            continue  # the lock, or a write in progress / left by a crash: not memory
         if not entry.name.isascii() and not _utf8(entry.name):
             raw = rel.encode("utf-8", "surrogateescape")
             scan.bad_names.append(raw.decode("utf-8", "backslashreplace"))

@@ -11,7 +11,8 @@ import fcntl
 import os
 import time
 
-LOCK_NAME = ".memory.lock"
+from memtui.engine.paths import LOCK_NAME
+
 WAIT_SECONDS = 10.0
 
 
