@@ -33,7 +33,28 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     p.add_argument("--open", action="store_true", help="only open events (状态 待跟进)")
     p.add_argument("--overdue", action="store_true", help="only open events past their due date")
     verb("mood", mood, "the mood history, current values and healing-loop guard")
-    verb("pending", pending, "the dsh candidates waiting to be accepted or rejected")
+    p = verb("pending", pending, "the dsh candidates waiting to be accepted or rejected")
+    add_pending_filters(p)
+
+
+def add_pending_filters(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--type",
+        choices=("fact", "sop"),
+        dest="entry_type",
+        help="only candidates of this type (with accept: filters --all)",
+    )
+    p.add_argument(
+        "--target",
+        help="only candidates for this section / sop (with accept: "
+        "filters --all; with one ID: accept into this target instead)",
+    )
+
+
+def filtered_candidates(store: Any, entry_type: str | None, target: str | None) -> list[Any]:
+    """The pending filters shared by `pending` and `accept --all`."""
+    found = store.dsh.candidates if store.dsh else ()
+    return [c for c in found if entry_type in (None, c.entry_type) and target in (None, c.target)]
 
 
 # --- opening a store -------------------------------------------------------
@@ -253,7 +274,7 @@ def mood(args: argparse.Namespace) -> int:
 
 def pending(args: argparse.Namespace) -> int:
     store = load(args)
-    candidates = store.dsh.candidates if store.dsh else ()
+    candidates = filtered_candidates(store, args.entry_type, args.target)
     if args.json:
         emit_json({"root": store.root, "pending": [c.to_json() for c in candidates]})
         return 0

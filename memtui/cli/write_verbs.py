@@ -15,7 +15,7 @@ from typing import Any
 
 from memtui.cli import CallError, Refused
 from memtui.cli.output import emit_json, line
-from memtui.cli.read_verbs import store_root
+from memtui.cli.read_verbs import add_pending_filters, filtered_candidates, load, store_root
 
 EVENT_TYPES = ("情绪事件", "约定", "用户Todo", "重要事件")
 
@@ -32,9 +32,10 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
 
     p = verb("accept", accept, "accept dsh candidates into memory (edit-then-accept with options)")
     p.add_argument("ids", nargs="*", metavar="ID")
-    p.add_argument("--all", action="store_true", help="every pending candidate")
-    p.add_argument("--target", help="accept into this facts section / sop name instead")
-    p.add_argument("--type", choices=("fact", "sop"), dest="entry_type")
+    p.add_argument(
+        "--all", action="store_true", help="every pending candidate (narrowed by --type / --target)"
+    )
+    add_pending_filters(p)
     p.add_argument("--body-file", metavar="F", help="accept this text instead of the body")
     p = verb("reject", reject, "reject candidates (they move to archive/rejected/)")
     p.add_argument("ids", nargs="+", metavar="ID")
@@ -190,8 +191,17 @@ def accept(args: argparse.Namespace) -> int:
 
     if not args.ids and not args.all:
         raise CallError("accept needs candidate ids or --all")
-    edited = args.target or args.entry_type or args.body_file
-    if edited and (args.all or len(args.ids) != 1):
+    if args.all and (args.ids or args.body_file):
+        raise CallError("--all takes no ids and no --body-file (--type/--target filter it)")
+    if args.all and (args.entry_type or args.target):
+        store = load(args)  # --all with the pending filters
+        ids = [c.id for c in filtered_candidates(store, args.entry_type, args.target)]
+        if not ids:
+            raise Refused("no pending candidate matches --type/--target; nothing changed")
+        with _engine_errors():
+            receipts = dsh.accept(store.root, ids, dry_run=args.dry_run)
+        return _report(args, receipts)
+    if (args.target or args.entry_type or args.body_file) and len(args.ids) != 1:
         raise CallError("--target, --type and --body-file edit exactly one candidate")
     body = _read_text_file(args.body_file) if args.body_file else None
     with _engine_errors():
