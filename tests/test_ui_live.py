@@ -1,0 +1,62 @@
+"""The app follows the agent: a real bash writer under flock shows up within seconds,
+and the user's place is kept."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from memtui.demo import write_demo
+from memtui.ui.app import MemtuiApp
+
+EVENT = (
+    "\n### [E900] 2026-11-29 · 重要事件\n**类型**：重要事件\n**内容**：LIVE-MARKER\n"
+    "**状态**：待跟进\n"
+)
+AGENT = r"""
+exec 9>"$ROOT/.memory.lock"
+flock -x -w 10 9 || exit 1
+printf '%s' "$EVENT" >> "$ROOT/memory/events.md"
+flock -u 9
+"""
+
+
+@pytest.mark.skipif(shutil.which("flock") is None, reason="needs util-linux flock")
+def test_an_agent_write_appears_while_the_app_is_open(tmp_path: Path):
+    root = tmp_path / "store"
+    write_demo(root, size=1, today=dt.date(2026, 11, 29))
+    asyncio.run(_follow(root))
+
+
+async def _follow(root: Path) -> None:
+    app = MemtuiApp(str(root), watch=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        for _ in range(200):
+            if app.store is not None:
+                break
+            await pilot.pause(0.02)
+        await pilot.press("3")
+        first = app.store
+        assert first is not None
+        assert not any(e.number == 900 for e in first.companion.events)
+        subprocess.run(
+            ["bash", "-c", AGENT],
+            env={"ROOT": str(root), "EVENT": EVENT, "PATH": "/usr/bin:/bin"},
+            check=True,
+            timeout=20,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            store = app.store
+            if store is not first and any(e.number == 900 for e in store.companion.events):
+                break
+            await pilot.pause(0.1)
+        else:
+            pytest.fail("the agent's event never showed up")
+        assert app.query_one("#pane-events").has_focus_within
