@@ -81,16 +81,55 @@ INDEX_TXT = """\
 # --- end auto ---
 """
 
+
+# --- dsh candidates and meta entries (test_cli, test_hostile, test_crash, test_ops_*) ---
+
+
+def candidate(
+    cid: str,
+    target: str = "PYTHON_ENV",
+    body: str = "- activate the venv before pytest\n",
+    *,
+    entry_type: str = "fact",
+    evidence: str | None = "pytest -q → 41 passed",
+) -> str:
+    """A pending candidate's text (front matter, then `body`); no evidence line if None."""
+    lines = ["---", f"id: {cid}", f"entry_type: {entry_type}", f"target: {target}"]
+    if evidence is not None:
+        lines.append(f'evidence: "{evidence}"')
+    lines += ["source_session: s-1f3a", "source_seqs: [12, 13]"]
+    lines += ["created_at: 2026-11-29T21:40:00+08:00", "---"]
+    return "\n".join(lines) + "\n" + body
+
+
 # A pending fact candidate with evidence.
-CANDIDATE = """\
----
-id: 20261129-0007
-entry_type: fact
-target: PYTHON_ENV
-evidence: "pytest -q → 41 passed"
-source_session: s-1f3a
-source_seqs: [12, 13]
-created_at: 2026-11-29T21:40:00+08:00
----
-- activate the venv before pytest
+CANDIDATE = candidate("20261129-0007")
+
+
+def fact_meta(**fields: object) -> dict[str, object]:
+    """A memory-meta.json entry of an active fact with the candidates' evidence; `fields`
+    (sourceSession, createdAt, ...) follow in the order given."""
+    return {"type": "fact", "status": "active", "evidence": "pytest -q → 41 passed", **fields}
+
+
+# --- an events.md of two entries and the agent's sentinel (test_ops_edit, test_ui_edit_*) ---
+
+EVENTS = "memory/events.md"
+E006 = """\
+### [E006] 2026-11-20 · 约定
+**类型**：约定
+**内容**：周末一起去看海
+**状态**：待跟进
+**到期日**：2026-12-01
+
 """
+E007 = """\
+### [E007] 2026-11-21 · 情绪事件
+**类型**：情绪事件
+**内容**：工作压力大
+**情绪强度**：⭐⭐⭐
+**状态**：待跟进
+
+"""
+SENTINEL = "### [E000] 2026-11-29T21:40 · last_active\n"
+EVENTS_MD = E006 + E007 + SENTINEL

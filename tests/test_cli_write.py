@@ -252,11 +252,11 @@ def test_edit_then_accept_lands_under_the_new_target(root, tmp_path):
     "argv",
     [
         ["accept"],  # neither ids nor --all
-        ["accept", "--all", "--target", "X"],  # an edit applies to exactly one candidate
+        ["accept", "--all", "--body-file", "F"],  # an edited body applies to one candidate
         ["reject", "20261115-0001"],  # no --reason
         ["add", "fact", "GIT", "a fact with no proof"],  # no --evidence
     ],
-    ids=["accept-no-ids", "accept-all-with-target", "reject-no-reason", "add-fact-no-evidence"],
+    ids=["accept-no-ids", "accept-all-with-body-file", "reject-no-reason", "add-fact-no-evidence"],
 )
 def test_wrong_calls_exit_2_and_change_nothing(root, argv):
     before = digest(root)
@@ -653,3 +653,22 @@ def test_restore_of_a_fact_section_named_like_a_path_touches_no_other_file(root)
     assert result.returncode in (1, 2)
     assert result.stderr.startswith("memtui: ")
     assert digest(root) == before
+
+
+def test_accept_all_with_the_pending_filters_takes_only_matching_candidates(root):
+    pending = sorted(p.name for p in (root / "pending").glob("*.md"))
+    sops = [n for n in pending if "entry_type: sop" in read(root, f"pending/{n}")]
+    assert sops and len(sops) < len(pending)
+
+    result = cli(root, "accept", "--all", "--type", "sop", "--json")
+
+    assert result.returncode == 0, result.stderr
+    left = sorted(p.name for p in (root / "pending").glob("*.md"))
+    for name in sops:  # every sop went, but one the engine must refuse (no evidence)
+        if name in left:
+            assert "evidence:" not in read(root, f"pending/{name}")
+        else:
+            assert (root / "archive/pending" / name).exists()
+    assert [n for n in pending if n not in sops] == [n for n in left if n not in sops]
+    none = cli(root, "accept", "--all", "--target", "NO_SUCH_SECTION")
+    assert none.returncode == 1 and "no pending candidate" in none.stderr

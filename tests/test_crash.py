@@ -24,6 +24,7 @@ from memtui.engine.write import journal
 from memtui.engine.write.lock import LOCK_NAME, StoreLock
 from memtui.engine.write.transaction import Transaction
 from tests.conftest import write_tree
+from tests.helpers import candidate
 from tests.workers.seed_agent import run_agent
 
 REPO = Path(__file__).resolve().parents[1]
@@ -47,18 +48,7 @@ EVENTS = """\
 
 ### [E000] 2026-11-29T21:40 · last_active
 """
-CANDIDATE = """\
----
-id: 20261129-0007
-entry_type: fact
-target: PYTHON_ENV
-evidence: "pytest -q → 41 passed"
-source_session: s-1f3a
-source_seqs: [12, 13]
-created_at: 2026-11-29T21:40:00+08:00
----
-- pytest runs from the repo root
-"""
+CANDIDATE = candidate("20261129-0007", body="- pytest runs from the repo root\n")
 OLD = {
     "index.txt": "[RULES] No Execution, No Memory\n# --- auto ---\n[FACTS] PYTHON_ENV\n"
     "[SOPS] old-sop\n# --- end auto ---\n",

@@ -17,7 +17,7 @@ import json
 import pytest
 
 from memtui.engine.store import open_store
-from tests.helpers import TODAY_DATE, expect, findings, line_of, with_changes
+from tests.helpers import TODAY_DATE, expect, fact_meta, findings, line_of, with_changes
 
 L0 = """# 记忆管理元规则（L0）
 
@@ -106,17 +106,14 @@ created_at: 2026-11-29T21:52:00+08:00
 META = {
     "version": 1,
     "entries": {
-        "fact:PYTHON_ENV": {
-            "type": "fact",
-            "status": "active",
-            "evidence": "pytest -q → 41 passed",
-            "sourceSession": "s-1f3a",
-            "sourceSeqs": [12, 13],
-            "createdAt": "2026-11-20T10:00:00+08:00",
-            "updatedAt": "2026-11-20T10:00:00+08:00",
-            "acceptedFrom": "pending/20261120-0002.md",
-            "supersedes": [],
-        },
+        "fact:PYTHON_ENV": fact_meta(
+            sourceSession="s-1f3a",
+            sourceSeqs=[12, 13],
+            createdAt="2026-11-20T10:00:00+08:00",
+            updatedAt="2026-11-20T10:00:00+08:00",
+            acceptedFrom="pending/20261120-0002.md",
+            supersedes=[],
+        ),
         "sop:old_deploy": {"type": "sop", "status": "archived", "evidence": "deploy ok"},
     },
     "agentNote": "kept as is",

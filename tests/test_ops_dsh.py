@@ -20,7 +20,7 @@ from memtui.engine.write import lock as store_lock
 from memtui.engine.write.lock import LockTimeout, StoreLock
 from memtui.engine.write.transaction import Conflict, Transaction
 from tests.conftest import tree_digest, write_tree
-from tests.helpers import TODAY_DATE
+from tests.helpers import TODAY_DATE, candidate, fact_meta
 
 BOM = b"\xef\xbb\xbf"
 FACTS = BOM + (
@@ -35,39 +35,20 @@ SOP = "# deploy\n\n1. build\n2. ship\n"
 META = {
     "version": 1,
     "entries": {
-        "fact:PYTHON_ENV": {
-            "type": "fact",
-            "status": "active",
-            "evidence": "pytest -q → 41 passed",
-            "sourceSession": "s-0001",
-            "sourceSeqs": [1, 2],
-            "createdAt": "2026-01-01T00:00:00+08:00",
-            "updatedAt": "2026-01-02T00:00:00+08:00",
-            "acceptedFrom": "pending/20260101-0001.md",
-            "supersedes": [],
-            "agentNote": "kept",
-        },
+        "fact:PYTHON_ENV": fact_meta(
+            sourceSession="s-0001",
+            sourceSeqs=[1, 2],
+            createdAt="2026-01-01T00:00:00+08:00",
+            updatedAt="2026-01-02T00:00:00+08:00",
+            acceptedFrom="pending/20260101-0001.md",
+            supersedes=[],
+            agentNote="kept",
+        ),
         "sop:deploy": {"type": "sop", "status": "active", "evidence": "ok", "x-custom": [1]},
     },
     "agentTop": {"keep": True},
 }
 STATS = {"facts": 3, "sops": 1, "pending": 2, "accepted": 7, "rejected": 1, "custom": "keep"}
-
-
-def candidate(
-    cid: str,
-    target: str = "PYTHON_ENV",
-    body: str = "- activate the venv before pytest\n",
-    *,
-    entry_type: str = "fact",
-    evidence: str | None = "pytest -q → 41 passed",
-) -> str:
-    lines = ["---", f"id: {cid}", f"entry_type: {entry_type}", f"target: {target}"]
-    if evidence is not None:
-        lines.append(f'evidence: "{evidence}"')
-    lines += ["source_session: s-1f3a", "source_seqs: [12, 13]"]
-    lines += ["created_at: 2026-11-29T21:40:00+08:00", "---"]
-    return "\n".join(lines) + "\n" + body
 
 
 def sop_candidate(cid: str, name: str, body: str) -> str:

@@ -19,27 +19,8 @@ from memtui.engine.store import open_store
 from memtui.engine.textfile import BOM
 from memtui.engine.write.transaction import Conflict
 from tests.conftest import tree_digest
-from tests.helpers import CANDIDATE, TODAY_DATE
+from tests.helpers import CANDIDATE, E006, E007, EVENTS, EVENTS_MD, SENTINEL, TODAY_DATE
 
-EVENTS = "memory/events.md"
-E006 = """\
-### [E006] 2026-11-20 · 约定
-**类型**：约定
-**内容**：周末一起去看海
-**状态**：待跟进
-**到期日**：2026-12-01
-
-"""
-E007 = """\
-### [E007] 2026-11-21 · 情绪事件
-**类型**：情绪事件
-**内容**：工作压力大
-**情绪强度**：⭐⭐⭐
-**状态**：待跟进
-
-"""
-SENTINEL = "### [E000] 2026-11-29T21:40 · last_active\n"
-EVENTS_MD = E006 + E007 + SENTINEL
 AGENT_APPEND = (
     "\n### [E008] 2026-11-29 · TYPE\n**类型**：TYPE\n**内容**：CONTENT\n**后续**：FOLLOWUP\n"
     "**状态**：待跟进\n\n### [E000] 2026-11-29T22:10 · last_active\n"

@@ -290,6 +290,16 @@ def test_conflict_when_a_file_was_created_or_removed_meanwhile(root: Path):
 # --- paths that must be refused -------------------------------------------------------------
 
 
+def _read_write_remove_refused(tx: Transaction, rel: str) -> None:
+    """Reading, writing and removing `rel` in `tx` are each refused."""
+    with pytest.raises(WriteError):
+        tx.read(rel)
+    with pytest.raises(WriteError):
+        tx.write(rel, b"x", expect=None)
+    with pytest.raises(WriteError):
+        tx.remove(rel, expect=None)
+
+
 @pytest.mark.parametrize(
     "rel",
     [
@@ -307,12 +317,7 @@ def test_conflict_when_a_file_was_created_or_removed_meanwhile(root: Path):
 def test_refused_paths(root: Path, rel: str):
     before = tree_digest(root)
     with Transaction(str(root), "edit") as tx:
-        with pytest.raises(WriteError):
-            tx.read(rel)
-        with pytest.raises(WriteError):
-            tx.write(rel, b"x", expect=None)
-        with pytest.raises(WriteError):
-            tx.remove(rel, expect=None)
+        _read_write_remove_refused(tx, rel)
         with pytest.raises(WriteError):
             tx.move("facts.md", rel, expect=sha((root / "facts.md").read_bytes()))
     _unchanged_except(root, before, LOCK_NAME)
@@ -359,12 +364,7 @@ def test_symlinks_are_not_written_through(root: Path, tmp_path: Path):
     before = tree_digest(root)
     with Transaction(str(root), "edit") as tx:
         for rel in ("memory/link-out.md", "memory/link-in.md", "linkdir/outside.md"):
-            with pytest.raises(WriteError):
-                tx.read(rel)
-            with pytest.raises(WriteError):
-                tx.write(rel, b"x", expect=None)
-            with pytest.raises(WriteError):
-                tx.remove(rel, expect=None)
+            _read_write_remove_refused(tx, rel)
         with pytest.raises(WriteError):
             tx.write("linkdir/new.md", b"x", expect=None)
     _unchanged_except(root, before, LOCK_NAME)

@@ -8,10 +8,7 @@ writing the files directly while a screen is open.
 
 from __future__ import annotations
 
-import asyncio
-import datetime as dt
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +18,6 @@ from textual.pilot import Pilot
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static, TextArea
 
-from memtui.demo import write_demo
 from memtui.engine.entries import entry_text, resolve
 from memtui.engine.ops.edit import edit_entry
 from memtui.engine.ops.history import snapshots
@@ -33,27 +29,9 @@ from memtui.ui.screens.help import HelpScreen
 from memtui.ui.screens.history import DiffRows, HistoryScreen
 from memtui.ui.widgets.rows import Rows
 from tests.conftest import tree_digest, write_tree
+from tests.helpers import E006, E007, EVENTS, EVENTS_MD, SENTINEL
+from tests.ui_helpers import SIZE, HostApp, demo_store, press_until, run, until
 
-SIZE = (120, 36)
-EVENTS = "memory/events.md"
-E006 = """\
-### [E006] 2026-11-20 · 约定
-**类型**：约定
-**内容**：周末一起去看海
-**状态**：待跟进
-**到期日**：2026-12-01
-
-"""
-E007 = """\
-### [E007] 2026-11-21 · 情绪事件
-**类型**：情绪事件
-**内容**：工作压力大
-**情绪强度**：⭐⭐⭐
-**状态**：待跟进
-
-"""
-SENTINEL = "### [E000] 2026-11-29T21:40 · last_active\n"
-EVENTS_MD = E006 + E007 + SENTINEL
 AGENT_APPEND = (
     "\n### [E008] 2026-11-29 · 用户Todo\n**类型**：用户Todo\n**内容**：买猫粮\n"
     "**状态**：待跟进\n\n### [E000] 2026-11-29T22:10 · last_active\n"
@@ -62,20 +40,12 @@ CONTENT = "**内容**：工作压力大"
 MINE = CONTENT + " ok"  # what the tests type at the end of E007's content line
 
 
-class Host(MemtuiApp):
+class Host(HostApp):
     """The real app with no panes composed; what it says is recorded."""
-
-    def __init__(self, root: Path, *, read_only: bool = False) -> None:
-        super().__init__(str(root), read_only=read_only, watch=False)
-        self.said: list[tuple[str, str]] = []
 
     def compose(self) -> ComposeResult:
         yield Static("host", id="host")
         yield Footer()
-
-    def say(self, text: str, *, severity: Any = "information", title: str = "") -> None:
-        self.said.append((str(severity), text))
-        super().say(text, severity=severity, title=title)
 
     # the same two lines the report asks app.py to add
     def edit_entry(self, entry_id: str) -> None:
@@ -90,24 +60,6 @@ def root(tmp_path: Path) -> Path:
     return write_tree(tmp_path / "store", {".memory.lock": "", EVENTS: EVENTS_MD})
 
 
-def run(app: MemtuiApp, body: Callable[[Pilot, Any], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await body(pilot, app)
-
-    asyncio.run(main())
-
-
-async def until(pilot: Pilot, check: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Let the app run until `check()` holds (workers, messages, timers)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        if loop.time() > deadline:
-            raise AssertionError("timed out waiting for the app")
-        await pilot.pause(0.05)
-
-
 async def open_editor(pilot: Pilot, app: Host, entry_id: str = "event:E007") -> EditScreen:
     await until(pilot, lambda: app.store is not None)
     app.edit_entry(entry_id)
@@ -115,6 +67,28 @@ async def open_editor(pilot: Pilot, app: Host, entry_id: str = "event:E007") -> 
     screen = app.screen
     assert isinstance(screen, EditScreen)
     await pilot.pause()
+    return screen
+
+
+async def conflict_on_save(
+    pilot: Pilot, app: Host, root: Path, theirs_md: str
+) -> tuple[EditScreen, str]:
+    """Open E007 and type " ok" on its content line; the agent then writes `theirs_md`, and
+    the save stops at a conflict. Returns the editor and the user's text."""
+    screen = await open_editor(pilot, app)
+    await type_at_end_of(pilot, screen, 2, ["space", "o", "k"])
+    mine = screen.buffer.text
+    (root / EVENTS).write_text(theirs_md, encoding="utf-8")  # the agent edits E007
+    await press_until(pilot, "ctrl+s", lambda: screen.conflict)
+    return screen, mine
+
+
+async def open_history(pilot: Pilot, app: Host) -> HistoryScreen:
+    await until(pilot, lambda: app.store is not None)
+    app.show_history(EVENTS)
+    await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+    screen = app.screen
+    assert isinstance(screen, HistoryScreen)
     return screen
 
 
@@ -161,8 +135,7 @@ def test_edit_saves_only_that_event(root: Path) -> None:
         assert screen.buffer.soft_wrap and screen.buffer.show_line_numbers
         await type_at_end_of(pilot, screen, 2, ["space", "o", "k"])
         assert screen.unsaved()
-        await pilot.press("ctrl+s")
-        await until(pilot, lambda: not isinstance(app.screen, EditScreen))
+        await press_until(pilot, "ctrl+s", lambda: not isinstance(app.screen, EditScreen))
 
     app = Host(root)
     run(app, body)
@@ -178,8 +151,7 @@ def test_agent_appends_meanwhile_and_the_save_keeps_it(root: Path) -> None:
         await type_at_end_of(pilot, screen, 2, ["space", "o", "k"])
         with (root / EVENTS).open("a", encoding="utf-8") as fh:  # the agent writes
             fh.write(AGENT_APPEND)
-        await pilot.press("ctrl+s")
-        await until(pilot, lambda: not isinstance(app.screen, EditScreen))
+        await press_until(pilot, "ctrl+s", lambda: not isinstance(app.screen, EditScreen))
 
     run(Host(root), body)
     assert read(root) == (EVENTS_MD + AGENT_APPEND).replace(CONTENT, MINE)
@@ -191,12 +163,7 @@ def test_agent_changes_this_event_conflict_then_keep_mine(root: Path) -> None:
     theirs_md = E006 + theirs_e007 + SENTINEL
 
     async def body(pilot: Pilot, app: Host) -> None:
-        screen = await open_editor(pilot, app)
-        await type_at_end_of(pilot, screen, 2, ["space", "o", "k"])
-        mine = screen.buffer.text
-        (root / EVENTS).write_text(theirs_md, encoding="utf-8")  # the agent edits E007
-        await pilot.press("ctrl+s")
-        await until(pilot, lambda: screen.conflict)
+        screen, mine = await conflict_on_save(pilot, app, root, theirs_md)
         assert app.screen is screen  # still open
         assert screen.buffer.text == mine  # the user's text is intact
         banner = banner_text(screen)
@@ -209,8 +176,7 @@ def test_agent_changes_this_event_conflict_then_keep_mine(root: Path) -> None:
         await pilot.press("ctrl+k")
         assert not screen.conflict and screen.seen_text == theirs_e007
         assert screen.buffer.text == mine
-        await pilot.press("ctrl+s")
-        await until(pilot, lambda: not isinstance(app.screen, EditScreen))
+        await press_until(pilot, "ctrl+s", lambda: not isinstance(app.screen, EditScreen))
 
     run(Host(root), body)
     assert read(root) == EVENTS_MD.replace(CONTENT, MINE)
@@ -222,12 +188,7 @@ def test_conflict_reload_theirs_keeps_mine_beside_and_escape_asks(root: Path) ->
     theirs_md = E006 + theirs_e007 + SENTINEL
 
     async def body(pilot: Pilot, app: Host) -> None:
-        screen = await open_editor(pilot, app)
-        await type_at_end_of(pilot, screen, 2, ["space", "o", "k"])
-        mine = screen.buffer.text
-        (root / EVENTS).write_text(theirs_md, encoding="utf-8")
-        await pilot.press("ctrl+s")
-        await until(pilot, lambda: screen.conflict)
+        screen, mine = await conflict_on_save(pilot, app, root, theirs_md)
         await pilot.press("ctrl+r")  # asks first
         await answer(pilot, app, yes=True)
         assert screen.buffer.text == theirs_e007
@@ -249,8 +210,7 @@ def test_refused_shows_the_reason_and_keeps_the_text(root: Path) -> None:
         screen.buffer.cursor_location = (0, 0)
         await pilot.press("delete", "delete", "delete", "delete")  # "### " of the heading
         text = screen.buffer.text
-        await pilot.press("ctrl+s")
-        await until(pilot, lambda: screen.banner.has_class("-error"))
+        await press_until(pilot, "ctrl+s", lambda: screen.banner.has_class("-error"))
         assert "Refused" in banner_text(screen) and "heading" in banner_text(screen)
         assert app.screen is screen and screen.buffer.text == text
 
@@ -271,8 +231,7 @@ def test_escape_with_unsaved_changes_asks_and_nothing_is_written(root: Path) -> 
         await until(pilot, lambda: not isinstance(app.screen, EditScreen))
         # unchanged: escape closes at once
         screen = await open_editor(pilot, app, "event:E006")
-        await pilot.press("escape")
-        await until(pilot, lambda: not isinstance(app.screen, EditScreen))
+        await press_until(pilot, "escape", lambda: not isinstance(app.screen, EditScreen))
 
     before = tree_digest(root)
     run(Host(root), body)
@@ -337,11 +296,7 @@ def test_history_lists_snapshots_diffs_and_rollback_can_be_undone(root: Path) ->
     v0, v1, v2 = make_history(root)
 
     async def body(pilot: Pilot, app: Host) -> None:
-        await until(pilot, lambda: app.store is not None)
-        app.show_history(EVENTS)
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
-        screen = app.screen
-        assert isinstance(screen, HistoryScreen)
+        screen = await open_history(pilot, app)
         await until(pilot, lambda: len(screen.snaps) == 2)
         rows = screen.query_one("#history-list", Rows)
         diff = screen.query_one("#history-diff", DiffRows)
@@ -350,8 +305,7 @@ def test_history_lists_snapshots_diffs_and_rollback_can_be_undone(root: Path) ->
         await until(pilot, lambda: "+**内容**：周末一起去看山" in diff.diff_lines)
         assert "-**内容**：周末一起去看海" in diff.diff_lines
         assert "UTC" in rows._render_row(0).plain
-        await pilot.press("down")
-        await until(pilot, lambda: "-**内容**：工作压力大" in diff.diff_lines)
+        await press_until(pilot, "down", lambda: "-**内容**：工作压力大" in diff.diff_lines)
         # roll back to v0, after a confirmation
         await pilot.press("r")
         await answer(pilot, app, yes=False)
@@ -367,8 +321,7 @@ def test_history_lists_snapshots_diffs_and_rollback_can_be_undone(root: Path) ->
         await answer(pilot, app, yes=True)
         await until(pilot, lambda: len(screen.snaps) == 4)
         assert read(root) == v2
-        await pilot.press("escape")
-        await until(pilot, lambda: not isinstance(app.screen, HistoryScreen))
+        await press_until(pilot, "escape", lambda: not isinstance(app.screen, HistoryScreen))
 
     app = Host(root)
     run(app, body)
@@ -381,10 +334,7 @@ def test_history_read_only_has_no_rollback(root: Path) -> None:
     make_history(root)
 
     async def body(pilot: Pilot, app: Host) -> None:
-        await until(pilot, lambda: app.store is not None)
-        app.show_history(EVENTS)
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
-        screen = app.screen
+        screen = await open_history(pilot, app)
         await until(pilot, lambda: len(screen.snaps) == 2)
         await pilot.press("r", "enter")
         await pilot.pause()
@@ -398,10 +348,9 @@ def test_history_read_only_has_no_rollback(root: Path) -> None:
 
 def test_history_of_a_file_without_snapshots(root: Path) -> None:
     async def body(pilot: Pilot, app: Host) -> None:
-        await until(pilot, lambda: app.store is not None)
-        app.show_history(EVENTS)
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.loaded)
-        label = str(app.screen.query_one("#history-diff-label", Static).render())
+        screen = await open_history(pilot, app)
+        await until(pilot, lambda: screen.loaded)
+        label = str(screen.query_one("#history-diff-label", Static).render())
         assert "no history yet" in label
 
     run(Host(root), body)
@@ -412,19 +361,16 @@ def test_history_of_a_file_without_snapshots(root: Path) -> None:
 
 def test_help_lists_the_keys_and_closes(root: Path) -> None:
     async def body(pilot: Pilot, app: Host) -> None:
-        await pilot.press("question_mark")
-        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await press_until(pilot, "question_mark", lambda: isinstance(app.screen, HelpScreen))
         page = app.screen.page().plain
         for needle in ("Keys everywhere", "Search", "Quit", "Reload", "ctrl+p"):
             assert needle in page
         for needle in ("Save", "Keep mine", "Reload theirs", "Roll back", "Events"):
             assert needle in page
-        await pilot.press("q")  # closes help; does not quit
-        await until(pilot, lambda: not isinstance(app.screen, HelpScreen))
-        await pilot.press("question_mark")
-        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
-        await pilot.press("escape")
-        await until(pilot, lambda: not isinstance(app.screen, HelpScreen))
+        # closes help; does not quit
+        await press_until(pilot, "q", lambda: not isinstance(app.screen, HelpScreen))
+        await press_until(pilot, "question_mark", lambda: isinstance(app.screen, HelpScreen))
+        await press_until(pilot, "escape", lambda: not isinstance(app.screen, HelpScreen))
         assert app.is_running
 
     run(Host(root), body)
@@ -435,9 +381,7 @@ def test_help_lists_the_keys_and_closes(root: Path) -> None:
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
-    root = tmp_path / "demo"
-    write_demo(root, size=1, today=dt.date(2026, 11, 29))
-    return root
+    return demo_store(tmp_path / "demo")
 
 
 @pytest.mark.skipif(
@@ -448,24 +392,19 @@ def test_full_app_edit_from_events_pane_and_help(demo: Path) -> None:
         await until(pilot, lambda: app.store is not None)
         await pilot.press("3")
         await pilot.pause()
-        await pilot.press("question_mark")
-        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await press_until(pilot, "question_mark", lambda: isinstance(app.screen, HelpScreen))
         page = app.screen.page().plain
         assert "Keys in the Events pane" in page and "Keys everywhere" in page
-        await pilot.press("escape")
-        await until(pilot, lambda: not isinstance(app.screen, HelpScreen))
-        await pilot.press("e")
-        await until(pilot, lambda: isinstance(app.screen, EditScreen))
+        await press_until(pilot, "escape", lambda: not isinstance(app.screen, HelpScreen))
+        await press_until(pilot, "e", lambda: isinstance(app.screen, EditScreen))
         screen = app.screen
         assert isinstance(screen, EditScreen)
         store = app.store
         assert store is not None
         assert screen.buffer.text == entry_text(store, resolve(store, screen.entry_id))
         await type_at_end_of(pilot, screen, 0, ["space", "z"])
-        await pilot.press("ctrl+s")
-        await until(pilot, lambda: not isinstance(app.screen, EditScreen))
-        await pilot.press("h")
-        await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+        await press_until(pilot, "ctrl+s", lambda: not isinstance(app.screen, EditScreen))
+        await press_until(pilot, "h", lambda: isinstance(app.screen, HistoryScreen))
         await until(pilot, lambda: len(app.screen.snaps) >= 1)
 
     before = read(demo)
@@ -495,8 +434,7 @@ def test_snapshot_edit_screen_in_conflict(root: Path, snap_compare: Any) -> None
         (root / EVENTS).write_text(
             E006 + E007.replace("待跟进", "已跟进") + SENTINEL, encoding="utf-8"
         )
-        await pilot.press("ctrl+s")
-        await until(pilot, lambda: screen.conflict)
+        await press_until(pilot, "ctrl+s", lambda: screen.conflict)
         await pilot.pause()
 
     assert snap_compare(EditPicture(root), terminal_size=SIZE, run_before=conflict)

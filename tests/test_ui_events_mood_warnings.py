@@ -7,13 +7,11 @@ history, edit); one test runs the whole app.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import datetime as dt
-import importlib
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,41 +20,45 @@ from textual.app import ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Footer
 
-from memtui.demo import write_demo
 from memtui.engine.model import Finding
 from memtui.engine.store import open_store
 from memtui.ui.app import MemtuiApp
 from memtui.ui.panes.events import EventsPane
 from memtui.ui.panes.mood import LINE, OVER, MoodChart, MoodPane, Series, plot
 from memtui.ui.panes.warnings import WarningsPane
-from tests.conftest import write_tree
+from tests.conftest import TODAY, write_tree
+from tests.ui_helpers import (
+    SIZE,
+    Body,
+    HostApp,
+    all_panes,
+    demo_store,
+    press_until,
+    store_loaded,
+    until,
+)
+from tests.ui_helpers import run as run_app
 
-TODAY = dt.date(2026, 11, 29)
-SIZE = (120, 36)
 EVENTS = "memory/events.md"
 HOSTILE = "[@click=app.quit]点我[/] [bold]粗[/] \x1b[2J\x1b]52;c;SGVsbG8=\x07 \x9b31m"
 PANES = {"events": EventsPane, "mood": MoodPane, "warnings": WarningsPane}
 
 
-class PaneHost(MemtuiApp):
+class PaneHost(HostApp):
     """The real app with one pane; what the pane asks of the app is recorded."""
 
     def __init__(self, root: str, key: str, **kwargs: Any) -> None:
-        super().__init__(root, watch=False, **kwargs)
+        super().__init__(root, **kwargs)
         self.key = key
+        self.focus_first = f"#pane-{key}"
         self.opened: list[tuple[str, int | None]] = []
         self.asked: list[str] = []
         self.histories: list[str] = []
         self.edits: list[str] = []
-        self.said: list[str] = []
 
     def compose(self) -> ComposeResult:
         yield PANES[self.key](id=f"pane-{self.key}")
         yield Footer()
-
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.query_one(f"#pane-{self.key}").focus()
 
     def open_file(self, rel: str, line: int | None = None) -> None:
         self.opened.append((rel, line))
@@ -71,41 +73,20 @@ class PaneHost(MemtuiApp):
     def edit_entry(self, entry_id: str) -> None:
         self.edits.append(entry_id)
 
-    def say(self, text: str, *, severity: Any = "information", title: str = "") -> None:
-        self.said.append(text)
-        super().say(text, severity=severity, title=title)
-
 
 @pytest.fixture(autouse=True)
 def pinned_today(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MEMTUI_TODAY", TODAY.isoformat())
+    monkeypatch.setenv("MEMTUI_TODAY", TODAY)
 
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
-    root = tmp_path / "s"
-    write_demo(root, size=1, today=TODAY)
-    return root
+    return demo_store(tmp_path / "s")
 
 
-def run(app: MemtuiApp, body: Callable[[Pilot, Any], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.store is not None)
-            await pilot.pause()
-            await body(pilot, app)
-
-    asyncio.run(main())
-
-
-async def until(pilot: Pilot, check: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Let the app run until `check()` holds (workers, messages, timers)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        if loop.time() > deadline:
-            raise AssertionError("timed out waiting for the app")
-        await pilot.pause(0.05)
+def run(app: MemtuiApp, body: Body) -> None:
+    """Every test here starts once the store is loaded."""
+    run_app(app, body, loaded=True)
 
 
 def screen_text(app: MemtuiApp) -> str:
@@ -199,8 +180,7 @@ def test_events_done_changes_only_the_status_line(demo: Path) -> None:
         pane.rows.cursor = row
         await pilot.pause()
         store = app.store
-        await pilot.press("d")
-        await until(pilot, lambda: app.store is not store)
+        await press_until(pilot, "d", lambda: app.store is not store)
         assert pane.rows.count == 3  # no longer open: gone from the open-only view
 
     run(PaneHost(str(demo), "events"), body)
@@ -257,8 +237,8 @@ def test_events_duplicate_numbers_get_the_entry_ids(tmp_path: Path) -> None:
         await until(pilot, lambda: pane.rows.count == 2)
         assert [r.split()[1] for r in rows_plain(pane)] == ["E001#2", "E001"]
         store = app.store
-        await pilot.press("d")  # the second E001 (newest first), as `memtui done E001#2`
-        await until(pilot, lambda: app.store is not store)
+        # the second E001 (newest first), as `memtui done E001#2`
+        await press_until(pilot, "d", lambda: app.store is not store)
 
     run(PaneHost(str(root), "events"), body)
     text = (root / EVENTS).read_text("utf-8")
@@ -359,8 +339,7 @@ def test_mood_pane_shows_values_guard_steps_and_chart(demo: Path) -> None:
             "last_decay_written_at: 2026-11-28T22:47:00+08:00\nconsecutive_g4c_count: 2\n"
         )
         store = app.store
-        await pilot.press("ctrl+r")
-        await until(pilot, lambda: app.store is not store)
+        await press_until(pilot, "ctrl+r", lambda: app.store is not store)
         summary = pane.summary_text.plain
         assert "Healing-loop guard  ON: positive Δvalence forbidden" in summary
         assert "(consecutive_g4c_count 2)" in summary
@@ -460,8 +439,7 @@ def test_warnings_lists_every_finding_grouped_and_enter_opens(demo: Path) -> Non
         # the place is kept by (code, file, line) when findings come and go
         (demo / "MEMORY.md").write_bytes(b"\xff\xfe not utf-8")
         store = app.store
-        await pilot.press("ctrl+r")
-        await until(pilot, lambda: app.store is not store)
+        await press_until(pilot, "ctrl+r", lambda: app.store is not store)
         assert pane.current_place == ("index-stale", "index.txt", None)
         assert app.store is not None and pane.findings == list(app.store.findings)
 
@@ -481,7 +459,7 @@ def test_warnings_hostile_message_and_no_file(demo: Path) -> None:
         assert_literal(pane.render_row(1).plain)
         assert_literal(pane.detail_text.plain)
         await pilot.press("enter")
-        assert app.opened == [] and app.said and "not tied to a file" in app.said[-1]
+        assert app.opened == [] and app.said and "not tied to a file" in app.said[-1][1]
         assert app.is_running
         pane.show_store(dataclasses.replace(store, findings=()))
         await pilot.pause()
@@ -527,16 +505,7 @@ def test_twenty_thousand_events_show_at_once(tmp_path: Path) -> None:
 # --- the whole app --------------------------------------------------------------------
 
 
-def _all_panes() -> bool:
-    for name in ("index_tree", "viewer", "events", "mood", "pending", "warnings"):
-        try:
-            importlib.import_module(f"memtui.ui.panes.{name}")
-        except ImportError:
-            return False
-    return True
-
-
-@pytest.mark.skipif(not _all_panes(), reason="the other panes are not written yet")
+@pytest.mark.skipif(not all_panes(), reason="the other panes are not written yet")
 def test_full_app_events_mood_and_warnings_tabs(demo: Path) -> None:
     async def body(pilot: Pilot, app: MemtuiApp) -> None:
         from textual.widgets import TabbedContent
@@ -549,13 +518,11 @@ def test_full_app_events_mood_and_warnings_tabs(demo: Path) -> None:
             "E020",
         ]
         store = app.store
-        await pilot.press("d")
-        await until(pilot, lambda: app.store is not store)
+        await press_until(pilot, "d", lambda: app.store is not store)
         assert "**状态**：已完成" in event_block(demo, "E039")
-        await pilot.press("h")  # the app's history screen for events.md
-        await until(pilot, lambda: type(app.screen).__name__ == "HistoryScreen")
-        await pilot.press("escape")
-        await until(pilot, lambda: app.focused is events.rows)
+        # the app's history screen for events.md
+        await press_until(pilot, "h", lambda: type(app.screen).__name__ == "HistoryScreen")
+        await press_until(pilot, "escape", lambda: app.focused is events.rows)
 
         await pilot.press("4")
         mood = app.query_one(MoodPane)
@@ -565,8 +532,7 @@ def test_full_app_events_mood_and_warnings_tabs(demo: Path) -> None:
         warnings = app.query_one(WarningsPane)
         await until(pilot, lambda: app.focused is warnings.rows)
         assert len(warnings.findings) == len(open_store(demo).findings)
-        await pilot.press("enter")
-        await until(pilot, lambda: app.query_one(TabbedContent).active == "tab-file")
+        await press_until(pilot, "enter", lambda: app.query_one(TabbedContent).active == "tab-file")
         assert app.query_one("#pane-file").rel == "memory.md"  # type: ignore[attr-defined]
         assert app.is_running
 
@@ -579,9 +545,7 @@ def test_full_app_events_mood_and_warnings_tabs(demo: Path) -> None:
 @pytest.mark.parametrize("key", ["events", "mood", "warnings"])
 def test_snapshot(key: str, demo: Path, snap_compare: Any) -> None:
     async def ready(pilot: Pilot) -> None:
-        app = pilot.app
-        await until(pilot, lambda: app.store is not None)  # type: ignore[attr-defined]
-        await pilot.pause()
+        await store_loaded(pilot, pilot.app)  # type: ignore[arg-type]
         if key == "events":
             await pilot.press("down", "down")  # rests on E037, a done event
         await pilot.pause()

@@ -8,10 +8,7 @@ the whole app once every pane exists.
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
-import importlib
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +17,6 @@ from textual.app import ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Footer, Input
 
-from memtui.demo import write_demo
 from memtui.engine import frontmatter
 from memtui.ui.app import MemtuiApp
 from memtui.ui.panes import pending as pending_module
@@ -28,60 +24,32 @@ from memtui.ui.panes.pending import PendingPane
 from memtui.ui.screens.confirm import ConfirmScreen
 from memtui.ui.screens.prompt import PromptScreen
 from tests.conftest import tree_digest
+from tests.ui_helpers import SIZE, HostApp, all_panes, demo_store, press_until, run, until
 
-TODAY = dt.date(2026, 11, 29)
-SIZE = (120, 36)
 # The demo's candidates, in the pane's order (file name order).
 FIRST, SECOND, THIRD = "20261115-0001", "20261116-0001", "20261116-0002"
 NO_EVIDENCE = "20261118-0002"  # row 6
 FIRST_BODY = "- billing 的 Postgres 版本 1.9.29，升级前先 pg_upgrade --check"
 
 
-class PendingOnly(MemtuiApp):
+class PendingOnly(HostApp):
     """The real app with only the pending pane; notifications are recorded."""
 
+    focus_first = "#pane-pending"
+
     def __init__(self, root: str, *, footer: bool = True, **kwargs: Any) -> None:
-        super().__init__(root, watch=False, **kwargs)
+        super().__init__(root, **kwargs)
         self.footer = footer
-        self.said: list[tuple[str, str]] = []
 
     def compose(self) -> ComposeResult:
         yield PendingPane(id="pane-pending")
         if self.footer:
             yield Footer()
 
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.query_one(PendingPane).focus()
-
-    def say(self, text: str, *, severity: Any = "information", title: str = "") -> None:
-        self.said.append((str(severity), text))
-        super().say(text, severity=severity, title=title)
-
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
-    root = tmp_path / "demo"
-    write_demo(root, size=1, today=TODAY)
-    return root
-
-
-def run(app: MemtuiApp, body: Callable[[Pilot, Any], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await body(pilot, app)
-
-    asyncio.run(main())
-
-
-async def until(pilot: Pilot, check: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Let the app run until `check()` holds (workers, messages, timers)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        if loop.time() > deadline:
-            raise AssertionError("timed out waiting for the app")
-        await pilot.pause(0.05)
+    return demo_store(tmp_path / "demo")
 
 
 def pane_of(app: MemtuiApp) -> PendingPane:
@@ -114,8 +82,7 @@ def test_accept_two_selected_moves_them_and_writes_facts(demo: Path) -> None:
         assert pane.rows.selected == {0, 1}
         assert "✓" in pane.render_row(0).plain
         assert pane.current is not None and pane.current.id == THIRD
-        await pilot.press("a")
-        await until(pilot, lambda: len(pane.candidates) == 18)
+        await press_until(pilot, "a", lambda: len(pane.candidates) == 18)
         # the cursor stayed on the same candidate; the accepted rows are gone
         assert pane.current is not None and pane.current.id == THIRD
         assert pane.selected == set()
@@ -139,8 +106,7 @@ def test_accept_without_selection_takes_the_highlighted_one_and_moves_on(demo: P
         pane = await loaded(pilot, app)
         await pilot.press("down")
         assert pane.current is not None and pane.current.id == SECOND
-        await pilot.press("a")
-        await until(pilot, lambda: len(pane.candidates) == 19)
+        await press_until(pilot, "a", lambda: len(pane.candidates) == 19)
         assert pane.current is not None and pane.current.id == THIRD
 
     run(PendingOnly(str(demo)), body)
@@ -185,15 +151,13 @@ def test_reject_asks_for_a_reason_and_archives_with_it(demo: Path) -> None:
 
     async def body(pilot: Pilot, app: PendingOnly) -> None:
         pane = await loaded(pilot, app)
-        await pilot.press("r")
-        await until(pilot, lambda: isinstance(app.screen, PromptScreen))
+        await press_until(pilot, "r", lambda: isinstance(app.screen, PromptScreen))
         await pilot.press("enter")  # empty: stays open, says why
         await pilot.pause()
         assert isinstance(app.screen, PromptScreen)
         assert "empty" in str(app.screen.query_one("#prompt-hint").render())
         app.screen.query_one(Input).value = reason
-        await pilot.press("enter")
-        await until(pilot, lambda: len(pane.candidates) == 19)
+        await press_until(pilot, "enter", lambda: len(pane.candidates) == 19)
         assert pane.current is not None and pane.current.id == SECOND
 
     run(PendingOnly(str(demo)), body)
@@ -209,8 +173,7 @@ def test_reject_escape_cancels(demo: Path) -> None:
 
     async def body(pilot: Pilot, app: PendingOnly) -> None:
         await loaded(pilot, app)
-        await pilot.press("r")
-        await until(pilot, lambda: isinstance(app.screen, PromptScreen))
+        await press_until(pilot, "r", lambda: isinstance(app.screen, PromptScreen))
         await pilot.press("x", "escape")
         await until(pilot, lambda: not isinstance(app.screen, PromptScreen))
         await pilot.pause(0.2)
@@ -349,16 +312,7 @@ def test_confirm_screen_keys_and_buttons(demo: Path) -> None:
 # --- the whole app and the snapshot ------------------------------------------------
 
 
-def _all_panes() -> bool:
-    for name in ("index_tree", "viewer", "events", "mood", "pending", "warnings"):
-        try:
-            importlib.import_module(f"memtui.ui.panes.{name}")
-        except ImportError:
-            return False
-    return True
-
-
-@pytest.mark.skipif(not _all_panes(), reason="the other panes are not written yet")
+@pytest.mark.skipif(not all_panes(), reason="the other panes are not written yet")
 def test_full_app_accepts_from_the_pending_tab(demo: Path) -> None:
     async def body(pilot: Pilot, app: MemtuiApp) -> None:
         await pilot.pause()
@@ -366,8 +320,7 @@ def test_full_app_accepts_from_the_pending_tab(demo: Path) -> None:
         pane = await loaded(pilot, app)
         await until(pilot, lambda: app.focused is pane.rows)
         await preview_of(pilot, pane, "+" + FIRST_BODY)
-        await pilot.press("a")
-        await until(pilot, lambda: len(pane.candidates) == 19)
+        await press_until(pilot, "a", lambda: len(pane.candidates) == 19)
 
     run(MemtuiApp(str(demo), watch=False), body)
     assert (demo / "archive" / "pending" / f"{FIRST}.md").exists()

@@ -7,10 +7,7 @@ one test runs the whole app once every pane exists.
 
 from __future__ import annotations
 
-import asyncio
-import datetime as dt
-import importlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,17 +18,24 @@ from textual.pilot import Pilot
 from textual.widgets import Footer, Input, Markdown, TabbedContent, TabPane
 from textual.widgets.tree import TreeNode
 
-from memtui.demo import write_demo
 from memtui.engine.search import search
 from memtui.ui.app import MemtuiApp
 from memtui.ui.panes.index_tree import CHUNK, IndexPane, IndexTree, Node
 from memtui.ui.panes.viewer import FilePane, component_style
 from memtui.ui.screens.search import CAP, SearchScreen
-from tests.conftest import TODAY as TODAY_TEXT
-from tests.conftest import write_tree
+from tests.conftest import TODAY, write_tree
+from tests.ui_helpers import (
+    SIZE,
+    HostApp,
+    all_panes,
+    demo_store,
+    importable,
+    press_until,
+    run,
+    store_loaded,
+    until,
+)
 
-TODAY = dt.date(2026, 11, 29)
-SIZE = (120, 36)
 CJK = "季度报告"  # on one line of the demo's memory.md
 HOSTILE = "[@click=app.quit]x[/]"
 HOSTILE_NAME = "[@click=app.quit]x[b]"  # a file name can't hold the "/" of "[/]"
@@ -39,12 +43,14 @@ ESCAPES = ("\x1b[2J", "\x1b]52;c;SGVsbG8=\x07", "\x9b31m")
 RAW_CONTROLS = ("\x1b", "\x07", "\x9b")
 
 
-class TreeAndFile(MemtuiApp):
+class TreeAndFile(HostApp):
     """The real app with only the index and File panes; the services the panes call
     that other parts of the app provide are recorded."""
 
+    focus_first = "#pane-index"
+
     def __init__(self, root: str, **kwargs: Any) -> None:
-        super().__init__(root, watch=False, **kwargs)
+        super().__init__(root, **kwargs)
         self.calls: list[tuple[str, str]] = []
         self.questions: list[str] = []
 
@@ -54,10 +60,6 @@ class TreeAndFile(MemtuiApp):
             with TabbedContent(id="panes"), TabPane("File", id="tab-file"):
                 yield FilePane(id="pane-file")
         yield Footer()
-
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.query_one(IndexPane).focus()
 
     def show_history(self, rel: str) -> None:
         self.calls.append(("history", rel))
@@ -72,37 +74,16 @@ class TreeAndFile(MemtuiApp):
 
 @pytest.fixture(autouse=True)
 def pinned_today(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MEMTUI_TODAY", TODAY_TEXT)
+    monkeypatch.setenv("MEMTUI_TODAY", TODAY)
 
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Path:
-    root = tmp_path / "demo"
-    write_demo(root, size=1, today=TODAY)
-    return root
-
-
-def run(app: MemtuiApp, body: Callable[[Pilot, Any], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await body(pilot, app)
-
-    asyncio.run(main())
-
-
-async def until(pilot: Pilot, check: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Let the app run until `check()` holds (workers, messages, timers)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        if loop.time() > deadline:
-            raise AssertionError("timed out waiting for the app")
-        await pilot.pause(0.02)
+    return demo_store(tmp_path / "demo")
 
 
 async def loaded(pilot: Pilot, app: MemtuiApp) -> IndexTree:
-    await until(pilot, lambda: app.store is not None)
-    await pilot.pause()
+    await store_loaded(pilot, app)
     return app.query_one(IndexTree)
 
 
@@ -128,6 +109,14 @@ async def cursor_to(pilot: Pilot, tree: IndexTree, start: str) -> TreeNode[Node]
     return node
 
 
+async def press_on(pilot: Pilot, tree: IndexTree, start: str, key: str) -> None:
+    """Move the cursor to the visible node starting `start`, press `key` (right expands,
+    enter opens the file), let the app settle."""
+    await cursor_to(pilot, tree, start)
+    await pilot.press(key)
+    await pilot.pause()
+
+
 def built(tree: IndexTree) -> list[TreeNode[Node]]:
     """Every node that exists (expanded or not)."""
     out, stack = [], list(tree.root.children)
@@ -136,6 +125,11 @@ def built(tree: IndexTree) -> list[TreeNode[Node]]:
         out.append(node)
         stack.extend(node.children)
     return out
+
+
+async def open_search(pilot: Pilot, app: MemtuiApp) -> SearchScreen:
+    await press_until(pilot, "slash", lambda: isinstance(app.screen, SearchScreen))
+    return app.screen  # type: ignore[return-value]
 
 
 async def searched(pilot: Pilot, screen: SearchScreen, query: str) -> None:
@@ -176,9 +170,7 @@ def test_tree_shows_the_three_layouts_and_the_index_badge(demo: Path) -> None:
         await pilot.pause()
         missing = find(tree, "旧版博客迁移")  # the pointer to memory_blog_migration.md
         assert "missing" in missing.label.plain  # type: ignore[union-attr]
-        await cursor_to(pilot, tree, "topics")
-        await pilot.press("right")
-        await pilot.pause()
+        await press_on(pilot, tree, "topics", "right")
         assert "orphan" in find(tree, "memory_draft_ideas.md").label.plain  # type: ignore[union-attr]
         assert "bad name" in find(tree, "memory_Travel-Plans.md").label.plain  # type: ignore[union-attr]
 
@@ -191,12 +183,8 @@ def test_selecting_a_fact_section_opens_facts_md_at_its_line(demo: Path) -> None
 
     async def body(pilot: Pilot, app: TreeAndFile) -> None:
         tree = await loaded(pilot, app)
-        await cursor_to(pilot, tree, "facts.md")
-        await pilot.press("right")
-        await pilot.pause()
-        await cursor_to(pilot, tree, "GIT")
-        await pilot.press("enter")
-        await pilot.pause()
+        await press_on(pilot, tree, "facts.md", "right")
+        await press_on(pilot, tree, "GIT", "enter")
         viewer = app.query_one(FilePane)
         assert viewer.rel == "facts.md"
         assert viewer.rows.cursor == git_line - 1
@@ -208,9 +196,7 @@ def test_selecting_a_fact_section_opens_facts_md_at_its_line(demo: Path) -> None
         assert app.query_one(TabbedContent).active == "tab-file"
         # a topic file: the snapshot holds no text for it, the viewer reads it itself
         tree.focus()
-        await cursor_to(pilot, tree, "topics")
-        await pilot.press("right")
-        await pilot.pause()
+        await press_on(pilot, tree, "topics", "right")
         await cursor_to(pilot, tree, "memory_blog_notes.md")
         await pilot.press("enter")
         await until(pilot, lambda: viewer.rel == "memory_blog_notes.md" and not viewer.loading)
@@ -251,14 +237,11 @@ def test_m_toggles_raw_and_rendered(demo: Path) -> None:
 def test_keys_call_history_edit_and_archive(demo: Path) -> None:
     async def body(pilot: Pilot, app: TreeAndFile) -> None:
         tree = await loaded(pilot, app)
-        await cursor_to(pilot, tree, "sops")
-        await pilot.press("right")
-        await pilot.pause()
+        await press_on(pilot, tree, "sops", "right")
         await cursor_to(pilot, tree, "rotate-nginx")
         await pilot.press("h", "e")
         assert app.calls == [("history", "sops/rotate-nginx.md"), ("edit", "sop:rotate-nginx")]
-        await pilot.press("x")
-        await until(pilot, lambda: not (demo / "sops" / "rotate-nginx.md").exists())
+        await press_until(pilot, "x", lambda: not (demo / "sops" / "rotate-nginx.md").exists())
         assert (demo / "archive" / "sops" / "rotate-nginx.md").exists()
         assert "sop:rotate-nginx" in app.questions[0]
         # the reload counts one sop less and keeps the sops group open
@@ -284,12 +267,8 @@ def test_read_only_hides_edit_and_archive(demo: Path) -> None:
 def test_expanded_state_cursor_and_viewer_line_survive_a_reload(demo: Path) -> None:
     async def body(pilot: Pilot, app: TreeAndFile) -> None:
         tree = await loaded(pilot, app)
-        await cursor_to(pilot, tree, "facts.md")
-        await pilot.press("right")
-        await pilot.pause()
-        await cursor_to(pilot, tree, "NETWORK")
-        await pilot.press("enter")
-        await pilot.pause()
+        await press_on(pilot, tree, "facts.md", "right")
+        await press_on(pilot, tree, "NETWORK", "enter")
         viewer = app.query_one(FilePane)
         line = viewer.rows.cursor
         # the agent appends a fact; the watcher would reload: do what it does
@@ -384,8 +363,8 @@ def test_hostile_names_and_text_are_shown_literally(tmp_path: Path) -> None:
         viewer = app.query_one(FilePane)
         hostile_topic = find(tree, f"memory_{HOSTILE_NAME}.md")
         tree.move_cursor(hostile_topic)
-        await pilot.press("enter")  # through the tree once, then straight to each file
-        await until(pilot, lambda: viewer.rel == f"memory_{HOSTILE_NAME}.md")
+        # through the tree once, then straight to each file
+        await press_until(pilot, "enter", lambda: viewer.rel == f"memory_{HOSTILE_NAME}.md")
         for rel in sorted({n.data.rel for n in nodes if n.data and n.data.rel}):
             app.open_file(rel)
             await until(pilot, lambda: not viewer.loading)
@@ -408,11 +387,9 @@ def test_hostile_names_and_text_are_shown_literally(tmp_path: Path) -> None:
             assert not any(ch in svg for ch in RAW_CONTROLS)
         assert "[@click=app.quit]x" in svg.replace("&#160;", " ")
         # search shows the hostile text literally too
-        await pilot.press("slash")
-        await until(pilot, lambda: isinstance(app.screen, SearchScreen))
-        screen = app.screen
-        await searched(pilot, screen, "click=app.quit")  # type: ignore[arg-type]
-        assert screen.hits  # type: ignore[attr-defined]
+        screen = await open_search(pilot, app)
+        await searched(pilot, screen, "click=app.quit")
+        assert screen.hits
         svg = app.export_screenshot()
         assert not any(ch in svg for ch in RAW_CONTROLS)
         await pilot.press("escape")
@@ -432,9 +409,7 @@ def test_search_finds_cjk_and_enter_opens_the_line(demo: Path) -> None:
 
     async def body(pilot: Pilot, app: TreeAndFile) -> None:
         await loaded(pilot, app)
-        await pilot.press("slash")
-        await until(pilot, lambda: isinstance(app.screen, SearchScreen))
-        screen: SearchScreen = app.screen  # type: ignore[assignment]
+        screen = await open_search(pilot, app)
         await searched(pilot, screen, CJK)
         first = screen.hits[0]
         assert (first.file, first.line) == (expected.file, expected.line)
@@ -442,8 +417,7 @@ def test_search_finds_cjk_and_enter_opens_the_line(demo: Path) -> None:
         assert row.plain.startswith(f"{expected.file}:{expected.line}: ")
         match = tuple(screen.rows.style_of("match") == s.style for s in row.spans)
         assert any(match)
-        await pilot.press("enter")
-        await until(pilot, lambda: not isinstance(app.screen, SearchScreen))
+        await press_until(pilot, "enter", lambda: not isinstance(app.screen, SearchScreen))
         viewer = app.query_one(FilePane)
         assert viewer.rel == expected.file
         assert viewer.rows.cursor == expected.line - 1
@@ -454,9 +428,7 @@ def test_search_finds_cjk_and_enter_opens_the_line(demo: Path) -> None:
 def test_search_bad_regex_and_escape(demo: Path) -> None:
     async def body(pilot: Pilot, app: TreeAndFile) -> None:
         await loaded(pilot, app)
-        await pilot.press("slash")
-        await until(pilot, lambda: isinstance(app.screen, SearchScreen))
-        screen: SearchScreen = app.screen  # type: ignore[assignment]
+        screen = await open_search(pilot, app)
         await searched(pilot, screen, "re:(unclosed")
         status = screen.query_one("#search-status")
         assert status.has_class("-error")
@@ -467,8 +439,7 @@ def test_search_bad_regex_and_escape(demo: Path) -> None:
         await searched(pilot, screen, "re:.")  # every non-empty line: more than the cap
         assert screen.more and len(screen.hits) == CAP
         assert f"first {CAP:,}" in str(status.render())
-        await pilot.press("escape")
-        await until(pilot, lambda: not isinstance(app.screen, SearchScreen))
+        await press_until(pilot, "escape", lambda: not isinstance(app.screen, SearchScreen))
         assert app.is_running
 
     run(TreeAndFile(str(demo)), body)
@@ -477,17 +448,10 @@ def test_search_bad_regex_and_escape(demo: Path) -> None:
 # --- the whole app ---------------------------------------------------------------------
 
 
-def whole_app_ready() -> bool:
-    names = ("events", "mood", "pending", "warnings")
-    for name in (*(f"memtui.ui.panes.{n}" for n in names), "memtui.ui.screens.help"):
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            return False
-    return True
-
-
-@pytest.mark.skipif(not whole_app_ready(), reason="the other panes are not there yet")
+@pytest.mark.skipif(
+    not (all_panes() and importable("memtui.ui.screens.help")),
+    reason="the other panes are not there yet",
+)
 def test_whole_app_tree_search_and_viewer(demo: Path) -> None:
     expected = next(search(demo, CJK))
 
@@ -499,15 +463,10 @@ def test_whole_app_tree_search_and_viewer(demo: Path) -> None:
             "Dsh",
         ]
         tree.focus()
-        await cursor_to(pilot, tree, "facts.md")
-        await pilot.press("enter")
-        await pilot.pause()
+        await press_on(pilot, tree, "facts.md", "enter")
         assert app.query_one(FilePane).rel == "facts.md"
-        await pilot.press("slash")
-        await until(pilot, lambda: isinstance(app.screen, SearchScreen))
-        await searched(pilot, app.screen, CJK)  # type: ignore[arg-type]
-        await pilot.press("enter")
-        await until(pilot, lambda: not isinstance(app.screen, SearchScreen))
+        await searched(pilot, await open_search(pilot, app), CJK)
+        await press_until(pilot, "enter", lambda: not isinstance(app.screen, SearchScreen))
         viewer = app.query_one(FilePane)
         assert (viewer.rel, viewer.rows.cursor + 1) == (expected.file, expected.line)
 
@@ -521,9 +480,7 @@ def test_snapshot_tree_and_viewer(demo: Path, snap_compare: Any) -> None:
     async def ready(pilot: Pilot) -> None:
         app: TreeAndFile = pilot.app  # type: ignore[assignment]
         tree = await loaded(pilot, app)
-        await cursor_to(pilot, tree, "facts.md")
-        await pilot.press("right")
-        await pilot.pause()
+        await press_on(pilot, tree, "facts.md", "right")
         await cursor_to(pilot, tree, "GIT")
         await pilot.press("enter")
         await pilot.pause(0.1)
@@ -535,9 +492,9 @@ def test_snapshot_search(demo: Path, snap_compare: Any) -> None:
     async def ready(pilot: Pilot) -> None:
         app: TreeAndFile = pilot.app  # type: ignore[assignment]
         await loaded(pilot, app)
-        await pilot.press("slash")
-        await until(pilot, lambda: isinstance(app.screen, SearchScreen))
-        await searched(pilot, app.screen, "pytest")  # type: ignore[arg-type]
+        await searched(pilot, await open_search(pilot, app), "pytest")
+        for box in app.screen.query(Input):  # a blinking cursor makes the picture flaky
+            box.cursor_blink = False
         await pilot.pause(0.1)
 
     assert snap_compare(TreeAndFile(str(demo)), terminal_size=SIZE, run_before=ready)

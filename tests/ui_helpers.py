@@ -1,0 +1,100 @@
+"""Pilot helpers shared by the UI tests (tests/test_ui_*.py): a host app, running a test
+body in it, and waiting for the app.
+
+Import as `from tests.ui_helpers import ...`, the same way as `from tests.helpers import ...`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from memtui.demo import write_demo
+from memtui.ui.app import MemtuiApp
+from tests.helpers import TODAY_DATE
+
+SIZE = (120, 36)  # the terminal of every UI test and picture
+PANE_MODULES = ("index_tree", "viewer", "events", "mood", "pending", "warnings")
+
+Body = Callable[[Pilot, Any], Awaitable[None]]
+
+
+class HostApp(MemtuiApp):
+    """The real app (its loading, run_op and reload; no file watcher) with only what a
+    subclass composes. What it says is recorded in `said` as (severity, text); the widget
+    matching `focus_first` (a selector), if set, has the focus once mounted."""
+
+    focus_first: str | None = None
+
+    def __init__(self, root: str | Path, **kwargs: Any) -> None:
+        super().__init__(str(root), watch=False, **kwargs)
+        self.said: list[tuple[str, str]] = []
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.focus_first is not None:
+            self.query_one(self.focus_first).focus()
+
+    def say(self, text: str, *, severity: Any = "information", title: str = "") -> None:
+        self.said.append((str(severity), text))
+        super().say(text, severity=severity, title=title)
+
+
+def demo_store(root: Path) -> Path:
+    """The smallest demo store (`memtui demo`), dated TODAY_DATE, written at root."""
+    write_demo(root, size=1, today=TODAY_DATE)
+    return root
+
+
+def importable(*modules: str) -> bool:
+    """Whether every module imports (the whole-app tests need every pane they use)."""
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            return False
+    return True
+
+
+def all_panes() -> bool:
+    return importable(*(f"memtui.ui.panes.{name}" for name in PANE_MODULES))
+
+
+def run(app: MemtuiApp, body: Body, *, loaded: bool = False) -> None:
+    """Run `app` under Pilot at SIZE and await body(pilot, app); with `loaded`, the body
+    starts once the store is loaded."""
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            if loaded:
+                await store_loaded(pilot, app)
+            await body(pilot, app)
+
+    asyncio.run(main())
+
+
+async def until(pilot: Pilot, check: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Let the app run until `check()` holds (workers, messages, timers)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        if loop.time() > deadline:
+            raise AssertionError("timed out waiting for the app")
+        await pilot.pause(0.05)
+
+
+async def press_until(pilot: Pilot, key: str, check: Callable[[], bool]) -> None:
+    """Press `key`, then let the app run until `check()` holds."""
+    await pilot.press(key)
+    await until(pilot, check)
+
+
+async def store_loaded(pilot: Pilot, app: MemtuiApp) -> None:
+    """Wait for the app's store, then let the panes show it."""
+    await until(pilot, lambda: app.store is not None)
+    await pilot.pause()
