@@ -7,7 +7,6 @@ the whole app once every pane exists.
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from pathlib import Path
 from typing import Any
@@ -200,9 +199,8 @@ def test_preview_shows_the_diff_accepting_would_make(demo: Path, monkeypatch: An
         # holding ↓ (key repeat, faster than the debounce) starts no dry run until the
         # highlight rests: only the candidate it rests on is previewed
         runs.clear()
-        for _ in range(8):
+        for _ in range(8):  # one burst: no debounce timer can fire in between
             pane.rows.action_move(1)
-            await asyncio.sleep(0.01)
         await preview_of(pilot, pane, "pending:" + pane.candidates[8].id)
         await until(
             pilot,

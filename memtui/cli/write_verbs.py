@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
-import shlex
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -246,22 +242,15 @@ def edit(args: argparse.Namespace) -> int:
 
 
 def _in_editor(text: str, name: str) -> str:
-    """Like `git commit`: $VISUAL or $EDITOR on a temp file; the lock is not held meanwhile."""
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-    suffix = os.path.splitext(name)[1] or ".md"
-    fd, path = tempfile.mkstemp(prefix="memtui-edit-", suffix=suffix)
+    """$VISUAL or $EDITOR on the text (memtui.editor); the lock is not held meanwhile."""
+    from memtui.editor import EditorFailed, EditorNotRun, run_editor
+
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        try:
-            done = subprocess.run([*shlex.split(editor), path], check=False)
-        except OSError as exc:
-            raise CallError(f"cannot run the editor {editor!r}: {exc}") from None
-        if done.returncode != 0:
-            raise Refused(f"the editor exited with status {done.returncode}; nothing changed")
-        return _read_text_file(path)
-    finally:
-        os.unlink(path)
+        return run_editor(text, name)
+    except EditorNotRun as exc:  # a wrong $EDITOR is a wrong call: exit status 2
+        raise CallError(str(exc)) from None
+    except EditorFailed as exc:
+        raise Refused(str(exc)) from None
 
 
 def _archive_call(args: argparse.Namespace, restoring: bool) -> Any:

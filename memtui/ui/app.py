@@ -44,12 +44,10 @@ class MemtuiApp(App[None]):
     CSS_PATH = styles_path()
     TITLE = "memtui"
     BINDINGS = [
-        Binding("1", "show_pane('index')", "Index", id="pane.index"),
-        Binding("2", "show_pane('file')", "File", id="pane.file"),
-        Binding("3", "show_pane('events')", "Events", id="pane.events"),
-        Binding("4", "show_pane('mood')", "Mood", id="pane.mood"),
-        Binding("5", "show_pane('pending')", "Pending", id="pane.pending"),
-        Binding("6", "show_pane('warnings')", "Warnings", id="pane.warnings"),
+        *[  # 1 the index, 2-6 the tabs
+            Binding(str(n), f"show_pane('{key}')", title, id=f"pane.{key}")
+            for n, (key, title) in enumerate((("index", "Index"), *PANES), 1)
+        ],
         Binding("slash", "search", "Search", id="search"),
         Binding("question_mark", "help", "Help", id="help"),
         Binding("ctrl+r", "reload", "Reload", id="reload", show=False),
@@ -224,13 +222,9 @@ class MemtuiApp(App[None]):
 
     def confirm(self, question: str, then: Callable[[], None]) -> None:
         """Ask first (destructive actions); run `then` on yes."""
-        from memtui.ui.screens.confirm import ConfirmScreen
+        from memtui.ui.editing import ask
 
-        def answered(yes: bool | None) -> None:
-            if yes:
-                then()
-
-        self.push_screen(ConfirmScreen(question), answered)
+        ask(self, question, then)
 
     def action_reload(self) -> None:
         self.load_store()

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
 from collections.abc import Callable
 from typing import Any
 
+from memtui.engine.config import CONFIG_NAME, Thresholds, store_config
 from memtui.engine.model import Span
 from memtui.engine.textfile import TextFile, Unreadable, decode
 from memtui.engine.write.transaction import Transaction, WriteError
@@ -17,13 +19,31 @@ class Refused(WriteError):
     """The operation is not allowed as asked (the reason says why); nothing changed."""
 
 
-def current_text(tx: Transaction, rel: str, *, must_exist: bool = True) -> TextFile | None:
-    """The file as it is now, under the lock, decoded losslessly; Refused if unusable."""
+def thresholds(root: str) -> Thresholds:
+    """The store's thresholds (memtui.toml at the root, else the SPEC defaults)."""
+    real = os.path.realpath(root)
+    present = os.path.isfile(os.path.join(real, CONFIG_NAME))
+    return store_config(real, frozenset([CONFIG_NAME]) if present else frozenset()).thresholds
+
+
+def current_text(
+    tx: Transaction, rel: str, *, must_exist: bool = True, limits: Thresholds | None = None
+) -> TextFile | None:
+    """The file as it is now, under the lock, decoded losslessly; Refused if unusable.
+
+    Over the store's max_file_bytes is unusable too: the read side shows such a file
+    as unreadable, so memtui must not write one the user cannot see. `limits`: the
+    thresholds the caller already has (else memtui.toml is read here)."""
     raw = tx.read(rel)
     if raw is None:
         if must_exist:
             raise Refused(f"{rel} does not exist")
         return None
+    limit = (limits or thresholds(tx.root)).max_file_bytes
+    if len(raw) > limit:
+        raise Refused(
+            f"{rel} is larger than the {limit}-byte limit; memtui never writes such a file"
+        )
     got = decode(rel, raw)
     if isinstance(got, Unreadable):
         raise Refused(f"{rel} is {got.reason}; memtui never writes such a file")

@@ -24,7 +24,7 @@ from memtui.engine.layouts.companion import (
 from memtui.engine.layouts.workspace import COMPANIONS, TOPIC_LIKE
 from memtui.engine.markdown import sections
 from memtui.engine.model import Event, Section, item_text
-from memtui.engine.ops.common import Refused
+from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import (
     append_block,
     block_lines,
@@ -37,7 +37,6 @@ from memtui.engine.ops.lines import (
     line_ranges,
     load,
     one_line,
-    thresholds,
 )
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Receipt, Transaction

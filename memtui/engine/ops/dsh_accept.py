@@ -21,8 +21,7 @@ from memtui.engine.ops.common import Refused, now_iso
 from memtui.engine.ops.dsh_books import (
     Counts,
     fill_snapshot_paths,
-    plan_index,
-    plan_stats,
+    plan_books,
     read_facts,
     record_provenance,
     snapshot_token,
@@ -207,11 +206,8 @@ class _AcceptPlan:
         sops = sop_names(tx.root, add=self.sops)
         listed = set(md_files(tx.root, PENDING))
         pending = len(listed - {c.rel for c in self.accepted})
-        plan_stats(
-            tx,
-            Counts(count, len(names), len(sops), pending, accepted=len(self.accepted)),
-        )
-        index = plan_index(tx, names, sops) or {}
+        stats = Counts(count, len(names), len(sops), pending, accepted=len(self.accepted))
+        index = plan_books(tx, stats, names, sops) or {}
         created = [n for n, old in self.sops.items() if not old]
         superseded = [n for n, old in self.sops.items() if old]
         parts = []

@@ -5,15 +5,13 @@ facts.md's sections as the counts and the index need them."""
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from memtui.engine.config import CONFIG_NAME, store_config
 from memtui.engine.layouts.dsh import FACTS, INDEX, META, STATS, expected_auto
-from memtui.engine.ops.common import Refused, current_text, update_json
+from memtui.engine.ops.common import Refused, current_text, thresholds, update_json
 from memtui.engine.ops.dsh_store import (
     ARCHIVE_FACTS,
     ARCHIVE_PENDING,
@@ -231,11 +229,18 @@ def plan_index(tx: Transaction, sections: list[str], sops: list[str]) -> dict[st
     return {"index_lines_before": line_count(old), "index_lines_after": line_count(new)}
 
 
+def plan_books(
+    tx: Transaction, counts: Counts, sections: list[str], sops: list[str]
+) -> dict[str, Any] | None:
+    """What follows every change of facts or sops: memory_stats.json (`counts`), then
+    index.txt's automatic segment; the index details (None: it was current)."""
+    plan_stats(tx, counts)
+    return plan_index(tx, sections, sops)
+
+
 def l1_cap(root: str) -> int:
     """The index.txt line cap (SPEC §3: 30; memtui.toml may change it)."""
-    here = os.path.isfile(os.path.join(root, CONFIG_NAME))
-    files = frozenset({CONFIG_NAME}) if here else frozenset()
-    return store_config(root, files).thresholds.l1_max_lines
+    return thresholds(root).l1_max_lines
 
 
 def counts(tx: Transaction, facts: FactsState, sops: list[str], **changes: Any) -> Counts:

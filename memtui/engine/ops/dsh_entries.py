@@ -15,8 +15,8 @@ from memtui.engine.ops.dsh_books import (
     counts,
     fill_snapshot_paths,
     l1_cap,
+    plan_books,
     plan_index,
-    plan_stats,
     read_facts,
     record_provenance,
     snapshot_token,
@@ -72,6 +72,80 @@ def _meta(tx: Transaction, key: str, change: Callable[[dict[str, Any]], None]) -
 
 def _index_summary(index: dict[str, Any] | None) -> str:
     return "; index rebuilt" if index else ""
+
+
+def _plan_books(
+    tx: Transaction, state: FactsState, sops: list[str], **changes: Any
+) -> dict[str, Any] | None:
+    """memory_stats.json and index.txt follow the planned facts and sops; the index
+    details (None: it was current already)."""
+    return plan_books(tx, counts(tx, state, sops, **changes), state.names, sops)
+
+
+def _record_added(
+    tx: Transaction,
+    entry: tuple[str, str],
+    prov: dict[str, Any],
+    state: FactsState,
+    sops: list[str],
+) -> dict[str, Any] | None:
+    """An entry added by hand: its provenance in memory-meta.json, then the books."""
+    kind, name = entry
+    now = now_iso()
+    key = f"{kind}:{name}"
+    _meta(tx, key, lambda entries: record_provenance(entries, key, kind, prov, now))
+    return _plan_books(tx, state, sops)
+
+
+def _move_sop(
+    tx: Transaction, name: str, *, restoring: bool
+) -> tuple[str, str, FactsState, list[str]]:
+    """sops/NAME.md to archive/sops/ (or back, restoring), never over an existing file;
+    (from, to, the facts, the sops after the move) for the books."""
+    live = refuse_path(f"{SOPS}/{name}.md", tx.root)
+    kept = refuse_path(f"{ARCHIVE_SOPS}/{name}.md", tx.root)
+    src, dst = (kept, live) if restoring else (live, kept)
+    if tx.read(src) is None:
+        raise Refused(
+            f"sop:{name} is not archived ({src} does not exist)"
+            if restoring
+            else f"sop:{name} does not exist"
+        )
+    if os.path.lexists(os.path.join(tx.root, dst)):
+        raise Refused(
+            f"{dst} exists again; restore refused (not overwritten)"
+            if restoring
+            else f"{dst} exists already (an earlier archive); not overwritten"
+        )
+    tx.move(src, dst)
+    _, state, _ = read_facts(tx)
+    sops = sop_names(tx.root, add={name}) if restoring else sop_names(tx.root, drop={name})
+    return src, dst, state, sops
+
+
+def _finish_move(
+    tx: Transaction,
+    entry: tuple[str, str],
+    books: tuple[FactsState, list[str]],
+    fields: dict[str, Any],
+    summary: str,
+    **details: Any,
+) -> Receipt:
+    """The rest of an archive or a restore: the entry's status `fields` in
+    memory-meta.json, the counts (fields["status"] decides archived +1 or -1), the
+    index and the details; then the commit."""
+    kind, name = entry
+    key = f"{kind}:{name}"
+
+    def change(entries: dict[str, Any]) -> None:
+        entries.setdefault(key, {"type": kind}).update(fields)
+
+    _meta(tx, key, change)
+    archived = 1 if fields["status"] == "archived" else -1
+    index = _plan_books(tx, *books, archived=archived)
+    tx.details.update(summary=summary + _index_summary(index), entry=key, **details)
+    tx.details.update(index or {})
+    return tx.commit()
 
 
 # --- the index -------------------------------------------------------------------
@@ -132,13 +206,8 @@ def add_fact(
         if not edit.added:
             raise Refused(f"{section} already holds {'these facts' if len(facts) > 1 else 'it'}")
         tx.write(FACTS, tf.encode(edit.text) if tf else edit.text.encode("utf-8"))
-        now = now_iso()
-        key = f"fact:{section}"
-        _meta(tx, key, lambda entries: record_provenance(entries, key, "fact", prov, now))
         state = FactsState(edit.names, edit.count)
-        sops = sop_names(tx.root)
-        plan_stats(tx, counts(tx, state, sops))
-        index = plan_index(tx, state.names, sops)
+        index = _record_added(tx, ("fact", section), prov, state, sop_names(tx.root))
         where = f"new section {section}" if edit.created else section
         tx.details.update(
             summary=f"{edit.added[section]} fact line(s) added to {where}" + _index_summary(index),
@@ -172,13 +241,8 @@ def add_sop(
         if tx.read(rel) is not None:
             raise Refused(f"sop:{name} exists already; update it instead (old text to .history/)")
         tx.write(rel, _body_bytes(body, None))
-        now = now_iso()
-        key = f"sop:{name}"
-        _meta(tx, key, lambda entries: record_provenance(entries, key, "sop", prov, now))
         _, state, _ = read_facts(tx)
-        sops = sop_names(tx.root, add={name})
-        plan_stats(tx, counts(tx, state, sops))
-        index = plan_index(tx, state.names, sops)
+        index = _record_added(tx, ("sop", name), prov, state, sop_names(tx.root, add={name}))
         tx.details.update(summary=f"sop {name} written" + _index_summary(index), sop=name)
         tx.details.update(index or {})
         return tx.commit()
@@ -248,33 +312,10 @@ def archive(root: str | os.PathLike[str], entry_id: str, *, dry_run: bool = Fals
             state, moved = _archive_section(tx, name)
             sops = sop_names(tx.root)
         else:
-            src = refuse_path(f"{SOPS}/{name}.md", tx.root)
-            moved = refuse_path(f"{ARCHIVE_SOPS}/{name}.md", tx.root)
-            if tx.read(src) is None:
-                raise Refused(f"sop:{name} does not exist")
-            if os.path.lexists(os.path.join(tx.root, moved)):
-                raise Refused(f"{moved} exists already (an earlier archive); not overwritten")
-            tx.move(src, moved)
-            _, state, _ = read_facts(tx)
-            sops = sop_names(tx.root, drop={name})
-        now = now_iso()
-
-        def change(entries: dict[str, Any]) -> None:
-            entry = entries.setdefault(f"{kind}:{name}", {"type": kind})
-            entry["status"] = "archived"
-            entry["archivedAt"] = now
-            entry["archivedTo"] = moved
-
-        _meta(tx, f"{kind}:{name}", change)
-        plan_stats(tx, counts(tx, state, sops, archived=1))
-        index = plan_index(tx, state.names, sops)
-        tx.details.update(
-            summary=f"{kind}:{name} archived to {moved}" + _index_summary(index),
-            entry=f"{kind}:{name}",
-            archived_to=moved,
-        )
-        tx.details.update(index or {})
-        return tx.commit()
+            _, moved, state, sops = _move_sop(tx, name, restoring=False)
+        fields = {"status": "archived", "archivedAt": now_iso(), "archivedTo": moved}
+        summary = f"{kind}:{name} archived to {moved}"
+        return _finish_move(tx, (kind, name), (state, sops), fields, summary, archived_to=moved)
 
 
 def _archive_section(tx: Transaction, name: str) -> tuple[FactsState, str]:
@@ -322,29 +363,7 @@ def restore(root: str | os.PathLike[str], entry_id: str, *, dry_run: bool = Fals
             sops = sop_names(tx.root)
             target = FACTS
         else:
-            src = refuse_path(f"{ARCHIVE_SOPS}/{name}.md", tx.root)
-            target = refuse_path(f"{SOPS}/{name}.md", tx.root)
-            if tx.read(src) is None:
-                raise Refused(f"sop:{name} is not archived ({src} does not exist)")
-            if os.path.lexists(os.path.join(tx.root, target)):
-                raise Refused(f"{target} exists again; restore refused (not overwritten)")
-            tx.move(src, target)
-            _, state, _ = read_facts(tx)
-            sops = sop_names(tx.root, add={name})
-        now = now_iso()
-
-        def change(entries: dict[str, Any]) -> None:
-            entry = entries.setdefault(f"{kind}:{name}", {"type": kind})
-            entry["status"] = "active"
-            entry["restoredAt"] = now
-
-        _meta(tx, f"{kind}:{name}", change)
-        plan_stats(tx, counts(tx, state, sops, archived=-1))
-        index = plan_index(tx, state.names, sops)
-        tx.details.update(
-            summary=f"{kind}:{name} restored from {src} to {target}" + _index_summary(index),
-            entry=f"{kind}:{name}",
-            restored_from=src,
-        )
-        tx.details.update(index or {})
-        return tx.commit()
+            src, target, state, sops = _move_sop(tx, name, restoring=True)
+        fields = {"status": "active", "restoredAt": now_iso()}
+        summary = f"{kind}:{name} restored from {src} to {target}"
+        return _finish_move(tx, (kind, name), (state, sops), fields, summary, restored_from=src)

@@ -17,9 +17,9 @@ from memtui.engine import frontmatter
 from memtui.engine.layouts.companion import EVENTS, PROFILE, _events
 from memtui.engine.layouts.workspace import INDEX, TOPIC_LIKE, topic_id
 from memtui.engine.markdown import HEADING, sections
-from memtui.engine.ops.common import Refused
+from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.companion import find_event, parse_event_ref
-from memtui.engine.ops.lines import check_root, eol_of_text, line_ranges, load, thresholds
+from memtui.engine.ops.lines import check_root, eol_of_text, line_ranges, load
 from memtui.engine.paths import LAYOUT_DIRS, is_temp_name
 from memtui.engine.textfile import TextFile, decode, line_count
 from memtui.engine.write.files import read_or_none

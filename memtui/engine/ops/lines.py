@@ -9,19 +9,12 @@ from __future__ import annotations
 
 import os
 
-from memtui.engine.config import CONFIG_NAME, Thresholds, store_config
+from memtui.engine.config import Thresholds
 from memtui.engine.ops.common import Refused, current_text
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Transaction, WriteError
 
 Line = tuple[int, int, str]  # (char start, char stop incl. its "\n", content without EOL)
-
-
-def thresholds(root: str) -> Thresholds:
-    """The store's thresholds (memtui.toml at the root, else the SPEC defaults)."""
-    real = os.path.realpath(root)
-    present = os.path.isfile(os.path.join(real, CONFIG_NAME))
-    return store_config(real, frozenset([CONFIG_NAME]) if present else frozenset()).thresholds
 
 
 def check_root(root: str) -> None:
@@ -32,19 +25,14 @@ def check_root(root: str) -> None:
 def load(
     tx: Transaction, rel: str, limits: Thresholds, *, must_exist: bool = True
 ) -> TextFile | None:
-    """The file's current text under the lock; Refused if it is unusable."""
+    """The file's current text under the lock (current_text); every reason it cannot
+    be used, a path outside the root included, is a Refused."""
     try:
-        tf = current_text(tx, rel, must_exist=must_exist)
+        return current_text(tx, rel, must_exist=must_exist, limits=limits)
     except Refused:
         raise
     except WriteError as exc:  # outside the root, a link, memtui's own bookkeeping
         raise Refused(str(exc)) from None
-    if tf is not None and tf.size > limits.max_file_bytes:
-        raise Refused(
-            f"{rel} is larger than the {limits.max_file_bytes}-byte limit; "
-            "memtui never writes such a file"
-        )
-    return tf
 
 
 def encode(tf: TextFile | None, text: str) -> bytes:

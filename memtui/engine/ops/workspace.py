@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 import re
 
+from memtui.engine.config import Thresholds
 from memtui.engine.layouts.workspace import ARROW, INDEX, POINTER_FILE, TOPIC_LIKE, topic_id
 from memtui.engine.markdown import HEADING, sections
-from memtui.engine.ops.common import Refused
+from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import (
     Line,
     append_block,
@@ -20,7 +21,6 @@ from memtui.engine.ops.lines import (
     line_ranges,
     load,
     one_line,
-    thresholds,
 )
 from memtui.engine.textfile import TextFile, line_count
 from memtui.engine.write.transaction import Receipt, Transaction, WriteError
@@ -116,23 +116,45 @@ def _topic_rel(root: str, name: str, folder: str) -> str | None:
     return None
 
 
-def _read_topic(tx: Transaction, rel: str) -> None:
+def _read(tx: Transaction, rel: str) -> bytes | None:
+    """tx.read, a path memtui may not touch (a link, outside the root) refused."""
     try:
-        data = tx.read(rel)
+        return tx.read(rel)
     except WriteError as exc:
         raise Refused(str(exc)) from None
-    if data is None:
-        raise Refused(f"{rel} does not exist")
 
 
-def _index_level(count: int, limits_warn: int, limits_block: int) -> str | None:
-    if count >= limits_block:
+def _check_move(tx: Transaction, src: str, dst: str) -> None:
+    """A topic file may move from src to dst: src is there and nothing is at dst."""
+    if _read(tx, src) is None:
+        raise Refused(f"{src} does not exist")
+    if os.path.lexists(os.path.join(tx.root, dst)):
+        raise Refused(f"{dst} already exists; not overwritten")
+
+
+def _open_index(tx: Transaction, limits: Thresholds) -> tuple[TextFile | None, str]:
+    """memory.md and its text ("" if absent), for a change that adds to it: refused
+    while it is at the block (SPEC §1), so nothing is added until it is governed."""
+    index = load(tx, INDEX, limits, must_exist=False)
+    old = index.text if index else ""
+    before = line_count(old)
+    if before >= limits.index_block_lines:
+        raise Refused(
+            f"memory.md has {before} lines (blocked at {limits.index_block_lines}): "
+            "run memory governance before anything is added"
+        )
+    return index, old
+
+
+def _index_level(count: int, limits: Thresholds) -> str | None:
+    block, warn = limits.index_block_lines, limits.index_warn_lines
+    if count >= block:
         return (
-            f"memory.md now has {count} lines: at the {limits_block}-line block, nothing "
+            f"memory.md now has {count} lines: at the {block}-line block, nothing "
             "more may be added until it is governed"
         )
-    if count >= limits_warn:
-        return f"memory.md has {count} lines (warning from {limits_warn}): run governance soon"
+    if count >= warn:
+        return f"memory.md has {count} lines (warning from {warn}): run governance soon"
     return None
 
 
@@ -149,9 +171,7 @@ def archive_topic(root: str, name: str, *, dry_run: bool = False) -> Receipt:
         if src is None:
             raise Refused(f"no topic {name!r} (memory_{name}.md does not exist)")
         dst = f"{ARCHIVE}/{src}"
-        _read_topic(tx, src)
-        if os.path.lexists(os.path.join(tx.root, dst)):
-            raise Refused(f"{dst} already exists; not overwritten")
+        _check_move(tx, src, dst)
         index = load(tx, INDEX, limits, must_exist=False)
         hits = pointers_to(index.text, src) if index else []
         tx.move(src, dst)
@@ -177,17 +197,8 @@ def restore_topic(root: str, name: str, *, dry_run: bool = False) -> Receipt:
         if src is None:
             raise Refused(f"no archived topic {name!r} ({ARCHIVE}/memory_{name}.md)")
         dst = src[len(ARCHIVE) + 1 :]
-        _read_topic(tx, src)
-        if os.path.lexists(os.path.join(tx.root, dst)):
-            raise Refused(f"{dst} already exists; not overwritten")
-        index = load(tx, INDEX, limits, must_exist=False)
-        old = index.text if index else ""
-        before = line_count(old)
-        if before >= limits.index_block_lines:
-            raise Refused(
-                f"memory.md has {before} lines (blocked at {limits.index_block_lines}): "
-                "govern it before anything is added"
-            )
+        _check_move(tx, src, dst)
+        index, old = _open_index(tx, limits)
         archived = load(tx, ARCHIVE_INDEX, limits, must_exist=False)
         hits = pointers_to(archived.text, dst) if archived else []
         present = pointers_to(old, dst)
@@ -203,7 +214,7 @@ def restore_topic(root: str, name: str, *, dry_run: bool = False) -> Receipt:
             tx.details["note"] = f"memory.md already points to {dst}"
         else:
             tx.details["warning"] = f"no archived pointer to {dst}: add one to memory.md"
-        level = _index_level(line_count(new), limits.index_warn_lines, limits.index_block_lines)
+        level = _index_level(line_count(new), limits)
         if level and new != old:
             tx.details["index"] = level
         return tx.commit()
@@ -237,20 +248,9 @@ def add_topic(
     limits = thresholds(root)
     details = {"topic": name, "file": filename, "section": heading}
     with Transaction(root, "add-topic", details=details, dry_run=dry_run) as tx:
-        try:
-            exists = tx.read(filename) is not None
-        except WriteError as exc:
-            raise Refused(str(exc)) from None
-        if exists:
+        if _read(tx, filename) is not None:
             raise Refused(f"{filename} already exists; edit it (topic:{name}) instead")
-        index = load(tx, INDEX, limits, must_exist=False)
-        old = index.text if index else ""
-        before = line_count(old)
-        if before >= limits.index_block_lines:
-            raise Refused(
-                f"memory.md has {before} lines (blocked at {limits.index_block_lines}): "
-                "run memory governance before anything is added"
-            )
+        index, old = _open_index(tx, limits)
         if os.path.lexists(os.path.join(tx.root, ARCHIVE, filename)):
             tx.details["note"] = f"{ARCHIVE}/{filename} exists too (an archived version)"
         eol = eol_of_text(old)
@@ -262,7 +262,7 @@ def add_topic(
         else:
             new = place_line(old, f"## {heading}", f"- {desc} {ARROW} {filename}", eol)
             tx.write(INDEX, encode(index, new))
-        level = _index_level(line_count(new), limits.index_warn_lines, limits.index_block_lines)
+        level = _index_level(line_count(new), limits)
         if level:
             tx.details["warning"] = level
         return tx.commit()

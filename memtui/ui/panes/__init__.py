@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from rich.style import Style
 from textual.widget import Widget
 
 from memtui.engine.store import Store
+from memtui.ui.style import component_style
 
 
 class Pane(Widget):
@@ -14,3 +16,18 @@ class Pane(Widget):
 
     def show_store(self, store: Store) -> None:
         raise NotImplementedError
+
+    def on_mount(self) -> None:
+        # Textual runs this as well as a subclass's own on_mount (handlers run per class).
+        self.watch(self.app, "theme", self._theme_changed, init=False)
+
+    def _theme_changed(self) -> None:
+        self.call_after_refresh(self.restyle)
+
+    def restyle(self) -> None:
+        """The theme changed: draw again whatever holds the old theme's colours (Rich
+        Text made with `style_of`). Rows and plain widgets restyle themselves."""
+
+    def style_of(self, name: str) -> Style:
+        """A component class's style for Rich Text drawn in this pane (ui.style)."""
+        return component_style(self, name)

@@ -8,19 +8,18 @@ when the Rows widget draws it.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Static
 
 from memtui.engine.layouts.companion import EVENTS, parse_date
 from memtui.engine.model import Event
 from memtui.engine.store import Store
-from memtui.ui.panes import Pane
+from memtui.ui.panes.listing import ListPane
 from memtui.ui.safe import literal, row
 from memtui.ui.widgets.rows import Rows
 
@@ -75,22 +74,18 @@ class EventRows(Rows):
     BINDINGS = [Binding("enter", "choose", "Open in file", id="events.open")]
 
 
-class EventsPane(Pane):
+class EventsPane(ListPane):
     """Events newest first; `o` open only, `t` type, `d` done/reopen, `x` archive."""
 
     DEFAULT_CSS = """
-    EventsPane { layout: vertical; }
-    EventsPane #events-header { height: 1; background: $boost; padding: 0 1; }
-    EventsPane #events-rows { height: 1fr; }
-    EventsPane #events-detail {
-        height: 8; border-top: solid $primary-darken-2; padding: 0 1; overflow: hidden;
-    }
+    EventsPane #events-detail { height: 8; }
     EventsPane > .events--overdue { color: $error; text-style: bold; }
     EventsPane > .events--open { color: $warning; }
     EventsPane > .events--muted { text-style: dim; }
     EventsPane > .events--label { color: $accent; }
     """
     COMPONENT_CLASSES = {"events--overdue", "events--open", "events--muted", "events--label"}
+    KEY, ROWS = "events", EventRows
     BINDINGS = [
         Binding("o", "toggle_open", "Open only", id="events.open_only"),
         Binding("t", "cycle_type", "Type", id="events.type"),
@@ -111,41 +106,11 @@ class EventsPane(Pane):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._rows = EventRows(id="events-rows")
-        self.store: Store | None = None
         self.timeline: Timeline | None = None
         self.view: list[int] = []  # indices into timeline.events, after the filters
         self.open_only = False
         self.type_index = 0
         self.current_id: str | None = None  # the highlighted event, kept across snapshots
-        self.header_text = Text()
-        self.detail_text = Text()
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="events-header")
-        yield self._rows
-        yield Static(id="events-detail")
-
-    @property
-    def rows(self) -> Rows:
-        return self._rows
-
-    def on_mount(self) -> None:
-        self.watch(self.app, "theme", self._theme_changed, init=False)
-
-    def _theme_changed(self) -> None:
-        self.call_after_refresh(self._restyle)
-
-    def _restyle(self) -> None:
-        """Header and detail hold the old theme's colours; the rows are drawn on demand."""
-        if self.timeline is not None:
-            self._header()
-            self._detail()
-            self.rows.refresh()
-
-    def focus(self, scroll_visible: bool = True) -> EventsPane:
-        self.rows.focus(scroll_visible)
-        return self
 
     # --- snapshots and filters ----------------------------------------------
 
@@ -194,12 +159,7 @@ class EventsPane(Pane):
             return Text("")
         i = self.view[index]
         event, entry_id = line.events[i], line.ids[i]
-        on_cursor = index == self.rows.cursor  # the cursor's colours, not the row's
-
-        def style(name: str) -> Style:
-            found = self.get_component_rich_style(name, partial=True)
-            return uncoloured(found) if on_cursor else found
-
+        style = self.style_of  # Rows draws the cursor row in the cursor's colours
         if i in line.overdue:
             marker, row_style = "!", style("events--overdue")
             label_style = row_style
@@ -238,7 +198,7 @@ class EventsPane(Pane):
         line, store = self.timeline, self.store
         text = Text(no_wrap=True, end="")
         if store is None or line is None:
-            self.query_one("#events-header", Static).update(text)
+            self.show_header(text)
             return
         if store.companion is None:
             text.append("No companion layout in this store (memory/events.md).", style="italic")
@@ -255,14 +215,13 @@ class EventsPane(Pane):
                 text.append(f" [{', '.join(filters)}]", style="bold")
             open_count = sum(1 for e in line.events if e.is_open)
             text.append(f" · {open_count} open · ")
-            overdue = self.get_component_rich_style("events--overdue", partial=True)
+            overdue = self.style_of("events--overdue")
             text.append(f"{len(line.overdue)} overdue", style=overdue if line.overdue else "")
             text.append(" │ last active ")
             active = store.companion.last_active
             text.append_text(row(active) if active else Text("unknown", style="italic"))
             text.append(" │ o open only · t type", style="dim")
-        self.header_text = text
-        self.query_one("#events-header", Static).update(text)
+        self.show_header(text)
 
     def _detail(self) -> None:
         current = self.current
@@ -276,16 +235,7 @@ class EventsPane(Pane):
             text.append(f" · {event.span.file}:{event.span.lineno}\n", style="dim")
             text.append_text(literal(event.text.rstrip("\r\n")))
             self.current_id = entry_id
-        self.detail_text = text
-        self.query_one("#events-detail", Static).update(text)
-
-    def on_rows_highlighted(self, message: Rows.Highlighted) -> None:
-        message.stop()
-        self._detail()
-
-    def on_rows_chosen(self, message: Rows.Chosen) -> None:
-        message.stop()
-        self.action_open()
+        self.show_detail(text)
 
     # --- actions ------------------------------------------------------------
 
@@ -304,34 +254,40 @@ class EventsPane(Pane):
         from memtui.engine.ops import companion
 
         current = self.current
-        if current is None:
-            return
-        event, entry_id = current
-        app: Any = self.app
-        root, ref = app.root, f"event:{entry_id}"
-        if event.is_open:
-            app.run_op(f"done {entry_id}", lambda: companion.done(root, ref))
-        else:
-            app.run_op(f"reopen {entry_id}", lambda: companion.reopen(root, ref))
+        if current is not None and current[0].is_open:
+            self._change_current("done", companion.done)
+        elif current is not None:
+            self._change_current("reopen", companion.reopen)
 
     def action_archive(self) -> None:
         from memtui.engine.ops import companion
 
+        self._change_current(
+            "archive",
+            companion.archive_event,
+            "Archive {id}: move it to archive/memory/events.md? "
+            "(`memtui restore event:{id}` brings it back)",
+        )
+
+    def _change_current(
+        self, verb: str, op: Callable[[str, str], object], question: str = ""
+    ) -> None:
+        """`op(root, "event:ID")` on the highlighted event, run by the app as "VERB ID";
+        with a `question` ({id} in it), only once the user says yes."""
         current = self.current
         if current is None:
             return
-        _event, entry_id = current
+        entry_id = current[1]
         app: Any = self.app
         root, ref = app.root, f"event:{entry_id}"
 
         def run() -> None:
-            app.run_op(f"archive {entry_id}", lambda: companion.archive_event(root, ref))
+            app.run_op(f"{verb} {entry_id}", lambda: op(root, ref))
 
-        app.confirm(
-            f"Archive {entry_id}: move it to archive/memory/events.md? "
-            f"(`memtui restore event:{entry_id}` brings it back)",
-            run,
-        )
+        if question:
+            app.confirm(question.format(id=entry_id), run)
+        else:
+            run()
 
     def action_edit(self) -> None:
         current = self.current
@@ -350,11 +306,6 @@ class EventsPane(Pane):
         event = current[0]
         app: Any = self.app
         app.open_file(event.span.file, event.span.lineno)
-
-
-def uncoloured(style: Style) -> Style:
-    """A row style without its colours, for the cursor row (its background is $accent)."""
-    return Style(bold=style.bold, italic=style.italic)
 
 
 def _cell(value: str, width: int, style: Style) -> Text:

@@ -25,8 +25,8 @@ from memtui.engine.layouts import workspace as ws_layout
 from memtui.engine.model import Finding, Section
 from memtui.engine.store import Store
 from memtui.ui.panes import Pane
-from memtui.ui.panes.viewer import component_style
 from memtui.ui.safe import row
+from memtui.ui.style import component_style, size_text
 
 CHUNK = 500  # children shown under one node before they are split into ranges
 LEVEL_MARK = {"error": "✖", "warning": "⚠", "info": "ℹ"}
@@ -139,13 +139,10 @@ class IndexPane(Pane):
         tree.root.add_leaf(Text("loading…"))
         yield tree
 
-    def on_mount(self) -> None:
-        self.watch(self.app, "theme", self._retheme, init=False)
-
-    def _retheme(self) -> None:
+    def restyle(self) -> None:
         """Badge colours are resolved from the theme when labels are made: make them again."""
         if self.store is not None:
-            self.call_after_refresh(self.show_store, self.store)
+            self.show_store(self.store)
 
     @property
     def index_tree(self) -> IndexTree:
@@ -552,7 +549,7 @@ class _Builder:
                 if name == "agent.md" and w.agent_bytes is not None:
                     over = w.agent_bytes > t.agent_max_bytes
                     extra = self.level_badge(
-                        f"{_size(w.agent_bytes)}/{_size(t.agent_max_bytes)}",
+                        f"{size_text(w.agent_bytes)}/{size_text(t.agent_max_bytes)}",
                         "warning" if over else None,
                     )
                 secs = sections[name]
@@ -847,11 +844,3 @@ class _Builder:
 
 def _each(make: Callable[[Any], Node], items: Iterable[Any]) -> list[Node]:
     return [make(item) for item in items]
-
-
-def _size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KB"
-    return f"{n / 1024 / 1024:.1f} MB"

@@ -238,22 +238,13 @@ class MoodPane(Pane):
             yield MoodChart(id="mood-chart")
             yield Static(id="mood-snapshots")
 
-    def on_mount(self) -> None:
-        self.watch(self.app, "theme", self._theme_changed, init=False)
-
-    def _theme_changed(self) -> None:
-        self.call_after_refresh(self._restyle)
-
-    def _restyle(self) -> None:
+    def restyle(self) -> None:
         if self.store is not None:
-            self.show_store(self.store)
+            self.show_store(self.store)  # the summary, the chart and the list hold colours
 
     def focus(self, scroll_visible: bool = True) -> MoodPane:
         self.query_one("#mood-scroll").focus(scroll_visible)
         return self
-
-    def style_of(self, name: str) -> Style:
-        return self.get_component_rich_style(name, partial=True)
 
     def show_store(self, store: Store) -> None:
         self.store = store

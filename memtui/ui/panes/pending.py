@@ -286,7 +286,7 @@ class PendingPane(Pane):
     # --- drawing -----------------------------------------------------------------
 
     def _style(self, name: str) -> Style:
-        return self.get_component_rich_style(f"pending--{name}", partial=True)
+        return self.style_of(f"pending--{name}")
 
     def render_row(self, index: int) -> Text:
         if not 0 <= index < len(self.candidates):

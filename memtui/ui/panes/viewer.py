@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
 from typing import ClassVar
 
 from rich.style import Style
@@ -20,8 +19,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.geometry import Size
-from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
 from memtui.engine.model import Finding
@@ -30,68 +27,17 @@ from memtui.engine.textfile import TextFile, Unreadable, read_file, split_lines
 from memtui.sanitize import printable
 from memtui.ui.panes import Pane
 from memtui.ui.safe import literal, row
+
+# Re-exported: component_style lived here first, and is still imported from here.
+from memtui.ui.style import component_style as component_style
+from memtui.ui.style import size_text
 from memtui.ui.widgets.rows import Rows
 
 RENDER_MAX = 64 * 1024  # bytes: bigger files are shown raw only
 LEVEL_RANK = {"error": 0, "warning": 1, "info": 2}
 
 
-def component_style(widget: Widget, name: str) -> Style:
-    """A component class's colours as drawn, for Rich Text inside the widget.
-
-    `partial=True` alone drops alpha (`$text-muted` would come out as plain white);
-    the full style has the blended colours but also the widget's own background,
-    which would paint over a cursor row. So: blended colours, only those the
-    component sets, plus its text style.
-    """
-    full = widget.get_component_rich_style(name)
-    part = widget.get_component_rich_style(name, partial=True)
-    return Style(
-        color=full.color if part.color is not None else None,
-        bgcolor=full.bgcolor if part.bgcolor is not None else None,
-        bold=part.bold,
-        italic=part.italic,
-        underline=part.underline,
-        reverse=part.reverse,
-        strike=part.strike,
-    )
-
-
-class MeasuredRows(Rows):
-    """Rows whose horizontal scroll range is the widest row drawn, not the widget's width
-    (so no scrollbar appears unless a row is really wider than the view)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "scroll_left", "Scroll left", show=False),
-        Binding("right", "scroll_right", "Scroll right", show=False),
-    ]
-
-    def __init__(self, render_row: Callable[[int], Text], *, id: str | None = None) -> None:
-        super().__init__(render_row, id=id)
-        self.widest = 0  # cells of the widest row drawn so far: the horizontal scroll range
-
-    def set_rows(
-        self, count: int, render_row: Callable[[int], Text], keep_cursor: bool = True
-    ) -> None:
-        if not keep_cursor:
-            self.widest = 0  # another file
-        super().set_rows(count, render_row, keep_cursor)
-        self.virtual_size = Size(self.widest, count)
-
-    def note_width(self, cells: int) -> None:
-        """Rows are measured as they are drawn (measuring 50,000 lines up front would
-        cost a third of a second on every reload); the scroll range grows to fit."""
-        if cells > self.widest:
-            if self.widest <= self.virtual_size.width:
-                self.call_later(self._grow)
-            self.widest = cells
-
-    def _grow(self) -> None:
-        if self.virtual_size.width < self.widest:
-            self.virtual_size = Size(self.widest, self.count)
-
-
-class FileRows(MeasuredRows):
+class FileRows(Rows):
     """Rows with the viewer's own styles (theme variables, looked up when drawn)."""
 
     DEFAULT_CSS = """
@@ -103,7 +49,7 @@ class FileRows(MeasuredRows):
     FileRows > .file--note { color: $text-muted; text-style: italic; }
     """
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        *MeasuredRows.COMPONENT_CLASSES,
+        *Rows.COMPONENT_CLASSES,
         "file--lineno",
         "file--target",
         "file--error",
@@ -275,7 +221,6 @@ class FilePane(Pane):
         out.append(f"{number:>{width}} │ ", style=style)
         line = self.lines[index]
         out.append_text(row(line[:-1] if line.endswith("\r") else line))
-        rows.note_width(out.cell_len)
         return out
 
     def _show_header(self) -> None:
@@ -286,7 +231,7 @@ class FilePane(Pane):
         parts = [self.rel]
         tf = self.file
         if tf is not None:
-            parts += [_size(tf.size), f"{len(self.lines)} lines"]
+            parts += [size_text(tf.size), f"{len(self.lines)} lines"]
         elif self.reason:
             parts.append(self.reason)
         found = self._findings()
@@ -376,11 +321,3 @@ class FilePane(Pane):
         if action in ("toggle_mode", "history"):
             return True if self.rel is not None else None
         return True
-
-
-def _size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KB"
-    return f"{n / 1024 / 1024:.1f} MB"

@@ -7,15 +7,14 @@ from typing import Any
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Static
 
 from memtui.engine.model import ERROR, INFO, LEVELS, WARNING, Finding
 from memtui.engine.store import Store
 from memtui.sanitize import one_line
-from memtui.ui.panes import Pane
+from memtui.ui.panes.listing import ListPane
 from memtui.ui.safe import literal, row
+from memtui.ui.style import component_style
 from memtui.ui.widgets.rows import Rows
 
 GROUPS = {ERROR: "Errors", WARNING: "Warnings", INFO: "Info"}
@@ -29,16 +28,11 @@ class FindingRows(Rows):
     BINDINGS = [Binding("enter", "choose", "Go to", id="warnings.open")]
 
 
-class WarningsPane(Pane):
+class WarningsPane(ListPane):
     """Group headers (level, count), then one row a finding: code  file:line  message."""
 
     DEFAULT_CSS = """
-    WarningsPane { layout: vertical; }
-    WarningsPane #warnings-header { height: 1; background: $boost; padding: 0 1; }
-    WarningsPane #warnings-rows { height: 1fr; }
-    WarningsPane #warnings-detail {
-        height: 4; border-top: solid $primary-darken-2; padding: 0 1; overflow: hidden;
-    }
+    WarningsPane #warnings-detail { height: 4; }
     WarningsPane > .warnings--error { color: $error; }
     WarningsPane > .warnings--warning { color: $warning; }
     WarningsPane > .warnings--info { text-style: dim; }
@@ -50,6 +44,7 @@ class WarningsPane(Pane):
         "warnings--info",
         "warnings--group",
     }
+    KEY, ROWS = "warnings", FindingRows
     BINDINGS = [
         Binding("n", "next_group", "Next group", id="warnings.next_group"),
         Binding("p", "next_group(-1)", "Previous group", id="warnings.previous_group"),
@@ -61,40 +56,11 @@ class WarningsPane(Pane):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._rows = FindingRows(id="warnings-rows")
-        self.store: Store | None = None
         # One entry a row: a group header (level, count) or a finding.
         self.items: list[tuple[str, int] | Finding] = []
         self.current_place: Place | None = None
         self.widths = (CODE_W, PLACE_W)
         self._shown = False
-        self.header_text = Text()
-        self.detail_text = Text()
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="warnings-header")
-        yield self._rows
-        yield Static(id="warnings-detail")
-
-    @property
-    def rows(self) -> Rows:
-        return self._rows
-
-    def on_mount(self) -> None:
-        self.watch(self.app, "theme", self._theme_changed, init=False)
-
-    def _theme_changed(self) -> None:
-        self.call_after_refresh(self._restyle)
-
-    def _restyle(self) -> None:
-        if self.store is not None:
-            self._header()
-            self._detail()
-            self.rows.refresh()
-
-    def focus(self, scroll_visible: bool = True) -> WarningsPane:
-        self.rows.focus(scroll_visible)
-        return self
 
     @property
     def findings(self) -> list[Finding]:
@@ -148,23 +114,20 @@ class WarningsPane(Pane):
                     text.append(" · ")
                 text.append(part, style=style)
             text.append(" │ enter: go to the place")
-        self.header_text = text
-        self.query_one("#warnings-header", Static).update(text)
+        self.show_header(text)
 
     def _level_style(self, level: str) -> Style:
-        return self.get_component_rich_style(f"warnings--{level}", partial=True, default=Style())
+        return component_style(self, f"warnings--{level}", default=Style())
 
     def render_row(self, index: int) -> Text:
         if not 0 <= index < len(self.items):
             return Text("")
         item = self.items[index]
         level = item.level if isinstance(item, Finding) else item[0]
-        style = self._level_style(level)
-        if index == self.rows.cursor:  # the cursor's colours, not the level's
-            style = Style(bold=style.bold)
+        style = self._level_style(level)  # Rows draws the cursor row in the cursor's colours
         text = Text(no_wrap=True, end="")  # spans, not a base style: Rows draws spans
         if not isinstance(item, Finding):
-            group = self.get_component_rich_style("warnings--group", partial=True)
+            group = self.style_of("warnings--group")
             text.append(f"{GROUPS.get(level, level)} ({item[1]})", style=style + group)
             return text
         text.append("  ")
@@ -195,16 +158,7 @@ class WarningsPane(Pane):
             level, count = item
             text.append(f"{count} {GROUPS.get(level, level).lower()}: n/p moves between groups")
             self.current_place = None
-        self.detail_text = text
-        self.query_one("#warnings-detail", Static).update(text)
-
-    def on_rows_highlighted(self, message: Rows.Highlighted) -> None:
-        message.stop()
-        self._detail()
-
-    def on_rows_chosen(self, message: Rows.Chosen) -> None:
-        message.stop()
-        self.action_open()
+        self.show_detail(text)
 
     # --- actions ----------------------------------------------------------------
 

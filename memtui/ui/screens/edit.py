@@ -20,9 +20,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static, TextArea
 from textual.widgets.text_area import Document
 
+from memtui.editor import EditorFailed, run_editor
 from memtui.engine.write.transaction import Receipt
 from memtui.sanitize import printable
-from memtui.ui.editing import EditorFailed, ask, reload_store, run_editor, say
+from memtui.ui.editing import ask, reload_store, say
 from memtui.ui.safe import literal, row
 
 

@@ -18,6 +18,8 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TextArea
 
+from memtui.ui.style import component_style
+
 PANE_HELP = (
     ("index", "Index", "the store's files, by layout, as a tree; pick one to open it"),
     ("file", "File", "one file's text exactly as stored (control characters made visible)"),
@@ -168,7 +170,7 @@ class HelpScreen(Screen[None]):
         out.append(f"\n{title}\n", style=self._look("heading"))
 
     def _look(self, name: str) -> Style:
-        return self.get_component_rich_style(f"help--{name}", partial=True)
+        return component_style(self, f"help--{name}")  # $text-muted keeps its alpha
 
     def _where(self, node: DOMNode) -> str:
         if isinstance(node, Screen):

@@ -18,6 +18,7 @@ from textual.worker import get_current_worker
 from memtui.engine.ops.history import Snapshot
 from memtui.ui.editing import ask, reload_store, say
 from memtui.ui.safe import literal, row
+from memtui.ui.style import component_style
 from memtui.ui.widgets.rows import Rows
 
 
@@ -55,7 +56,7 @@ class DiffRows(Rows):
         text = row(line)
         kind = line_kind(line)
         if kind:
-            text.stylize(self.get_component_rich_style(f"diff--{kind}"))
+            text.stylize(component_style(self, f"diff--{kind}"))
         return text
 
 

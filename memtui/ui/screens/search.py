@@ -23,8 +23,8 @@ from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from memtui.engine.search import BadQuery, Hit, search
-from memtui.ui.panes.viewer import MeasuredRows, component_style
 from memtui.ui.safe import literal, row
+from memtui.ui.style import component_style
 from memtui.ui.widgets.rows import Rows
 
 CAP = 2000  # hits shown; more means the query should be narrower
@@ -34,7 +34,7 @@ LEAD = 40  # characters kept before a hit that starts far into a long line
 SHOWN = 1000  # characters of a hit's line shown (and highlighted)
 
 
-class HitRows(MeasuredRows):
+class HitRows(Rows):
     DEFAULT_CSS = """
     HitRows > .hit--file { color: $accent; }
     HitRows > .hit--line { color: $text-muted; }
@@ -248,9 +248,7 @@ class SearchScreen(ModalScreen[None]):
     def _render_hit(self, index: int) -> Text:
         rows = self.rows
         styles = {name: rows.style_of(name) for name in ("file", "line", "match")}
-        text = hit_text(self.hits[index], self._pattern, styles)
-        rows.note_width(text.cell_len)
-        return text
+        return hit_text(self.hits[index], self._pattern, styles)
 
     # --- choosing --------------------------------------------------------------------
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
@@ -39,6 +41,8 @@ class Rows(ScrollView, can_focus=True):
         Binding("home,g", "jump(0)", "First", show=False),
         Binding("end,G", "jump(-1)", "Last", show=False),
         Binding("enter", "choose", "Open", show=False),
+        Binding("left", "scroll_left", "Scroll left", show=False),
+        Binding("right", "scroll_right", "Scroll right", show=False),
     ]
 
     cursor: reactive[int] = reactive(0, always_update=True, init=False)
@@ -58,18 +62,32 @@ class Rows(ScrollView, can_focus=True):
         self._render_row: RowFn = render_row or (lambda i: Text(""))
         self.count = 0
         self.selected: set[int] = set()
+        # The horizontal scroll range is the widest row drawn, not the widget's width
+        # (which counts the vertical scrollbar's columns too, so a horizontal bar
+        # appeared whenever a vertical one did): no bar unless a row is wider.
+        self.widest = 0
+        self._measured_at = -1  # the content width the rows were measured at
+        self._fit_due = False
 
     def set_rows(self, count: int, render_row: RowFn, keep_cursor: bool = True) -> None:
         self._render_row = render_row
         self.count = count
+        if not keep_cursor:
+            self.widest = 0  # other rows (another file): measured again as drawn
         self.selected = {i for i in self.selected if i < count}
-        self.virtual_size = Size(self.size.width, count)
+        self.virtual_size = Size(self.widest, count)
         self.cursor = min(self.cursor if keep_cursor else 0, max(0, count - 1))
         self.refresh()
 
     def render_line(self, y: int) -> Strip:
         index = self.scroll_offset.y + y
         width = self.scrollable_content_region.width
+        if width != self._measured_at:
+            # A row may be drawn to the width (pending's evidence column): a vertical
+            # scrollbar or a resize makes it narrower, so measure again.
+            self._measured_at = width
+            self.widest = 0
+            self._fit_later()
         if index >= self.count:
             return Strip.blank(width, self.rich_style)
         text = self._render_row(index)
@@ -77,14 +95,36 @@ class Rows(ScrollView, can_focus=True):
             text.stylize(text.style)
         text.no_wrap = True
         text.end = ""
+        self._measure(text)
         style = self.rich_style
         if index in self.selected:
             style += self.get_component_rich_style("rows--selected")
+        segments = list(text.render(self.app.console))
         if index == self.cursor:
             style += self.get_component_rich_style("rows--cursor")
-        segments = list(text.render(self.app.console))
+            segments = [Segment(t, _on_cursor(s), c) for t, s, c in segments]
         strip = Strip(segments).apply_style(style) if style else Strip(segments)
         return strip.crop_extend(self.scroll_offset.x, self.scroll_offset.x + width, style)
+
+    def _measure(self, text: Text) -> None:
+        """Rows are measured as they are drawn (measuring 50,000 lines up front would
+        cost a third of a second on every reload); the scroll range grows to fit.
+        Trailing blanks (a padded last column) need no scrolling to be seen."""
+        plain = text.plain
+        cells = text.cell_len - (len(plain) - len(plain.rstrip(" ")))
+        if cells > self.widest:
+            self.widest = cells
+            self._fit_later()
+
+    def _fit_later(self) -> None:
+        if not self._fit_due:  # once, after the rows being drawn now are measured
+            self._fit_due = True
+            self.call_later(self._fit)
+
+    def _fit(self) -> None:
+        self._fit_due = False
+        if self.virtual_size.width != self.widest:
+            self.virtual_size = Size(self.widest, self.count)
 
     def watch_cursor(self, old: int, new: int) -> None:
         self.scroll_to_region_row(new)
@@ -131,3 +171,18 @@ class Rows(ScrollView, can_focus=True):
             if index == self.cursor and event.chain > 1:
                 self.post_message(self.Chosen(self, index))
             self.cursor = index
+
+
+def _on_cursor(style: Style | None) -> Style | None:
+    """A span's style on the cursor row: its text colour and dim go, so the row is drawn
+    in the cursor's colours (an $accent id would vanish on the $accent cursor); bold,
+    italic, underline and a background (a search match) stay."""
+    if style is None:
+        return None
+    return Style(
+        bgcolor=style.bgcolor,
+        bold=style.bold,
+        italic=style.italic,
+        underline=style.underline,
+        strike=style.strike,
+    )

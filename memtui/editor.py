@@ -1,0 +1,49 @@
+"""$VISUAL / $EDITOR on a temp file, like `git commit`: `memtui edit` and the app's
+editor screen both hand text to the user's editor this way.
+
+No textual import here: the command line uses it without loading the UI.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import subprocess
+import tempfile
+
+
+class EditorFailed(Exception):
+    """The editor gave no text back (it failed, or its file cannot be read); nothing changed."""
+
+
+class EditorNotRun(EditorFailed):
+    """The editor command itself cannot be started (a wrong $VISUAL / $EDITOR)."""
+
+
+def run_editor(text: str, name: str) -> str:
+    """The text after the user edited it, read back exactly (line endings untouched).
+
+    `name` gives the temp file its suffix (syntax colours). Nothing is locked while
+    the editor runs. Raises EditorNotRun or EditorFailed.
+    """
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    suffix = os.path.splitext(name)[1] or ".md"
+    fd, path = tempfile.mkstemp(prefix="memtui-edit-", suffix=suffix)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        try:
+            done = subprocess.run([*shlex.split(editor), path], check=False)
+        except (OSError, ValueError) as exc:  # ValueError: unbalanced quotes in the command
+            raise EditorNotRun(f"cannot run the editor {editor!r}: {exc}") from None
+        if done.returncode != 0:
+            raise EditorFailed(f"the editor exited with status {done.returncode}; nothing changed")
+        try:
+            with open(path, encoding="utf-8", newline="") as fh:
+                return fh.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise EditorFailed(f"cannot read the edited text back: {exc}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
