@@ -45,7 +45,6 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "pip",
             "wheel",
             "--no-deps",
-            "--no-build-isolation",
             "-q",
             "-w",
             str(out),

@@ -192,7 +192,25 @@ class MemtuiApp(App[None]):
     def on_op_failed(self, message: OpFailed) -> None:
         self.say(message.reason, severity="error", title=f"{message.label}: nothing changed")
 
+    NARROW = 100  # below this many columns the index is a full-width page, not a sidebar
+
+    def on_resize(self) -> None:
+        index = self.query("#pane-index")
+        self._lay_out(index_shown=bool(index) and index.first().has_class("-overlay"))
+
+    def _lay_out(self, index_shown: bool) -> None:
+        """Wide: the index beside the tabs. Narrow (80x24): one or the other, by `1`."""
+        found_index, found_tabs = self.query("#pane-index"), self.query("#panes")
+        if not found_index or not found_tabs:
+            return  # a partial layout (tests compose single panes)
+        narrow = self.size.width < self.NARROW
+        index, tabs = found_index.first(), found_tabs.first()
+        index.set_class(narrow and index_shown, "-overlay")
+        index.display = not narrow or index_shown
+        tabs.display = not (narrow and index_shown)
+
     def action_show_pane(self, key: str) -> None:
+        self._lay_out(index_shown=key == "index")
         if key == "index":
             self.query_one("#pane-index").focus()
             return
