@@ -14,7 +14,6 @@ CODES: dict[str, tuple[str, str]] = {
     "topic-name": (WARNING, "a topic file name that is not memory_[a-z0-9_]+.md"),
     "agent-size": (WARNING, "agent.md over its size threshold"),
     "user-duplicate": (WARNING, "the same item twice in user.md"),
-    "soul-empty": (INFO, "a soul.md field with no value"),
     "event-duplicate-id": (ERROR, "two events share a number"),
     "event-missing-id": (ERROR, "an event heading without a usable number"),
     "event-bad-date": (ERROR, "a date or due date that is not a real date"),
