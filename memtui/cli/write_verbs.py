@@ -337,10 +337,10 @@ def reopen(args: argparse.Namespace) -> int:
 
 def index(args: argparse.Namespace) -> int:
     from memtui.engine.ops import companion, dsh
-    from memtui.engine.store import open_store
+    from memtui.engine.store import layouts_at
 
     root = store_root(args.store)
-    layouts = open_store(root).layouts
+    layouts = layouts_at(root)  # which layouts, without parsing the whole store
     receipts = []
     with _engine_errors():
         if "dsh" in layouts:

@@ -97,14 +97,20 @@ def open_store(path: str | os.PathLike[str], today: dt.date | None = None) -> St
 
 def looks_like_store(path: str) -> bool:
     """A cheap test (no parsing): does `path` hold any known layout?"""
+    return bool(layouts_at(path))
+
+
+def layouts_at(path: str) -> tuple[str, ...]:
+    """The layouts in `path`, from two folder listings (no parsing)."""
     try:
         names = os.listdir(path)
     except OSError:
-        return False
+        return ()
     files = frozenset(n for n in names if os.path.isfile(os.path.join(path, n)))
     memory_dir = os.path.join(path, "memory")
     inside = is_inside(os.path.realpath(path), os.path.realpath(memory_dir))
     if inside and os.path.isdir(memory_dir):
         files |= {f"memory/{n}" for n in os.listdir(memory_dir)}
     dirs = [d for d in ("sops", "pending") if os.path.isdir(os.path.join(path, d))]
-    return workspace.detect(sorted(files)) or companion.detect(files) or dsh.detect(files, dirs)
+    found = (workspace.detect(sorted(files)), companion.detect(files), dsh.detect(files, dirs))
+    return tuple(name for name, yes in zip(LAYOUTS, found, strict=True) if yes)
