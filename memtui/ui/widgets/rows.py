@@ -8,19 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Self
 
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 RowFn = Callable[[int], Text]
+STRIPS_MAX = 2000  # drawn rows kept; a screen holds about 50
 
 
 class Rows(ScrollView, can_focus=True):
@@ -45,7 +47,9 @@ class Rows(ScrollView, can_focus=True):
         Binding("right", "scroll_right", "Scroll right", show=False),
     ]
 
-    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+    # No repaint on change: watch_cursor redraws just the two rows (a full repaint
+    # of the visible rows cost ~8 ms a key).
+    cursor: reactive[int] = reactive(0, always_update=True, init=False, repaint=False)
 
     @dataclass
     class Highlighted(Message):
@@ -58,6 +62,11 @@ class Rows(ScrollView, can_focus=True):
         index: int
 
     def __init__(self, render_row: RowFn | None = None, *, id: str | None = None) -> None:
+        # Drawn rows by (index, on the cursor, selected), for one width and x scroll:
+        # a scroll by one row then draws one new row, not the whole screen of them.
+        self._strips: dict[tuple[int, bool, bool], Strip] = {}
+        self._strips_for = (-1, -1)
+        self._fitting = False
         super().__init__(id=id)
         self._render_row: RowFn = render_row or (lambda i: Text(""))
         self.count = 0
@@ -90,6 +99,16 @@ class Rows(ScrollView, can_focus=True):
             self._fit_later()
         if index >= self.count:
             return Strip.blank(width, self.rich_style)
+        if self._strips_for != (width, self.scroll_offset.x) or len(self._strips) > STRIPS_MAX:
+            self._strips.clear()
+            self._strips_for = (width, self.scroll_offset.x)
+        key = (index, index == self.cursor, index in self.selected)
+        strip = self._strips.get(key)
+        if strip is None:
+            strip = self._strips[key] = self._draw(index, width)
+        return strip
+
+    def _draw(self, index: int, width: int) -> Strip:
         text = self._render_row(index)
         if text.style and not text.spans:  # Text.render ignores a bare base style
             text.stylize(text.style)
@@ -105,6 +124,21 @@ class Rows(ScrollView, can_focus=True):
             segments = [Segment(t, _on_cursor(s), c) for t, s, c in segments]
         strip = Strip(segments).apply_style(style) if style else Strip(segments)
         return strip.crop_extend(self.scroll_offset.x, self.scroll_offset.x + width, style)
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        if repaint and not regions and not self._fitting:  # the rows may have changed
+            self._strips.clear()
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def notify_style_update(self) -> None:
+        self._strips.clear()  # a theme or CSS change restyles every row
+        super().notify_style_update()
 
     def _measure(self, text: Text) -> None:
         """Rows are measured as they are drawn (measuring 50,000 lines up front would
@@ -124,7 +158,11 @@ class Rows(ScrollView, can_focus=True):
     def _fit(self) -> None:
         self._fit_due = False
         if self.virtual_size.width != self.widest:
-            self.virtual_size = Size(self.widest, self.count)
+            self._fitting = True  # a wider scroll range changes no drawn row
+            try:
+                self.virtual_size = Size(self.widest, self.count)
+            finally:
+                self._fitting = False
 
     def watch_cursor(self, old: int, new: int) -> None:
         self.scroll_to_region_row(new)
@@ -133,9 +171,8 @@ class Rows(ScrollView, can_focus=True):
         self.post_message(self.Highlighted(self, new))
 
     def refresh_line_of(self, index: int) -> None:
-        y = index - self.scroll_offset.y
-        if 0 <= y < self.size.height:
-            self.refresh_line(y)
+        if 0 <= index - self.scroll_offset.y < self.size.height:
+            self.refresh_line(index)  # ScrollView's refresh_line takes the virtual row
 
     def scroll_to_region_row(self, index: int) -> None:
         top = self.scroll_offset.y
