@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from memtui.engine.config import Thresholds
 from memtui.engine.findings import Findings
+from memtui.engine.model import Finding
 from memtui.engine.paths import LAYOUT_DIRS, is_inside
-from memtui.engine.textfile import TextFile, Unreadable, read_file
+from memtui.engine.textfile import TextFile, Unreadable, read_file, unchanged
 
 SCANNED_DIRS = frozenset(["", *(name for name, _ in LAYOUT_DIRS)])
+
+T = TypeVar("T")
+# What one file parsed to, and the findings that parse reported: (kind, path) ->
+# (the text it was parsed from, the result, the findings).
+Memo = Mapping[tuple[str, str], tuple[TextFile, Any, tuple[Finding, ...]]]
 
 
 @dataclass(slots=True)
@@ -24,6 +32,11 @@ class StoreReader:
     findings: Findings = field(default_factory=Findings)
     texts: dict[str, TextFile] = field(default_factory=dict)
     unreadable: dict[str, str] = field(default_factory=dict)
+    # The previous snapshot of this store (same settings), to reuse what has not changed.
+    previous_texts: Mapping[str, TextFile] = field(default_factory=dict)
+    previous_memo: Memo = field(default_factory=dict)
+    # Filled only when the snapshot is to be reopened (the app): it costs memory.
+    memo: dict[tuple[str, str], tuple[TextFile, Any, tuple[Finding, ...]]] | None = None
 
     def exists(self, rel: str) -> bool:
         return rel in self.files
@@ -34,7 +47,12 @@ class StoreReader:
             return self.texts[rel]
         if rel not in self.files or rel in self.unreadable:
             return None
-        got = read_file(os.path.join(self.root, rel), rel, self.thresholds.max_file_bytes)
+        path = os.path.join(self.root, rel)
+        old = self.previous_texts.get(rel)
+        if old is not None and unchanged(path, old.stamp):
+            self.texts[rel] = old
+            return old
+        got = read_file(path, rel, self.thresholds.max_file_bytes)
         if isinstance(got, Unreadable):
             self.unreadable[rel] = got.reason
             self.findings.add(
@@ -43,6 +61,23 @@ class StoreReader:
             return None
         self.texts[rel] = got
         return got
+
+    def parsed(self, kind: str, tf: TextFile, parse: Callable[[], T]) -> T:
+        """`parse()` of one file, or what it gave last time when the file is the very
+        text read then (reused unchanged); its findings are reported again either way.
+        `parse` must depend only on that file's text (and on the store's settings)."""
+        if self.memo is None:
+            return parse()
+        key = (kind, tf.path)
+        old = self.previous_memo.get(key)
+        if old is not None and old[0] is tf:
+            self.memo[key] = old
+            self.findings.items.extend(old[2])
+            return old[1]  # type: ignore[no-any-return]
+        mark = len(self.findings.items)
+        result = parse()
+        self.memo[key] = (tf, result, tuple(self.findings.items[mark:]))
+        return result
 
     def escapes(self, base_dir: str, ref: str) -> bool:
         """Whether a reference written in a file leads outside the root."""

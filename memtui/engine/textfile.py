@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 BOM = b"\xef\xbb\xbf"
+# A file changed this recently may change again within the same timestamp tick
+# (Linux stamps files from a coarse clock): its stat can't vouch for its content.
+RACY_NS = 2_000_000_000
+
+Stamp = int
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +28,10 @@ class TextFile:
     text: str  # decoded, BOM removed
     bom: bool
     size: int
+    # The hash of (size, mtime_ns, ctime_ns, inode, device) when read, if the file was
+    # older than RACY_NS then: a later open may reuse this text while that is unchanged.
+    # (One int, not the tuple: 17,000 tuples of five big ints cost 4 MB.)
+    stamp: Stamp | None = field(default=None, compare=False)
 
     def digest(self) -> str:
         """sha256 of the bytes read (the write path's conflict check)."""
@@ -44,7 +54,7 @@ class Unreadable:
     reason: str
 
 
-def decode(path: str, raw: bytes) -> TextFile | Unreadable:
+def decode(path: str, raw: bytes, stamp: Stamp | None = None) -> TextFile | Unreadable:
     if b"\x00" in raw:
         return Unreadable(path, "binary file (contains NUL bytes)")
     bom = raw.startswith(BOM)
@@ -53,20 +63,46 @@ def decode(path: str, raw: bytes) -> TextFile | Unreadable:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         return Unreadable(path, f"not valid UTF-8 (byte {exc.start}, line {line})")
-    return TextFile(path, text, bom, len(raw))
+    return TextFile(path, text, bom, len(raw), stamp)
 
 
 def read_file(abspath: str, relpath: str, limit: int) -> TextFile | Unreadable:
     """Read one file whole; never raises for bad content."""
-    raw = read_bytes(abspath, limit)
-    if isinstance(raw, str):
-        return Unreadable(relpath, raw)
-    return decode(relpath, raw)
+    got = _read(abspath, limit)
+    if isinstance(got, str):
+        return Unreadable(relpath, got)
+    return decode(relpath, *got)
+
+
+def stamp_of(info: os.stat_result) -> Stamp | None:
+    """What says a file is unchanged, or None if it changed too recently to tell."""
+    if time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) < RACY_NS:
+        return None
+    return hash((info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev))
+
+
+def unchanged(abspath: str, stamp: Stamp | None) -> bool:
+    """Whether the file at `abspath` still has the stat it had when read (same inode,
+    size and times, and old enough that a same-tick rewrite would have shown)."""
+    if stamp is None:
+        return False
+    try:
+        info = os.stat(abspath)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and stamp_of(info) == stamp
 
 
 def read_bytes(abspath: str, limit: int) -> bytes | str:
-    """The file's bytes, or why they can't be had. read() without a size: a
+    """The file's bytes, or why they can't be had."""
+    got = _read(abspath, limit)
+    return got if isinstance(got, str) else got[0]
+
+
+def _read(abspath: str, limit: int) -> tuple[bytes, Stamp | None] | str:
+    """The bytes and stamp, or why they can't be had. read() without a size: a
     sized read would allocate `limit` bytes up front for every small file."""
+    stamp: Stamp | None = field(default=None, compare=False)
     try:
         fd = os.open(abspath, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not hang us
     except OSError as exc:
@@ -80,13 +116,15 @@ def read_bytes(abspath: str, limit: int) -> bytes | str:
         raw = os.read(fd, info.st_size + 1)
         if len(raw) > info.st_size:  # it grew meanwhile: read the rest
             raw += _read_rest(fd, limit)
+        else:  # read as it was stat'ed (a same-size change shows in the times)
+            stamp = stamp_of(info)
     except OSError as exc:
         return f"cannot be read: {exc.strerror or exc}"
     finally:
         os.close(fd)
     if len(raw) > limit:  # grew while we read it
         return f"larger than the {limit}-byte limit"
-    return raw
+    return raw, stamp
 
 
 def _read_rest(fd: int, limit: int) -> bytes:

@@ -90,7 +90,8 @@ class MemtuiApp(App[None]):
         try:
             if not self.read_only:
                 self._settle_interrupted()
-            store = open_store(self.root)
+            # What did not change since the last snapshot is taken from it, not parsed again.
+            store = open_store(self.root, previous=self.store, reopen=True)
         except Exception as exc:  # shown, never a traceback
             self.post_message(StoreFailed(f"cannot open {self.root}: {exc}"))
             return

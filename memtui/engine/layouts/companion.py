@@ -38,7 +38,7 @@ def detect(files: frozenset[str]) -> bool:
 
 def parse(reader: StoreReader) -> Companion:
     events_tf = reader.read(EVENTS) if reader.exists(EVENTS) else None
-    events = _events(events_tf) if events_tf else []
+    events = reader.parsed("events", events_tf, lambda: _events(events_tf)) if events_tf else []
     if events_tf:
         _check_events(reader, events)
     last_active = next((e.date for e in reversed(events) if e.is_sentinel), None)

@@ -11,7 +11,7 @@ from memtui.engine import frontmatter
 from memtui.engine.markdown import sections
 from memtui.engine.model import Candidate, Dsh, FactSection, Sop
 from memtui.engine.reader import StoreReader
-from memtui.engine.textfile import iter_lines, line_count
+from memtui.engine.textfile import TextFile, iter_lines, line_count
 
 INDEX = "index.txt"
 FACTS = "facts.md"
@@ -158,6 +158,10 @@ def _facts(reader: StoreReader) -> list[FactSection]:
     tf = reader.read(FACTS) if reader.exists(FACTS) else None
     if tf is None:
         return []
+    return reader.parsed("facts", tf, lambda: _parse_facts(reader, tf))
+
+
+def _parse_facts(reader: StoreReader, tf: TextFile) -> list[FactSection]:
     found = [FactSection(s.name.strip(), s.span, s.item_lines, tf) for s in sections(tf, 2, False)]
     # Keyed by hash so 50,000 fact strings are not all alive at once; equal
     # hashes are confirmed on the text before a duplicate is reported.
@@ -182,6 +186,10 @@ def _sop(reader: StoreReader, path: str) -> Sop:
     tf = reader.read(path)
     if tf is None:
         return Sop(name, path, name)
+    return reader.parsed("sop", tf, lambda: _parse_sop(reader, tf, name, path))
+
+
+def _parse_sop(reader: StoreReader, tf: TextFile, name: str, path: str) -> Sop:
     meta: Mapping[str, Any] = {}
     body = tf.text
     try:
@@ -200,8 +208,15 @@ def _sop(reader: StoreReader, path: str) -> Sop:
 
 
 def _candidate(reader: StoreReader, path: str) -> Candidate:
-    stem = path[len("pending/") : -len(".md")]
     tf = reader.read(path)
+    if tf is None:
+        return _parse_candidate(reader, None, path)
+    return reader.parsed("candidate", tf, lambda: _parse_candidate(reader, tf, path))
+
+
+def _parse_candidate(reader: StoreReader, tf: TextFile | None, path: str) -> Candidate:
+    """A candidate from its file; depends on the text and on `reader.escaped` only."""
+    stem = path[len("pending/") : -len(".md")]
     meta: dict[str, Any] = {}
     body_start = 0
     problem: str | None = None
@@ -270,6 +285,11 @@ def _json(reader: StoreReader, path: str, shape: Any) -> dict[str, Any] | None:
     tf = reader.read(path) if reader.exists(path) else None
     if tf is None:
         return None
+    return reader.parsed("json", tf, lambda: _parse_json(reader, tf, shape))
+
+
+def _parse_json(reader: StoreReader, tf: TextFile, shape: Any) -> dict[str, Any] | None:
+    path = tf.path
     try:
         data = json.loads(tf.text)
     except (ValueError, RecursionError) as exc:  # ValueError: also ints of 4,300+ digits
