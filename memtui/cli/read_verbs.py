@@ -247,8 +247,8 @@ def events(args: argparse.Namespace) -> int:
     for e, overdue in chosen:
         stars = "⭐" * (e.stars or 0)
         status = "open" if e.is_open else (e.status or "-")
-        due = f"due {e.due}{' OVERDUE' if overdue else ''}" if e.due else ""
-        line(f"{e.label}  {e.date}  {e.type}  {stars}  {status}  {due}  {e.content}".rstrip())
+        due_text = f"due {e.due}{' OVERDUE' if overdue else ''}" if e.due else ""
+        line(f"{e.label}  {e.date}  {e.type}  {stars}  {status}  {due_text}  {e.content}".rstrip())
     if store.companion:
         line(f"last active: {store.companion.last_active or 'unknown'}")
     return 0

@@ -261,17 +261,17 @@ def _archive_call(args: argparse.Namespace, restoring: bool) -> Any:
     if kind in ("fact", "sop"):
         return (dsh.restore if restoring else dsh.archive)(root, args.entry, dry_run=args.dry_run)
     if kind == "topic":
-        call = workspace.restore_topic if restoring else workspace.archive_topic
-        return call(root, name, dry_run=args.dry_run)
+        topic = workspace.restore_topic if restoring else workspace.archive_topic
+        return topic(root, name, dry_run=args.dry_run)
     if kind == "profile":
         if not args.item:
             raise CallError("profile entries need --item TEXT (the item to archive/restore)")
-        call = companion.restore_profile_item if restoring else companion.archive_profile_item
-        return call(root, name, args.item, dry_run=args.dry_run)
+        item = companion.restore_profile_item if restoring else companion.archive_profile_item
+        return item(root, name, args.item, dry_run=args.dry_run)
     if kind == "event" or (not name and kind[:1] in "Ee" and kind[1:].split("#")[0].isdigit()):
         event = args.entry if kind == "event" else f"event:{args.entry}"
-        call = companion.restore_event if restoring else companion.archive_event
-        return call(root, event, dry_run=args.dry_run)
+        move = companion.restore_event if restoring else companion.archive_event
+        return move(root, event, dry_run=args.dry_run)
     raise CallError(f"{args.entry}: archive takes fact:, sop:, topic:, profile: or event: ids")
 
 
