@@ -330,6 +330,47 @@ def test_history_lists_snapshots_diffs_and_rollback_can_be_undone(root: Path) ->
     assert any("rolled memory/events.md back to" in text for _, text in app.said)
 
 
+def test_rollback_after_the_agent_wrote_is_refused_and_the_diff_catches_up(root: Path) -> None:
+    v0, v1, v2 = make_history(root)
+
+    async def body(pilot: Pilot, app: Host) -> None:
+        screen = await open_history(pilot, app)
+        await until(pilot, lambda: len(screen.snaps) == 2)
+        diff = screen.query_one("#history-diff", DiffRows)
+        await until(pilot, lambda: bool(diff.diff_lines))
+        with open(root / EVENTS, "a", encoding="utf-8") as f:  # the agent, after the diff
+            f.write(AGENT_APPEND)
+        await pilot.press("r")
+        await answer(pilot, app, yes=True)
+        await until(pilot, lambda: any("not rolled back" in t for _, t in app.said))
+        assert read(root) == v2 + AGENT_APPEND  # nothing the agent wrote is lost
+        # the list and diff were made again against the file as it is now
+        await until(pilot, lambda: "+**内容**：买猫粮" in diff.diff_lines)
+        await pilot.press("r")  # seen now: the user may roll back over it on purpose
+        await answer(pilot, app, yes=True)
+        await until(pilot, lambda: len(screen.snaps) == 3)
+        assert read(root) == v1
+
+    run(Host(root), body)
+    assert audit_ops(root) == ["edit", "edit", "rollback"]
+
+
+def test_history_diff_follows_the_agent_when_the_store_reloads(root: Path) -> None:
+    make_history(root)
+
+    async def body(pilot: Pilot, app: Host) -> None:
+        screen = await open_history(pilot, app)
+        await until(pilot, lambda: len(screen.snaps) == 2)
+        diff = screen.query_one("#history-diff", DiffRows)
+        await until(pilot, lambda: bool(diff.diff_lines))
+        with open(root / EVENTS, "a", encoding="utf-8") as f:
+            f.write(AGENT_APPEND)
+        app.load_store()  # what the app's watcher does when it sees the write
+        await until(pilot, lambda: "+**内容**：买猫粮" in diff.diff_lines)
+
+    run(Host(root), body)
+
+
 def test_history_read_only_has_no_rollback(root: Path) -> None:
     make_history(root)
 

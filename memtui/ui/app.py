@@ -136,6 +136,10 @@ class MemtuiApp(App[None]):
         self.load_seconds = message.seconds
         for pane in self.query(Pane):
             pane.show_store(message.store)
+        for screen in self.screen_stack[1:]:  # a history or other screen over the panes
+            show = getattr(screen, "show_store", None)
+            if callable(show):
+                show(message.store)
         self._badge(message.store)
 
     def on_store_failed(self, message: StoreFailed) -> None:

@@ -83,8 +83,18 @@ def diff(root: str, rel: str, name: str | None = None) -> str:
     return unified(old, new, rel)
 
 
-def rollback(root: str, rel: str, name: str | None = None, *, dry_run: bool = False) -> Receipt:
-    """Put the snapshot (default: the newest) back, through the transaction."""
+def rollback(
+    root: str,
+    rel: str,
+    name: str | None = None,
+    *,
+    expected: str | None = None,
+    dry_run: bool = False,
+) -> Receipt:
+    """Put the snapshot (default: the newest) back, through the transaction.
+
+    `expected`: the sha256 of the file the user compared the snapshot with; if the
+    agent has written it since, nothing changes and the conflict says what changed."""
     snap = pick(root, rel, name)
     with Transaction(
         root, "rollback", details={"file": rel, "to": snap.name}, dry_run=dry_run
@@ -94,7 +104,10 @@ def rollback(root: str, rel: str, name: str | None = None, *, dry_run: bool = Fa
             raise Refused(f"snapshot {snap.path} changed while rolling back; nothing changed")
         if tx.read(rel) == data:
             raise Refused(f"{rel} is already at snapshot {snap.name}")
-        tx.write(rel, data)
+        if expected is None:
+            tx.write(rel, data)
+        else:
+            tx.write(rel, data, expect=expected)
         if rel != STATS and os.path.exists(os.path.join(tx.root, STATS)):
             update_json(tx, STATS, _count_rollback)
         return tx.commit()

@@ -5,6 +5,7 @@ snapshotted and can be undone)."""
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from rich.text import Text
 from textual import work
@@ -247,25 +248,37 @@ class HistoryScreen(Screen[None]):
         snap = self.current
         if snap is None or self.read_only or self.busy:
             return
+        seen = self.now_digest  # the file the diff was made against
         ask(
             self.app,
             f"Roll {self.rel} back to the snapshot of {snap.time} ({snap.size:,} bytes)? "
             "The version now is kept as a new snapshot, so this can be undone.",
-            lambda: self._start_rollback(snap),
+            lambda: self._start_rollback(snap, seen),
         )
 
-    def _start_rollback(self, snap: Snapshot) -> None:
+    def _start_rollback(self, snap: Snapshot, seen: str | None) -> None:
         self.busy = True
         self.refresh_bindings()
-        self._rollback(snap)
+        self._rollback(snap, seen)
 
     @work(thread=True, exclusive=True, group="history-rollback")
-    def _rollback(self, snap: Snapshot) -> None:
+    def _rollback(self, snap: Snapshot, seen: str | None) -> None:
         from memtui.engine.ops.common import Refused
         from memtui.engine.ops.history import rollback
+        from memtui.engine.write.transaction import Conflict
 
         try:
-            rollback(self.root, self.rel, snap.name)
+            # If the agent wrote the file after the diff was shown, this is refused
+            # rather than silently rolling back over what the agent wrote.
+            rollback(self.root, self.rel, snap.name, expected=seen)
+        except Conflict as exc:
+            self.app.call_from_thread(
+                self._rollback_done,
+                snap,
+                f"not rolled back: {exc}. The diff now shows the file as it is; "
+                "look again, then roll back if you still want to",
+                "warning",
+            )
         except Refused as exc:
             self.app.call_from_thread(self._rollback_done, snap, str(exc), "warning")
         except Exception as exc:  # lock timeout, read-back mismatch: shown, never a traceback
@@ -288,6 +301,15 @@ class HistoryScreen(Screen[None]):
         else:
             self.refresh_snapshots(cursor_to=snap.name)
         self.refresh_bindings()
+
+    def show_store(self, store: Any) -> None:
+        """The app read the store again: if this file changed, list and diff anew."""
+        tf = store.texts.get(self.rel)
+        if tf is None:  # not a file the store parses: nothing to compare with
+            return
+        if self.loaded and not self.busy and tf.digest() != self.now_digest:
+            snap = self.current
+            self.refresh_snapshots(cursor_to=snap.name if snap else None)
 
     def action_close(self) -> None:
         self.dismiss(None)
