@@ -331,7 +331,7 @@ def test_history_lists_snapshots_diffs_and_rollback_can_be_undone(root: Path) ->
 
 
 def test_rollback_after_the_agent_wrote_is_refused_and_the_diff_catches_up(root: Path) -> None:
-    v0, v1, v2 = make_history(root)
+    _, v1, v2 = make_history(root)
 
     async def body(pilot: Pilot, app: Host) -> None:
         screen = await open_history(pilot, app)

@@ -295,7 +295,12 @@ def test_confirm_screen_keys_and_buttons(demo: Path) -> None:
             assert answers[-1] is expected
         app.push_screen(ConfirmScreen("Sure?"), answers.append)
         await pilot.pause()
-        await pilot.press("enter")
+        await pilot.press("enter")  # "No" has the focus: a stray Enter destroys nothing
+        await pilot.pause()
+        assert answers[-1] is False
+        app.push_screen(ConfirmScreen("Sure?"), answers.append)
+        await pilot.pause()
+        await pilot.press("tab", "enter")  # to "Yes" on purpose
         await pilot.pause()
         assert answers[-1] is True
         app.push_screen(ConfirmScreen("Sure?"), answers.append)

@@ -4,6 +4,7 @@ are trimmed before difflib sees the rest."""
 from __future__ import annotations
 
 import difflib
+from typing import Any
 
 
 def unified(old: str, new: str, path: str, context: int = 3) -> str:
@@ -35,3 +36,11 @@ def _shift(line: str, offset: int) -> str:
             parts[i] = f"{sign}{int(start) + offset}{comma}{count}"
         line = " ".join(parts)
     return line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+
+
+def change_diff(change: Any) -> str:
+    """The diff a planned or made write (a transaction's Change) shows; bytes that are
+    not UTF-8 show as U+FFFD (a dry run must still say something)."""
+    old = (change.old or b"").decode("utf-8", "replace")
+    new = (change.new or b"").decode("utf-8", "replace")
+    return unified(old, new, change.path)

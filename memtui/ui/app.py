@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -160,15 +160,18 @@ class MemtuiApp(App[None]):
         """notify() with store text shown literally (no markup, no escapes)."""
         self.notify(printable(text), title=printable(title), severity=severity, markup=False)
 
-    def run_op(self, label: str, fn: Callable[[], Any]) -> None:
-        """Run one engine operation in a worker; it writes, the UI only reports."""
-        if self.read_only:
+    def run_op(
+        self, label: str, fn: Callable[[], Any], apply: Callable[[], None] | None = None
+    ) -> None:
+        """Run one engine operation in a worker; it writes, the UI only reports. A dry
+        run's report is shown with `apply` as the key to go ahead."""
+        if self.read_only and apply is None:
             self.say(f"{label}: the store is open read-only", severity="warning")
             return
-        self._op(label, fn)
+        self._op(label, fn, apply)
 
     @work(thread=True, group="op")
-    def _op(self, label: str, fn: Callable[[], Any]) -> None:
+    def _op(self, label: str, fn: Callable[[], Any], apply: Callable[[], None] | None) -> None:
         from memtui.engine.entries import EntryNotFound
         from memtui.engine.write.journal import JournalStuck
         from memtui.engine.write.lock import LockTimeout
@@ -183,9 +186,14 @@ class MemtuiApp(App[None]):
             self.post_message(OpFailed(label, f"internal error: {exc!r}"))
             return
         receipts = result if isinstance(result, list) else [result]
-        self.post_message(OpDone(label, [r for r in receipts if r is not None]))
+        self.post_message(OpDone(label, [r for r in receipts if r is not None], apply))
 
     def on_op_done(self, message: OpDone) -> None:
+        if message.receipts and all(r.dry_run for r in message.receipts):
+            from memtui.ui.screens.report import DryRunScreen
+
+            self.push_screen(DryRunScreen(message.label, message.receipts, message.apply))
+            return
         files = sorted({c.path for r in message.receipts for c in r.changes})
         if files:
             shown = ", ".join(files[:4]) + (" …" if len(files) > 4 else "")
@@ -225,13 +233,17 @@ class MemtuiApp(App[None]):
     def action_maintain(self, apply: bool) -> None:
         from memtui.engine.ops import dsh
 
-        def run() -> None:
-            self.run_op("maintain", lambda: dsh.maintain(self.root, apply=apply))
-
         if apply:
-            self.confirm("Remove exact duplicate facts and refresh counts? (undo: history)", run)
-        else:
-            run()
+            self.confirm(
+                "Remove exact duplicate facts and refresh counts? (undo: history)",
+                lambda: self.run_op("maintain", lambda: dsh.maintain(self.root, apply=True)),
+            )
+        else:  # the report, with `a` to apply it
+            self.run_op(
+                "maintenance",
+                lambda: dsh.maintain(self.root, apply=False),
+                apply=lambda: self.action_maintain(True),
+            )
 
     def action_rebuild_index(self) -> None:
         from memtui.engine.ops import dsh
@@ -248,6 +260,14 @@ class MemtuiApp(App[None]):
         from memtui.ui.editing import ask
 
         ask(self, question, then)
+
+    # Keys that change files; read-only hides them, so say why when one is pressed.
+    CHANGING_KEYS = {"a": "accept", "r": "reject", "e": "edit", "x": "archive", "d": "done"}
+
+    def on_key(self, event: events.Key) -> None:
+        what = self.CHANGING_KEYS.get(event.key)
+        if what and self.read_only and self.screen is self.screen_stack[0]:
+            self.say(f"{what}: the store is open read-only (--read-only); nothing changes")
 
     def action_reload(self) -> None:
         self.load_store()

@@ -13,30 +13,62 @@ from memtui.ui.panes import Pane
 if TYPE_CHECKING:
     from memtui.ui.app import MemtuiApp
 
-APP_COMMANDS = (
-    ("Show the index tree", "Pane 1", "show_pane('index')"),
-    ("Show the file viewer", "Pane 2", "show_pane('file')"),
-    ("Show the events timeline", "Pane 3", "show_pane('events')"),
-    ("Show the mood chart", "Pane 4", "show_pane('mood')"),
-    ("Show the pending queue", "Pane 5", "show_pane('pending')"),
-    ("Show the warnings", "Pane 6", "show_pane('warnings')"),
-    ("Search the store", "Full text, CJK included (/)", "search"),
-    ("Reload the store", "Read every file again (ctrl+r)", "reload"),
-    ("Help", "Keys and what they do (?)", "help"),
-    ("Run maintenance (dry run)", "Duplicates and counts; nothing is written", "maintain(False)"),
-    ("Run maintenance and apply", "Remove exact duplicate facts, refresh counts", "maintain(True)"),
-    ("Rebuild the dsh index", "The automatic segment of index.txt", "rebuild_index"),
+# (title, help, action, what it needs: "write" = not read-only, or a layout)
+APP_COMMANDS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("Show the index tree", "Pane 1", "show_pane('index')", ()),
+    ("Show the file viewer", "Pane 2", "show_pane('file')", ()),
+    ("Show the events timeline", "Pane 3", "show_pane('events')", ()),
+    ("Show the mood chart", "Pane 4", "show_pane('mood')", ()),
+    ("Show the pending queue", "Pane 5", "show_pane('pending')", ()),
+    ("Show the warnings", "Pane 6", "show_pane('warnings')", ()),
+    ("Search the store", "Full text, CJK included (/)", "search", ()),
+    ("Reload the store", "Read every file again (ctrl+r)", "reload", ()),
+    ("Help", "Keys and what they do (?)", "help", ()),
+    (
+        "Run maintenance (dry run)",
+        "Duplicates, near-duplicates and what apply would change; nothing is written",
+        "maintain(False)",
+        ("dsh",),
+    ),
+    (
+        "Run maintenance and apply",
+        "Remove exact duplicate facts, refresh counts",
+        "maintain(True)",
+        ("dsh", "write"),
+    ),
+    (
+        "Rebuild the dsh index",
+        "The automatic segment of index.txt",
+        "rebuild_index",
+        ("dsh", "write"),
+    ),
     (
         "Refresh the unresolved block",
         "MEMORY.md's 【最近未解决事项】 from events.md",
         "refresh_unresolved",
+        ("companion", "write"),
     ),
 )
 
 
 def commands(app: MemtuiApp) -> Iterator[SystemCommand]:
-    for title, help_text, action in APP_COMMANDS:
-        yield SystemCommand(title, help_text, partial(app.run_action, action))
+    """What this store and mode allow: nothing that changes files when read-only, and
+    nothing for a layout the store lacks."""
+    store = app.store
+    layouts = set(store.layouts) if store is not None else None
+
+    def offered(needs: tuple[str, ...]) -> bool:
+        if "write" in needs and app.read_only:
+            return False
+        wanted = [n for n in needs if n != "write"]
+        return layouts is None or all(n in layouts for n in wanted)
+
+    for title, help_text, action, needs in APP_COMMANDS:
+        if offered(needs):
+            yield SystemCommand(title, help_text, partial(app.run_action, action))
     for pane in app.query(Pane):
+        if not offered((pane.LAYOUT,) if pane.LAYOUT else ()):
+            continue
         for title, help_text, action in getattr(pane, "COMMANDS", ()):
-            yield SystemCommand(title, help_text, partial(pane.run_action, action))
+            if pane.check_action(action, ()) is not False:  # False: not in this mode
+                yield SystemCommand(title, help_text, partial(pane.run_action, action))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,7 @@ class StoreChanged(Message):
 class OpDone(Message):
     label: str
     receipts: list[Any]  # engine Receipts
+    apply: Callable[[], None] | None = None  # a dry run's "go ahead"
 
 
 @dataclass

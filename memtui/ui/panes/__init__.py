@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.style import Style
 from textual.widget import Widget
 
@@ -13,6 +15,7 @@ class Pane(Widget):
     """A pane shows one aspect of the store and keeps the user's place across reloads."""
 
     DEFAULT_CSS = "Pane { height: 1fr; }"
+    LAYOUT: ClassVar[str | None] = None  # the layout its commands need (None: any store)
 
     def show_store(self, store: Store) -> None:
         raise NotImplementedError

@@ -94,6 +94,7 @@ class EventsPane(ListPane):
         Binding("e", "edit", "Edit", id="events.edit"),
         Binding("h", "history", "History", id="events.history"),
     ]
+    LAYOUT = "companion"
     COMMANDS = [
         ("Events: show open only / all", "Toggle the open-only filter (o)", "toggle_open"),
         ("Events: next type filter", "all, 情绪事件, 约定, 用户Todo, 重要事件 (t)", "cycle_type"),

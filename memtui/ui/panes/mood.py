@@ -220,6 +220,7 @@ class MoodPane(Pane):
         Binding("enter", "open", "Open file", id="mood.open"),
         Binding("h", "history", "History", id="mood.history"),
     ]
+    LAYOUT = "companion"
     COMMANDS = [
         ("Mood: open mood_state.md", "In the file viewer (enter)", "open"),
         ("Mood: history of mood_state.md", "Snapshots, diff and rollback (h)", "history"),

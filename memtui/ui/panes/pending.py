@@ -151,6 +151,7 @@ class PendingPane(Pane):
         Binding("e", "edit", "Edit", id="pending.edit"),
         Binding("p", "toggle_preview", "Preview", id="pending.preview", show=False),
     ]
+    LAYOUT = "dsh"
     COMMANDS = [
         (
             "Pending: accept",

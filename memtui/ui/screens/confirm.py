@@ -1,4 +1,7 @@
-"""Ask a yes/no question before a destructive action: y or enter = yes, n or escape = no."""
+"""Ask a yes/no question before a destructive action: y = yes, n or escape = no.
+
+Enter presses the focused button, and "No" has the focus: a stray Enter (say, the
+one that opened the question) never destroys anything."""
 
 from __future__ import annotations
 
@@ -32,6 +35,11 @@ class ConfirmScreen(ModalScreen[bool]):
         width: 1fr;
         margin-bottom: 1;
     }
+    ConfirmScreen #confirm-hint {
+        width: 1fr;
+        color: $text-muted;
+        margin-bottom: 1;
+    }
     ConfirmScreen #confirm-buttons {
         height: auto;
         align-horizontal: right;
@@ -42,7 +50,7 @@ class ConfirmScreen(ModalScreen[bool]):
     """
 
     BINDINGS = [
-        Binding("y,enter", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
         Binding("n,escape", "answer(False)", "No", id="confirm.no"),
     ]
 
@@ -55,12 +63,16 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box"):
             yield Static(literal(self.question), id="confirm-question")
+            yield Static(
+                literal("y = yes · n or Esc = no · Tab moves between the buttons"),
+                id="confirm-hint",
+            )
             with Horizontal(id="confirm-buttons"):
                 yield Button(literal(self.yes_label), variant="warning", id="confirm-yes")
                 yield Button(literal(self.no_label), id="confirm-no")
 
     def on_mount(self) -> None:
-        self.query_one("#confirm-yes", Button).focus()
+        self.query_one("#confirm-no", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

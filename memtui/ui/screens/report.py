@@ -1,0 +1,103 @@
+"""What a dry run found and would change (nothing was written), with a key to
+go ahead. Maintenance uses it: its report (duplicates, near-duplicates) and the
+diff of each file `apply` would write."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from memtui.engine.diff import change_diff
+from memtui.ui.safe import literal, row
+from memtui.ui.screens.history import DiffRows
+
+SHOWN = 200  # report items listed (the report file keeps what the engine keeps)
+
+
+class DryRunScreen(Screen[None]):
+    DEFAULT_CSS = """
+    DryRunScreen { layout: vertical; }
+    DryRunScreen #report-title {
+        height: 1; padding: 0 1; background: $panel; color: $text; text-style: bold;
+    }
+    DryRunScreen #report-note { height: auto; padding: 0 1; color: $text-muted; }
+    DryRunScreen #report-lines { height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("a", "apply", "Apply", id="report.apply"),
+        Binding("escape", "close", "Close", id="report.close"),
+        Binding("q", "close", "Close", id="report.close_q", show=False),
+    ]
+
+    def __init__(self, label: str, receipts: list[Any], apply: Callable[[], None] | None) -> None:
+        super().__init__()
+        self.label = label
+        self.receipts = receipts
+        self.apply = apply
+        self.lines = report_lines(receipts)
+
+    def compose(self) -> ComposeResult:
+        yield Static(row(f"{self.label}: a dry run, nothing was written"), id="report-title")
+        note = "a applies it (after you confirm) · " if self.apply else ""
+        yield Static(literal(f"{note}Esc closes"), id="report-note")
+        yield DiffRows(id="report-lines")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        rows = self.query_one(DiffRows)
+        rows.show_lines(self.lines)
+        rows.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "apply":
+            return self.apply is not None and not getattr(self.app, "read_only", False)
+        return True
+
+    def action_apply(self) -> None:
+        if self.apply is not None:
+            self.dismiss(None)
+            self.apply()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def report_lines(receipts: list[Any]) -> list[str]:
+    """The summary, maintenance's findings, then each change and its diff."""
+    lines: list[str] = []
+    for receipt in receipts:
+        details = receipt.details
+        lines.append(str(details.get("summary") or f"{receipt.op}: dry run"))
+        duplicates = details.get("duplicates") or []
+        if duplicates:
+            lines += [
+                "",
+                f"Exact duplicate facts ({details.get('duplicatesFound')}), removed by apply:",
+            ]
+            for d in duplicates[:SHOWN]:
+                same = d.get("sameAs", {})
+                lines.append(
+                    f"  line {d.get('line')} [{d.get('section')}] {d.get('fact')}"
+                    f"  (same as line {same.get('line')})"
+                )
+        near = details.get("nearDuplicates") or []
+        if near:
+            lines += [
+                "",
+                f"Near-duplicate pairs ({details.get('nearDuplicatesFound')}), reported only:",
+            ]
+            for n in near[:SHOWN]:
+                (a, b), (la, lb) = n.get("facts", ("", "")), n.get("lines", ("?", "?"))
+                lines.append(f"  lines {la} & {lb} ({n.get('similarity')}): {a}  |  {b}")
+        lines += ["", "What apply would write:" if receipt.changes else "Nothing to write."]
+        for change in receipt.changes:
+            lines.append(f"  {change.action} {change.path}")
+        for change in receipt.changes:
+            if change.action == "write":
+                lines += ["", *change_diff(change).splitlines()]
+    return lines

@@ -1,0 +1,155 @@
+"""The command palette, driven as a newcomer would (ctrl+p, type, enter), on real
+stores: maintenance (its dry-run report, then apply), the index rebuild and the
+unresolved block change the files exactly as the CLI verbs do; the palette offers
+nothing that changes files when read-only, and nothing for a layout the store lacks."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from memtui.ui.app import MemtuiApp
+from memtui.ui.commands import commands
+from memtui.ui.screens.confirm import ConfirmScreen
+from memtui.ui.screens.report import DryRunScreen
+from tests.conftest import run_cli, tree_digest, write_tree
+from tests.ui_helpers import demo_store, run, until
+
+DERIVED = ("facts.md", "index.txt", "MEMORY.md", "memory/events.md", "sops")
+
+
+def stale_store(root: Path) -> Path:
+    """The demo store, with what the palette commands fix: a duplicate fact, a sop the
+    index does not list, an open event the unresolved block does not show."""
+    demo_store(root)
+    with open(root / "facts.md", "a", encoding="utf-8") as f:
+        f.write("\n## Palette test\n- the same fact twice\n- the same fact twice\n")
+    (root / "sops" / "palette-new-sop.md").write_text("# A sop the index lacks\n")
+    with open(root / "memory" / "events.md", "a", encoding="utf-8") as f:
+        f.write(
+            "\n### [E950] 2026-11-28 · 用户Todo\n**类型**：用户Todo\n"
+            "**内容**：palette test todo\n**状态**：待跟进\n**到期日**：2026-10-01\n"
+        )
+    return root
+
+
+def derived(root: Path) -> dict[str, str]:
+    """The files these commands write, minus timestamps (reports and stats are dated)."""
+    return {k: v for k, v in tree_digest(root).items() if k.startswith(DERIVED)}
+
+
+async def palette(pilot: Pilot, app: MemtuiApp, query: str) -> None:
+    await pilot.press("ctrl+p")
+    await until(pilot, lambda: app.screen.id == "--command-palette")
+    await pilot.press(*query)
+    await pilot.pause(0.3)  # the palette searches as you type
+    await pilot.press("enter")
+
+
+def test_maintenance_shows_its_report_then_applies_as_the_cli_does(tmp_path: Path) -> None:
+    root = stale_store(tmp_path / "app")
+    cli = shutil.copytree(root, tmp_path / "cli")
+    before = tree_digest(root)
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        await palette(pilot, app, "maintenance dry")
+        await until(pilot, lambda: isinstance(app.screen, DryRunScreen))
+        report = app.screen
+        assert isinstance(report, DryRunScreen)
+        text = "\n".join(report.lines)
+        assert "the same fact twice" in text and "removed by apply" in text
+        assert "-- the same fact twice" in text  # the diff of facts.md apply would write
+        assert tree_digest(root) == before  # a dry run writes nothing
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await until(pilot, lambda: any(t.startswith("maintain: wrote") for _, t in app.said))
+
+    app = SayingApp(root)
+    run(app, body)
+    assert run_cli("maintain", "--apply", "--store", str(cli)).returncode == 0
+    assert derived(root) == derived(cli) != {k: before[k] for k in derived(cli) if k in before}
+
+
+def test_index_rebuild_and_unresolved_block_as_memtui_index_does(tmp_path: Path) -> None:
+    root = stale_store(tmp_path / "app")
+    cli = shutil.copytree(root, tmp_path / "cli")
+    before = derived(root)
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        await palette(pilot, app, "rebuild the dsh index")
+        await until(pilot, lambda: any(t.startswith("rebuild index:") for _, t in app.said))
+        await palette(pilot, app, "refresh the unresolved")
+        await until(pilot, lambda: any(t.startswith("refresh unresolved:") for _, t in app.said))
+
+    run(SayingApp(root), body)
+    assert run_cli("index", "--store", str(cli)).returncode == 0
+    assert derived(root) == derived(cli) != before
+    assert "palette-new-sop" in (root / "index.txt").read_text(encoding="utf-8")
+    assert "palette test todo" in (root / "MEMORY.md").read_text(encoding="utf-8")
+
+
+def test_read_only_palette_offers_nothing_that_writes(tmp_path: Path) -> None:
+    root = demo_store(tmp_path / "store")
+    before = tree_digest(root)
+    writing = {
+        "Run maintenance and apply",
+        "Rebuild the dsh index",
+        "Refresh the unresolved block",
+        "Pending: accept",
+        "Pending: reject",
+        "Pending: edit the candidate",
+        "Events: mark done / reopen",
+        "Events: archive the event",
+        "Events: edit the event",
+        "Index: edit the selected entry",
+        "Index: archive or restore the selected entry",
+    }
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        titles = {c.title for c in commands(app)}
+        app.read_only = False  # what the same store offers when it may be changed
+        assert {c.title for c in commands(app)} - titles == writing
+        app.read_only = True
+        assert "Run maintenance (dry run)" in titles  # reading only: offered
+        await pilot.press("5", "a")  # a key that would accept says why nothing happens
+        await until(pilot, lambda: any("read-only" in t for _, t in app.said))
+
+    run(SayingApp(root, read_only=True), body)
+    assert tree_digest(root) == before
+
+
+def test_palette_offers_no_commands_for_a_layout_the_store_lacks(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "ws",
+        {
+            "memory.md": "# Memory\n\n## Projects\n- {garden} → memory_garden.md\n",
+            "memory_garden.md": "# Garden\nroses\n",
+        },
+    )
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        titles = [c.title for c in commands(app)]
+        assert not [t for t in titles if t.startswith(("Events:", "Pending:", "Mood:"))]
+        assert not [t for t in titles if "maintenance" in t or "unresolved" in t]
+        assert "Index: open the selected file" in titles
+
+    run(SayingApp(root), body)
+
+
+class SayingApp(MemtuiApp):
+    """The whole app (every pane; no file watcher), recording what it says."""
+
+    def __init__(self, root: Path, **kwargs: object) -> None:
+        super().__init__(str(root), watch=False, **kwargs)  # type: ignore[arg-type]
+        self.said: list[tuple[str, str]] = []
+
+    def say(self, text: str, *, severity: object = "information", title: str = "") -> None:
+        self.said.append((str(severity), text))
+        super().say(text, severity=severity, title=title)
