@@ -251,7 +251,7 @@ def test_edit_then_accept(store):
         ("---\nid: x\nentry_type: fact\n", "front matter"),
         ("- no front matter at all\n", "no front matter"),
         (candidate("20261129-0007", "../../etc/passwd", "x\n", entry_type="sop"), "outside"),
-        (candidate("20261129-0007", "a/b", "x\n", entry_type="sop"), "outside"),
+        (candidate("20261129-0007", "a/b", "x\n", entry_type="sop"), "not a bare sop name"),
         (candidate("20261129-0007", entry_type="note"), "entry_type"),
         (candidate("20261129-0007", body="\n\n"), "no fact"),
     ],
@@ -500,6 +500,8 @@ def test_add_fact_and_sop_by_hand(store):
     with pytest.raises(Refused, match="exists"):
         dsh.add_sop(root, "deploy", "# again\n", "ran it")
     with pytest.raises(Refused, match="outside"):
+        dsh.add_sop(root, "../../x", "# x\n", "ran it")
+    with pytest.raises(Refused, match="not a bare sop name"):  # x.md: inside, but no sop
         dsh.add_sop(root, "../x", "# x\n", "ran it")
     with pytest.raises(Refused, match="already holds"):
         dsh.add_fact(root, "HOSTS", "nas is 10.0.0.2", "ping ok")

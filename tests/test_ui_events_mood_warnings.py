@@ -208,6 +208,38 @@ def test_events_archive_asks_then_moves_the_event(demo: Path) -> None:
     assert "### [E038]" in (demo / "archive" / EVENTS).read_text("utf-8")
 
 
+def test_events_archived_view_restores_as_the_cli_does(demo: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from tests.conftest import run_cli
+
+    async def body(pilot: Pilot, app: PaneHost) -> None:
+        pane = app.query_one(EventsPane)
+        await until(pilot, lambda: pane.rows.count == 40)
+        await pilot.press("down", "x")  # archive E038 (asks; the host says yes)
+        await until(pilot, lambda: pane.rows.count == 39)
+        shutil.copytree(demo, tmp_path / "cli")  # the CLI restores on a copy of this state
+        await pilot.press("v")  # the archived events
+        await until(pilot, lambda: pane.archived and "E038" in "".join(rows_plain(pane)))
+        assert "Archived (archive/memory/events.md)" in pane.header_text.plain
+        assert pane.check_action("toggle_done", ()) is None  # greyed: restore it first
+        assert pane.check_action("edit", ()) is None
+        pane.rows.cursor = next(i for i, r in enumerate(rows_plain(pane)) if "E038" in r)
+        await pilot.press("enter")
+        assert app.opened[-1][0] == "archive/memory/events.md"
+        await pilot.press("x")
+        assert "Restore E038" in app.asked[-1]
+        await until(pilot, lambda: "E038" not in "".join(rows_plain(pane)))
+        await pilot.press("v")  # back to the timeline, E038 in it again
+        await until(pilot, lambda: not pane.archived and pane.rows.count == 40)
+
+    run(PaneHost(str(demo), "events"), body)
+    cli = tmp_path / "cli"
+    assert run_cli("restore", "event:E038", "--store", str(cli)).returncode == 0
+    for rel in (EVENTS, "archive/" + EVENTS):
+        assert (demo / rel).read_bytes() == (cli / rel).read_bytes()
+
+
 def test_events_edit_history_and_enter_go_to_the_app(demo: Path) -> None:
     async def body(pilot: Pilot, app: PaneHost) -> None:
         pane = app.query_one(EventsPane)

@@ -104,10 +104,11 @@ def test_read_only_palette_offers_nothing_that_writes(tmp_path: Path) -> None:
         "Pending: reject",
         "Pending: edit the candidate",
         "Events: mark done / reopen",
-        "Events: archive the event",
         "Events: edit the event",
         "Index: edit the selected entry",
         "Index: archive or restore the selected entry",
+        "File: edit the entry at the cursor",
+        "Events: archive or restore the event",
     }
 
     async def body(pilot: Pilot, app: MemtuiApp) -> None:

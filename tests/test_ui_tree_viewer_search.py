@@ -252,6 +252,50 @@ def test_keys_call_history_edit_and_archive(demo: Path) -> None:
     run(TreeAndFile(str(demo)), body)
 
 
+def test_x_on_a_profile_category_picks_an_item_and_archives_then_restores_it(
+    demo: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    from memtui.ui.screens.choose import ChoiceScreen
+    from tests.conftest import run_cli
+
+    cli = shutil.copytree(demo, tmp_path / "cli")
+    profile = "memory/user_profile.md"
+
+    async def pick(pilot: Pilot, app: TreeAndFile, key: str, down: int) -> ChoiceScreen:
+        await press_until(pilot, key, lambda: isinstance(app.screen, ChoiceScreen))
+        screen = app.screen
+        assert isinstance(screen, ChoiceScreen)
+        await pilot.press(*["down"] * down, "enter")
+        return screen
+
+    async def body(pilot: Pilot, app: TreeAndFile) -> None:
+        tree = await loaded(pilot, app)
+        await press_on(pilot, tree, "user_profile.md", "right")
+        await cursor_to(pilot, tree, "重要关系")
+        choice = await pick(pilot, app, "x", 2)  # the third item: 爸爸
+        assert choice.choices[2] == "爸爸：话少，喜欢钓鱼"
+        await until(pilot, lambda: "爸爸" not in (demo / profile).read_text("utf-8"))
+        assert "重要关系" in app.questions[-1] and "爸爸" in app.questions[-1]
+        await until(
+            pilot, lambda: app.store is not None and f"archive/{profile}" in app.store.files
+        )
+        await pilot.pause()
+        await press_on(pilot, tree, "archive", "right")
+        await cursor_to(pilot, tree, profile)  # shown by its path under archive/
+        choice = await pick(pilot, app, "x", 0)
+        assert choice.choices == ["重要关系 · 爸爸：话少，喜欢钓鱼"]
+        await until(pilot, lambda: "爸爸" in (demo / profile).read_text("utf-8"))
+
+    run(TreeAndFile(str(demo)), body)
+    args = ("profile:重要关系", "--item", "爸爸：话少，喜欢钓鱼", "--store", str(cli))
+    assert run_cli("archive", *args).returncode == 0
+    assert run_cli("restore", *args).returncode == 0
+    for rel in (profile, f"archive/{profile}"):
+        assert (demo / rel).read_bytes() == (cli / rel).read_bytes()
+
+
 def test_read_only_hides_edit_and_archive(demo: Path) -> None:
     async def body(pilot: Pilot, app: TreeAndFile) -> None:
         tree = await loaded(pilot, app)

@@ -95,6 +95,9 @@ def _register_add(verb: Callable[..., argparse.ArgumentParser]) -> None:
     t.add_argument("--description", required=True)
     t.add_argument("--body-file", required=True, metavar="F")
     for sub in (f, s, e, t):  # options after the kind work too
+        sub.add_argument(
+            "--store", metavar="PATH", default=argparse.SUPPRESS, help="the store's root"
+        )
         sub.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
         sub.add_argument("--dry-run", action="store_true", default=argparse.SUPPRESS)
 
@@ -142,13 +145,10 @@ def _receipt_json(receipt: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _diff(change: Any) -> str:
-    from memtui.engine.diff import unified
-
-    old = (change.old or b"").decode("utf-8", "replace")
-    new = (change.new or b"").decode("utf-8", "replace")
     from memtui.cli.output import printable
+    from memtui.engine.diff import change_diff
 
-    return printable(unified(old, new, change.path))
+    return printable(change_diff(change))
 
 
 def _change_text(change: Any) -> str:

@@ -35,7 +35,8 @@ def iter_entries(store: Store) -> Iterator[Entry]:
 
 def _typed(store: Store) -> Iterator[Entry]:
     if store.workspace:
-        titles = {p.target: p.description for p in store.workspace.pointers}
+        # reversed: with several pointers to one file, the first one's description wins
+        titles = {p.target: p.description for p in reversed(store.workspace.pointers)}
         for name in store.workspace.topics:
             yield Entry(
                 f"topic:{workspace.topic_id(name)}",
@@ -109,3 +110,19 @@ def entry_text(store: Store, entry: Entry) -> str | None:
 def _read_late(store: Store, rel: str) -> TextFile | None:
     got = read_file(os.path.join(store.root, rel), rel, store.config.thresholds.max_file_bytes)
     return got if isinstance(got, TextFile) else None
+
+
+def entry_at(store: Store, rel: str, line: int) -> str:
+    """The id of the entry that holds line `line` (1-based) of file `rel`: the narrowest
+    entry spanning it, else the entry that is the whole file, else `file:rel`."""
+    best: tuple[int, str] | None = None  # (lines spanned, id)
+    whole: str | None = None
+    for entry in _typed(store):
+        if entry.file != rel:
+            continue
+        span = entry.span
+        if span is None:
+            whole = whole or entry.id
+        elif span.start <= line < span.stop and (best is None or span.stop - span.start < best[0]):
+            best = (span.stop - span.start, entry.id)
+    return best[1] if best is not None else whole or f"file:{rel}"

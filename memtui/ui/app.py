@@ -40,12 +40,15 @@ def styles_path() -> Path:
     return shipped if shipped.exists() else here.parent / "styles" / "memtui.tcss"
 
 
+PANE_KEYS = Binding.Group("Panes", compact=True)
+
+
 class MemtuiApp(App[None]):
     CSS_PATH = styles_path()
     TITLE = "memtui"
     BINDINGS = [
-        *[  # 1 the index, 2-6 the tabs
-            Binding(str(n), f"show_pane('{key}')", title, id=f"pane.{key}")
+        *[  # 1 the index, 2-6 the tabs: one "123456 Panes" in the Footer, so ? and q fit
+            Binding(str(n), f"show_pane('{key}')", title, id=f"pane.{key}", group=PANE_KEYS)
             for n, (key, title) in enumerate((("index", "Index"), *PANES), 1)
         ],
         Binding("slash", "search", "Search", id="search"),

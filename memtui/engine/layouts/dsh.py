@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import posixpath
+import re
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -23,6 +26,8 @@ AUTO_BEGIN = "# --- auto ---"
 AUTO_END = "# --- end auto ---"
 SEP = " · "
 ENTRY_TYPES = ("fact", "sop")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+OUTSIDE = "leads outside the store root"
 
 
 def detect(files: frozenset[str], dirs: Iterable[str]) -> bool:
@@ -236,8 +241,16 @@ def _parse_candidate(reader: StoreReader, tf: TextFile | None, path: str) -> Can
         if problem:
             reader.findings.add("pending-bad-frontmatter", path, 1, f"candidate {stem}: {problem}")
         elif entry_type == "sop" and reader.escapes("sops", f"{target}.md"):
-            problem = f"target {target!r} leads outside the store root"
+            problem = f"target {target!r} {OUTSIDE}"
             reader.findings.add("path-escape", path, None, problem)
+        elif entry_type == "sop" and (problem := sop_name_problem(target)):
+            # accept refuses it too, so it is reported here, not only when accepted
+            if problem.endswith(OUTSIDE):
+                reader.findings.add("path-escape", path, None, problem)
+            else:
+                reader.findings.add(
+                    "pending-bad-frontmatter", path, 1, f"candidate {stem}: {problem}"
+                )
     elif problem:
         reader.findings.add("pending-bad-frontmatter", path, 1, f"candidate {stem}: {problem}")
     evidence = _text(meta.get("evidence"))
@@ -264,6 +277,20 @@ def _parse_candidate(reader: StoreReader, tf: TextFile | None, path: str) -> Can
         body_start=body_start,
         source=tf,
     )
+
+
+def sop_name_problem(name: Any) -> str | None:
+    """Why `name` cannot name a sop (SPEC §3: one file, sops/<name>.md), or None."""
+    if not isinstance(name, str) or not name.strip():
+        return "no target"
+    joined = posixpath.normpath(posixpath.join("sops", name.replace("\\", "/")))
+    if os.path.isabs(name) or joined == ".." or joined.startswith(("../", "/")):
+        return f"target {name!r} {OUTSIDE}"
+    if "/" in name or "\\" in name:  # inside the root, but not one file in sops/
+        return f"target {name!r} is not a bare sop name (a sop is one file, sops/<name>.md)"
+    if name != name.strip() or name.startswith(".") or _CONTROL.search(name):
+        return f"target {name!r} is not a usable sop name"
+    return None
 
 
 def _candidate_problem(entry_type: str | None, target: str | None) -> str | None:

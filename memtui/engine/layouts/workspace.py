@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from memtui.engine.markdown import HEADING, sections
 from memtui.engine.model import Pointer, Section, Workspace
@@ -109,7 +110,7 @@ def _pointers(reader: StoreReader, text: str) -> list[Pointer]:
         if not stripped or HEADING.match(stripped):
             continue
         head, arrow, tail = stripped.partition(ARROW)
-        target = POINTER_FILE.search(tail) if arrow else None
+        target = pointer_file(tail, reader.exists) if arrow else None
         if target is None:
             reader.findings.add(
                 "index-content",
@@ -120,8 +121,19 @@ def _pointers(reader: StoreReader, text: str) -> list[Pointer]:
             )
             continue
         description = head.strip().removeprefix("-").removeprefix("*").strip()
-        found.append(Pointer(description, target.group(0), index + 1))
+        found.append(Pointer(description, target, index + 1))
     return found
+
+
+def pointer_file(tail: str, exists: Callable[[str], bool]) -> str | None:
+    """The file named after a pointer's arrow: the whole rest of the line when that
+    file exists (a bare name may hold spaces or brackets), else the first `*.md` in
+    it (`→ 详见 user.md（…）` points too)."""
+    whole = tail.strip()
+    if whole.endswith(".md") and exists(whole):
+        return whole
+    match = POINTER_FILE.search(tail)
+    return match.group(0) if match else None
 
 
 def _check_pointers(reader: StoreReader, pointers: list[Pointer]) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memtui.engine import frontmatter
-from memtui.engine.layouts.dsh import ENTRY_TYPES
+from memtui.engine.layouts.dsh import ENTRY_TYPES, sop_name_problem
 from memtui.engine.ops.common import Refused
 from memtui.engine.paths import Scan, list_files
 from memtui.engine.textfile import Unreadable, decode
@@ -74,16 +74,6 @@ def free_name(root: str, folder: str, name: str, taken: set[str]) -> str:
 
 
 # --- names -----------------------------------------------------------------------
-
-
-def sop_name_problem(name: Any) -> str | None:
-    if not isinstance(name, str) or not name.strip():
-        return "no target"
-    if "/" in name or "\\" in name or ".." in name or os.path.isabs(name):
-        return f"target {name!r} leads outside the store root (a sop name is a bare file name)"
-    if name != name.strip() or name.startswith(".") or _CONTROL.search(name):
-        return f"target {name!r} is not a usable sop name"
-    return None
 
 
 def section_problem(name: Any) -> str | None:

@@ -7,7 +7,7 @@ import os
 import re
 
 from memtui.engine.config import Thresholds
-from memtui.engine.layouts.workspace import ARROW, INDEX, POINTER_FILE, TOPIC_LIKE, topic_id
+from memtui.engine.layouts.workspace import ARROW, INDEX, TOPIC_LIKE, pointer_file, topic_id
 from memtui.engine.markdown import HEADING, sections
 from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import (
@@ -35,14 +35,14 @@ Hit = tuple[Line, str | None]  # a pointer line and the `## section` heading lin
 # --- pointers ----------------------------------------------------------------
 
 
-def pointer_target(content: str) -> str | None:
-    """The file a `- topic → file.md` line points to (None: not a pointer)."""
+def pointer_target(content: str, filename: str) -> str | None:
+    """The file a `- topic → file.md` line points to (None: not a pointer), as the
+    layout reads it when `filename` is the file that exists."""
     stripped = content.strip()
     if not stripped or HEADING.match(stripped):
         return None
     _head, arrow, tail = stripped.partition(ARROW)
-    match = POINTER_FILE.search(tail) if arrow else None
-    return match.group(0) if match else None
+    return pointer_file(tail, lambda name: name == filename) if arrow else None
 
 
 def pointers_to(text: str, filename: str) -> list[Hit]:
@@ -56,7 +56,7 @@ def pointers_to(text: str, filename: str) -> list[Hit]:
             if depth <= 2:
                 heading = row[2] if depth == 2 else None
             continue
-        if pointer_target(row[2]) == filename:
+        if pointer_target(row[2], filename) == filename:
             hits.append((row, heading))
     return hits
 

@@ -14,7 +14,9 @@ from typing import Any
 
 from rich.style import Style
 from rich.text import Text
+from textual import work
 from textual.binding import Binding
+from textual.message import Message
 
 from memtui.engine.layouts.companion import EVENTS, parse_date
 from memtui.engine.model import Event
@@ -23,8 +25,10 @@ from memtui.ui.panes.listing import ListPane
 from memtui.ui.safe import literal, row
 from memtui.ui.widgets.rows import Rows
 
+ARCHIVED = "archive/" + EVENTS
 TYPES = ("all", "情绪事件", "约定", "用户Todo", "重要事件")
 MUTATING = frozenset({"toggle_done", "archive", "edit"})
+LIVE_ONLY = frozenset({"toggle_done", "edit"})  # not for archived events
 # Column widths, in terminal cells.
 LABEL_W, DATE_W, TYPE_W, STARS_W, STATUS_W, DUE_W = 7, 10, 8, 10, 4, 10
 
@@ -41,7 +45,10 @@ class Timeline:
 
 def timeline(store: Store) -> Timeline:
     companion = store.companion
-    raw = companion.events if companion else ()
+    return timeline_of(companion.events if companion else (), store.today)
+
+
+def timeline_of(raw: tuple[Event, ...] | list[Event], today: dt.date) -> Timeline:
     seen: dict[str, int] = {}
     items: list[tuple[Event, str, int]] = []
     for position, event in enumerate(raw):
@@ -55,7 +62,6 @@ def timeline(store: Store) -> Timeline:
         return (parse_date(event.date) or dt.date.min, event.number or 0, position)
 
     items.sort(key=key, reverse=True)
-    today = store.today
     overdue = set()
     for i, (event, _id, _pos) in enumerate(items):
         if event.is_open and event.due:
@@ -75,7 +81,8 @@ class EventRows(Rows):
 
 
 class EventsPane(ListPane):
-    """Events newest first; `o` open only, `t` type, `d` done/reopen, `x` archive."""
+    """Events newest first; `o` open only, `t` type, `d` done/reopen, `x` archive;
+    `v` shows the archived events instead, where `x` restores."""
 
     DEFAULT_CSS = """
     EventsPane #events-detail { height: 8; }
@@ -90,7 +97,8 @@ class EventsPane(ListPane):
         Binding("o", "toggle_open", "Open only", id="events.open_only"),
         Binding("t", "cycle_type", "Type", id="events.type"),
         Binding("d", "toggle_done", "Done/reopen", id="events.done"),
-        Binding("x", "archive", "Archive", id="events.archive"),
+        Binding("x", "archive", "Archive/restore", id="events.archive"),
+        Binding("v", "toggle_archived", "Archived", id="events.archived"),
         Binding("e", "edit", "Edit", id="events.edit"),
         Binding("h", "history", "History", id="events.history"),
     ]
@@ -99,7 +107,16 @@ class EventsPane(ListPane):
         ("Events: show open only / all", "Toggle the open-only filter (o)", "toggle_open"),
         ("Events: next type filter", "all, 情绪事件, 约定, 用户Todo, 重要事件 (t)", "cycle_type"),
         ("Events: mark done / reopen", "Set the highlighted event's 状态 (d)", "toggle_done"),
-        ("Events: archive the event", "Move it to archive/memory/events.md (x)", "archive"),
+        (
+            "Events: archive or restore the event",
+            "Move it to archive/memory/events.md, or back when archived (x)",
+            "archive",
+        ),
+        (
+            "Events: show archived events / the timeline",
+            "archive/memory/events.md, where x restores (v)",
+            "toggle_archived",
+        ),
         ("Events: edit the event", "Edit its text in memory/events.md (e)", "edit"),
         ("Events: history of events.md", "Snapshots, diff and rollback (h)", "history"),
         ("Events: open in the file viewer", "memory/events.md at the event (enter)", "open"),
@@ -112,13 +129,49 @@ class EventsPane(ListPane):
         self.open_only = False
         self.type_index = 0
         self.current_id: str | None = None  # the highlighted event, kept across snapshots
+        self.archived = False  # showing archive/memory/events.md
+        self.archive_problem: str | None = None
 
     # --- snapshots and filters ----------------------------------------------
 
     def show_store(self, store: Store) -> None:
         self.store = store
-        self.timeline = timeline(store)
-        self._refilter()
+        if self.archived:
+            self._load_archived(store)  # the timeline follows once it is read
+        else:
+            self.timeline = timeline(store)
+            self._refilter()
+
+    @work(thread=True, exclusive=True, group="archived-events")
+    def _load_archived(self, store: Store) -> None:
+        from memtui.engine.archive import archived_events
+
+        events, problem = archived_events(store)
+        self.post_message(self.ArchivedRead(store, timeline_of(events, store.today), problem))
+
+    @dataclass
+    class ArchivedRead(Message):
+        store: Store
+        timeline: Timeline
+        problem: str | None
+
+    def on_events_pane_archived_read(self, message: EventsPane.ArchivedRead) -> None:
+        message.stop()
+        if self.archived and message.store is self.store:
+            self.timeline, self.archive_problem = message.timeline, message.problem
+            self._refilter()
+
+    def action_toggle_archived(self) -> None:
+        self.archived = not self.archived
+        self.current_id = None
+        self.refresh_bindings()
+        if self.store is not None:
+            self.timeline = None if self.archived else timeline(self.store)
+            if self.archived:
+                self.rows.set_rows(0, self.render_row)
+                self.show_header(Text("reading archive/memory/events.md…", style="italic"))
+                self.show_detail(Text())
+            self.show_store(self.store)
 
     def _refilter(self) -> None:
         line = self.timeline
@@ -201,19 +254,20 @@ class EventsPane(ListPane):
         if store is None or line is None:
             self.show_header(text)
             return
-        if store.companion is None:
+        if self.archived:
+            text.append(f"Archived ({ARCHIVED}): ", style="bold")
+            if self.archive_problem:
+                text.append_text(row(self.archive_problem))
+            else:
+                self._counts(text, line)
+            text.append(" │ x restores · v back to the timeline", style="dim")
+        elif store.companion is None:
             text.append("No companion layout in this store (memory/events.md).", style="italic")
         elif EVENTS in store.unreadable:
             text.append(f"{EVENTS} cannot be read: ", style="italic")
             text.append_text(row(store.unreadable[EVENTS]))
         else:
-            total, shown = len(line.events), len(self.view)
-            filters = ["open only"] if self.open_only else []
-            if self.type_index:
-                filters.append(TYPES[self.type_index])
-            text.append(f"{total} events" if not filters else f"{shown} of {total} events")
-            if filters:
-                text.append(f" [{', '.join(filters)}]", style="bold")
+            self._counts(text, line)
             open_count = sum(1 for e in line.events if e.is_open)
             text.append(f" · {open_count} open · ")
             overdue = self.style_of("events--overdue")
@@ -221,8 +275,17 @@ class EventsPane(ListPane):
             text.append(" │ last active ")
             active = store.companion.last_active
             text.append_text(row(active) if active else Text("unknown", style="italic"))
-            text.append(" │ o open only · t type", style="dim")
+            text.append(" │ o open only · t type · v archived", style="dim")
         self.show_header(text)
+
+    def _counts(self, text: Text, line: Timeline) -> None:
+        total, shown = len(line.events), len(self.view)
+        filters = ["open only"] if self.open_only else []
+        if self.type_index:
+            filters.append(TYPES[self.type_index])
+        text.append(f"{total} events" if not filters else f"{shown} of {total} events")
+        if filters:
+            text.append(f" [{', '.join(filters)}]", style="bold")
 
     def _detail(self) -> None:
         current = self.current
@@ -241,7 +304,11 @@ class EventsPane(ListPane):
     # --- actions ------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in MUTATING and getattr(self.app, "read_only", False))
+        if action in MUTATING and getattr(self.app, "read_only", False):
+            return False
+        if action in LIVE_ONLY and self.archived:
+            return None  # shown greyed: restore it first
+        return True
 
     def action_toggle_open(self) -> None:
         self.open_only = not self.open_only
@@ -263,11 +330,18 @@ class EventsPane(ListPane):
     def action_archive(self) -> None:
         from memtui.engine.ops import companion
 
+        if self.archived:
+            self._change_current(
+                "restore",
+                companion.restore_event,
+                "Restore {id}: move it back to the end of memory/events.md?",
+            )
+            return
         self._change_current(
             "archive",
             companion.archive_event,
             "Archive {id}: move it to archive/memory/events.md? "
-            "(`memtui restore event:{id}` brings it back)",
+            "(v lists archived events; x there restores it)",
         )
 
     def _change_current(

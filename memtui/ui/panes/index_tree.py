@@ -16,14 +16,17 @@ from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from memtui.engine.archive import ARCHIVED_EVENTS, ARCHIVED_PROFILE
 from memtui.engine.layouts import workspace as ws_layout
 from memtui.engine.model import Finding, Section
 from memtui.engine.store import Store
+from memtui.ui.editing import say
 from memtui.ui.panes import Pane
 from memtui.ui.safe import row
 from memtui.ui.style import component_style, size_text
@@ -273,6 +276,15 @@ class IndexPane(Pane):
             )
             return
         verb, entry = spec.toggle
+        if verb == "restore-event":
+            self.app.notify(
+                "Archived events are restored in the Events pane: 3, then v lists them, "
+                "then x restores the highlighted one"
+            )
+            return
+        if verb in ("archive-item", "restore-item"):
+            self._pick_profile_item(verb, entry)
+            return
         root = self.app.root  # type: ignore[attr-defined]
         fn = _toggle_op(root, verb, entry)
         if verb == "archive":
@@ -284,6 +296,58 @@ class IndexPane(Pane):
             question = f"Restore {entry} from archive/ to where it was?"
         app: Any = self.app
         app.confirm(question, lambda: app.run_op(f"{verb} {entry}", fn))
+
+    # --- profile items: x asks which one ----------------------------------------
+
+    def _pick_profile_item(self, verb: str, category: str) -> None:
+        store = self.store
+        if store is None or store.companion is None:
+            return
+        if verb == "archive-item":
+            cat = next((c for c in store.companion.profile if c.name == category), None)
+            if cat is None or not cat.items:
+                say(self.app, f"{category}: no items to archive", severity="warning")
+                return
+            self._choose_item(verb, [(category, item) for item in cat.items], None)
+        else:
+            self._read_archived_profile(store)
+
+    @work(thread=True, exclusive=True, group="archived-profile")
+    def _read_archived_profile(self, store: Store) -> None:
+        from memtui.engine.archive import archived_profile
+
+        pairs, problem = archived_profile(store)
+        self.app.call_from_thread(self._choose_item, "restore-item", pairs, problem)
+
+    def _choose_item(self, verb: str, pairs: list[tuple[str, str]], problem: str | None) -> None:
+        from memtui.engine.ops import companion
+        from memtui.ui.screens.choose import ChoiceScreen
+
+        if not pairs:
+            say(self.app, problem or "no archived profile items", severity="warning")
+            return
+        archiving = verb == "archive-item"
+        question = (
+            f"Archive which item of {pairs[0][0]}? It moves to archive/memory/user_profile.md."
+            if archiving
+            else "Restore which item? It goes back to the end of its category."
+        )
+        choices = [item if archiving else f"{cat} · {item}" for cat, item in pairs]
+        op = companion.archive_profile_item if archiving else companion.restore_profile_item
+        app: Any = self.app
+        root = app.root
+
+        def picked(index: int | None) -> None:
+            if index is None:
+                return
+            cat, item = pairs[index]
+            label = f"{'archive' if archiving else 'restore'} {cat} item"
+            app.confirm(
+                f"{'Archive' if archiving else 'Restore'} “{item}” ({cat})?",
+                lambda: app.run_op(label, lambda: op(root, cat, item)),
+            )
+
+        app.push_screen(ChoiceScreen(question, choices), picked)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         try:
@@ -613,7 +677,7 @@ class _Builder:
     def topic(self, name: str) -> Node:
         w = self.store.workspace
         assert w is not None
-        titles = {p.target: p.description for p in w.pointers}
+        titles = {p.target: p.description for p in reversed(w.pointers)}  # the first wins
         codes = {f.code for f in self.by_file.get(name, ())}
         badges = []
         if "topic-orphan" in codes:
@@ -703,6 +767,7 @@ class _Builder:
                     cat.span.file,
                     cat.span.lineno,
                     f"profile:{cat.name}",
+                    ("archive-item", cat.name),  # x: which item, then archive it
                 )
             )
         return out
@@ -839,6 +904,10 @@ class _Builder:
             toggle = ("restore", f"fact:{name[6:-3]}")
         elif "/" not in name and ws_layout.TOPIC_LIKE.fullmatch(name):
             toggle = ("restore", f"topic:{ws_layout.topic_id(name)}")
+        elif rel == ARCHIVED_PROFILE:
+            toggle = ("restore-item", "")  # x: which archived item, then restore it
+        elif rel == ARCHIVED_EVENTS:
+            toggle = ("restore-event", "")  # restored from the Events pane
         return self.file(rel, name, entry=self.entry_for(rel), toggle=toggle)
 
 

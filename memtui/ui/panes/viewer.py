@@ -73,10 +73,12 @@ class FilePane(Pane):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("m", "toggle_mode", "Raw/rendered", id="file.mode"),
         Binding("h", "history", "History", id="file.history"),
+        Binding("e", "edit", "Edit", id="file.edit"),
     ]
     COMMANDS: ClassVar[list[tuple[str, str, str]]] = [
         ("File: raw or rendered", "Toggle numbered lines / rendered Markdown (m)", "toggle_mode"),
         ("File: history of this file", "Its snapshots in .history (h)", "history"),
+        ("File: edit the entry at the cursor", "Its event, section, topic or the file (e)", "edit"),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -317,7 +319,22 @@ class FilePane(Pane):
         if self.rel is not None:
             self.app.show_history(self.rel)  # type: ignore[attr-defined]
 
+    def action_edit(self) -> None:
+        """Edit what the cursor is on: the event, fact section or category holding the
+        line, or the topic, sop or file as a whole."""
+        from memtui.engine.entries import entry_at
+
+        store, rel = self.store, self.rel
+        if store is None or rel is None or rel in store.unreadable:
+            return
+        line = self.rows.cursor + 1 if not self.rendered else 1
+        self.app.edit_entry(entry_at(store, rel, line))  # type: ignore[attr-defined]
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "edit":
+            if getattr(self.app, "read_only", False) or not hasattr(self.app, "edit_entry"):
+                return False
+            return True if self.rel is not None else None
         if action in ("toggle_mode", "history"):
             return True if self.rel is not None else None
         return True

@@ -1,0 +1,152 @@
+"""Fixes for the newcomer walkthrough (/tmp/walk/REPORT.md items 12, 15, 16, 17, 19),
+each on a real store in tmp_path through the real CLI or the engine."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from memtui.engine.entries import iter_entries
+from memtui.engine.ops import dsh, workspace
+from memtui.engine.store import open_store
+from tests.conftest import run_cli, write_tree
+from tests.helpers import ENV, TODAY_DATE, findings
+
+DSH_INDEX = "[RULES] No Execution, No Memory\n# --- auto ---\n# --- end auto ---\n"
+
+
+def sop_candidate(cid: str, target: str) -> str:
+    return (
+        f"---\nid: {cid}\nentry_type: sop\ntarget: {json.dumps(target)}\n"
+        f'evidence: "ran it: ok"\nsource_session: s\ncreated_at: 2026-11-29T00:00:00Z\n---\n'
+        "1. step\n"
+    )
+
+
+# --- #19: `add KIND ... --store P` ------------------------------------------------
+
+
+def test_add_topic_takes_store_after_the_kind(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "ws",
+        {"memory.md": "# idx\n\n## Projects\n- {old} → memory_old.md\n", "memory_old.md": "x\n"},
+    )
+    body = write_tree(tmp_path, {"b.txt": "the body\n"}) / "b.txt"
+    args = ["--section", "Projects", "--description", "new one", "--body-file", str(body)]
+    got = run_cli("add", "topic", "newtopic", *args, "--store", str(root), cwd=tmp_path, env=ENV)
+    assert got.returncode == 0, got.stderr
+    assert (root / "memory_newtopic.md").read_text() == "the body\n"
+    assert "- new one → memory_newtopic.md" in (root / "memory.md").read_text()
+
+
+def test_add_fact_takes_store_after_the_kind(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "d", {"index.txt": DSH_INDEX, "facts.md": "## ENV\n- a\n"})
+    got = run_cli(
+        "add", "fact", "ENV", "b", "--evidence", "seen", "--store", str(root), "--dry-run",
+        cwd=tmp_path, env=ENV,
+    )  # fmt: skip
+    assert got.returncode == 0, got.stderr
+    assert (root / "facts.md").read_text() == "## ENV\n- a\n"  # a dry run
+
+
+# --- #12: why a candidate cannot be accepted ------------------------------------------
+
+
+def test_pending_says_a_target_leads_outside_the_root(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "d",
+        {
+            "index.txt": DSH_INDEX,
+            "pending/c1.md": sop_candidate("c1", "../../escape"),
+            "pending/c2.md": "---\nid: c2\nentry_type: [unclosed\n---\n- x\n",
+        },
+    )
+    got = run_cli("pending", "--store", str(root), env=ENV)
+    assert got.returncode == 0, got.stderr
+    escape = next(ln for ln in got.stdout.splitlines() if ln.startswith("c1"))
+    assert "leads outside the store root" in escape
+    assert "broken front matter" not in escape
+    broken = next(ln for ln in got.stdout.splitlines() if ln.startswith("c2"))
+    assert "front matter" in broken  # still named for what it is
+
+
+def test_a_sop_target_with_a_slash_is_not_called_an_escape(tmp_path: Path) -> None:
+    """SPEC §3: a sop is one file sops/<name>.md, so `/` is refused, but it does not
+    leave the root: the reason must say what is wrong, everywhere it is shown."""
+    root = write_tree(
+        tmp_path / "d",
+        {"index.txt": DSH_INDEX, "pending/c3.md": sop_candidate("c3", "[bold]sopname[/]")},
+    )
+    got = run_cli("accept", "c3", "--store", str(root), env=ENV)
+    assert got.returncode == 1
+    assert "outside the store root" not in got.stderr
+    assert "sops/<name>.md" in got.stderr
+    # the reader agrees: listed as not acceptable, with the same reason
+    store = open_store(root, today=TODAY_DATE)
+    assert store.dsh is not None
+    assert [c.valid for c in store.dsh.candidates] == [False]
+    assert ("pending-bad-frontmatter", "error", "pending/c3.md", 1) in findings(root)
+    shown = run_cli("pending", "--store", str(root), env=ENV).stdout
+    assert "sops/<name>.md" in shown and "outside the store root" not in shown
+
+
+def test_a_sop_name_with_two_dots_inside_is_a_bare_name(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "d", {"index.txt": DSH_INDEX, "pending/c4.md": sop_candidate("c4", "v1..2")}
+    )
+    dsh.accept(root, ["c4"])
+    assert (root / "sops/v1..2.md").read_text() == "1. step\n"
+
+
+# --- #16: a topic's description is its first pointer's -------------------------------
+
+
+def test_topic_title_is_the_first_pointers_description(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "ws",
+        {
+            "memory.md": "# idx\n\n## A\n- {gardening notes} → memory_garden.md\n"
+            "- {garden again} → memory_garden.md\n",
+            "memory_garden.md": "roses\n",
+        },
+    )
+    store = open_store(root, today=TODAY_DATE)
+    titles = {e.id: e.title for e in iter_entries(store)}
+    assert titles["topic:garden"] == "{gardening notes}"
+
+
+# --- #17: file names with spaces or brackets after the arrow ----------------------------
+
+
+ODD = "memory_[bold red]boom.md"
+
+
+def odd_store(tmp_path: Path) -> Path:
+    return write_tree(
+        tmp_path / "ws",
+        {
+            "memory.md": f"# idx\n\n## A\n- {{x}} → {ODD}\n- {{y}} → memory_my notes.md\n"
+            "- {z} → 详见 memory_z.md（更多）\n",
+            ODD: "boom\n",
+            "memory_my notes.md": "notes\n",
+            "memory_z.md": "z\n",
+        },
+    )
+
+
+def test_pointer_takes_the_whole_file_name_after_the_arrow(tmp_path: Path) -> None:
+    root = odd_store(tmp_path)
+    store = open_store(root, today=TODAY_DATE)
+    assert store.workspace is not None
+    targets = [p.target for p in store.workspace.pointers]
+    assert targets == [ODD, "memory_my notes.md", "memory_z.md"]
+    codes = {(code, file) for code, _level, file, _line in findings(root)}
+    assert not {c for c in codes if c[0] in ("pointer-missing", "topic-orphan")}
+    assert ("topic-name", ODD) in codes  # still not a good name
+
+
+def test_archiving_an_odd_topic_moves_its_pointer(tmp_path: Path) -> None:
+    root = odd_store(tmp_path)
+    workspace.archive_topic(str(root), "[bold red]boom")
+    assert ODD not in (root / "memory.md").read_text()
+    assert f"- {{x}} → {ODD}" in (root / "archive/memory.md").read_text()
