@@ -60,3 +60,52 @@ async def _follow(root: Path) -> None:
         else:
             pytest.fail("the agent's event never showed up")
         assert app.query_one("#pane-events").has_focus_within
+
+
+CANDIDATE_APPEND = "\nLIVE-CANDIDATE-MARKER\n"
+
+
+@pytest.mark.skipif(shutil.which("flock") is None, reason="needs util-linux flock")
+def test_an_in_place_edit_inside_a_folder_appears_within_seconds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """An append to a candidate in pending/ changes no folder's mtime: the sweep of
+    every known file finds it (once a second on a small store). The walk of the whole
+    tree is turned off here, so only the sweep can have seen it."""
+    from memtui.ui import live
+
+    monkeypatch.setattr(live, "FULL_EVERY", 10**9)
+    root = tmp_path / "store"
+    write_demo(root, size=1, today=dt.date(2026, 11, 29))
+    asyncio.run(_follow_candidate(root))
+
+
+async def _follow_candidate(root: Path) -> None:
+    app = MemtuiApp(str(root), watch=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        while app.store is None:
+            await pilot.pause(0.02)
+        first = app.store
+        assert first.dsh is not None
+        rel = first.dsh.candidates[0].file
+        await pilot.pause(1.2)  # a sweep has run since the store loaded
+        agent = AGENT.replace('"$ROOT/memory/events.md"', '"$ROOT/$FILE"')
+        subprocess.run(
+            ["bash", "-c", agent],
+            env={
+                "ROOT": str(root),
+                "EVENT": CANDIDATE_APPEND,
+                "FILE": rel,
+                "PATH": "/usr/bin:/bin",
+            },
+            check=True,
+            timeout=20,
+        )
+        start = time.monotonic()
+        while time.monotonic() - start < 10:
+            tf = app.store.texts.get(rel)
+            if tf is not None and "LIVE-CANDIDATE-MARKER" in tf.text:
+                break
+            await pilot.pause(0.1)
+        else:
+            pytest.fail("the agent's edit inside pending/ never showed up")

@@ -114,21 +114,32 @@ class MemtuiApp(App[None]):
         from textual.worker import get_current_worker
 
         worker = get_current_worker()
-        polls = 0
+        polls, every = 0, 2
         quick = live.quick(self.root, self._top_files())
+        swept = live.sweep(self.root, self._known_files())
         full = live.full(self.root)
         while not worker.is_cancelled:
-            time.sleep(0.5)
+            time.sleep(live.POLL)
             polls += 1
             now_quick = live.quick(self.root, self._top_files())
             paths = live.changed(quick, now_quick)
             quick = now_quick
-            if polls % 20 == 0:
+            if polls % every == 0:
+                start = time.perf_counter()
+                now_swept = live.sweep(self.root, self._known_files())
+                every = live.sweep_every(time.perf_counter() - start)
+                paths += live.changed(swept, now_swept, added=False)
+                swept = now_swept
+            if polls % live.FULL_EVERY == 0:
                 now_full = live.full(self.root)
                 paths += live.changed(full, now_full)
                 full = now_full
             if paths:
                 self.post_message(StoreChanged(paths))
+
+    def _known_files(self) -> tuple[str, ...]:
+        store = self.store
+        return store.files if store else ()
 
     def _top_files(self) -> list[str]:
         store = self.store

@@ -1,19 +1,29 @@
 """Noticing the agent's writes cheaply: stat, don't read.
 
-Each poll stats the files memtui parses at the root and in memory/, plus the
-layout folders themselves (a file created, removed or renamed there changes
-the folder's mtime; an atomic replace is a rename). Every tenth poll stats
-every file, for in-place edits inside large folders.
+Each poll (POLL seconds) stats the files memtui parses at the root and in
+memory/, plus the layout folders themselves (a file created, removed or
+renamed there changes the folder's mtime; an atomic replace is a rename).
+A sweep stats every file the last snapshot holds, for in-place edits inside
+large folders (a candidate appended to): as often as costs at most SWEEP_SHARE
+of the time, so once a second on small stores and every few on 17,000 files.
+Every FULL_EVERY polls the folders are walked again, for new nested folders.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 import os
+from collections.abc import Iterable
 
 from memtui.engine.paths import LAYOUT_DIRS, discover
 
 Fingerprint = dict[str, tuple[int, int, int]]  # path -> (mtime_ns, size, inode)
+
+POLL = 0.5  # seconds between polls
+SWEEP_SHARE = 0.05  # of the time, at most, spent stat'ing every known file
+SWEEP_MAX = 20  # polls between sweeps, however large the store
+FULL_EVERY = 20  # polls between walks of the whole tree
 
 
 def _stat(root: str, rel: str) -> tuple[int, int, int] | None:
@@ -38,14 +48,25 @@ def quick(root: str, top_files: list[str]) -> Fingerprint:
 
 def full(root: str) -> Fingerprint:
     scan, _, _ = discover(root)
+    return sweep(root, scan.files)
+
+
+def sweep(root: str, files: Iterable[str]) -> Fingerprint:
     found = {}
-    for rel in scan.files:
+    for rel in files:
         got = _stat(root, rel)
         if got is not None:
             found[rel] = got
     return found
 
 
-def changed(old: Fingerprint, new: Fingerprint) -> tuple[str, ...]:
-    keys = old.keys() | new.keys()
+def sweep_every(cost: float) -> int:
+    """Polls between sweeps, for a sweep that took `cost` seconds."""
+    return max(2, min(SWEEP_MAX, math.ceil(cost / SWEEP_SHARE / POLL)))
+
+
+def changed(old: Fingerprint, new: Fingerprint, *, added: bool = True) -> tuple[str, ...]:
+    """Paths whose stat differs; with `added=False`, paths only `new` has don't count
+    (a sweep over a newer snapshot's files: those were read already)."""
+    keys = old.keys() | new.keys() if added else old.keys()
     return tuple(sorted(k for k in keys if old.get(k) != new.get(k)))
