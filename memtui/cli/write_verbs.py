@@ -39,6 +39,9 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     p = verb("edit", edit, "replace an entry's text (in $EDITOR unless --text-file)")
     p.add_argument("entry", metavar="ENTRY")
     p.add_argument("--text-file", metavar="F")
+    p.add_argument(
+        "--insist", action="store_true", help="change the dsh L0 meta-rules (read-only otherwise)"
+    )
     for name, text in (
         ("archive", "archive an entry"),
         ("restore", "bring an archived entry back"),
@@ -224,7 +227,7 @@ def reject(args: argparse.Namespace) -> int:
 def edit(args: argparse.Namespace) -> int:
     from memtui.cli.read_verbs import load
     from memtui.engine.entries import entry_text, resolve
-    from memtui.engine.ops.edit import edit_entry
+    from memtui.engine.ops.edit import edit_entry, is_l0
 
     store = load(args)
     with _engine_errors():
@@ -232,12 +235,16 @@ def edit(args: argparse.Namespace) -> int:
     seen = entry_text(store, entry)
     if seen is None:
         raise Refused(f"{entry.file} cannot be read as text; it is never edited")
+    if is_l0(store.root, entry.file) and not args.insist:  # before $EDITOR opens
+        raise Refused(f"{entry.file} holds the dsh L0 meta-rules, read-only unless you --insist")
     new = _read_text_file(args.text_file) if args.text_file else _in_editor(seen, entry.file)
     if new == seen:
         line("no change")
         return 0
     with _engine_errors():
-        receipt = edit_entry(store.root, entry.id, new, seen_text=seen, dry_run=args.dry_run)
+        receipt = edit_entry(
+            store.root, entry.id, new, seen_text=seen, insist=args.insist, dry_run=args.dry_run
+        )
     return _report(args, [receipt])
 
 

@@ -58,6 +58,7 @@ def ask(app: App[Any], question: str, then: Callable[[], None]) -> None:
 def edit_entry(app: App[Any], entry_id: str) -> None:
     """Open the in-app editor on an entry of the app's current store snapshot."""
     from memtui.engine.entries import EntryNotFound, entry_text, resolve
+    from memtui.engine.layouts.workspace import DSH_L0
     from memtui.ui.screens.edit import EditScreen
 
     store = getattr(app, "store", None)
@@ -73,8 +74,16 @@ def edit_entry(app: App[Any], entry_id: str) -> None:
     if seen is None:
         say(app, f"{entry.file} cannot be read as text; it is never edited", severity="error")
         return
+    guarded = entry.file == DSH_L0 and "dsh" in store.layouts  # SPEC §3: read-only L0
     app.push_screen(
-        EditScreen(entry.id, seen, _root(app), file=entry.file, read_only=is_read_only(app))
+        EditScreen(
+            entry.id,
+            seen,
+            _root(app),
+            file=entry.file,
+            read_only=is_read_only(app),
+            guarded=guarded,
+        )
     )
 
 

@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 from memtui.engine import frontmatter
 from memtui.engine.layouts.companion import EVENTS, PROFILE, _events
-from memtui.engine.layouts.workspace import INDEX, TOPIC_LIKE, topic_id
+from memtui.engine.layouts.dsh import INDEX as DSH_INDEX
+from memtui.engine.layouts.workspace import DSH_L0, INDEX, TOPIC_LIKE, topic_id
 from memtui.engine.markdown import HEADING, sections
 from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.companion import find_event, parse_event_ref
@@ -45,12 +46,14 @@ def edit_entry(
     new_text: str,
     *,
     seen_text: str | None = None,
+    insist: bool = False,
     dry_run: bool = False,
 ) -> Receipt:
     """Replace the entry's text with `new_text` (ids as in SPEC §6).
 
     `seen_text` is the entry's text as the caller read it: if the entry differs
     now, Conflict. Changes elsewhere in the file do not matter; they are kept.
+    The dsh layout's L0 meta-rules are read-only unless the user insists (SPEC §3).
     """
     if not isinstance(new_text, str):
         raise Refused("the new text must be text")
@@ -59,6 +62,11 @@ def edit_entry(
     limits = thresholds(root)
     with Transaction(root, "edit", details={"entry": entry_id}, dry_run=dry_run) as tx:
         rel, locate, heading_level = _target(tx.root, kind, name)
+        if is_l0(tx.root, rel) and not insist:
+            raise Refused(
+                f"{rel} holds the dsh layout's L0 meta-rules, which memtui keeps read-only; "
+                "to change them anyway, insist (`memtui edit --insist`, or ctrl+u in the app)"
+            )
         tf = load(tx, rel, limits)
         assert tf is not None
         try:
@@ -269,3 +277,8 @@ def _file(root: str, path: str) -> str:
     if not os.path.isfile(os.path.join(root, rel)):
         raise Refused(f"no entry file:{rel} (it does not exist)")
     return rel
+
+
+def is_l0(root: str, rel: str) -> bool:
+    """Whether `rel` is the dsh layout's L0 meta-rules file (in a store with index.txt)."""
+    return rel == DSH_L0 and os.path.isfile(os.path.join(root, DSH_INDEX))

@@ -60,6 +60,7 @@ class EditScreen(Screen[Receipt | None]):
         Binding("ctrl+r", "reload_theirs", "Reload theirs", id="edit.reload_theirs", priority=True),
         Binding("ctrl+k", "keep_mine", "Keep mine", id="edit.keep_mine", priority=True),
         Binding("ctrl+o", "external", "$EDITOR", id="edit.external", priority=True),
+        Binding("ctrl+u", "insist", "Unlock L0", id="edit.insist", priority=True),
         Binding("escape", "close", "Close", id="edit.close", priority=True),
         # q types a q in the editor; on a read-only view it closes instead of quitting the app
         Binding("q", "close", "Close", id="edit.close_q", show=False),
@@ -73,8 +74,12 @@ class EditScreen(Screen[Receipt | None]):
         *,
         file: str | None = None,
         read_only: bool | None = None,
+        guarded: bool = False,
     ) -> None:
         super().__init__()
+        # The dsh L0 meta-rules: shown read-only until the user insists (ctrl+u).
+        self.guarded = guarded
+        self.insisted = False
         self.entry_id = entry_id
         self.seen_text = seen_text  # the entry as last read: a save is checked against it
         self.root = str(root)
@@ -97,8 +102,9 @@ class EditScreen(Screen[Receipt | None]):
 
     @property
     def locked(self) -> bool:
-        """The buffer may not change: read-only store, or text the editor cannot keep."""
-        return self.read_only or not self.editable
+        """The buffer may not change: read-only store, text the editor cannot keep, or
+        the L0 meta-rules before the user insists."""
+        return self.read_only or not self.editable or (self.guarded and not self.insisted)
 
     def compose(self) -> ComposeResult:
         where = f" · {self.file}" if self.file else ""
@@ -133,10 +139,21 @@ class EditScreen(Screen[Receipt | None]):
                 "that the in-app editor cannot keep exactly. Edit it with "
                 f"`memtui edit {self.entry_id}` from a shell."
             )
+        if self.guarded and not self.insisted:
+            return literal(
+                "Read-only: this file holds the dsh layout's L0 meta-rules, which the agent "
+                "lives by. ctrl+u unlocks it if you insist on changing them."
+            )
         return literal(
             "ctrl+s saves (checked against the file: the agent's changes are never lost) · "
             "ctrl+o opens $EDITOR · escape closes"
         )
+
+    def action_insist(self) -> None:
+        self.insisted = True
+        self.query_one("#edit-note", Static).update(self._note())
+        self._state_changed()
+        self.buffer.focus()
 
     def on_mount(self) -> None:
         self.buffer.focus()
@@ -154,6 +171,8 @@ class EditScreen(Screen[Receipt | None]):
             if self.locked:
                 return False
             return None if self.saving else True
+        if action == "insist":
+            return self.guarded and not self.insisted and not self.read_only and self.editable
         if action == "reload_theirs":
             return self.conflict and self.theirs is not None and representable(self.theirs)
         if action == "keep_mine":
@@ -220,7 +239,9 @@ class EditScreen(Screen[Receipt | None]):
         from memtui.engine.write.transaction import Conflict, WriteError
 
         try:
-            receipt = edit_entry(self.root, self.entry_id, text, seen_text=seen)
+            receipt = edit_entry(
+                self.root, self.entry_id, text, seen_text=seen, insist=self.insisted
+            )
         except Conflict as exc:
             theirs = self._stored_text()
             self.app.call_from_thread(self._conflicted, str(exc), theirs)
