@@ -221,16 +221,17 @@ class MemtuiApp(App[None]):
 
     NARROW = 100  # below this many columns the index is a full-width page, not a sidebar
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         index = self.query("#pane-index")
-        self._lay_out(index_shown=bool(index) and index.first().has_class("-overlay"))
+        shown = bool(index) and index.first().has_class("-overlay")
+        self._lay_out(index_shown=shown, width=event.size.width)  # self.size is the old one
 
-    def _lay_out(self, index_shown: bool) -> None:
+    def _lay_out(self, index_shown: bool, width: int | None = None) -> None:
         """Wide: the index beside the tabs. Narrow (80x24): one or the other, by `1`."""
         found_index, found_tabs = self.query("#pane-index"), self.query("#panes")
         if not found_index or not found_tabs:
             return  # a partial layout (tests compose single panes)
-        narrow = self.size.width < self.NARROW
+        narrow = (self.size.width if width is None else width) < self.NARROW
         index, tabs = found_index.first(), found_tabs.first()
         index.set_class(narrow and index_shown, "-overlay")
         index.display = not narrow or index_shown

@@ -530,7 +530,7 @@ class _Builder:
                 "history",
                 self.label(
                     "History (.history)",
-                    self.badge("select a file, press h", "muted"),
+                    self.badge("h on a file", "muted"),
                     style="group",
                 ),
             )

@@ -1,0 +1,34 @@
+"""The layout follows the terminal: at 120 columns the index sits beside the tabs;
+below 100 it is a full-width page behind `1`; back at 120 it is beside them again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from memtui.ui.app import MemtuiApp
+from tests.ui_helpers import demo_store, run, until
+
+
+def test_narrow_then_wide_again_shows_the_index_beside_the_tabs(tmp_path: Path) -> None:
+    root = demo_store(tmp_path / "store")
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        index, tabs = app.query_one("#pane-index"), app.query_one("#panes")
+        assert index.display and tabs.display
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not index.display and tabs.display  # narrow: the tabs, the index behind 1
+        await pilot.press("1")
+        await pilot.pause()
+        assert index.display and not tabs.display
+        await pilot.press("2")
+        await pilot.pause()
+        assert not index.display and tabs.display
+        await pilot.resize_terminal(120, 36)
+        await pilot.pause()
+        assert index.display and tabs.display and index.size.width > 0
+
+    run(MemtuiApp(str(root), watch=False), body)
