@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from memtui.engine.layouts.companion import EVENTS, PROFILE, _events
 from memtui.engine.markdown import sections
 from memtui.engine.model import Event
-from memtui.engine.textfile import Unreadable, read_file
+from memtui.engine.textfile import TextFile, Unreadable, read_file
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -18,15 +18,9 @@ ARCHIVED_EVENTS = "archive/" + EVENTS
 
 def archived_events(store: Store) -> tuple[list[Event], str | None]:
     """The events in archive/memory/events.md, in file order, and why there are none if
-    the file can't be read. Only a file the store's scan found is read (never a link
-    out of the root)."""
-    if ARCHIVED_EVENTS not in store.files:
-        return [], None
-    path = os.path.join(store.root, ARCHIVED_EVENTS)
-    got = read_file(path, ARCHIVED_EVENTS, store.config.thresholds.max_file_bytes)
-    if isinstance(got, Unreadable):
-        return [], f"{ARCHIVED_EVENTS} is {got.reason}"
-    return _events(got), None
+    the file can't be read."""
+    got = _read(store, ARCHIVED_EVENTS)
+    return ([], got) if not isinstance(got, TextFile) else (_events(got), None)
 
 
 ARCHIVED_PROFILE = "archive/" + PROFILE
@@ -35,10 +29,16 @@ ARCHIVED_PROFILE = "archive/" + PROFILE
 def archived_profile(store: Store) -> tuple[list[tuple[str, str]], str | None]:
     """The (category, item) pairs in archive/memory/user_profile.md, and why there are
     none if the file can't be read."""
-    if ARCHIVED_PROFILE not in store.files:
-        return [], None
-    path = os.path.join(store.root, ARCHIVED_PROFILE)
-    got = read_file(path, ARCHIVED_PROFILE, store.config.thresholds.max_file_bytes)
-    if isinstance(got, Unreadable):
-        return [], f"{ARCHIVED_PROFILE} is {got.reason}"
+    got = _read(store, ARCHIVED_PROFILE)
+    if not isinstance(got, TextFile):
+        return [], got
     return [(s.name.strip(), item) for s in sections(got, 2) for item in s.items], None
+
+
+def _read(store: Store, rel: str) -> TextFile | str | None:
+    """The file, why it can't be read, or None when there is none. Only a file the
+    store's scan found is read (never a link out of the root)."""
+    if rel not in store.files:
+        return None
+    got = read_file(os.path.join(store.root, rel), rel, store.config.thresholds.max_file_bytes)
+    return f"{rel} is {got.reason}" if isinstance(got, Unreadable) else got
