@@ -68,7 +68,7 @@ energy: 0.55
 note: 聊得开心
 
 ### 2026-11-28T20:00 · source=decay
-valence: 0.05
+valence: 0.20
 energy: 0.50
 note: 衰减
 """

@@ -253,6 +253,15 @@ def test_g4c_guard_from_aux(store, count, on):
     mood = open_store(root, today=TODAY_DATE).companion.mood
     assert mood.g4c_count == int(count)
     assert mood.healing_guard_on is on
+    # the newest step is +0.10 valence: forbidden while the guard is on
+    assert findings(root) == (expect(("mood-guard", "warning", MOOD, 7)) if on else [])
+
+
+def test_guard_on_and_valence_not_rising_is_fine(store):
+    aux = "last_decay_written_at: 2026-11-29T08:00:00+08:00\nconsecutive_g4c_count: 2\n"
+    snaps = [("2026-11-29T21:40 · source=conversation", "0.05", "0.55", "平稳"), *CLEAN_SNAPS[1:]]
+    root = store(companion({".mood_state_aux": aux, MOOD: mood_md(("0.05", "0.55"), snaps)}))
+    assert open_store(root, today=TODAY_DATE).companion.mood.healing_guard_on
     assert findings(root) == []
 
 

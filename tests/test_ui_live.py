@@ -109,3 +109,50 @@ async def _follow_candidate(root: Path) -> None:
             await pilot.pause(0.1)
         else:
             pytest.fail("the agent's edit inside pending/ never showed up")
+
+
+HOLD = r"""
+exec 9>"$ROOT/.memory.lock"
+flock -x 9
+echo locked
+sleep 2.5
+"""
+
+
+@pytest.mark.skipif(shutil.which("flock") is None, reason="needs util-linux flock")
+def test_a_change_waiting_for_the_agents_lock_says_so_then_lands(tmp_path: Path):
+    root = tmp_path / "store"
+    write_demo(root, size=1, today=dt.date(2026, 11, 29))
+    asyncio.run(_wait_for_lock(root))
+
+
+async def _wait_for_lock(root: Path) -> None:
+    from memtui.engine.ops import companion
+
+    said: list[str] = []
+
+    class Saying(MemtuiApp):
+        def say(self, text: str, **kwargs: object) -> None:  # type: ignore[override]
+            said.append(text)
+            super().say(text, **kwargs)  # type: ignore[arg-type]
+
+    app = Saying(str(root), watch=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        while app.store is None:
+            await pilot.pause(0.02)
+        agent = subprocess.Popen(
+            ["bash", "-c", HOLD],
+            env={"ROOT": str(root), "PATH": "/usr/bin:/bin"},
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert agent.stdout is not None and agent.stdout.readline().strip() == "locked"
+        app.run_op("done E039", lambda: companion.done(str(root), "event:E039"))
+        start = time.monotonic()
+        while not any("done E039: wrote" in t for t in said):
+            assert time.monotonic() - start < 15, said
+            await pilot.pause(0.1)
+        agent.wait(timeout=10)
+    assert any("waiting for the store lock" in t for t in said)  # while the agent held it
+    waiting = next(i for i, t in enumerate(said) if "waiting for the store lock" in t)
+    assert waiting < next(i for i, t in enumerate(said) if "done E039: wrote" in t)

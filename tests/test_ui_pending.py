@@ -142,6 +142,23 @@ def test_no_evidence_is_refused_and_nothing_is_written(demo: Path) -> None:
     assert tree_digest(demo) == before
 
 
+def test_broken_bookkeeping_says_no_accept_can_go_through(demo: Path) -> None:
+    (demo / "memory_stats.json").write_text('{"facts": 1,', encoding="utf-8")
+    before = tree_digest(demo)
+
+    async def body(pilot: Pilot, app: PendingOnly) -> None:
+        pane = await loaded(pilot, app)
+        assert "no accept until memory_stats.json parses" in pane.header_text.plain
+        await pilot.press("a")
+        await until(pilot, lambda: any(sev == "error" for sev, _ in app.said))
+        assert any("memory_stats.json does not parse" in text for _, text in app.said)
+
+    run(PendingOnly(str(demo)), body)
+    after = tree_digest(demo)
+    after.pop(".memory.lock")  # the refusal came under the lock; the lock file stays
+    assert after == before
+
+
 # --- reject ------------------------------------------------------------------------
 
 

@@ -445,6 +445,31 @@ def test_hostile_names_and_text_are_shown_literally(tmp_path: Path) -> None:
     assert app.return_code in (None, 0)
 
 
+def test_a_file_that_is_not_utf8_is_shown_raw_and_never_edited(tmp_path: Path) -> None:
+    bad = b"# notes\nbad byte \xff here \x1b[2J and \xe4\xb8 cut\n"
+    root = write_tree(
+        tmp_path / "ws",
+        {"memory.md": "# M\n\n## P\n- {notes} \u2192 memory_notes.md\n", "memory_notes.md": bad},
+    )
+
+    async def body(pilot: Pilot, app: TreeAndFile) -> None:
+        await loaded(pilot, app)
+        viewer = app.query_one(FilePane)
+        app.open_file("memory_notes.md")
+        await until(pilot, lambda: not viewer.loading and viewer.text is not None)
+        assert viewer.text is not None and "\\xff" in viewer.text and "\\xe4\\xb8" in viewer.text
+        shown = "".join(viewer._render_row(i).plain for i in range(viewer.rows.count))
+        assert "bad byte \\xff here" in shown and not any(ch in shown for ch in RAW_CONTROLS)
+        assert "not UTF-8" in str(viewer.query_one("#file-header").render())
+        assert viewer.check_action("edit", ()) is None  # never edited
+        await pilot.press("m")  # no rendered view either
+        assert not viewer.rendered
+
+    before = (root / "memory_notes.md").read_bytes()
+    run(TreeAndFile(str(root)), body)
+    assert (root / "memory_notes.md").read_bytes() == before
+
+
 # --- search --------------------------------------------------------------------------
 
 

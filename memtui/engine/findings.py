@@ -26,6 +26,7 @@ CODES: dict[str, tuple[str, str]] = {
     "mood-step": (WARNING, "a step between snapshots over the bound"),
     "mood-snapshots": (WARNING, "more than 10 snapshots"),
     "mood-top-mismatch": (WARNING, "current values differ from the newest snapshot"),
+    "mood-guard": (WARNING, "valence rose while the healing-loop guard is on"),
     "unresolved-stale": (WARNING, "MEMORY.md's unresolved block differs from events.md"),
     "l1-size": (WARNING, "index.txt line count (error over the cap)"),
     "index-stale": (WARNING, "the automatic segment differs from what exists in L2/L3"),

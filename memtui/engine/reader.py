@@ -56,7 +56,15 @@ class StoreReader:
         if isinstance(got, Unreadable):
             self.unreadable[rel] = got.reason
             self.findings.add(
-                "unreadable", rel, None, f"{rel} is {got.reason}; shown raw, never written"
+                "unreadable",
+                rel,
+                None,
+                f"{rel} is {got.reason}; "
+                + (
+                    "shown raw (bad bytes as \\xNN), never written"
+                    if got.reason.startswith("not valid UTF-8")
+                    else "never shown as text, never written"
+                ),
             )
             return None
         self.texts[rel] = got

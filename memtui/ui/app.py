@@ -16,6 +16,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from memtui.engine.store import Store, open_store
@@ -41,6 +42,7 @@ def styles_path() -> Path:
 
 
 PANE_KEYS = Binding.Group("Panes", compact=True)
+SLOW_OP = 1.0  # seconds before a running change says it is still working
 
 
 class MemtuiApp(App[None]):
@@ -63,6 +65,7 @@ class MemtuiApp(App[None]):
         self.read_only = read_only
         self.watch_files = watch
         self.store: Store | None = None
+        self._slow: dict[str, Timer] = {}  # ops running, by label: "still working" timers
         self.load_seconds: float | None = None
 
     # --- layout --------------------------------------------------------------
@@ -187,7 +190,22 @@ class MemtuiApp(App[None]):
         if self.read_only and apply is None:
             self.say(f"{label}: the store is open read-only", severity="warning")
             return
+        self._slow[label] = self.set_timer(SLOW_OP, lambda: self._still_working(label))
         self._op(label, fn, apply)
+
+    def _still_working(self, label: str) -> None:
+        """An op that takes this long is usually waiting for the agent's lock: say so."""
+        self._slow.pop(label, None)
+        self.say(
+            f"{label}: still working — waiting for the store lock (.memory.lock) if the agent "
+            "holds it; nothing is written until it is free (up to 10 s)",
+            title="Working…",
+        )
+
+    def _op_finished(self, label: str) -> None:
+        timer = self._slow.pop(label, None)
+        if timer is not None:
+            timer.stop()
 
     @work(thread=True, group="op")
     def _op(self, label: str, fn: Callable[[], Any], apply: Callable[[], None] | None) -> None:
@@ -208,6 +226,7 @@ class MemtuiApp(App[None]):
         self.post_message(OpDone(label, [r for r in receipts if r is not None], apply))
 
     def on_op_done(self, message: OpDone) -> None:
+        self._op_finished(message.label)
         if message.receipts and all(r.dry_run for r in message.receipts):
             from memtui.ui.screens.report import DryRunScreen
 
@@ -222,6 +241,7 @@ class MemtuiApp(App[None]):
         self.load_store()
 
     def on_op_failed(self, message: OpFailed) -> None:
+        self._op_finished(message.label)
         self.say(message.reason, severity="error", title=f"{message.label}: nothing changed")
 
     NARROW = 100  # below this many columns the index is a full-width page, not a sidebar

@@ -293,7 +293,18 @@ def _mood(reader: StoreReader) -> Mood | None:
                 f"{newest.valence}/{newest.energy} ({newest.time})",
             )
     last_decay, g4c = _mood_aux(reader)
-    return Mood(MOOD, valence, energy, snapshots, last_decay, g4c)
+    mood = Mood(MOOD, valence, energy, snapshots, last_decay, g4c)
+    now, then = (snapshots[0].valence, snapshots[1].valence) if len(snapshots) > 1 else (0, 0)
+    if mood.healing_guard_on and now is not None and then is not None and now > then:
+        reader.findings.add(
+            "mood-guard",
+            MOOD,
+            snapshots[0].line,
+            f"valence rose {then:+.2f} → {now:+.2f} at {snapshots[0].time} while "
+            f"consecutive_g4c_count is {g4c} (the healing-loop guard forbids a positive step "
+            "until it resets)",
+        )
+    return mood
 
 
 def _top_value(reader: StoreReader, top: dict[str, tuple[str, int]], key: str) -> float | None:

@@ -195,6 +195,7 @@ class PendingPane(Pane):
         self.widths = (ID_MAX, TARGET_MAX)
         self.preview_key: PreviewKey | None = None
         self.preview_text = Text()
+        self.header_text = Text()  # what the header shows (tests read it)
         self._generation = 0  # snapshots seen: a dry run is only good for its own
         self._shown_file: str | None = None  # the candidate the preview shows
         self._results: dict[PreviewKey, DryRun] = {}
@@ -328,6 +329,13 @@ class PendingPane(Pane):
             text.append(
                 f"{refused} cannot be accepted", style=self._style("refused") if refused else ""
             )
+            blocked = _blocking(store)
+            if blocked:  # every accept writes these: none can go through until fixed
+                text.append(" · ")
+                note = row(f"no accept until {blocked} parses")
+                note.style = self._style("refused")
+                text.append_text(note)
+        self.header_text = text
         self.query_one("#pending-header", Static).update(text)
 
     # --- the preview -------------------------------------------------------------
@@ -694,3 +702,13 @@ def _cell(text: Text, width: int, style: Style | None = None) -> Text:
     text.truncate(width, overflow="ellipsis", pad=True)
     text.append(" ")
     return text
+
+
+def _blocking(store: Store) -> str | None:
+    """A bookkeeping file every accept updates, if it does not parse."""
+    from memtui.engine.layouts.dsh import META, STATS
+
+    return next(
+        (f.file for f in store.findings if f.code == "json-invalid" and f.file in (META, STATS)),
+        None,
+    )

@@ -23,7 +23,7 @@ from textual.widgets import Markdown, Static
 
 from memtui.engine.model import Finding
 from memtui.engine.store import Store
-from memtui.engine.textfile import TextFile, Unreadable, read_file, split_lines
+from memtui.engine.textfile import TextFile, Unreadable, read_bytes, read_file, split_lines
 from memtui.sanitize import printable
 from memtui.ui.panes import Pane
 from memtui.ui.safe import literal, row
@@ -144,7 +144,7 @@ class FilePane(Pane):
         tf = store.texts.get(rel)
         if tf is not None:
             return tf, None
-        if rel in store.unreadable:
+        if rel in store.unreadable and not store.unreadable[rel].startswith("not valid UTF-8"):
             return None, f"unreadable: {store.unreadable[rel]}"
         if rel not in store.files:
             return None, "not in the store (any more)"
@@ -163,7 +163,10 @@ class FilePane(Pane):
     @work(thread=True, exclusive=True, group="file-read", exit_on_error=False)
     def _read_side(self, store: Store, rel: str) -> None:
         limit = store.config.thresholds.max_file_bytes
-        got = read_file(os.path.join(store.root, rel), rel, limit)
+        path = os.path.join(store.root, rel)
+        got = read_file(path, rel, limit)
+        if isinstance(got, Unreadable) and got.reason.startswith("not valid UTF-8"):
+            got = _shown_raw(path, rel, limit, got)
         with contextlib.suppress(RuntimeError):  # the app closed meanwhile
             self.app.call_from_thread(self._side_read, store, rel, got)
 
@@ -234,6 +237,8 @@ class FilePane(Pane):
         tf = self.file
         if tf is not None:
             parts += [size_text(tf.size), f"{len(self.lines)} lines"]
+            if self.store is not None and self.rel in self.store.unreadable:
+                parts.append("not UTF-8: bad bytes shown as \\xNN, never written")
         elif self.reason:
             parts.append(self.reason)
         found = self._findings()
@@ -263,7 +268,9 @@ class FilePane(Pane):
     # --- rendered Markdown ----------------------------------------------------------
 
     def _can_render(self) -> bool:
-        tf, rel = self.file, self.rel
+        tf, rel, store = self.file, self.rel, self.store
+        if store is not None and rel in store.unreadable:
+            return False  # shown raw only
         return tf is not None and rel is not None and rel.endswith(".md") and tf.size < RENDER_MAX
 
     def _set_rendered(self, on: bool) -> None:
@@ -334,7 +341,18 @@ class FilePane(Pane):
         if action == "edit":
             if getattr(self.app, "read_only", False) or not hasattr(self.app, "edit_entry"):
                 return False
-            return True if self.rel is not None else None
+            store = self.store
+            unreadable = store is not None and self.rel in store.unreadable
+            return True if self.rel is not None and not unreadable else None
         if action in ("toggle_mode", "history"):
             return True if self.rel is not None else None
         return True
+
+
+def _shown_raw(path: str, rel: str, limit: int, why: Unreadable) -> TextFile | Unreadable:
+    """A file that is not UTF-8, for display only: each bad byte as \\xNN. It is never
+    edited (the store lists it as unreadable), so the text need not round-trip."""
+    raw = read_bytes(path, limit)
+    if isinstance(raw, str):
+        return why
+    return TextFile(rel, raw.decode("utf-8", "backslashreplace"), False, len(raw))

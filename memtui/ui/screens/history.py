@@ -154,6 +154,7 @@ class HistoryScreen(Screen[None]):
     # --- the list -------------------------------------------------------------
 
     def refresh_snapshots(self, cursor_to: str | None = None) -> None:
+        self.loaded = False  # a reload meanwhile leaves the cursor to this one
         self._load_snapshots(cursor_to)
 
     @work(thread=True, exclusive=True, group="history-list")
