@@ -191,3 +191,37 @@ def test_random_edits_reopen_as_a_fresh_open(
             again = opened(root, previous=previous)
             assert again == fresh
             previous = again
+
+
+TAILS = {
+    "a new event": "\n### [E901] 2026-11-28 · plan\n**状态**：待跟进\n",
+    "the last line continued": " and more",
+    "fields of the last event": "**到期日**：2026-12-01\n",
+    "a section heading": "\n## Later\n",
+    "half a heading": "\n##",
+    "a heading completed": "\n##",  # then "# x" below: "### x"
+}
+
+
+@pytest.mark.parametrize("name", sorted(TAILS))
+def test_events_appended_parse_only_the_tail_and_equal_a_fresh_open(
+    name: str, demo: Path, tmp_path: Path, no_racy_window: None
+) -> None:
+    root = tmp_path / "store"
+    shutil.copytree(demo, root)
+    events = root / "memory" / "events.md"
+    before = opened(root)
+    append("memory/events.md", TAILS[name])(root)
+    middle = opened(root, previous=before)
+    assert middle == open_store(root, today=TODAY_DATE)
+    if name == "a heading completed":
+        append("memory/events.md", "# [E902] 2026-11-28 · plan\n")(root)
+        after = opened(root, previous=middle)
+        assert after == open_store(root, today=TODAY_DATE)
+        assert after.companion is not None and after.companion.events[-1].label == "E902"
+        middle = after
+    assert middle.companion is not None
+    tf = middle.texts["memory/events.md"]
+    assert tf.text == events.read_text(encoding="utf-8")
+    # every event reads the new text, so the old one is not kept alive
+    assert all(e.source is tf for e in middle.companion.events)

@@ -87,6 +87,12 @@ class StoreReader:
         self.memo[key] = (tf, result, tuple(self.findings.items[mark:]))
         return result
 
+    def earlier(self, kind: str, rel: str) -> tuple[TextFile, Any] | None:
+        """What `rel` parsed to in the previous snapshot, and the text it was parsed
+        from (for a parse that can reuse part of it: an append)."""
+        old = self.previous_memo.get((kind, rel)) if self.memo is not None else None
+        return None if old is None else (old[0], old[1])
+
     def escapes(self, base_dir: str, ref: str) -> bool:
         """Whether a reference written in a file leads outside the root."""
         if not ref or ref.startswith(("/", "~", "\\")) or "\x00" in ref or ":" in ref[:3]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import itertools
@@ -38,7 +39,11 @@ def detect(files: frozenset[str]) -> bool:
 
 def parse(reader: StoreReader) -> Companion:
     events_tf = reader.read(EVENTS) if reader.exists(EVENTS) else None
-    events = reader.parsed("events", events_tf, lambda: _events(events_tf)) if events_tf else []
+    events = (
+        reader.parsed("events", events_tf, lambda: _events_of(reader, events_tf))
+        if events_tf
+        else []
+    )
     if events_tf:
         _check_events(reader, events)
     last_active = next((e.date for e in reversed(events) if e.is_sentinel), None)
@@ -72,15 +77,32 @@ KEY_FIELDS = re.compile(
 LEADING_TAG = re.compile(r"\[[^\]]*\]\s*")
 
 
-def _events(tf: TextFile) -> list[Event]:
-    """Each `### ` heading up to the next heading of any level is one event.
+def _events_of(reader: StoreReader, tf: TextFile) -> list[Event]:
+    """The events of events.md. When the agent only appended to it since the last
+    snapshot (the usual write), the events before the last one are taken from that
+    snapshot and only the rest is parsed."""
+    earlier = reader.earlier("events", tf.path)
+    if earlier is not None:
+        old_tf, old = earlier
+        if old and tf.text.startswith(old_tf.text):
+            # The last event may have grown; every one before it ends at a heading
+            # inside the unchanged part. They are bound to the new text (same chars),
+            # so the old text is not kept alive by them.
+            kept = [dataclasses.replace(e, source=tf) for e in old[:-1]]
+            return kept + _events(tf, old[-1].span.char_start)
+    return _events(tf)
+
+
+def _events(tf: TextFile, since: int = 0) -> list[Event]:
+    """Each `### ` heading up to the next heading of any level is one event (from
+    character `since`, which starts a line).
 
     Headings and the fields the checks need are found with whole-text regular
     expressions, then matched up by position: events.md may hold 20,000 events.
     """
     text = tf.text
-    heads = [(m.start(), m.group()) for m in HEADS.finditer(text)]
-    keyed = [(m.start(), m.group(1), m.group(2)) for m in KEY_FIELDS.finditer(text)]
+    heads = [(m.start(), m.group()) for m in HEADS.finditer(text, since)]
+    keyed = [(m.start(), m.group(1), m.group(2)) for m in KEY_FIELDS.finditer(text, since)]
     lines = LineCounter(text)
     events: list[Event] = []
     j = 0
