@@ -26,6 +26,7 @@ from memtui.ui.safe import literal, row
 from memtui.ui.widgets.rows import Rows
 
 ARCHIVED = "archive/" + EVENTS
+FILTERS = Binding.Group("View", compact=True)
 TYPES = ("all", "情绪事件", "约定", "用户Todo", "重要事件")
 MUTATING = frozenset({"toggle_done", "archive", "edit"})
 LIVE_ONLY = frozenset({"toggle_done", "edit"})  # not for archived events
@@ -77,7 +78,7 @@ def timeline_of(raw: tuple[Event, ...] | list[Event], today: dt.date) -> Timelin
 
 
 class EventRows(Rows):
-    BINDINGS = [Binding("enter", "choose", "Open in file", id="events.open")]
+    BINDINGS = [Binding("enter", "choose", "Open in file", id="events.open", show=False)]
 
 
 class EventsPane(ListPane):
@@ -94,11 +95,12 @@ class EventsPane(ListPane):
     COMPONENT_CLASSES = {"events--overdue", "events--open", "events--muted", "events--label"}
     KEY, ROWS = "events", EventRows
     BINDINGS = [
-        Binding("o", "toggle_open", "Open only", id="events.open_only"),
-        Binding("t", "cycle_type", "Type", id="events.type"),
+        # One "otv View" in the Footer; the header says which is which.
+        Binding("o", "toggle_open", "Open only", id="events.open_only", group=FILTERS),
+        Binding("t", "cycle_type", "Type", id="events.type", group=FILTERS),
+        Binding("v", "toggle_archived", "Archived", id="events.archived", group=FILTERS),
         Binding("d", "toggle_done", "Done/reopen", id="events.done"),
         Binding("x", "archive", "Archive/restore", id="events.archive"),
-        Binding("v", "toggle_archived", "Archived", id="events.archived"),
         Binding("e", "edit", "Edit", id="events.edit"),
         Binding("h", "history", "History", id="events.history"),
     ]
