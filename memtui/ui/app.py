@@ -257,6 +257,8 @@ class MemtuiApp(App[None]):
         if not found_index or not found_tabs:
             return  # a partial layout (tests compose single panes)
         narrow = (self.size.width if width is None else width) < self.NARROW
+        for footer in self.query(Footer):
+            footer.compact = narrow  # tighter keys, so more of them fit in 80 columns
         index, tabs = found_index.first(), found_tabs.first()
         index.set_class(narrow and index_shown, "-overlay")
         index.display = not narrow or index_shown

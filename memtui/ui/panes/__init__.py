@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.style import Style
+from textual.binding import Binding, BindingType
 from textual.widget import Widget
 
 from memtui.engine.store import Store
@@ -15,6 +16,11 @@ class Pane(Widget):
     """A pane shows one aspect of the store and keeps the user's place across reloads."""
 
     DEFAULT_CSS = "Pane { height: 1fr; }"
+    # The app's `?` again, here so the Footer lists it first: at 80 columns the app's
+    # own keys, which come last, are cut off.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "app.help", "Help", id="pane.help")
+    ]
     LAYOUT: ClassVar[str | None] = None  # the layout its commands need (None: any store)
 
     def show_store(self, store: Store) -> None:
