@@ -225,3 +225,45 @@ def test_l0_in_the_app_is_locked_until_ctrl_u(tmp_path: Path) -> None:
 
     run(HostApp(root), body)
     assert l0.read_text() == L0_STORE["memory_management_sop.md"] + "- added\n"
+
+
+# --- walkthrough 2, P1-1: the unresolved block is its list; the user's text stays ----
+
+OPEN_EVENT = (
+    "### [E001] 2026-11-20 · 约定\n**类型**：约定\n**内容**：周末去看海\n"
+    "**状态**：待跟进\n**到期日**：2026-12-01\n\n"
+    "### [E000] 2026-11-29T21:40 · last_active\n"
+)
+
+
+def refreshed(
+    tmp_path: Path, memory_md: str
+) -> tuple[str, list[tuple[str, str, str | None, int | None]]]:
+    root = write_tree(tmp_path / "c", {"memory/events.md": OPEN_EVENT, "MEMORY.md": memory_md})
+    got = run_cli("index", "--store", str(root), env=ENV)
+    assert got.returncode == 0, got.stderr
+    return (root / "MEMORY.md").read_text(encoding="utf-8"), findings(root)
+
+
+def test_refresh_keeps_the_users_text_after_the_list(tmp_path: Path) -> None:
+    text, found = refreshed(
+        tmp_path, "# MEMORY\n\n【最近未解决事项】\n- [E009] 旧\n\n其他内容保持不变。\n"
+    )
+    assert text == (
+        "# MEMORY\n\n【最近未解决事项】\n- [E001] 约定 · 到期 2026-12-01 · 周末去看海\n\n其他内容保持不变。\n"
+    )
+    assert not [f for f in found if f[0] == "unresolved-stale"]
+
+
+def test_refresh_keeps_a_paragraph_and_the_next_section(tmp_path: Path) -> None:
+    before = "# MEMORY\n\n## 【最近未解决事项】\n- [E009] 旧\n\n备注：这一段不是列表 [E005]\n\n## 其他\n保持\n"
+    text, found = refreshed(tmp_path, before)
+    assert "备注：这一段不是列表 [E005]\n\n## 其他\n保持\n" in text
+    assert "- [E001]" in text and "[E009]" not in text
+    assert not [f for f in found if f[0] == "unresolved-stale"]  # [E005] in prose is not listed
+
+
+def test_an_empty_block_gets_its_list_under_the_heading(tmp_path: Path) -> None:
+    text, _ = refreshed(tmp_path, "# MEMORY\n\n## 【最近未解决事项】\n\n说明文字\n")
+    assert text.startswith("# MEMORY\n\n## 【最近未解决事项】\n- [E001]")
+    assert text.endswith("\n\n说明文字\n")

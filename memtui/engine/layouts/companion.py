@@ -216,21 +216,34 @@ def unresolved_expected(events: tuple[Event, ...] | list[Event], limit: int) -> 
     return sorted(open_events, key=key)[:limit]
 
 
+LIST_ITEM = re.compile(r"[ \t]*[-*+][ \t]")
+
+
+def unresolved_run(lines: list[str], head: int) -> tuple[int, int]:
+    """The unresolved block's items: lines [start, stop) of the list right under the
+    heading at `head` (blank lines between are skipped). Text after the list, before
+    the next heading, is the user's and not the block's. No list: (head + 1, head + 1)."""
+    i = head + 1
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    start = i
+    while i < len(lines) and LIST_ITEM.match(lines[i]):
+        i += 1
+    return (start, i) if i > start else (head + 1, head + 1)
+
+
 def _unresolved(reader: StoreReader, events: list[Event]) -> tuple[str, ...] | None:
     tf = reader.read(SUMMARY) if reader.exists(SUMMARY) else None
     ids: list[str] | None = None
     block_line: int | None = None
     if tf:
-        for index, _offset, line in iter_lines(tf.text):
-            if ids is None:
-                if UNRESOLVED in line:
-                    ids, block_line = [], index + 1
-                continue
-            if line.startswith(("#", "【")):
-                break
-            match = UNRESOLVED_ID.search(line)
-            if match:
-                ids.append(f"E{int(match.group(1)):03d}")
+        lines = tf.text.split("\n")
+        head = next((i for i, line in enumerate(lines) if UNRESOLVED in line), None)
+        if head is not None:
+            block_line = head + 1
+            start, stop = unresolved_run(lines, head)
+            found = (UNRESOLVED_ID.search(line) for line in lines[start:stop])
+            ids = [f"E{int(m.group(1)):03d}" for m in found if m]
     expected = [e.label for e in unresolved_expected(events, reader.thresholds.unresolved_max)]
     if (ids or []) != expected and (ids is not None or expected):
         where = "no 【最近未解决事项】 block" if ids is None else f"it lists {ids or 'nothing'}"

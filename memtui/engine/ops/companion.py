@@ -20,6 +20,7 @@ from memtui.engine.layouts.companion import (
     _events,
     parse_date,
     unresolved_expected,
+    unresolved_run,
 )
 from memtui.engine.layouts.workspace import COMPANIONS, TOPIC_LIKE
 from memtui.engine.markdown import sections
@@ -263,6 +264,8 @@ def _refuse_shared_summary(real: str) -> None:
 
 
 def _with_block(text: str, items: list[str]) -> str | None:
+    """`text` with the block's list replaced by `items`; every other line stays,
+    including text the user wrote under the heading after the list."""
     eol = eol_of_text(text)
     lines = line_ranges(text)
     head = next((i for i, r in enumerate(lines) if UNRESOLVED in r[2]), None)
@@ -270,25 +273,18 @@ def _with_block(text: str, items: list[str]) -> str | None:
         if not items:
             return None  # no block and nothing open: already current
         return append_block(text, [UNRESOLVED_HEADING, *items], eol)
-    block_start = lines[head][1]
-    end = next(
-        (i for i in range(head + 1, len(lines)) if lines[i][2].startswith(("#", "【"))),
-        len(lines),
-    )
-    block_stop = lines[end][0] if end < len(lines) else len(text)
-    old = [content for _s, _e, content in lines[head + 1 : end]]
-    lead = bool(old) and not old[0].strip() and any(line.strip() for line in old)
-    trail = bool(old) and not old[-1].strip()
-    new_lines = [""] * lead + items + [""] * trail
-    if not items:
-        new_lines = [""] if lead or trail else []
-    if not new_lines:
-        chunk = ""
-    elif text[block_start - 1 : block_start] != "\n":  # the heading is the last line
-        chunk = eol + eol.join(new_lines)
-    else:
-        chunk = "".join(line + eol for line in new_lines)
-    return keep_final_newline(text, text[:block_start] + chunk + text[block_stop:])
+    start, stop = unresolved_run([r[2] for r in lines], head)
+    if start == stop:  # no list yet: right under the heading
+        at = lines[head][1]
+        if not items:
+            return None
+        if text[at - 1 : at] != "\n":  # the heading is the last line, without EOL
+            return text + eol + eol.join(items)
+        return text[:at] + "".join(item + eol for item in items) + text[at:]
+    char_start, char_stop = lines[start][0], lines[stop - 1][1]
+    ends_line = text[char_stop - 1 : char_stop] == "\n"
+    chunk = eol.join(items) + (eol if ends_line and items else "")
+    return keep_final_newline(text, text[:char_start] + chunk + text[char_stop:])
 
 
 # --- archiving events ------------------------------------------------------
