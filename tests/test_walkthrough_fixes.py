@@ -267,3 +267,53 @@ def test_an_empty_block_gets_its_list_under_the_heading(tmp_path: Path) -> None:
     text, _ = refreshed(tmp_path, "# MEMORY\n\n## 【最近未解决事项】\n\n说明文字\n")
     assert text.startswith("# MEMORY\n\n## 【最近未解决事项】\n- [E001]")
     assert text.endswith("\n\n说明文字\n")
+
+
+# --- walkthrough 2, P2-1: `e` in the File pane edits the entry holding the line ------------
+
+
+def test_entry_at_each_line_of_facts_and_events(tmp_path: Path) -> None:
+    from memtui.engine.entries import entry_at
+
+    facts = "# Facts\n\n## PYTHON_ENV\n- a\n- b\n\n## NETWORK\n- proxy at 10.0.0.1\n"
+    root = write_tree(
+        tmp_path / "s",
+        {"index.txt": DSH_INDEX, "facts.md": facts, "memory/events.md": OPEN_EVENT},
+    )
+    store = open_store(root, today=TODAY_DATE)
+    got = [entry_at(store, "facts.md", n) for n in range(1, 9)]
+    assert got == ["file:facts.md"] * 2 + ["fact:PYTHON_ENV"] * 4 + ["fact:NETWORK"] * 2
+    events = [entry_at(store, "memory/events.md", n) for n in range(1, 9)]
+    assert events[0] == events[5] == "event:E001"  # its heading and its blank separator
+    assert events[6] == "file:memory/events.md"  # the sentinel is not an entry
+
+
+# --- walkthrough 2, P2-3: an event edit keeps one event and a number of its own ---------
+
+TWO_EVENTS = (
+    "### [E001] 2026-11-20 · 约定\n**内容**：周末去看海\n\n"
+    "### [E002] 2026-11-21 · 用户Todo\n**内容**：买猫粮\n\n"
+    "### [E000] 2026-11-29T21:40 · last_active\n"
+)
+
+
+def test_an_event_edit_may_not_take_anothers_number_or_split(tmp_path: Path) -> None:
+    from memtui.engine.ops.common import Refused
+    from memtui.engine.ops.edit import edit_entry
+
+    root = write_tree(tmp_path / "c", {"memory/events.md": TWO_EVENTS})
+    e001 = "### [E001] 2026-11-20 · 约定\n**内容**：周末去看海\n\n"
+    for new, why in (
+        (e001.replace("[E001]", "[E002]"), "already another event's number"),
+        (e001 + "### [E003] 2026-11-22 · 约定\n**内容**：x\n\n", "2 `### ` event headings"),
+    ):
+        try:
+            edit_entry(str(root), "event:E001", new, seen_text=e001)
+        except Refused as exc:
+            assert why in str(exc)
+        else:
+            raise AssertionError(f"accepted: {new!r}")
+    assert (root / "memory/events.md").read_text(encoding="utf-8") == TWO_EVENTS
+    # renumbering onto a free number, and editing the text, are fine
+    edit_entry(str(root), "event:E001", e001.replace("[E001]", "[E007]"), seen_text=e001)
+    assert "### [E007] 2026-11-20" in (root / "memory/events.md").read_text(encoding="utf-8")

@@ -113,8 +113,9 @@ def _read_late(store: Store, rel: str) -> TextFile | None:
 
 
 def entry_at(store: Store, rel: str, line: int) -> str:
-    """The id of the entry that holds line `line` (1-based) of file `rel`: the narrowest
-    entry spanning it, else the entry that is the whole file, else `file:rel`."""
+    """The id of the entry that holds line `line` (1-based; spans count from 0) of file
+    `rel`: the narrowest entry spanning it, else the entry that is the whole file, else
+    `file:rel`."""
     best: tuple[int, str] | None = None  # (lines spanned, id)
     whole: str | None = None
     for entry in _typed(store):
@@ -123,6 +124,6 @@ def entry_at(store: Store, rel: str, line: int) -> str:
         span = entry.span
         if span is None:
             whole = whole or entry.id
-        elif span.start <= line < span.stop and (best is None or span.stop - span.start < best[0]):
+        elif span.start < line <= span.stop and (best is None or span.stop - span.start < best[0]):
             best = (span.stop - span.start, entry.id)
     return best[1] if best is not None else whole or f"file:{rel}"

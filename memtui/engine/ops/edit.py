@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from memtui.engine import frontmatter
-from memtui.engine.layouts.companion import EVENTS, PROFILE, _events
+from memtui.engine.layouts.companion import EVENT_ID, EVENTS, HEADS, PROFILE, _events
 from memtui.engine.layouts.dsh import INDEX as DSH_INDEX
 from memtui.engine.layouts.workspace import DSH_L0, INDEX, TOPIC_LIKE, topic_id
 from memtui.engine.markdown import HEADING, sections
@@ -88,6 +88,8 @@ def edit_entry(
         if new and heading_level:
             _check_heading(entry_id, new, heading_level)
         text = tf.text[:start] + new + tf.text[stop:]
+        if kind == "event" and new:
+            _check_event_edit(entry_id, old, new, TextFile(rel, text, False, 0))
         _check_file_rules(rel, tf.text, text, limits.index_block_lines)
         tx.details["file"] = rel
         if text != tf.text:
@@ -138,6 +140,36 @@ def _check_heading(entry_id: str, new: str, level: int) -> None:
             f"{entry_id}: the text must begin with its `{marks} ` heading line, or it would "
             "merge into the entry before it"
         )
+
+
+def _check_event_edit(entry_id: str, old: str, new: str, after: TextFile) -> None:
+    """An event stays one event, and keeps a number no other event has: the agent
+    numbers new events after the highest it sees, so a duplicate would be
+    written over by its next event."""
+    heads = _events(TextFile("", new, False, 0))
+    if len(heads) != 1:
+        raise Refused(
+            f"{entry_id}: the text holds {len(heads)} `### ` event headings; an edit keeps one "
+            "event (add events with `memtui add event`)"
+        )
+    number = heads[0].number
+    was = next(iter(_events(TextFile("", old, False, 0))), None)
+    if number is None or (was is not None and was.number == number):
+        return
+    if sum(1 for n in _event_numbers(after.text) if n == number) > 1:
+        raise Refused(
+            f"{entry_id}: E{number:03d} is already another event's number in {EVENTS}; "
+            "renumbering onto it would make two events with one id"
+        )
+
+
+def _event_numbers(text: str) -> Iterator[int]:
+    """The number of each `### [ENNN]` heading (a scan, not a parse: 20,000 events)."""
+    for match in HEADS.finditer(text):
+        heading = match.group()
+        found = EVENT_ID.match(heading[4:].strip()) if heading.startswith("### ") else None
+        if found:
+            yield int(found.group(1))
 
 
 def _check_file_rules(rel: str, old: str, new: str, index_block: int) -> None:
