@@ -79,7 +79,10 @@ def test_edit_event_changes_only_its_lines(make):
 def test_new_text_gets_the_old_ending_so_entries_do_not_merge(make):
     root = make()
     edit_entry(str(root), "E006", "### [E006] 2026-11-20 · 约定\n**内容**：改了")
-    assert read(root, EVENTS) == "### [E006] 2026-11-20 · 约定\n**内容**：改了\n" + E007 + SENTINEL
+    # its line ending and the blank line before the next event are kept
+    assert (
+        read(root, EVENTS) == "### [E006] 2026-11-20 · 约定\n**内容**：改了\n\n" + E007 + SENTINEL
+    )
 
 
 def test_agent_appended_meanwhile_both_are_kept(make):

@@ -317,3 +317,17 @@ def test_an_event_edit_may_not_take_anothers_number_or_split(tmp_path: Path) -> 
     # renumbering onto a free number, and editing the text, are fine
     edit_entry(str(root), "event:E001", e001.replace("[E001]", "[E007]"), seen_text=e001)
     assert "### [E007] 2026-11-20" in (root / "memory/events.md").read_text(encoding="utf-8")
+
+
+# --- walkthrough 2, P2-2: `show` then `edit` of the same text changes nothing ------------
+
+
+def test_show_then_edit_unchanged_is_a_no_op(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "c", {"memory/events.md": TWO_EVENTS})
+    shown = run_cli("show", "E001", "--store", str(root), env=ENV)
+    assert shown.returncode == 0
+    body = shown.stdout.split("\n", 1)[1]  # without show's header line
+    text_file = write_tree(tmp_path, {"t.md": body}) / "t.md"
+    got = run_cli("edit", "E001", "--text-file", str(text_file), "--store", str(root), env=ENV)
+    assert got.returncode == 0, got.stderr
+    assert (root / "memory/events.md").read_text(encoding="utf-8") == TWO_EVENTS

@@ -113,6 +113,12 @@ def fit(new: str, old: str, whole: str) -> str:
         new += eol
     elif old and not old.endswith("\n") and new.endswith("\n"):
         new = new[:-2] if new.endswith("\r\n") else new[:-1]  # the file ends without one
+    # The blank lines that separate the entry from the next one are kept when the new
+    # text has none (text from `memtui show`, or an editor that trims): else the two
+    # entries would run together.
+    gap = old[len(old.rstrip("\r\n")) :]
+    if gap.count("\n") > 1 and not new.endswith(eol + eol):
+        new = new.rstrip("\r\n") + gap
     return new
 
 
