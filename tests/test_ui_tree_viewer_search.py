@@ -296,6 +296,24 @@ def test_x_on_a_profile_category_picks_an_item_and_archives_then_restores_it(
         assert (demo / rel).read_bytes() == (cli / rel).read_bytes()
 
 
+def test_x_on_a_rejected_candidate_brings_it_back_to_pending(demo: Path) -> None:
+    from memtui.engine.ops import dsh
+
+    cid = "20261116-0001"
+    before = (demo / "pending" / f"{cid}.md").read_bytes()
+    dsh.reject(str(demo), [cid], "by mistake")
+
+    async def body(pilot: Pilot, app: TreeAndFile) -> None:
+        tree = await loaded(pilot, app)
+        await press_on(pilot, tree, "archive", "right")
+        await cursor_to(pilot, tree, f"rejected/{cid}.md")
+        await press_until(pilot, "x", lambda: (demo / "pending" / f"{cid}.md").exists())
+        assert f"pending:{cid}" in app.questions[-1]
+
+    run(TreeAndFile(str(demo)), body)
+    assert (demo / "pending" / f"{cid}.md").read_bytes() == before
+
+
 def test_read_only_hides_edit_and_archive(demo: Path) -> None:
     async def body(pilot: Pilot, app: TreeAndFile) -> None:
         tree = await loaded(pilot, app)

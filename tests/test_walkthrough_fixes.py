@@ -331,3 +331,38 @@ def test_show_then_edit_unchanged_is_a_no_op(tmp_path: Path) -> None:
     got = run_cli("edit", "E001", "--text-file", str(text_file), "--store", str(root), env=ENV)
     assert got.returncode == 0, got.stderr
     assert (root / "memory/events.md").read_text(encoding="utf-8") == TWO_EVENTS
+
+
+# --- walkthrough 2, P2-5: a rejected candidate can be brought back -----------------------
+
+CANDIDATE = (
+    "---\nid: 20261129-0001\nentry_type: fact\ntarget: TOOLS\n"
+    'evidence: "ran it: ok"\n---\n- ruff is the linter\n'
+)
+
+
+def test_reject_then_restore_gives_back_the_candidate_byte_for_byte(tmp_path: Path) -> None:
+    bare = "- no front matter at all\n"  # the reject made a block for it
+    root = write_tree(
+        tmp_path / "d",
+        {
+            "index.txt": DSH_INDEX,
+            "facts.md": "# Facts\n",
+            "memory_stats.json": '{"pending": 2, "rejected": 0}\n',
+            "pending/20261129-0001.md": CANDIDATE,
+            "pending/bare.md": bare,
+        },
+    )
+    dsh.reject(str(root), ["20261129-0001", "bare"], "not true")
+    assert not (root / "pending").exists() or not list((root / "pending").iterdir())
+    for name, text in (("20261129-0001", CANDIDATE), ("bare", bare)):
+        got = run_cli("restore", f"pending:{name}", "--store", str(root), env=ENV)
+        assert got.returncode == 0, got.stderr
+        assert (root / "pending" / f"{name}.md").read_text(encoding="utf-8") == text
+        assert not (root / "archive" / "rejected" / f"{name}.md").exists()
+    stats = json.loads((root / "memory_stats.json").read_text(encoding="utf-8"))
+    assert (stats["pending"], stats["rejected"]) == (2, 0)
+    got = run_cli("restore", "pending:20261129-0001", "--store", str(root), env=ENV)
+    assert got.returncode == 1 and "no rejected candidate" in got.stderr
+    got = run_cli("restore", "pending:../../etc/passwd", "--store", str(root), env=ENV)
+    assert got.returncode == 1 and "not a rejected candidate" in got.stderr

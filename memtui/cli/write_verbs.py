@@ -267,6 +267,10 @@ def _archive_call(args: argparse.Namespace, restoring: bool) -> Any:
     kind, _, name = args.entry.partition(":")
     if kind in ("fact", "sop"):
         return (dsh.restore if restoring else dsh.archive)(root, args.entry, dry_run=args.dry_run)
+    if kind == "pending":
+        if not restoring:
+            raise CallError("a pending candidate leaves with `memtui reject` (or accept)")
+        return dsh.restore(root, args.entry, dry_run=args.dry_run)
     if kind == "topic":
         topic = workspace.restore_topic if restoring else workspace.archive_topic
         return topic(root, name, dry_run=args.dry_run)
@@ -279,7 +283,9 @@ def _archive_call(args: argparse.Namespace, restoring: bool) -> Any:
         event = args.entry if kind == "event" else f"event:{args.entry}"
         move = companion.restore_event if restoring else companion.archive_event
         return move(root, event, dry_run=args.dry_run)
-    raise CallError(f"{args.entry}: archive takes fact:, sop:, topic:, profile: or event: ids")
+    verb = "restore" if restoring else "archive"
+    extra = ", pending: (rejected)" if restoring else ""
+    raise CallError(f"{args.entry}: {verb} takes fact:, sop:, topic:, profile:, event:{extra} ids")
 
 
 def archive(args: argparse.Namespace) -> int:

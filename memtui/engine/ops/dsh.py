@@ -14,17 +14,29 @@ they raise. The work is split over `dsh_accept`, `dsh_reject`, `dsh_chunks`,
 
 from __future__ import annotations
 
+import os
+
+from memtui.engine.ops import dsh_entries
 from memtui.engine.ops.dsh_accept import accept
 from memtui.engine.ops.dsh_entries import (
     add_fact,
     add_sop,
     archive,
     rebuild_index,
-    restore,
     update_sop,
 )
 from memtui.engine.ops.dsh_maintain import maintain
-from memtui.engine.ops.dsh_reject import digest, reject
+from memtui.engine.ops.dsh_reject import digest, reject, unreject
+from memtui.engine.write.transaction import Receipt
+
+
+def restore(root: str | os.PathLike[str], entry_id: str, *, dry_run: bool = False) -> Receipt:
+    """A fact section or sop back from archive/, or a rejected candidate (`pending:<name>`,
+    its file in archive/rejected/) back to pending/."""
+    if entry_id.startswith("pending:"):
+        return unreject(root, entry_id[len("pending:") :], dry_run=dry_run)
+    return dsh_entries.restore(root, entry_id, dry_run=dry_run)
+
 
 __all__ = [
     "accept",
@@ -36,5 +48,6 @@ __all__ = [
     "rebuild_index",
     "reject",
     "restore",
+    "unreject",
     "update_sop",
 ]

@@ -145,3 +145,66 @@ def digest(root: str | os.PathLike[str], rel: str) -> str | None:
     """sha256 of a file now (what a UI passes back as `expected`)."""
     data = read_or_none(os.path.join(os.fspath(root), rel))
     return None if data is None else sha256(data)
+
+
+REJECT_KEYS = ("reject_reason", "rejected_at")
+
+
+def unreject(root: str | os.PathLike[str], name: str, *, dry_run: bool = False) -> Receipt:
+    """A rejected candidate (`archive/rejected/<name>.md`) back to pending/, without the
+    keys the reject added: a mistaken reject undone through the transaction."""
+    root = os.path.realpath(os.fspath(root))
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        raise Refused(f"{name!r} is not a rejected candidate's name (archive/rejected/<name>.md)")
+    src = f"{ARCHIVE_REJECTED}/{name}.md"
+    tx = begin(root, "unreject", dry_run)
+    with tx:
+        raw = tx.read(src)
+        if raw is None:
+            raise Refused(f"no rejected candidate {name} ({src} does not exist)")
+        got = decode(src, raw)
+        if isinstance(got, Unreadable):
+            raise Refused(f"{src} is {got.reason}; move it by hand")
+        text = _without_reject_keys(got.text)
+        cid = _candidate_id(text) or name
+        dst = f"{PENDING}/{cid}.md"
+        if read_or_none(os.path.join(tx.root, dst)) is not None:
+            raise Refused(f"{dst} exists: a candidate of that id is pending again")
+        tx.write(dst, got.encode(text), expect=None)
+        tx.remove(src)
+        _, state, _ = read_facts(tx)
+        pending = len(md_files(tx.root, PENDING)) + 1
+        sops = len(sop_names(tx.root))
+        plan_stats(tx, Counts(state.count, len(state.names), sops, pending, rejected=-1))
+        tx.details.update(summary=f"{name} is pending again", candidate=cid, moved_to=dst)
+        return tx.commit()
+
+
+def _without_reject_keys(text: str) -> str:
+    """The front matter without the reject's lines; without the block at all when those
+    were all it held (the reject made it for a candidate that had none)."""
+    try:
+        split = frontmatter.split(text)
+    except frontmatter.FrontMatterError:
+        split = None
+    if split is None or split.yaml_text is None:
+        return text
+    start = text.find("\n") + 1
+    close = start + len(split.yaml_text)
+    added = tuple(f"{key}:" for key in REJECT_KEYS)
+    lines = split.yaml_text.split("\n")[:-1]  # it ends with "\n": the last is ""
+    kept = [line + "\n" for line in lines if not line.startswith(added)]
+    if not kept:
+        return split.body
+    return text[:start] + "".join(kept) + text[close:]
+
+
+def _candidate_id(text: str) -> str | None:
+    try:
+        split = frontmatter.split(text)
+        meta = frontmatter.load(split.yaml_text) if split.yaml_text else {}
+    except frontmatter.FrontMatterError:
+        return None
+    value = meta.get("id")
+    ok = isinstance(value, str) and value and "/" not in value and not value.startswith(".")
+    return value if ok else None

@@ -904,6 +904,8 @@ class _Builder:
             toggle = ("restore", f"fact:{name[6:-3]}")
         elif "/" not in name and ws_layout.TOPIC_LIKE.fullmatch(name):
             toggle = ("restore", f"topic:{ws_layout.topic_id(name)}")
+        elif name.startswith("rejected/") and name.endswith(".md") and name.count("/") == 1:
+            toggle = ("restore", f"pending:{name[9:-3]}")  # back to pending/
         elif rel == ARCHIVED_PROFILE:
             toggle = ("restore-item", "")  # x: which archived item, then restore it
         elif rel == ARCHIVED_EVENTS:
