@@ -366,3 +366,14 @@ def test_reject_then_restore_gives_back_the_candidate_byte_for_byte(tmp_path: Pa
     assert got.returncode == 1 and "no rejected candidate" in got.stderr
     got = run_cli("restore", "pending:../../etc/passwd", "--store", str(root), env=ENV)
     assert got.returncode == 1 and "not a rejected candidate" in got.stderr
+
+
+# --- walkthrough 2, P2-4: a field twice in user.md is reported -----------------------------
+
+
+def test_a_user_md_field_twice_is_a_user_duplicate(tmp_path: Path) -> None:
+    user = "# 用户\n\n## preferences\n- tea\n\n## Preferences\n- dup\n"
+    root = write_tree(
+        tmp_path / "ws", {"memory.md": "# idx\n\n## P\n", "user.md": user, "soul.md": "# s\n"}
+    )
+    assert ("user-duplicate", "warning", "user.md", 6) in findings(root)

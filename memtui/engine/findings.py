@@ -13,7 +13,7 @@ CODES: dict[str, tuple[str, str]] = {
     "topic-orphan": (WARNING, "a memory_<name>.md with no pointer"),
     "topic-name": (WARNING, "a topic file name that is not memory_[a-z0-9_]+.md"),
     "agent-size": (WARNING, "agent.md over its size threshold"),
-    "user-duplicate": (WARNING, "the same item twice in user.md"),
+    "user-duplicate": (WARNING, "the same field or item twice in user.md"),
     "event-duplicate-id": (ERROR, "two events share a number"),
     "event-missing-id": (ERROR, "an event heading without a usable number"),
     "event-bad-date": (ERROR, "a date or due date that is not a real date"),

@@ -183,6 +183,20 @@ def _check_topics(reader: StoreReader, topics: list[str], pointers: list[Pointer
 
 
 def _check_user_duplicates(reader: StoreReader, user: list[Section]) -> None:
+    """SPEC §1: user.md has no duplicate fields: a `## ` field twice, or an item twice."""
+    fields: dict[str, int] = {}
+    for section in user:
+        name = " ".join(section.name.split()).casefold()
+        if name in fields:
+            reader.findings.add(
+                "user-duplicate",
+                "user.md",
+                section.span.lineno,
+                f"the field {section.name.strip()!r} is already on line {fields[name]}: "
+                "update it there, don't repeat it",
+            )
+        else:
+            fields[name] = section.span.lineno
     seen: dict[str, int] = {}
     for section in user:
         for item, line in zip(section.items, section.item_lines, strict=True):
