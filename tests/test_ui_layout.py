@@ -32,3 +32,24 @@ def test_narrow_then_wide_again_shows_the_index_beside_the_tabs(tmp_path: Path) 
         assert index.display and tabs.display and index.size.width > 0
 
     run(MemtuiApp(str(root), watch=False), body)
+
+
+def test_a_narrow_start_focuses_what_is_shown(tmp_path: Path) -> None:
+    root = demo_store(tmp_path / "store")
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        await pilot.pause()
+        index = app.query_one("#pane-index")
+        assert not index.display
+        focused = app.focused
+        assert focused is not None and index not in focused.ancestors_with_self
+
+    async def main() -> None:
+        app = MemtuiApp(str(root), watch=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await body(pilot, app)
+
+    import asyncio
+
+    asyncio.run(main())

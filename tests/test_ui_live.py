@@ -156,3 +156,36 @@ async def _wait_for_lock(root: Path) -> None:
     assert any("waiting for the store lock" in t for t in said)  # while the agent held it
     waiting = next(i for i, t in enumerate(said) if "waiting for the store lock" in t)
     assert waiting < next(i for i, t in enumerate(said) if "done E039: wrote" in t)
+
+
+@pytest.mark.skipif(shutil.which("flock") is None, reason="needs util-linux flock")
+def test_quit_while_a_change_waits_for_the_lock_lets_it_land_first(tmp_path: Path):
+    root = tmp_path / "store"
+    write_demo(root, size=1, today=dt.date(2026, 11, 29))
+    asyncio.run(_quit_while_waiting(root))
+    assert "**状态**：已完成" in (root / "memory" / "events.md").read_text(encoding="utf-8")
+
+
+async def _quit_while_waiting(root: Path) -> None:
+    from memtui.engine.ops import companion
+
+    app = MemtuiApp(str(root), watch=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        while app.store is None:
+            await pilot.pause(0.02)
+        agent = subprocess.Popen(
+            ["bash", "-c", HOLD],
+            env={"ROOT": str(root), "PATH": "/usr/bin:/bin"},
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert agent.stdout is not None and agent.stdout.readline().strip() == "locked"
+        app.run_op("done E039", lambda: companion.done(str(root), "event:E039"))
+        await pilot.press("q")
+        await pilot.pause(0.2)
+        assert app.is_running  # not cut off while the change waits for the lock
+        start = time.monotonic()
+        while app.is_running and time.monotonic() - start < 15:
+            await pilot.pause(0.1)
+        agent.wait(timeout=10)
+        assert not app.is_running

@@ -66,6 +66,7 @@ class MemtuiApp(App[None]):
         self.watch_files = watch
         self.store: Store | None = None
         self._slow: dict[str, Timer] = {}  # ops running, by label: "still working" timers
+        self._quit_when_done = False
         self.load_seconds: float | None = None
 
     # --- layout --------------------------------------------------------------
@@ -89,6 +90,7 @@ class MemtuiApp(App[None]):
         self.call_after_refresh(self._start)
 
     def _start(self) -> None:
+        self._lay_out(index_shown=False)  # again, now that the first focus is given
         self.load_store()
         if self.watch_files:
             self.watch_store()
@@ -174,7 +176,9 @@ class MemtuiApp(App[None]):
     def _badge(self, store: Store) -> None:
         errors, warnings = store.count("error"), store.count("warning")
         mode = " · read-only" if self.read_only else ""
-        self.sub_title = f"{store.root} · {errors} errors · {warnings} warnings{mode}"
+        self.sub_title = (
+            f"{store.root} · {_count(errors, 'error')} · {_count(warnings, 'warning')}{mode}"
+        )
 
     # --- actions -------------------------------------------------------------
 
@@ -206,6 +210,8 @@ class MemtuiApp(App[None]):
         timer = self._slow.pop(label, None)
         if timer is not None:
             timer.stop()
+        if self._quit_when_done and not self._slow:
+            self.call_after_refresh(self.exit)  # after the toast saying how it went
 
     @work(thread=True, group="op")
     def _op(self, label: str, fn: Callable[[], Any], apply: Callable[[], None] | None) -> None:
@@ -263,6 +269,10 @@ class MemtuiApp(App[None]):
         index.set_class(narrow and index_shown, "-overlay")
         index.display = not narrow or index_shown
         tabs.display = not (narrow and index_shown)
+        if not index.display and index.has_focus_within:  # keys must not act unseen
+            active = self.query_one(TabbedContent).active_pane
+            if active is not None:
+                active.query(Pane).first().focus()
 
     def action_show_pane(self, key: str) -> None:
         self._lay_out(index_shown=key == "index")
@@ -302,6 +312,15 @@ class MemtuiApp(App[None]):
         from memtui.ui.editing import ask
 
         ask(self, question, then)
+
+    async def action_quit(self) -> None:
+        """Quit; a change still running (waiting for the agent's lock?) is said, and the
+        app quits as soon as it has landed or failed: it is never cut off mid-way."""
+        if self._slow or any(w.group == "op" and w.is_running for w in self.workers):
+            self._quit_when_done = True
+            self.say("quitting once the change in progress has finished", title="Quit")
+            return
+        self.exit()
 
     # Keys that change files; read-only hides them, so say why when one is pressed.
     CHANGING_KEYS = {"a": "accept", "r": "reject", "e": "edit", "x": "archive", "d": "done"}
@@ -346,3 +365,7 @@ class MemtuiApp(App[None]):
         from memtui.ui.commands import commands
 
         yield from commands(self)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

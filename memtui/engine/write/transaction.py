@@ -387,7 +387,7 @@ def describe_conflict(rel: str, expected: str | None, seen: bytes | None, now: b
     if expected is None:
         return f"{rel} was created since it was read (by the agent?); nothing was changed"
     what = ""
-    if seen is not None:
+    if seen is not None and sha256(seen) == expected:  # else the caller's version is older
         old_lines, new_lines = seen.count(b"\n"), now.count(b"\n")
         if now.startswith(seen):
             what = f": {new_lines - old_lines} line(s) appended"

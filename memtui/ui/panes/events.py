@@ -138,6 +138,7 @@ class EventsPane(ListPane):
 
     def show_store(self, store: Store) -> None:
         self.store = store
+        self.refresh_bindings()
         if self.archived:
             self._load_archived(store)  # the timeline follows once it is read
         else:
@@ -310,6 +311,8 @@ class EventsPane(ListPane):
             return False
         if action in LIVE_ONLY and self.archived:
             return None  # shown greyed: restore it first
+        if action == "history" and (self.store is None or self.store.companion is None):
+            return None  # no events.md to show the history of
         return True
 
     def action_toggle_open(self) -> None:

@@ -536,7 +536,13 @@ class _Builder:
             )
         )
         if not out[:-1]:
-            out.insert(0, Node("none", self.label("no known layout here", style="muted")))
+            out.insert(
+                0,
+                Node(
+                    "none",
+                    self.label("no known layout here (memtui demo writes a sample)", style="muted"),
+                ),
+            )
         return out
 
     def others(self) -> list[str]:

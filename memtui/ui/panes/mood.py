@@ -250,6 +250,7 @@ class MoodPane(Pane):
     def show_store(self, store: Store) -> None:
         self.store = store
         self.mood = store.companion.mood if store.companion else None
+        self.refresh_bindings()
         t = store.config.thresholds
         bounds = (t.mood_step_valence, t.mood_step_energy)
         self.summary_text = self._summary(store, bounds)
@@ -346,3 +347,8 @@ class MoodPane(Pane):
     def action_history(self) -> None:
         app: Any = self.app
         app.show_history(MOOD)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("history", "open") and self.mood is None:
+            return None  # no mood_state.md here
+        return True

@@ -321,6 +321,11 @@ class PendingPane(Pane):
         if store is not None and store.dsh is None:
             text.append("No dsh layout in this store (index.txt with pending/).", style="italic")
         elif store is not None:
+            blocked = _blocking(store)
+            if blocked:  # first: every accept writes it, none goes through until fixed
+                note = row(f"no accept until {blocked} parses · ")
+                note.style = self._style("refused")
+                text.append_text(note)
             cands = self.candidates
             refused = sum(1 for c in cands if not acceptable(c))
             text.append(f"{len(cands)} pending · ")
@@ -329,12 +334,6 @@ class PendingPane(Pane):
             text.append(
                 f"{refused} cannot be accepted", style=self._style("refused") if refused else ""
             )
-            blocked = _blocking(store)
-            if blocked:  # every accept writes these: none can go through until fixed
-                text.append(" · ")
-                note = row(f"no accept until {blocked} parses")
-                note.style = self._style("refused")
-                text.append_text(note)
         self.header_text = text
         self.query_one("#pending-header", Static).update(text)
 
