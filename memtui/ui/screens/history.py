@@ -85,7 +85,9 @@ class HistoryScreen(Screen[None]):
     }
     HistoryScreen #history-note { height: auto; padding: 0 1; color: $text-muted; }
     HistoryScreen #history-body { height: 1fr; }
-    HistoryScreen #history-left { width: 44; height: 1fr; border-right: solid $panel; }
+    HistoryScreen #history-left {
+        width: 40%; max-width: 44; height: 1fr; border-right: solid $panel;
+    }
     HistoryScreen #history-right { width: 1fr; height: 1fr; }
     HistoryScreen .history-label { height: 1; padding: 0 1; color: $text-muted; }
     HistoryScreen #history-list { height: 1fr; }
