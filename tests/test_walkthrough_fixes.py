@@ -377,3 +377,14 @@ def test_a_user_md_field_twice_is_a_user_duplicate(tmp_path: Path) -> None:
         tmp_path / "ws", {"memory.md": "# idx\n\n## P\n", "user.md": user, "soul.md": "# s\n"}
     )
     assert ("user-duplicate", "warning", "user.md", 6) in findings(root)
+
+
+def test_any_file_resolves_as_file_path_even_a_topic(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "ws",
+        {"memory.md": "# idx\n\n## P\n- {py} → memory_python.md\n", "memory_python.md": "py\n"},
+    )
+    got = run_cli("show", "file:memory_python.md", "--store", str(root), env=ENV)
+    assert got.returncode == 0, got.stderr
+    assert got.stdout.endswith("py\n")
+    assert run_cli("show", "file:nope.md", "--store", str(root), env=ENV).returncode == 1

@@ -76,6 +76,9 @@ def resolve(store: Store, ref: str) -> Entry:
     for entry in iter_entries(store):
         if entry.id == wanted:
             return entry
+    path = wanted[len("file:") :] if wanted.startswith("file:") else None
+    if path is not None and path in store.files:  # SPEC §6: any file, whole, by its path
+        return Entry(wanted, "file", "store", path, path)
     raise EntryNotFound(f"no entry {ref!r} in this store (see `memtui list`)")
 
 
