@@ -85,11 +85,11 @@ class MemtuiApp(App[None]):
 
     def on_mount(self) -> None:
         self.sub_title = "loading…"
-        # After the first frame: a worker parsing a large store holds the GIL most of
-        # the time, and would slow the first paint by as much as the store is larger.
-        self.call_after_refresh(self._start)
 
-    def _start(self) -> None:
+    def on_ready(self) -> None:
+        """The first frame is on the screen: now load. A worker parsing a large store
+        holds the GIL most of the time, and would slow the first paint by as much as
+        the store is larger."""
         self._lay_out(index_shown=False)  # again, now that the first focus is given
         self.load_store()
         if self.watch_files:
