@@ -8,13 +8,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from memtui.ui.app import MemtuiApp
 from memtui.ui.commands import commands
 from memtui.ui.screens.confirm import ConfirmScreen
 from memtui.ui.screens.report import DryRunScreen
-from tests.conftest import run_cli, tree_digest, write_tree
+from tests.conftest import TODAY, run_cli, tree_digest, write_tree
 from tests.ui_helpers import demo_store, run, until
 
 DERIVED = ("facts.md", "index.txt", "MEMORY.md", "memory/events.md", "sops")
@@ -99,6 +100,8 @@ def test_read_only_palette_offers_nothing_that_writes(tmp_path: Path) -> None:
     writing = {
         "Run maintenance and apply",
         "Rebuild the dsh index",
+        "Add a fact",
+        "Add an event",
         "Refresh the unresolved block",
         "Pending: accept",
         "Pending: reject",
@@ -154,3 +157,55 @@ class SayingApp(MemtuiApp):
     def say(self, text: str, *, severity: object = "information", title: str = "") -> None:
         self.said.append((str(severity), text))
         super().say(text, severity=severity, title=title)
+
+
+async def answer_prompt(pilot: Pilot, app: MemtuiApp, text: str) -> None:
+    from memtui.ui.screens.prompt import PromptScreen
+
+    await until(pilot, lambda: isinstance(app.screen, PromptScreen))
+    app.screen.query_one("Input").value = text  # type: ignore[attr-defined]
+    await pilot.press("enter")
+
+
+async def choose(pilot: Pilot, app: MemtuiApp, wanted: str) -> None:
+    from memtui.ui.screens.choose import ChoiceScreen
+
+    await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+    screen = app.screen
+    assert isinstance(screen, ChoiceScreen)
+    await pilot.press(*["down"] * screen.choices.index(wanted), "enter")
+
+
+def test_add_a_fact_and_an_event_as_memtui_add_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMTUI_TODAY", TODAY)  # the new event's date, as run_cli pins it
+    root = demo_store(tmp_path / "app")
+    cli = shutil.copytree(root, tmp_path / "cli")
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        await palette(pilot, app, "add a fact")
+        await choose(pilot, app, "DOCKER")
+        await answer_prompt(pilot, app, "docker compose v2 on nas")
+        await answer_prompt(pilot, app, "docker compose version → v2.29")
+        await until(pilot, lambda: any(t.startswith("add fact to DOCKER:") for _, t in app.said))
+        await palette(pilot, app, "add an event")
+        await choose(pilot, app, "约定")
+        await answer_prompt(pilot, app, "周五一起看电影")
+        await answer_prompt(pilot, app, "2026-12-04")
+        await until(pilot, lambda: any(t.startswith("add 约定 event:") for _, t in app.said))
+
+    run(SayingApp(root), body)
+    fact = ("add", "fact", "DOCKER", "docker compose v2 on nas")
+    assert (
+        run_cli(
+            *fact, "--evidence", "docker compose version → v2.29", "--store", str(cli)
+        ).returncode
+        == 0
+    )
+    event = ("add", "event", "约定", "周五一起看电影", "--due", "2026-12-04")
+    assert run_cli(*event, "--store", str(cli)).returncode == 0
+    for rel in ("facts.md", "index.txt", "memory/events.md"):
+        assert (root / rel).read_bytes() == (cli / rel).read_bytes(), rel
+    assert "周五一起看电影" in (root / "memory/events.md").read_text(encoding="utf-8")

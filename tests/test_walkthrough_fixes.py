@@ -249,16 +249,16 @@ def test_refresh_keeps_the_users_text_after_the_list(tmp_path: Path) -> None:
     text, found = refreshed(
         tmp_path, "# MEMORY\n\n【最近未解决事项】\n- [E009] 旧\n\n其他内容保持不变。\n"
     )
-    assert text == (
-        "# MEMORY\n\n【最近未解决事项】\n- [E001] 约定 · 到期 2026-12-01 · 周末去看海\n\n其他内容保持不变。\n"
-    )
+    item = "- [E001] 约定 · 到期 2026-12-01 · 周末去看海\n"
+    assert text == "# MEMORY\n\n【最近未解决事项】\n" + item + "\n其他内容保持不变。\n"
     assert not [f for f in found if f[0] == "unresolved-stale"]
 
 
 def test_refresh_keeps_a_paragraph_and_the_next_section(tmp_path: Path) -> None:
-    before = "# MEMORY\n\n## 【最近未解决事项】\n- [E009] 旧\n\n备注：这一段不是列表 [E005]\n\n## 其他\n保持\n"
+    kept = "备注：这一段不是列表 [E005]\n\n## 其他\n保持\n"
+    before = "# MEMORY\n\n## 【最近未解决事项】\n- [E009] 旧\n\n" + kept
     text, found = refreshed(tmp_path, before)
-    assert "备注：这一段不是列表 [E005]\n\n## 其他\n保持\n" in text
+    assert kept in text
     assert "- [E001]" in text and "[E009]" not in text
     assert not [f for f in found if f[0] == "unresolved-stale"]  # [E005] in prose is not listed
 

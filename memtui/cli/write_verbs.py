@@ -12,8 +12,7 @@ from typing import Any
 from memtui.cli import CallError, Refused
 from memtui.cli.output import emit_json, line
 from memtui.cli.read_verbs import add_pending_filters, filtered_candidates, load, store_root
-
-EVENT_TYPES = ("情绪事件", "约定", "用户Todo", "重要事件")
+from memtui.engine.layouts.companion import EVENT_TYPES
 
 
 def register(verbs: Any, store: argparse.ArgumentParser) -> None:

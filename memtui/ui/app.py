@@ -302,6 +302,16 @@ class MemtuiApp(App[None]):
 
         self.run_op("rebuild index", lambda: dsh.rebuild_index(self.root))
 
+    def action_add_fact(self) -> None:
+        from memtui.ui import adding
+
+        self.run_worker(adding.add_fact(self), group="add", exclusive=True)
+
+    def action_add_event(self) -> None:
+        from memtui.ui import adding
+
+        self.run_worker(adding.add_event(self), group="add", exclusive=True)
+
     def action_refresh_unresolved(self) -> None:
         from memtui.engine.ops import companion
 

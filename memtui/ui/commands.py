@@ -42,6 +42,13 @@ APP_COMMANDS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
         "rebuild_index",
         ("dsh", "write"),
     ),
+    ("Add a fact", "To a facts.md section, with its evidence", "add_fact", ("dsh", "write")),
+    (
+        "Add an event",
+        "To memory/events.md, numbered after the last one",
+        "add_event",
+        ("companion", "write"),
+    ),
     (
         "Refresh the unresolved block",
         "MEMORY.md's 【最近未解决事项】 from events.md",

@@ -15,6 +15,7 @@ from memtui.engine.reader import StoreReader
 from memtui.engine.textfile import LineCounter, TextFile, iter_lines
 
 EVENTS = "memory/events.md"
+EVENT_TYPES = ("情绪事件", "约定", "用户Todo", "重要事件")  # the seed's 类型 values
 PERSONA = "memory/persona.md"
 PROFILE = "memory/user_profile.md"
 MOOD = "memory/mood_state.md"

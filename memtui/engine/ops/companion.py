@@ -13,6 +13,7 @@ import re
 
 from memtui.engine import config
 from memtui.engine.layouts.companion import (
+    EVENT_TYPES,
     EVENTS,
     PROFILE,
     SUMMARY,
@@ -42,7 +43,6 @@ from memtui.engine.ops.lines import (
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Receipt, Transaction
 
-EVENT_TYPES = ("情绪事件", "约定", "用户Todo", "重要事件")
 EMOTIONAL = "情绪事件"
 PROMISE = "约定"
 OPEN = "待跟进"

@@ -18,7 +18,7 @@ from textual import work
 from textual.binding import Binding
 from textual.message import Message
 
-from memtui.engine.layouts.companion import EVENTS, parse_date
+from memtui.engine.layouts.companion import EVENT_TYPES, EVENTS, parse_date
 from memtui.engine.model import Event
 from memtui.engine.store import Store
 from memtui.ui.panes.listing import ListPane
@@ -27,7 +27,7 @@ from memtui.ui.widgets.rows import Rows
 
 ARCHIVED = "archive/" + EVENTS
 FILTERS = Binding.Group("View", compact=True)
-TYPES = ("all", "情绪事件", "约定", "用户Todo", "重要事件")
+TYPES = ("all", *EVENT_TYPES)
 MUTATING = frozenset({"toggle_done", "archive", "edit"})
 LIVE_ONLY = frozenset({"toggle_done", "edit"})  # not for archived events
 # Column widths, in terminal cells.

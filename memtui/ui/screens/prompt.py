@@ -63,6 +63,7 @@ class PromptScreen(ModalScreen[str | None]):
         placeholder: str = "",
         ok: str = "OK",
         required: str = "an empty answer is not allowed: type something, or escape to cancel",
+        optional: bool = False,
     ) -> None:
         super().__init__()
         self.question = question
@@ -70,6 +71,7 @@ class PromptScreen(ModalScreen[str | None]):
         self.placeholder = placeholder
         self.ok_label = ok
         self.required = required
+        self.optional = optional  # an empty answer is "" (none), not refused
 
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt-box"):
@@ -96,7 +98,7 @@ class PromptScreen(ModalScreen[str | None]):
 
     def submit(self, value: str) -> None:
         answer = value.strip()
-        if not answer:
+        if not answer and not self.optional:
             hint = self.query_one("#prompt-hint", Static)
             hint.update(Text(self.required))
             hint.add_class("-error")
