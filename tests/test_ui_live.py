@@ -126,9 +126,27 @@ def test_a_change_waiting_for_the_agents_lock_says_so_then_lands(tmp_path: Path)
     asyncio.run(_wait_for_lock(root))
 
 
-async def _wait_for_lock(root: Path) -> None:
+async def done_while_the_agent_holds_the_lock(
+    pilot: object, app: MemtuiApp, root: Path
+) -> subprocess.Popen[str]:
+    """Once the store is shown, a bash agent takes the lock (for 2.5 s), then the app
+    starts marking E039 done: the change waits for the lock."""
     from memtui.engine.ops import companion
 
+    while app.store is None:
+        await asyncio.sleep(0.02)
+    agent = subprocess.Popen(
+        ["bash", "-c", HOLD],
+        env={"ROOT": str(root), "PATH": "/usr/bin:/bin"},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert agent.stdout is not None and agent.stdout.readline().strip() == "locked"
+    app.run_op("done E039", lambda: companion.done(str(root), "event:E039"))
+    return agent
+
+
+async def _wait_for_lock(root: Path) -> None:
     said: list[str] = []
 
     class Saying(MemtuiApp):
@@ -138,16 +156,7 @@ async def _wait_for_lock(root: Path) -> None:
 
     app = Saying(str(root), watch=False)
     async with app.run_test(size=(120, 36)) as pilot:
-        while app.store is None:
-            await pilot.pause(0.02)
-        agent = subprocess.Popen(
-            ["bash", "-c", HOLD],
-            env={"ROOT": str(root), "PATH": "/usr/bin:/bin"},
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert agent.stdout is not None and agent.stdout.readline().strip() == "locked"
-        app.run_op("done E039", lambda: companion.done(str(root), "event:E039"))
+        agent = await done_while_the_agent_holds_the_lock(pilot, app, root)
         start = time.monotonic()
         while not any("done E039: wrote" in t for t in said):
             assert time.monotonic() - start < 15, said
@@ -167,20 +176,9 @@ def test_quit_while_a_change_waits_for_the_lock_lets_it_land_first(tmp_path: Pat
 
 
 async def _quit_while_waiting(root: Path) -> None:
-    from memtui.engine.ops import companion
-
     app = MemtuiApp(str(root), watch=False)
     async with app.run_test(size=(120, 36)) as pilot:
-        while app.store is None:
-            await pilot.pause(0.02)
-        agent = subprocess.Popen(
-            ["bash", "-c", HOLD],
-            env={"ROOT": str(root), "PATH": "/usr/bin:/bin"},
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert agent.stdout is not None and agent.stdout.readline().strip() == "locked"
-        app.run_op("done E039", lambda: companion.done(str(root), "event:E039"))
+        agent = await done_while_the_agent_holds_the_lock(pilot, app, root)
         await pilot.press("q")
         await pilot.pause(0.2)
         assert app.is_running  # not cut off while the change waits for the lock
