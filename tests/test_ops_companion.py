@@ -507,7 +507,7 @@ def test_restore_profile_item_creates_its_category(make):
     root = make({PROFILE: "## 工作\n- 程序员", "archive/" + PROFILE: "## 宠物\n- 一只橘猫\n"})
     companion.restore_profile_item(str(root), "宠物", "一只橘猫")
     assert read(root, PROFILE) == "## 工作\n- 程序员\n\n## 宠物\n- 一只橘猫"
-    assert read(root, "archive/" + PROFILE) == "## 宠物\n"
+    assert read(root, "archive/" + PROFILE) == ""  # no empty category left behind
 
 
 def test_profile_item_refusals(make):

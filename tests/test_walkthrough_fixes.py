@@ -388,3 +388,21 @@ def test_any_file_resolves_as_file_path_even_a_topic(tmp_path: Path) -> None:
     assert got.returncode == 0, got.stderr
     assert got.stdout.endswith("py\n")
     assert run_cli("show", "file:nope.md", "--store", str(root), env=ENV).returncode == 1
+
+
+# --- walkthrough 2, P3-7: a restored last item takes its archived heading with it ------
+
+
+def test_restoring_the_last_archived_item_leaves_no_empty_heading(tmp_path: Path) -> None:
+    from memtui.engine.ops import companion
+
+    profile = "# 用户档案\n\n## 爱好\n- 骑车\n- 钓鱼\n\n## 工作\n- 后端\n"
+    root = write_tree(tmp_path / "c", {"memory/user_profile.md": profile})
+    companion.archive_profile_item(str(root), "工作", "后端")
+    companion.archive_profile_item(str(root), "爱好", "钓鱼")
+    companion.restore_profile_item(str(root), "工作", "后端")
+    archived = (root / "archive/memory/user_profile.md").read_text(encoding="utf-8")
+    assert "## 工作" not in archived and "## 爱好\n- 钓鱼\n" in archived
+    companion.restore_profile_item(str(root), "爱好", "钓鱼")
+    assert "##" not in (root / "archive/memory/user_profile.md").read_text(encoding="utf-8")
+    assert "- 钓鱼" in (root / "memory/user_profile.md").read_text(encoding="utf-8")

@@ -407,6 +407,12 @@ def _move_item(
             )
         else:
             new_dst = append_block(dst_text, [heading, hit[2]], eol)
-        tx.write(source, src.encode(cut(text, hit[0], hit[1])))
+        others = [r for r in rows[1:] if r is not hit and r[2].strip()]
+        if source != PROFILE and not others:
+            # memtui's archive keeps no empty category: its heading goes with the last item
+            left = cut(text, section.span.char_start, section.span.char_stop, separators=True)
+        else:
+            left = cut(text, hit[0], hit[1])
+        tx.write(source, src.encode(left))
         tx.write(target, encode(dst, new_dst))
         return tx.commit()
