@@ -96,7 +96,7 @@ def test_restore_puts_the_pointer_at_the_end_of_its_section(make):
     ).replace("- 技术选型与架构决策 → memory_tech_decisions.md\n", "")
     assert (root / "memory_course.md").read_bytes() == COURSE.encode()
     workspace.restore_topic(str(root), "tech_decisions")
-    assert read(root, "archive/memory.md") == "## 工作项目\n\n## 重要决策（近6个月）\n"
+    assert read(root, "archive/memory.md") == ""  # no empty section left behind
     assert (root / "memory_tech_decisions.md").read_bytes() == DECISIONS.encode()
     store = open_store(root, today=TODAY_DATE)
     assert not [f for f in store.findings if f.code.startswith(("pointer", "topic"))]

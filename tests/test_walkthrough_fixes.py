@@ -406,3 +406,20 @@ def test_restoring_the_last_archived_item_leaves_no_empty_heading(tmp_path: Path
     companion.restore_profile_item(str(root), "爱好", "钓鱼")
     assert "##" not in (root / "archive/memory/user_profile.md").read_text(encoding="utf-8")
     assert "- 钓鱼" in (root / "memory/user_profile.md").read_text(encoding="utf-8")
+
+
+def test_restoring_topics_empties_their_archived_section_only_when_none_is_left(
+    tmp_path: Path,
+) -> None:
+    index = "# idx\n\n## Projects\n- {a} → memory_a.md\n- {b} → memory_b.md\n"
+    root = write_tree(
+        tmp_path / "ws", {"memory.md": index, "memory_a.md": "a\n", "memory_b.md": "b\n"}
+    )
+    workspace.archive_topic(str(root), "a")
+    workspace.archive_topic(str(root), "b")
+    workspace.restore_topic(str(root), "a")
+    archived = (root / "archive/memory.md").read_text(encoding="utf-8")
+    assert "## Projects\n" in archived and "memory_b.md" in archived
+    workspace.restore_topic(str(root), "b")
+    assert "## Projects" not in (root / "archive/memory.md").read_text(encoding="utf-8")
+    assert (root / "memory.md").read_text(encoding="utf-8").count("→") == 2

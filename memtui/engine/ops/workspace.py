@@ -83,6 +83,21 @@ def _cut_all(text: str, hits: list[Hit]) -> str:
     return text
 
 
+def _drop_emptied(text: str, headings: set[str]) -> str:
+    """The archive's `## ` sections among `headings` that the restore left with nothing
+    under them go too: memtui's archive keeps no empty section."""
+    rows = line_ranges(text)
+    for i in reversed(range(len(rows))):
+        if rows[i][2] not in headings:
+            continue
+        end = next((j for j in range(i + 1, len(rows)) if HEADING.match(rows[j][2])), len(rows))
+        if all(not r[2].strip() for r in rows[i + 1 : end]):
+            stop = rows[end][0] if end < len(rows) else len(text)
+            text = cut(text, rows[i][0], stop, separators=True)
+            rows = line_ranges(text)
+    return text
+
+
 def _place_all(text: str, hits: list[Hit], eol: str) -> str:
     for (_start, _stop, content), heading in hits:
         text = place_line(text, heading, content, eol)
@@ -208,7 +223,8 @@ def restore_topic(root: str, name: str, *, dry_run: bool = False) -> Receipt:
         if archived is not None and hits and not present:
             eol = eol_of_text(old, eol_of_text(archived.text))
             new = _place_all(old, hits, eol)
-            tx.write(ARCHIVE_INDEX, archived.encode(_cut_all(archived.text, hits)))
+            left = _drop_emptied(_cut_all(archived.text, hits), {h for _row, h in hits if h})
+            tx.write(ARCHIVE_INDEX, archived.encode(left))
             tx.write(INDEX, encode(index, new))
         elif present:
             tx.details["note"] = f"memory.md already points to {dst}"
