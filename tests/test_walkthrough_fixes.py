@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from memtui.engine.entries import iter_entries
 from memtui.engine.ops import dsh, workspace
 from memtui.engine.store import open_store
@@ -423,3 +425,87 @@ def test_restoring_topics_empties_their_archived_section_only_when_none_is_left(
     workspace.restore_topic(str(root), "b")
     assert "## Projects" not in (root / "archive/memory.md").read_text(encoding="utf-8")
     assert (root / "memory.md").read_text(encoding="utf-8").count("→") == 2
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "- [E009] 旧\n\n- [E008] 也旧\n",  # a loose list
+        "- [E009] 旧，\n  接着上一行\n- [E008] 也旧\n",  # an item wrapped onto the next line
+    ],
+)
+def test_refresh_replaces_a_loose_or_wrapped_list_whole(tmp_path: Path, block: str) -> None:
+    text, found = refreshed(tmp_path, f"# MEMORY\n\n## 【最近未解决事项】\n{block}\n后记\n")
+    assert "[E009]" not in text and "[E008]" not in text and "接着" not in text
+    assert text.endswith("- [E001] 约定 · 到期 2026-12-01 · 周末去看海\n\n后记\n")
+    assert not [f for f in found if f[0] == "unresolved-stale"]
+
+
+def test_prose_mentioning_the_marker_is_not_the_block(tmp_path: Path) -> None:
+    before = "# MEMORY\n\n提示：【最近未解决事项】由工具维护\n- keep me\n"
+    text, _ = refreshed(tmp_path, before)
+    assert text.startswith(before) and "## 【最近未解决事项】\n- [E001]" in text
+
+
+# --- review of the day's changes ------------------------------------------------------
+
+
+def test_the_l0_file_is_not_archived_as_a_topic(tmp_path: Path) -> None:
+    from memtui.engine.ops.common import Refused
+
+    root = write_tree(tmp_path / "dsh", L0_STORE)
+    try:
+        workspace.archive_topic(str(root), "management_sop")
+    except Refused as exc:
+        assert "L0" in str(exc)
+    else:
+        raise AssertionError("the L0 file was archived as a topic")
+    assert (root / "memory_management_sop.md").exists()
+
+
+def test_rollback_over_a_file_that_was_absent_when_seen_is_a_conflict(tmp_path: Path) -> None:
+    from memtui.engine.ops.edit import edit_entry
+    from memtui.engine.ops.history import ABSENT, rollback
+    from memtui.engine.write.transaction import Conflict
+
+    root = write_tree(tmp_path / "c", {"memory/events.md": TWO_EVENTS})
+    e001 = "### [E001] 2026-11-20 · 约定\n**内容**：周末去看海\n\n"
+    edit_entry(str(root), "event:E001", e001.replace("看海", "看山"), seen_text=e001)
+    events = root / "memory/events.md"
+    events.unlink()  # the user looks at the history of a file that is gone…
+    events.write_text("### [E001] 2026-11-30 · agent\n", encoding="utf-8")  # …the agent writes
+    try:
+        rollback(str(root), "memory/events.md", expected=ABSENT)
+    except Conflict:
+        pass
+    else:
+        raise AssertionError("rolled back over a file created since")
+    assert events.read_text(encoding="utf-8") == "### [E001] 2026-11-30 · agent\n"
+
+
+def test_a_twice_rejected_id_comes_back_under_its_own_name(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "d",
+        {"index.txt": DSH_INDEX, "facts.md": "# Facts\n", "pending/20261129-0001.md": CANDIDATE},
+    )
+    dsh.reject(str(root), ["20261129-0001"], "once")
+    (root / "pending/20261129-0001.md").write_text(CANDIDATE, encoding="utf-8")
+    dsh.reject(str(root), ["20261129-0001"], "twice")
+    assert (root / "archive/rejected/20261129-0001.1.md").exists()
+    dsh.restore(str(root), "pending:20261129-0001.1")
+    assert (root / "pending/20261129-0001.md").read_text(encoding="utf-8") == CANDIDATE
+
+
+def test_a_nested_sop_target_is_judged_by_its_name_on_reopen_too(tmp_path: Path) -> None:
+    import os
+
+    cand = CANDIDATE.replace("entry_type: fact\ntarget: TOOLS", "entry_type: sop\ntarget: sub/x")
+    root = write_tree(
+        tmp_path / "d",
+        {"index.txt": DSH_INDEX, "facts.md": "# Facts\n", "pending/c.md": cand, "sops/a.md": "a"},
+    )
+    outside = write_tree(tmp_path / "out", {"x.md": "secret\n"})
+    before = open_store(root, reopen=True)
+    (root / "sops/sub").mkdir()
+    os.symlink(outside / "x.md", root / "sops/sub/x.md")
+    assert open_store(root, previous=before) == open_store(root)

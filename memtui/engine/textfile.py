@@ -102,7 +102,7 @@ def read_bytes(abspath: str, limit: int) -> bytes | str:
 def _read(abspath: str, limit: int) -> tuple[bytes, Stamp | None] | str:
     """The bytes and stamp, or why they can't be had. read() without a size: a
     sized read would allocate `limit` bytes up front for every small file."""
-    stamp: Stamp | None = field(default=None, compare=False)
+    stamp: Stamp | None = None
     try:
         fd = os.open(abspath, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not hang us
     except OSError as exc:

@@ -65,7 +65,8 @@ class MemtuiApp(App[None]):
         self.read_only = read_only
         self.watch_files = watch
         self.store: Store | None = None
-        self._slow: dict[str, Timer] = {}  # ops running, by label: "still working" timers
+        self._changes_running = 0  # changes in progress (a quit waits for them)
+        self._slow: dict[str, Timer] = {}  # their "still working" timers, by label
         self._quit_when_done = False
         self.load_seconds: float | None = None
 
@@ -194,12 +195,15 @@ class MemtuiApp(App[None]):
         if self.read_only and apply is None:
             self.say(f"{label}: the store is open read-only", severity="warning")
             return
+        self._changes_running += 1
+        earlier = self._slow.pop(label, None)
+        if earlier is not None:
+            earlier.stop()
         self._slow[label] = self.set_timer(SLOW_OP, lambda: self._still_working(label))
         self._op(label, fn, apply)
 
     def _still_working(self, label: str) -> None:
         """An op that takes this long is usually waiting for the agent's lock: say so."""
-        self._slow.pop(label, None)
         self.say(
             f"{label}: still working — waiting for the store lock (.memory.lock) if the agent "
             "holds it; nothing is written until it is free (up to 10 s)",
@@ -207,10 +211,11 @@ class MemtuiApp(App[None]):
         )
 
     def _op_finished(self, label: str) -> None:
+        self._changes_running -= 1
         timer = self._slow.pop(label, None)
         if timer is not None:
             timer.stop()
-        if self._quit_when_done and not self._slow:
+        if self._quit_when_done and self._changes_running <= 0:
             self.call_after_refresh(self.exit)  # after the toast saying how it went
 
     @work(thread=True, group="op")
@@ -326,7 +331,7 @@ class MemtuiApp(App[None]):
     async def action_quit(self) -> None:
         """Quit; a change still running (waiting for the agent's lock?) is said, and the
         app quits as soon as it has landed or failed: it is never cut off mid-way."""
-        if self._slow or any(w.group == "op" and w.is_running for w in self.workers):
+        if self._changes_running > 0:
             self._quit_when_done = True
             self.say("quitting once the change in progress has finished", title="Quit")
             return

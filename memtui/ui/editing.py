@@ -74,7 +74,7 @@ def edit_entry(app: App[Any], entry_id: str) -> None:
     if seen is None:
         say(app, f"{entry.file} cannot be read as text; it is never edited", severity="error")
         return
-    guarded = entry.file == DSH_L0 and "dsh" in store.layouts  # SPEC §3: read-only L0
+    guarded = entry.file == DSH_L0 and "index.txt" in store.files  # as ops.edit.is_l0
     app.push_screen(
         EditScreen(
             entry.id,

@@ -220,17 +220,44 @@ def unresolved_expected(events: tuple[Event, ...] | list[Event], limit: int) -> 
 LIST_ITEM = re.compile(r"[ \t]*[-*+][ \t]")
 
 
+def is_unresolved_heading(line: str) -> bool:
+    """The block's heading line (`## 【最近未解决事项】` or the bare marker), not prose
+    that merely mentions it."""
+    return line.lstrip("# \t").startswith(UNRESOLVED)
+
+
 def unresolved_run(lines: list[str], head: int) -> tuple[int, int]:
     """The unresolved block's items: lines [start, stop) of the list right under the
-    heading at `head` (blank lines between are skipped). Text after the list, before
-    the next heading, is the user's and not the block's. No list: (head + 1, head + 1)."""
+    heading at `head`. The list may be loose (blank lines between items) and an item
+    may wrap onto indented lines; it ends at the first other line. Text after it,
+    before the next heading, is the user's. No list: (head + 1, head + 1)."""
+    n = len(lines)
     i = head + 1
-    while i < len(lines) and not lines[i].strip():
+    while i < n and not lines[i].strip():
         i += 1
-    start = i
-    while i < len(lines) and LIST_ITEM.match(lines[i]):
-        i += 1
-    return (start, i) if i > start else (head + 1, head + 1)
+    start = stop = i
+    while i < n:
+        if LIST_ITEM.match(lines[i]):
+            i = stop = i + 1
+            continue
+        if stop == start:
+            break  # no item yet: this line is not the block's
+        j = i  # blank lines and indented continuations after an item
+        while (
+            j < n
+            and not LIST_ITEM.match(lines[j])
+            and (not lines[j].strip() or lines[j][:1] in " \t")
+        ):
+            if lines[j].strip() and not lines[j - 1].strip():
+                break  # indented text after a blank line: a paragraph, not the item's
+            j += 1
+            if lines[j - 1].strip():
+                stop = j  # a continuation line belongs to the item above
+        if j < n and LIST_ITEM.match(lines[j]):
+            i = j  # the list goes on after the blank lines
+            continue
+        break
+    return (start, stop) if stop > start else (head + 1, head + 1)
 
 
 def _unresolved(reader: StoreReader, events: list[Event]) -> tuple[str, ...] | None:
@@ -239,7 +266,7 @@ def _unresolved(reader: StoreReader, events: list[Event]) -> tuple[str, ...] | N
     block_line: int | None = None
     if tf:
         lines = tf.text.split("\n")
-        head = next((i for i, line in enumerate(lines) if UNRESOLVED in line), None)
+        head = next((i for i, line in enumerate(lines) if is_unresolved_heading(line)), None)
         if head is not None:
             block_line = head + 1
             start, stop = unresolved_run(lines, head)

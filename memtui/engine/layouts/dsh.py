@@ -240,17 +240,19 @@ def _parse_candidate(reader: StoreReader, tf: TextFile | None, path: str) -> Can
         problem = _candidate_problem(entry_type, target)
         if problem:
             reader.findings.add("pending-bad-frontmatter", path, 1, f"candidate {stem}: {problem}")
-        elif entry_type == "sop" and reader.escapes("sops", f"{target}.md"):
-            problem = f"target {target!r} {OUTSIDE}"
-            reader.findings.add("path-escape", path, None, problem)
         elif entry_type == "sop" and (problem := sop_name_problem(target)):
-            # accept refuses it too, so it is reported here, not only when accepted
+            # accept refuses it too, so it is reported here, not only when accepted. The
+            # name is checked first, from its text alone: a bare name's escape check
+            # below depends only on the scan (what a reopen's reuse is keyed on).
             if problem.endswith(OUTSIDE):
                 reader.findings.add("path-escape", path, None, problem)
             else:
                 reader.findings.add(
                     "pending-bad-frontmatter", path, 1, f"candidate {stem}: {problem}"
                 )
+        elif entry_type == "sop" and reader.escapes("sops", f"{target}.md"):
+            problem = f"target {target!r} {OUTSIDE}"
+            reader.findings.add("path-escape", path, None, problem)
     elif problem:
         reader.findings.add("pending-bad-frontmatter", path, 1, f"candidate {stem}: {problem}")
     evidence = _text(meta.get("evidence"))

@@ -19,6 +19,7 @@ from memtui.engine.layouts.companion import (
     SUMMARY,
     UNRESOLVED,
     _events,
+    is_unresolved_heading,
     parse_date,
     unresolved_expected,
     unresolved_run,
@@ -268,7 +269,7 @@ def _with_block(text: str, items: list[str]) -> str | None:
     including text the user wrote under the heading after the list."""
     eol = eol_of_text(text)
     lines = line_ranges(text)
-    head = next((i for i, r in enumerate(lines) if UNRESOLVED in r[2]), None)
+    head = next((i for i, r in enumerate(lines) if is_unresolved_heading(r[2])), None)
     if head is None:
         if not items:
             return None  # no block and nothing open: already current

@@ -166,7 +166,7 @@ def unreject(root: str | os.PathLike[str], name: str, *, dry_run: bool = False) 
         if isinstance(got, Unreadable):
             raise Refused(f"{src} is {got.reason}; move it by hand")
         text = _without_reject_keys(got.text)
-        cid = _candidate_id(text) or name
+        cid = _original_name(name, _candidate_id(text))
         dst = f"{PENDING}/{cid}.md"
         if read_or_none(os.path.join(tx.root, dst)) is not None:
             raise Refused(f"{dst} exists: a candidate of that id is pending again")
@@ -197,6 +197,13 @@ def _without_reject_keys(text: str) -> str:
     if not kept:
         return split.body
     return text[:start] + "".join(kept) + text[close:]
+
+
+def _original_name(name: str, cid: str | None) -> str:
+    """The file name the candidate had in pending/: `name`, less the `.N` a reject
+    adds when that name was taken in archive/rejected/ (its id says so)."""
+    base, dot, n = name.rpartition(".")
+    return base if dot and n.isdigit() and base == cid else name
 
 
 def _candidate_id(text: str) -> str | None:

@@ -83,6 +83,9 @@ def diff(root: str, rel: str, name: str | None = None) -> str:
     return unified(old, new, rel)
 
 
+ABSENT = "absent"  # rollback's `expected` when the user saw no file
+
+
 def rollback(
     root: str,
     rel: str,
@@ -93,8 +96,9 @@ def rollback(
 ) -> Receipt:
     """Put the snapshot (default: the newest) back, through the transaction.
 
-    `expected`: the sha256 of the file the user compared the snapshot with; if the
-    agent has written it since, nothing changes and the conflict says what changed."""
+    `expected`: the sha256 of the file the user compared the snapshot with (ABSENT:
+    there was no file); if the agent has written it since, nothing changes and the
+    conflict says what changed."""
     snap = pick(root, rel, name)
     with Transaction(
         root, "rollback", details={"file": rel, "to": snap.name}, dry_run=dry_run
@@ -107,7 +111,7 @@ def rollback(
         if expected is None:
             tx.write(rel, data)
         else:
-            tx.write(rel, data, expect=expected)
+            tx.write(rel, data, expect=None if expected == ABSENT else expected)
         if rel != STATS and os.path.exists(os.path.join(tx.root, STATS)):
             update_json(tx, STATS, _count_rollback)
         return tx.commit()

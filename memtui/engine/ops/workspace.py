@@ -10,6 +10,7 @@ from memtui.engine.config import Thresholds
 from memtui.engine.layouts.workspace import ARROW, INDEX, TOPIC_LIKE, pointer_file, topic_id
 from memtui.engine.markdown import HEADING, sections
 from memtui.engine.ops.common import Refused, thresholds
+from memtui.engine.ops.edit import is_l0
 from memtui.engine.ops.lines import (
     Line,
     append_block,
@@ -185,6 +186,8 @@ def archive_topic(root: str, name: str, *, dry_run: bool = False) -> Receipt:
         src = _topic_rel(tx.root, name, "")
         if src is None:
             raise Refused(f"no topic {name!r} (memory_{name}.md does not exist)")
+        if is_l0(tx.root, src):  # in a dsh store it is the L0 meta-rules, not a topic
+            raise Refused(f"{src} holds the dsh layout's L0 meta-rules; it is not archived")
         dst = f"{ARCHIVE}/{src}"
         _check_move(tx, src, dst)
         index = load(tx, INDEX, limits, must_exist=False)

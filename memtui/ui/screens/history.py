@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
-from memtui.engine.ops.history import Snapshot
+from memtui.engine.ops.history import ABSENT, Snapshot
 from memtui.ui.editing import ask, reload_store, say
 from memtui.ui.safe import literal, row
 from memtui.ui.style import component_style
@@ -251,7 +251,8 @@ class HistoryScreen(Screen[None]):
         snap = self.current
         if snap is None or self.read_only or self.busy:
             return
-        seen = self.now_digest  # the file the diff was made against
+        # the file the diff was made against (none: it must still be absent)
+        seen = self.now_digest if self.now_digest is not None else ABSENT
         ask(
             self.app,
             f"Roll {self.rel} back to the snapshot of {snap.time} ({snap.size:,} bytes)? "
@@ -259,13 +260,13 @@ class HistoryScreen(Screen[None]):
             lambda: self._start_rollback(snap, seen),
         )
 
-    def _start_rollback(self, snap: Snapshot, seen: str | None) -> None:
+    def _start_rollback(self, snap: Snapshot, seen: str) -> None:
         self.busy = True
         self.refresh_bindings()
         self._rollback(snap, seen)
 
     @work(thread=True, exclusive=True, group="history-rollback")
-    def _rollback(self, snap: Snapshot, seen: str | None) -> None:
+    def _rollback(self, snap: Snapshot, seen: str) -> None:
         from memtui.engine.ops.common import Refused
         from memtui.engine.ops.history import rollback
         from memtui.engine.write.transaction import Conflict
