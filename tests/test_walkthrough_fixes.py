@@ -509,3 +509,44 @@ def test_a_nested_sop_target_is_judged_by_its_name_on_reopen_too(tmp_path: Path)
     (root / "sops/sub").mkdir()
     os.symlink(outside / "x.md", root / "sops/sub/x.md")
     assert open_store(root, previous=before) == open_store(root)
+
+
+def test_a_bullet_the_user_added_to_the_block_stays(tmp_path: Path) -> None:
+    block = "- [E009] 旧\n- 我自己加的备注：别删\n  （第二行）\n"
+    text, found = refreshed(tmp_path, f"# MEMORY\n\n【最近未解决事项】\n{block}\n尾\n")
+    assert "[E009]" not in text
+    assert (
+        "- [E001] 约定 · 到期 2026-12-01 · 周末去看海\n- 我自己加的备注：别删\n  （第二行）\n\n尾\n"
+        in text
+    )
+    assert not [f for f in found if f[0] == "unresolved-stale"]
+
+
+def test_an_event_edit_may_not_take_an_archived_events_number(tmp_path: Path) -> None:
+    from memtui.engine.ops.common import Refused
+    from memtui.engine.ops.edit import edit_entry
+
+    archived = "### [E090] 2025-10-01 · 约定\n**内容**：旧事\n"
+    root = write_tree(
+        tmp_path / "c", {"memory/events.md": TWO_EVENTS, "archive/memory/events.md": archived}
+    )
+    e001 = "### [E001] 2026-11-20 · 约定\n**内容**：周末去看海\n\n"
+    with pytest.raises(Refused, match="or its archive"):
+        edit_entry(str(root), "event:E001", e001.replace("[E001]", "[E090]"), seen_text=e001)
+    assert (root / "memory/events.md").read_text(encoding="utf-8") == TWO_EVENTS
+
+
+def test_show_raw_then_edit_keeps_control_bytes(tmp_path: Path) -> None:
+    topic = "# python\n\x1b[2J bell \x07 and \u009b31m\n"
+    root = write_tree(
+        tmp_path / "ws",
+        {"memory.md": "# idx\n\n## P\n- {py} → memory_python.md\n", "memory_python.md": topic},
+    )
+    shown = run_cli("show", "topic:python", "--raw", "--store", str(root), env=ENV)
+    assert shown.returncode == 0 and shown.stdout == topic
+    text_file = write_tree(tmp_path, {"t.md": shown.stdout}) / "t.md"
+    got = run_cli(
+        "edit", "topic:python", "--text-file", str(text_file), "--store", str(root), env=ENV
+    )
+    assert got.returncode == 0, got.stderr
+    assert (root / "memory_python.md").read_text(encoding="utf-8") == topic

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from typing import Any
 
 from memtui.cli import CallError, Refused
@@ -24,6 +25,12 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     p = verb("show", show, "one entry or file, exactly as stored")
     p.add_argument(
         "entry", metavar="ENTRY", help="e.g. event:E020, fact:PYTHON_ENV, file:index.txt"
+    )
+    p.add_argument(
+        "--raw",
+        action="store_true",
+        help="only the text, byte for byte (no header, control characters not escaped): "
+        "for `show --raw X > f; edit X --text-file f`",
     )
     p = verb("search", search, "full-text search, CJK included (smart case)")
     p.add_argument("query", metavar="QUERY")
@@ -174,6 +181,10 @@ def show(args: argparse.Namespace) -> int:
         return 0
     if text is None:
         raise Refused(f"{entry.file} is {reason or 'not readable'}")
+    if args.raw:  # asked for: the bytes may drive a terminal, so only on request
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        return 0
     line(f"# {entry.id}  {location(entry.file, entry.line)}")
     line(text.rstrip("\n"))
     return 0

@@ -66,6 +66,7 @@ class MemtuiApp(App[None]):
         self.watch_files = watch
         self.store: Store | None = None
         self._changes_running = 0  # changes in progress (a quit waits for them)
+        self._loading = self._load_due = False  # a load runs / another is wanted after it
         self._slow: dict[str, Timer] = {}  # their "still working" timers, by label
         self._quit_when_done = False
         self.load_seconds: float | None = None
@@ -98,8 +99,24 @@ class MemtuiApp(App[None]):
 
     # --- loading and live refresh -------------------------------------------
 
-    @work(thread=True, exclusive=True, group="load")
     def load_store(self) -> None:
+        """Read the store again, in a worker. While one load runs, another is only noted
+        and starts when it ends: a load is never cut off (an agent writing every second
+        could otherwise keep a slow first load from ever finishing), and what changed
+        during it is read by the next."""
+        if self._loading:
+            self._load_due = True
+            return
+        self._loading, self._load_due = True, False
+        self._load()
+
+    def _load_done(self) -> None:
+        self._loading = False
+        if self._load_due:
+            self.load_store()
+
+    @work(thread=True, group="load")
+    def _load(self) -> None:
         start = time.perf_counter()
         try:
             if not self.read_only:
@@ -166,8 +183,10 @@ class MemtuiApp(App[None]):
             if callable(show):
                 show(message.store)
         self._badge(message.store)
+        self._load_done()  # after self.store is this snapshot: the next load builds on it
 
     def on_store_failed(self, message: StoreFailed) -> None:
+        self._load_done()
         self.sub_title = "cannot open the store"
         self.say(message.reason, severity="error")
 
@@ -243,10 +262,10 @@ class MemtuiApp(App[None]):
 
             self.push_screen(DryRunScreen(message.label, message.receipts, message.apply))
             return
-        files = sorted({c.path for r in message.receipts for c in r.changes})
-        if files:
-            shown = ", ".join(files[:4]) + (" …" if len(files) > 4 else "")
-            self.say(f"{message.label}: wrote {shown}; read back and verified", title="Saved")
+        changes = [c for r in message.receipts for c in r.changes]
+        if changes:
+            said = [_change_said(c) for c in changes[:4]] + ["…"] * (len(changes) > 4)
+            self.say(f"{message.label}: {', '.join(said)}; read back and verified", title="Saved")
         else:
             self.say(f"{message.label}: nothing to change")
         self.load_store()
@@ -268,8 +287,6 @@ class MemtuiApp(App[None]):
         if not found_index or not found_tabs:
             return  # a partial layout (tests compose single panes)
         narrow = (self.size.width if width is None else width) < self.NARROW
-        for footer in self.query(Footer):
-            footer.compact = narrow  # tighter keys, so more of them fit in 80 columns
         index, tabs = found_index.first(), found_tabs.first()
         index.set_class(narrow and index_shown, "-overlay")
         index.display = not narrow or index_shown
@@ -384,3 +401,11 @@ class MemtuiApp(App[None]):
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _change_said(change: Any) -> str:
+    if change.action == "remove":
+        return f"removed {change.path}"
+    if change.action == "move":
+        return f"moved {change.source} → {change.path}"
+    return f"wrote {change.path}"

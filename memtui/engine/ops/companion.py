@@ -15,9 +15,11 @@ from memtui.engine import config
 from memtui.engine.layouts.companion import (
     EVENT_TYPES,
     EVENTS,
+    LIST_ITEM,
     PROFILE,
     SUMMARY,
     UNRESOLVED,
+    UNRESOLVED_ID,
     _events,
     is_unresolved_heading,
     parse_date,
@@ -284,8 +286,24 @@ def _with_block(text: str, items: list[str]) -> str | None:
         return text[:at] + "".join(item + eol for item in items) + text[at:]
     char_start, char_stop = lines[start][0], lines[stop - 1][1]
     ends_line = text[char_stop - 1 : char_stop] == "\n"
-    chunk = eol.join(items) + (eol if ends_line and items else "")
+    kept = _users_lines([r[2] for r in lines[start:stop]])
+    chunk = eol.join(items + kept) + (eol if ends_line and (items or kept) else "")
     return keep_final_newline(text, text[:char_start] + chunk + text[char_stop:])
+
+
+def _users_lines(run: list[str]) -> list[str]:
+    """The lines of the block's list that are not event items (a bullet the user added,
+    with its wrapped lines): they stay, after the regenerated items."""
+    kept: list[str] = []
+    ours = False
+    for line in run:
+        if LIST_ITEM.match(line):
+            ours = bool(UNRESOLVED_ID.search(line))
+        elif not line.strip():
+            continue
+        if not ours:
+            kept.append(line)
+    return kept
 
 
 # --- archiving events ------------------------------------------------------

@@ -89,7 +89,9 @@ def edit_entry(
             _check_heading(entry_id, new, heading_level)
         text = tf.text[:start] + new + tf.text[stop:]
         if kind == "event" and new:
-            _check_event_edit(entry_id, old, new, TextFile(rel, text, False, 0))
+            archived = read_or_none(os.path.join(tx.root, "archive", EVENTS))
+            archived_text = archived.decode("utf-8", "replace") if archived else ""
+            _check_event_edit(entry_id, old, new, text + "\n" + archived_text)
         _check_file_rules(rel, tf.text, text, limits.index_block_lines)
         tx.details["file"] = rel
         if text != tf.text:
@@ -148,10 +150,10 @@ def _check_heading(entry_id: str, new: str, level: int) -> None:
         )
 
 
-def _check_event_edit(entry_id: str, old: str, new: str, after: TextFile) -> None:
-    """An event stays one event, and keeps a number no other event has: the agent
-    numbers new events after the highest it sees, so a duplicate would be
-    written over by its next event."""
+def _check_event_edit(entry_id: str, old: str, new: str, after: str) -> None:
+    """An event stays one event, and keeps a number no other event has, archived ones
+    included (`after`: events.md as it would be, then the archive): a duplicate could
+    not be restored, and the agent numbers new events after the highest it sees."""
     heads = _events(TextFile("", new, False, 0))
     if len(heads) != 1:
         raise Refused(
@@ -162,10 +164,10 @@ def _check_event_edit(entry_id: str, old: str, new: str, after: TextFile) -> Non
     was = next(iter(_events(TextFile("", old, False, 0))), None)
     if number is None or (was is not None and was.number == number):
         return
-    if sum(1 for n in _event_numbers(after.text) if n == number) > 1:
+    if sum(1 for n in _event_numbers(after) if n == number) > 1:
         raise Refused(
-            f"{entry_id}: E{number:03d} is already another event's number in {EVENTS}; "
-            "renumbering onto it would make two events with one id"
+            f"{entry_id}: E{number:03d} is already another event's number (in {EVENTS} or "
+            "its archive); renumbering onto it would make two events with one id"
         )
 
 
