@@ -187,3 +187,32 @@ async def _quit_while_waiting(root: Path) -> None:
             await pilot.pause(0.1)
         agent.wait(timeout=10)
         assert not app.is_running
+
+
+def test_reload_requests_during_a_load_coalesce_into_one_more(tmp_path: Path):
+    """A load is never cancelled by the next request (a slow load would never finish
+    while the agent keeps writing): requests meanwhile make exactly one load after it."""
+    root = tmp_path / "store"
+    write_demo(root, size=1, today=dt.date(2026, 11, 29))
+    loads: list[float] = []
+
+    class Counting(MemtuiApp):
+        def _load(self) -> None:  # type: ignore[override]
+            loads.append(time.monotonic())
+            super()._load()
+
+    async def main() -> None:
+        app = Counting(str(root), watch=False)
+        async with app.run_test(size=(120, 36)) as pilot:
+            while app.store is None:
+                await pilot.pause(0.02)
+            first = app.store
+            loads.clear()
+            for _ in range(5):
+                app.load_store()
+            while len(loads) < 2 or app._loading:
+                await pilot.pause(0.05)
+            await pilot.pause(0.3)
+            assert len(loads) == 2 and app.store is not first
+
+    asyncio.run(main())
