@@ -33,16 +33,18 @@ def iter_entries(store: Store) -> Iterator[Entry]:
             yield Entry(f"file:{path}", "file", "store", path, path)
 
 
-def _typed(store: Store) -> Iterator[Entry]:
+def _typed(store: Store, titles: bool = True) -> Iterator[Entry]:
+    """Every typed entry; with `titles=False` the costly titles (an event's content, a
+    fact section's count: 0.3 s on 28,000 events) are left empty, for lookups by place."""
     if store.workspace:
         # reversed: with several pointers to one file, the first one's description wins
-        titles = {p.target: p.description for p in reversed(store.workspace.pointers)}
+        described = {p.target: p.description for p in reversed(store.workspace.pointers)}
         for name in store.workspace.topics:
             yield Entry(
                 f"topic:{workspace.topic_id(name)}",
                 "topic",
                 "workspace",
-                titles.get(name, name),
+                described.get(name, name),
                 name,
             )
     if store.companion:
@@ -52,7 +54,7 @@ def _typed(store: Store) -> Iterator[Entry]:
                 continue
             seen[e.label] = seen.get(e.label, 0) + 1
             suffix = f"#{seen[e.label]}" if seen[e.label] > 1 else ""
-            title = f"{e.date} · {e.type} · {e.content}".strip(" ·")
+            title = f"{e.date} · {e.type} · {e.content}".strip(" ·") if titles else ""
             yield Entry(
                 f"event:{e.label}{suffix}", "event", "companion", title, e.span.file, e.span
             )
@@ -61,7 +63,7 @@ def _typed(store: Store) -> Iterator[Entry]:
             yield Entry(f"profile:{c.name}", "profile", "companion", title, c.span.file, c.span)
     if store.dsh:
         for s in store.dsh.fact_sections:
-            title = f"{s.name} ({len(s.facts)} facts)"
+            title = f"{s.name} ({len(s.facts)} facts)" if titles else ""
             yield Entry(f"fact:{s.name}", "fact", "dsh", title, s.span.file, s.span)
         for sop in store.dsh.sops:
             yield Entry(f"sop:{sop.name}", "sop", "dsh", sop.title, sop.file)
@@ -121,7 +123,7 @@ def entry_at(store: Store, rel: str, line: int) -> str:
     `file:rel`."""
     best: tuple[int, str] | None = None  # (lines spanned, id)
     whole: str | None = None
-    for entry in _typed(store):
+    for entry in _typed(store, titles=False):
         if entry.file != rel:
             continue
         span = entry.span

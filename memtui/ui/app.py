@@ -67,6 +67,7 @@ class MemtuiApp(App[None]):
         self.store: Store | None = None
         self._changes_running = 0  # changes in progress (a quit waits for them)
         self._loading = self._load_due = False  # a load runs / another is wanted after it
+        self._top: list[str] = []  # the snapshot's files at the root (the poller's)
         self._slow: dict[str, Timer] = {}  # their "still working" timers, by label
         self._quit_when_done = False
         self.load_seconds: float | None = None
@@ -170,11 +171,11 @@ class MemtuiApp(App[None]):
         return store.files if store else ()
 
     def _top_files(self) -> list[str]:
-        store = self.store
-        return [f for f in store.files if "/" not in f] if store else []
+        return self._top  # worked out once a snapshot, not on every poll
 
     def on_store_loaded(self, message: StoreLoaded) -> None:
         self.store = message.store
+        self._top = [f for f in message.store.files if "/" not in f]
         self.load_seconds = message.seconds
         for pane in self.query(Pane):
             pane.show_store(message.store)
@@ -324,15 +325,12 @@ class MemtuiApp(App[None]):
 
         self.run_op("rebuild index", lambda: dsh.rebuild_index(self.root))
 
-    def action_add_fact(self) -> None:
+    def action_add(self, kind: str) -> None:
+        """The questions for a new fact or event (ui/adding.py), then its one change."""
         from memtui.ui import adding
 
-        self.run_worker(adding.add_fact(self), group="add", exclusive=True)
-
-    def action_add_event(self) -> None:
-        from memtui.ui import adding
-
-        self.run_worker(adding.add_event(self), group="add", exclusive=True)
+        asking = adding.add_fact if kind == "fact" else adding.add_event
+        self.run_worker(asking(self), group="add", exclusive=True)
 
     def action_refresh_unresolved(self) -> None:
         from memtui.engine.ops import companion

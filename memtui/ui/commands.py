@@ -42,11 +42,11 @@ APP_COMMANDS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
         "rebuild_index",
         ("dsh", "write"),
     ),
-    ("Add a fact", "To a facts.md section, with its evidence", "add_fact", ("dsh", "write")),
+    ("Add a fact", "To a facts.md section, with its evidence", "add('fact')", ("dsh", "write")),
     (
         "Add an event",
         "To memory/events.md, numbered after the last one",
-        "add_event",
+        "add('event')",
         ("companion", "write"),
     ),
     (

@@ -38,12 +38,7 @@ def quick(root: str, top_files: list[str]) -> Fingerprint:
     paths = [".", *top_files, "memory", *(name for name, _ in LAYOUT_DIRS)]
     with contextlib.suppress(OSError):
         paths += [f"memory/{n}" for n in os.listdir(os.path.join(root, "memory"))]
-    found = {}
-    for rel in paths:
-        got = _stat(root, rel)
-        if got is not None:
-            found[rel] = got
-    return found
+    return sweep(root, paths)
 
 
 def full(root: str) -> Fingerprint:

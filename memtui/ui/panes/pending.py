@@ -25,6 +25,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Static
 
+from memtui.engine.layouts.dsh import META, STATS
 from memtui.engine.model import Candidate
 from memtui.engine.store import Store
 from memtui.sanitize import one_line
@@ -196,6 +197,7 @@ class PendingPane(Pane):
         self.preview_key: PreviewKey | None = None
         self.preview_text = Text()
         self.header_text = Text()  # what the header shows (tests read it)
+        self.blocked: str | None = None  # a bookkeeping file no accept can go through
         self._generation = 0  # snapshots seen: a dry run is only good for its own
         self._shown_file: str | None = None  # the candidate the preview shows
         self._results: dict[PreviewKey, DryRun] = {}
@@ -235,6 +237,7 @@ class PendingPane(Pane):
         self.positions = {c.file: i for i, c in enumerate(cands)}
         self.selected &= self.positions.keys()
         self.problems = self._broken(store, cands)
+        self.blocked = _blocking(store)
         self._generation += 1
         self._results.clear()
         self.preview_key = None
@@ -321,7 +324,7 @@ class PendingPane(Pane):
         if store is not None and store.dsh is None:
             text.append("No dsh layout in this store (index.txt with pending/).", style="italic")
         elif store is not None:
-            blocked = _blocking(store)
+            blocked = self.blocked
             if blocked:  # first: every accept writes it, none goes through until fixed
                 note = row(f"no accept until {blocked} parses · ")
                 note.style = self._style("refused")
@@ -705,8 +708,6 @@ def _cell(text: Text, width: int, style: Style | None = None) -> Text:
 
 def _blocking(store: Store) -> str | None:
     """A bookkeeping file every accept updates, if it does not parse."""
-    from memtui.engine.layouts.dsh import META, STATS
-
     return next(
         (f.file for f in store.findings if f.code == "json-invalid" and f.file in (META, STATS)),
         None,

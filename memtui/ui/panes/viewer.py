@@ -23,7 +23,7 @@ from textual.widgets import Markdown, Static
 
 from memtui.engine.model import Finding
 from memtui.engine.store import Store
-from memtui.engine.textfile import TextFile, Unreadable, read_bytes, read_file, split_lines
+from memtui.engine.textfile import TextFile, Unreadable, decode, read_bytes, split_lines
 from memtui.sanitize import printable
 from memtui.ui.panes import Pane
 from memtui.ui.safe import literal, row
@@ -163,10 +163,8 @@ class FilePane(Pane):
     @work(thread=True, exclusive=True, group="file-read", exit_on_error=False)
     def _read_side(self, store: Store, rel: str) -> None:
         limit = store.config.thresholds.max_file_bytes
-        path = os.path.join(store.root, rel)
-        got = read_file(path, rel, limit)
-        if isinstance(got, Unreadable) and got.reason.startswith("not valid UTF-8"):
-            got = _shown_raw(path, rel, limit, got)
+        raw = read_bytes(os.path.join(store.root, rel), limit)
+        got = Unreadable(rel, raw) if isinstance(raw, str) else _shown(rel, raw)
         with contextlib.suppress(RuntimeError):  # the app closed meanwhile
             self.app.call_from_thread(self._side_read, store, rel, got)
 
@@ -349,10 +347,11 @@ class FilePane(Pane):
         return True
 
 
-def _shown_raw(path: str, rel: str, limit: int, why: Unreadable) -> TextFile | Unreadable:
-    """A file that is not UTF-8, for display only: each bad byte as \\xNN. It is never
-    edited (the store lists it as unreadable), so the text need not round-trip."""
-    raw = read_bytes(path, limit)
-    if isinstance(raw, str):
-        return why
-    return TextFile(rel, raw.decode("utf-8", "backslashreplace"), False, len(raw))
+def _shown(rel: str, raw: bytes) -> TextFile | Unreadable:
+    """The file as text; one that is not UTF-8, for display only, with each bad byte as
+    \\xNN. It is never edited (the store lists it as unreadable), so that text need
+    not round-trip."""
+    got = decode(rel, raw)
+    if isinstance(got, Unreadable) and got.reason.startswith("not valid UTF-8"):
+        return TextFile(rel, raw.decode("utf-8", "backslashreplace"), False, len(raw))
+    return got
