@@ -16,7 +16,6 @@ from textual import work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Static, TextArea
 from textual.widgets.text_area import Document
 
@@ -25,6 +24,7 @@ from memtui.engine.write.transaction import Receipt
 from memtui.sanitize import printable
 from memtui.ui.editing import ask, reload_store, say
 from memtui.ui.safe import literal, row
+from memtui.ui.screens.page import PageScreen
 
 
 def representable(text: str) -> bool:
@@ -34,15 +34,10 @@ def representable(text: str) -> bool:
     return printable(text) == text and Document(text).text == text
 
 
-class EditScreen(Screen[Receipt | None]):
+class EditScreen(PageScreen[Receipt | None]):
     """Edit one entry's exact text; dismissed with the Receipt once saved."""
 
     DEFAULT_CSS = """
-    EditScreen { layout: vertical; }
-    EditScreen #edit-title {
-        height: 1; padding: 0 1; background: $panel; color: $text; text-style: bold;
-    }
-    EditScreen #edit-note { height: auto; padding: 0 1; color: $text-muted; }
     EditScreen #edit-banner { height: auto; padding: 0 1; display: none; }
     EditScreen #edit-banner.-shown { display: block; }
     EditScreen #edit-banner.-conflict { background: $warning 25%; border-left: thick $warning; }
@@ -108,8 +103,8 @@ class EditScreen(Screen[Receipt | None]):
 
     def compose(self) -> ComposeResult:
         where = f" · {self.file}" if self.file else ""
-        yield Static(row(f"Edit {self.entry_id}{where}"), id="edit-title")
-        yield Static(self._note(), id="edit-note")
+        yield Static(row(f"Edit {self.entry_id}{where}"), id="edit-title", classes="page-title")
+        yield Static(self._note(), id="edit-note", classes="page-note")
         yield Static(id="edit-banner")
         with Horizontal(id="edit-body"):
             yield TextArea(

@@ -18,6 +18,7 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TextArea
 
+from memtui.ui.screens.page import PageScreen
 from memtui.ui.style import component_style
 
 PANE_HELP = (
@@ -38,14 +39,10 @@ SAFETY = (
 )
 
 
-class HelpScreen(Screen[None]):
+class HelpScreen(PageScreen[None]):
     """A readable page of keys; escape or q closes it."""
 
     DEFAULT_CSS = """
-    HelpScreen { layout: vertical; }
-    HelpScreen #help-title {
-        height: 1; padding: 0 1; background: $panel; color: $text; text-style: bold;
-    }
     HelpScreen #help-scroll { height: 1fr; padding: 0 2; }
     HelpScreen #help-text { width: 1fr; }
     HelpScreen > .help--heading { color: $accent; text-style: bold; }
@@ -58,7 +55,7 @@ class HelpScreen(Screen[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("memtui help"), id="help-title")
+        yield Static(Text("memtui help"), id="help-title", classes="page-title")
         with VerticalScroll(id="help-scroll"):
             yield Static(id="help-text")
         yield Footer()

@@ -12,13 +12,13 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from memtui.engine.ops.history import ABSENT, Snapshot
 from memtui.ui.editing import ask, reload_store, say
 from memtui.ui.safe import literal, row
+from memtui.ui.screens.page import PageScreen
 from memtui.ui.style import component_style
 from memtui.ui.widgets.rows import Rows
 
@@ -75,15 +75,10 @@ def line_kind(line: str) -> str:
     return ""
 
 
-class HistoryScreen(Screen[None]):
+class HistoryScreen(PageScreen[None]):
     """Snapshots of one file, newest first; the highlighted one's diff against now."""
 
     DEFAULT_CSS = """
-    HistoryScreen { layout: vertical; }
-    HistoryScreen #history-title {
-        height: 1; padding: 0 1; background: $panel; color: $text; text-style: bold;
-    }
-    HistoryScreen #history-note { height: auto; padding: 0 1; color: $text-muted; }
     HistoryScreen #history-body { height: 1fr; }
     HistoryScreen #history-left {
         width: 40%; max-width: 44; height: 1fr; border-right: solid $panel;
@@ -116,8 +111,8 @@ class HistoryScreen(Screen[None]):
         return bool(getattr(self.app, "read_only", False))
 
     def compose(self) -> ComposeResult:
-        yield Static(row(f"History of {self.rel}"), id="history-title")
-        yield Static(self._note(), id="history-note")
+        yield Static(row(f"History of {self.rel}"), id="history-title", classes="page-title")
+        yield Static(self._note(), id="history-note", classes="page-note")
         with Horizontal(id="history-body"):
             with Vertical(id="history-left"):
                 yield Static(row("Snapshots, newest first"), classes="history-label")

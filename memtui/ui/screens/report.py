@@ -9,23 +9,18 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from memtui.engine.diff import change_diff
 from memtui.ui.safe import literal, row
 from memtui.ui.screens.history import DiffRows
+from memtui.ui.screens.page import PageScreen
 
 SHOWN = 200  # report items listed (the report file keeps what the engine keeps)
 
 
-class DryRunScreen(Screen[None]):
+class DryRunScreen(PageScreen[None]):
     DEFAULT_CSS = """
-    DryRunScreen { layout: vertical; }
-    DryRunScreen #report-title {
-        height: 1; padding: 0 1; background: $panel; color: $text; text-style: bold;
-    }
-    DryRunScreen #report-note { height: auto; padding: 0 1; color: $text-muted; }
     DryRunScreen #report-lines { height: 1fr; }
     """
     BINDINGS = [
@@ -42,9 +37,13 @@ class DryRunScreen(Screen[None]):
         self.lines = report_lines(receipts)
 
     def compose(self) -> ComposeResult:
-        yield Static(row(f"{self.label}: a dry run, nothing was written"), id="report-title")
+        yield Static(
+            row(f"{self.label}: a dry run, nothing was written"),
+            id="report-title",
+            classes="page-title",
+        )
         note = "a applies it (after you confirm) · " if self.apply else ""
-        yield Static(literal(f"{note}Esc closes"), id="report-note")
+        yield Static(literal(f"{note}Esc closes"), id="report-note", classes="page-note")
         yield DiffRows(id="report-lines")
         yield Footer()
 
