@@ -52,6 +52,16 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = No
     )
 
 
+@pytest.fixture(autouse=True, scope="session")
+def pinned_today():
+    """Every test (and every memtui it starts) sees TODAY as "today": overdue findings,
+    new events' dates and the demo's mood never depend on the day the suite runs.
+    Session-wide, so module- and session-scoped fixtures see it too."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MEMTUI_TODAY", TODAY)
+        yield
+
+
 @pytest.fixture
 def store(tmp_path: Path):
     """A factory: store({"memory.md": "...", ...}) -> root path."""

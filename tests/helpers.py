@@ -6,7 +6,8 @@ Import as `from tests.helpers import ...`, the same way as `from tests.conftest 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar
 
@@ -20,6 +21,20 @@ TODAY_DATE = dt.date.fromisoformat(TODAY)  # conftest.TODAY (a string for MEMTUI
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {"PYTHONPATH": str(REPO)}  # so `python -m memtui` works from any cwd, installed or not
+
+# How long a wait on a condition may take before the test fails saying what it waited for.
+# Generous (a loaded 2-core machine), and well under the per-test timeout (pyproject).
+WAIT = 30.0
+
+
+def wait_until(pred: Callable[[], object], *, timeout: float = WAIT, what: str) -> None:
+    """Poll `pred` until it holds; fail naming `what` once `timeout` seconds have passed.
+    The one way a test outside the app waits (the app's tests: ui_helpers.until)."""
+    deadline = time.monotonic() + timeout
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.02)
 
 
 # --- store dicts and findings ------------------------------------------------

@@ -93,8 +93,7 @@ VERBS: list[tuple[str, ...]] = [
 
 
 @pytest.fixture(autouse=True)
-def _pin_today(monkeypatch):
-    monkeypatch.setenv("MEMTUI_TODAY", TODAY)
+def _no_debug(monkeypatch):
     monkeypatch.delenv("MEMTUI_DEBUG", raising=False)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from memtui.engine.identity import fingerprint
 from memtui.engine.ops import companion
 from memtui.engine.ops.common import Refused
 from memtui.engine.store import open_store
@@ -60,11 +61,6 @@ PROFILE_MD = """\
 ## 工作
 - 程序员
 """
-
-
-@pytest.fixture(autouse=True)
-def _today(monkeypatch):
-    monkeypatch.setenv("MEMTUI_TODAY", TODAY)
 
 
 @pytest.fixture
@@ -132,7 +128,8 @@ def test_status_line_added_to_a_last_event_without_final_newline(make):
 def test_duplicate_ids_hash_two_picks_the_second(make):
     dup = E007.replace("工作压力大，睡不好", "第二个 E007")
     root = make({EVENTS: f"{E007}\n{dup}\n{SENTINEL}"})
-    companion.done(str(root), "E007#2")
+    # a shared number names an event with its fingerprint as shown (SPEC §6)
+    companion.done(str(root), "E007#2", expect=fingerprint(dup))
     assert read(root, EVENTS) == f"{E007}\n{dup.replace('待跟进', '已完成')}\n{SENTINEL}"
 
 

@@ -425,9 +425,6 @@ def demo(tmp_path: Path) -> Path:
     return demo_store(tmp_path / "demo")
 
 
-@pytest.mark.skipif(
-    not hasattr(MemtuiApp, "edit_entry"), reason="app.py has no edit_entry/show_history yet"
-)
 def test_full_app_edit_from_events_pane_and_help(demo: Path) -> None:
     async def body(pilot: Pilot, app: MemtuiApp) -> None:
         await until(pilot, lambda: app.store is not None)

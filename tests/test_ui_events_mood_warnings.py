@@ -26,12 +26,11 @@ from memtui.ui.app import MemtuiApp
 from memtui.ui.panes.events import EventsPane
 from memtui.ui.panes.mood import LINE, OVER, MoodChart, MoodPane, Series, plot
 from memtui.ui.panes.warnings import WarningsPane
-from tests.conftest import TODAY, write_tree
+from tests.conftest import write_tree
 from tests.ui_helpers import (
     SIZE,
     Body,
     HostApp,
-    all_panes,
     demo_store,
     press_until,
     store_loaded,
@@ -72,11 +71,6 @@ class PaneHost(HostApp):
 
     def edit_entry(self, entry_id: str) -> None:
         self.edits.append(entry_id)
-
-
-@pytest.fixture(autouse=True)
-def pinned_today(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MEMTUI_TODAY", TODAY)
 
 
 @pytest.fixture
@@ -537,7 +531,6 @@ def test_twenty_thousand_events_show_at_once(tmp_path: Path) -> None:
 # --- the whole app --------------------------------------------------------------------
 
 
-@pytest.mark.skipif(not all_panes(), reason="the other panes are not written yet")
 def test_full_app_events_mood_and_warnings_tabs(demo: Path) -> None:
     async def body(pilot: Pilot, app: MemtuiApp) -> None:
         from textual.widgets import TabbedContent

@@ -3,17 +3,19 @@ and the user's place is kept."""
 
 from __future__ import annotations
 
-import asyncio
-import datetime as dt
 import shutil
 import subprocess
-import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
-from memtui.demo import write_demo
 from memtui.ui.app import MemtuiApp
+from tests.ui_helpers import demo_store, run, until
+
+needs_flock = pytest.mark.skipif(shutil.which("flock") is None, reason="needs util-linux flock")
 
 EVENT = (
     "\n### [E900] 2026-11-29 · 重要事件\n**类型**：重要事件\n**内容**：LIVE-MARKER\n"
@@ -22,50 +24,58 @@ EVENT = (
 AGENT = r"""
 exec 9>"$ROOT/.memory.lock"
 flock -x -w 10 9 || exit 1
-printf '%s' "$EVENT" >> "$ROOT/memory/events.md"
+printf '%s' "$EVENT" >> "$ROOT/$FILE"
 flock -u 9
 """
 
 
-@pytest.mark.skipif(shutil.which("flock") is None, reason="needs util-linux flock")
+def agent_appends(root: Path, rel: str, text: str) -> None:
+    """The agent's bash appends `text` to `rel` under the store lock."""
+    subprocess.run(
+        ["bash", "-c", AGENT],
+        env={"ROOT": str(root), "EVENT": text, "FILE": rel, "PATH": "/usr/bin:/bin"},
+        check=True,
+        timeout=60,
+    )
+
+
+class Saying(MemtuiApp):
+    """The whole app, recording what it says."""
+
+    def __init__(self, root: Path, **kwargs: Any) -> None:
+        super().__init__(str(root), **kwargs)
+        self.said: list[str] = []
+
+    def say(self, text: str, **kwargs: Any) -> None:  # type: ignore[override]
+        self.said.append(text)
+        super().say(text, **kwargs)
+
+    def has_said(self, part: str) -> bool:
+        return any(part in t for t in self.said)
+
+
+@needs_flock
 def test_an_agent_write_appears_while_the_app_is_open(tmp_path: Path):
-    root = tmp_path / "store"
-    write_demo(root, size=1, today=dt.date(2026, 11, 29))
-    asyncio.run(_follow(root))
+    root = demo_store(tmp_path / "store")
 
-
-async def _follow(root: Path) -> None:
-    app = MemtuiApp(str(root), watch=True)
-    async with app.run_test(size=(120, 36)) as pilot:
-        for _ in range(200):
-            if app.store is not None:
-                break
-            await pilot.pause(0.02)
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
         await pilot.press("3")
         first = app.store
-        assert first is not None
+        assert first is not None and first.companion is not None
         assert not any(e.number == 900 for e in first.companion.events)
-        subprocess.run(
-            ["bash", "-c", AGENT],
-            env={"ROOT": str(root), "EVENT": EVENT, "PATH": "/usr/bin:/bin"},
-            check=True,
-            timeout=20,
+        agent_appends(root, "memory/events.md", EVENT)
+        await until(
+            pilot,
+            lambda: any(e.number == 900 for e in app.store.companion.events),  # type: ignore[union-attr]
+            what="the agent's event in the app's store",
         )
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            store = app.store
-            if store is not first and any(e.number == 900 for e in store.companion.events):
-                break
-            await pilot.pause(0.1)
-        else:
-            pytest.fail("the agent's event never showed up")
+        assert app.store is not first
         assert app.query_one("#pane-events").has_focus_within
 
+    run(MemtuiApp(str(root), watch=True), body, loaded=True)
 
-CANDIDATE_APPEND = "\nLIVE-CANDIDATE-MARKER\n"
 
-
-@pytest.mark.skipif(shutil.which("flock") is None, reason="needs util-linux flock")
+@needs_flock
 def test_an_in_place_edit_inside_a_folder_appears_within_seconds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
@@ -75,144 +85,114 @@ def test_an_in_place_edit_inside_a_folder_appears_within_seconds(
     from memtui.ui import live
 
     monkeypatch.setattr(live, "FULL_EVERY", 10**9)
-    root = tmp_path / "store"
-    write_demo(root, size=1, today=dt.date(2026, 11, 29))
-    asyncio.run(_follow_candidate(root))
+    swept: list[tuple[str, ...]] = []
+    real_sweep = live.sweep
 
+    def sweep(root: str, files: Any) -> Any:
+        files = tuple(files)
+        swept.append(files)
+        return real_sweep(root, files)
 
-async def _follow_candidate(root: Path) -> None:
-    app = MemtuiApp(str(root), watch=True)
-    async with app.run_test(size=(120, 36)) as pilot:
-        while app.store is None:
-            await pilot.pause(0.02)
-        first = app.store
-        assert first.dsh is not None
-        rel = first.dsh.candidates[0].file
-        await pilot.pause(1.2)  # a sweep has run since the store loaded
-        agent = AGENT.replace('"$ROOT/memory/events.md"', '"$ROOT/$FILE"')
-        subprocess.run(
-            ["bash", "-c", agent],
-            env={
-                "ROOT": str(root),
-                "EVENT": CANDIDATE_APPEND,
-                "FILE": rel,
-                "PATH": "/usr/bin:/bin",
-            },
-            check=True,
-            timeout=20,
+    monkeypatch.setattr(live, "sweep", sweep)
+    root = demo_store(tmp_path / "store")
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        assert app.store is not None and app.store.dsh is not None
+        rel = app.store.dsh.candidates[0].file
+        # the sweep's last look includes the candidate: the append below is a change to it
+        await until(pilot, lambda: any(rel in files for files in swept), what="a sweep of it")
+        agent_appends(root, rel, "\nLIVE-CANDIDATE-MARKER\n")
+        await until(
+            pilot,
+            lambda: "LIVE-CANDIDATE-MARKER" in app.store.texts[rel].text,  # type: ignore[union-attr]
+            what="the agent's edit inside pending/ in the app's store",
         )
-        start = time.monotonic()
-        while time.monotonic() - start < 10:
-            tf = app.store.texts.get(rel)
-            if tf is not None and "LIVE-CANDIDATE-MARKER" in tf.text:
-                break
-            await pilot.pause(0.1)
-        else:
-            pytest.fail("the agent's edit inside pending/ never showed up")
+
+    run(MemtuiApp(str(root), watch=True), body, loaded=True)
 
 
+# The agent takes the lock and holds it until the test lets go (at most 30 s).
 HOLD = r"""
 exec 9>"$ROOT/.memory.lock"
 flock -x 9
 echo locked
-sleep 2.5
+for _ in $(seq 600); do [ -e "$RELEASE" ] && exit 0; sleep 0.05; done
 """
 
 
-@pytest.mark.skipif(shutil.which("flock") is None, reason="needs util-linux flock")
-def test_a_change_waiting_for_the_agents_lock_says_so_then_lands(tmp_path: Path):
-    root = tmp_path / "store"
-    write_demo(root, size=1, today=dt.date(2026, 11, 29))
-    asyncio.run(_wait_for_lock(root))
-
-
-async def done_while_the_agent_holds_the_lock(
-    pilot: object, app: MemtuiApp, root: Path
-) -> subprocess.Popen[str]:
-    """Once the store is shown, a bash agent takes the lock (for 2.5 s), then the app
-    starts marking E039 done: the change waits for the lock."""
-    from memtui.engine.ops import companion
-
-    while app.store is None:
-        await asyncio.sleep(0.02)
+@pytest.fixture
+def agent_holding_the_lock(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
+    """A demo store whose lock a bash agent holds; (root, the file that releases it)."""
+    root = demo_store(tmp_path / "store")
+    release = tmp_path / "release"
     agent = subprocess.Popen(
         ["bash", "-c", HOLD],
-        env={"ROOT": str(root), "PATH": "/usr/bin:/bin"},
+        env={"ROOT": str(root), "RELEASE": str(release), "PATH": "/usr/bin:/bin"},
         stdout=subprocess.PIPE,
         text=True,
     )
-    assert agent.stdout is not None and agent.stdout.readline().strip() == "locked"
+    try:
+        assert agent.stdout is not None and agent.stdout.readline().strip() == "locked"
+        yield root, release
+    finally:
+        release.touch()
+        agent.wait(timeout=60)
+
+
+def start_done_e039(app: MemtuiApp, root: Path) -> None:
+    from memtui.engine.ops import companion
+
     app.run_op("done E039", lambda: companion.done(str(root), "event:E039"))
-    return agent
 
 
-async def _wait_for_lock(root: Path) -> None:
-    said: list[str] = []
+@needs_flock
+def test_a_change_waiting_for_the_agents_lock_says_so_then_lands(agent_holding_the_lock):
+    root, release = agent_holding_the_lock
 
-    class Saying(MemtuiApp):
-        def say(self, text: str, **kwargs: object) -> None:  # type: ignore[override]
-            said.append(text)
-            super().say(text, **kwargs)  # type: ignore[arg-type]
+    async def body(pilot: Pilot, app: Saying) -> None:
+        start_done_e039(app, root)
+        await until(pilot, lambda: app.has_said("waiting for the store lock"))
+        assert not app.has_said("done E039: wrote")  # the agent still holds the lock
+        release.touch()
+        await until(pilot, lambda: app.has_said("done E039: wrote"))
 
-    app = Saying(str(root), watch=False)
-    async with app.run_test(size=(120, 36)) as pilot:
-        agent = await done_while_the_agent_holds_the_lock(pilot, app, root)
-        start = time.monotonic()
-        while not any("done E039: wrote" in t for t in said):
-            assert time.monotonic() - start < 15, said
-            await pilot.pause(0.1)
-        agent.wait(timeout=10)
-    assert any("waiting for the store lock" in t for t in said)  # while the agent held it
-    waiting = next(i for i, t in enumerate(said) if "waiting for the store lock" in t)
-    assert waiting < next(i for i, t in enumerate(said) if "done E039: wrote" in t)
+    run(Saying(root, watch=False), body, loaded=True)
 
 
-@pytest.mark.skipif(shutil.which("flock") is None, reason="needs util-linux flock")
-def test_quit_while_a_change_waits_for_the_lock_lets_it_land_first(tmp_path: Path):
-    root = tmp_path / "store"
-    write_demo(root, size=1, today=dt.date(2026, 11, 29))
-    asyncio.run(_quit_while_waiting(root))
-    assert "**状态**：已完成" in (root / "memory" / "events.md").read_text(encoding="utf-8")
+@needs_flock
+def test_quit_while_a_change_waits_for_the_lock_lets_it_land_first(agent_holding_the_lock):
+    root, release = agent_holding_the_lock
 
-
-async def _quit_while_waiting(root: Path) -> None:
-    app = MemtuiApp(str(root), watch=False)
-    async with app.run_test(size=(120, 36)) as pilot:
-        agent = await done_while_the_agent_holds_the_lock(pilot, app, root)
+    async def body(pilot: Pilot, app: Saying) -> None:
+        start_done_e039(app, root)
         await pilot.press("q")
-        await pilot.pause(0.2)
+        await until(pilot, lambda: app.has_said("quitting once the change in progress"))
         assert app.is_running  # not cut off while the change waits for the lock
-        start = time.monotonic()
-        while app.is_running and time.monotonic() - start < 15:
-            await pilot.pause(0.1)
-        agent.wait(timeout=10)
-        assert not app.is_running
+        release.touch()
+        await until(pilot, lambda: not app.is_running, what="the app to quit")
+
+    run(Saying(root, watch=False), body, loaded=True)
+    assert "**状态**：已完成" in (root / "memory" / "events.md").read_text(encoding="utf-8")
 
 
 def test_reload_requests_during_a_load_coalesce_into_one_more(tmp_path: Path):
     """A load is never cancelled by the next request (a slow load would never finish
     while the agent keeps writing): requests meanwhile make exactly one load after it."""
-    root = tmp_path / "store"
-    write_demo(root, size=1, today=dt.date(2026, 11, 29))
-    loads: list[float] = []
+    root = demo_store(tmp_path / "store")
+    loads: list[object] = []
 
     class Counting(MemtuiApp):
         def _load(self) -> None:  # type: ignore[override]
-            loads.append(time.monotonic())
+            loads.append(self.store)
             super()._load()
 
-    async def main() -> None:
-        app = Counting(str(root), watch=False)
-        async with app.run_test(size=(120, 36)) as pilot:
-            while app.store is None:
-                await pilot.pause(0.02)
-            first = app.store
-            loads.clear()
-            for _ in range(5):
-                app.load_store()
-            while len(loads) < 2 or app._loading:
-                await pilot.pause(0.05)
-            await pilot.pause(0.3)
-            assert len(loads) == 2 and app.store is not first
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        first = app.store
+        loads.clear()
+        for _ in range(5):
+            app.load_store()
+        await until(pilot, lambda: len(loads) == 2 and not app._loading)
+        assert not app._load_due  # none more is wanted: the five made exactly two
+        assert len(loads) == 2 and app.store is not first
 
-    asyncio.run(main())
+    run(Counting(str(root), watch=False), body, loaded=True)

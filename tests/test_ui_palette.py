@@ -15,7 +15,7 @@ from memtui.ui.app import MemtuiApp
 from memtui.ui.commands import commands
 from memtui.ui.screens.confirm import ConfirmScreen
 from memtui.ui.screens.report import DryRunScreen
-from tests.conftest import TODAY, run_cli, tree_digest, write_tree
+from tests.conftest import run_cli, tree_digest, write_tree
 from tests.ui_helpers import demo_store, run, until
 
 DERIVED = ("facts.md", "index.txt", "MEMORY.md", "memory/events.md", "sops")
@@ -179,7 +179,6 @@ async def choose(pilot: Pilot, app: MemtuiApp, wanted: str) -> None:
 def test_add_a_fact_and_an_event_as_memtui_add_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("MEMTUI_TODAY", TODAY)  # the new event's date, as run_cli pins it
     root = demo_store(tmp_path / "app")
     cli = shutil.copytree(root, tmp_path / "cli")
 

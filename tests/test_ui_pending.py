@@ -23,7 +23,7 @@ from memtui.ui.panes.pending import PendingPane
 from memtui.ui.screens.confirm import ConfirmScreen
 from memtui.ui.screens.prompt import PromptScreen
 from tests.conftest import tree_digest
-from tests.ui_helpers import SIZE, HostApp, all_panes, demo_store, press_until, run, until
+from tests.ui_helpers import SIZE, HostApp, demo_store, press_until, run, until
 
 # The demo's candidates, in the pane's order (file name order).
 FIRST, SECOND, THIRD = "20261115-0001", "20261116-0001", "20261116-0002"
@@ -332,7 +332,6 @@ def test_confirm_screen_keys_and_buttons(demo: Path) -> None:
 # --- the whole app and the snapshot ------------------------------------------------
 
 
-@pytest.mark.skipif(not all_panes(), reason="the other panes are not written yet")
 def test_full_app_accepts_from_the_pending_tab(demo: Path) -> None:
     async def body(pilot: Pilot, app: MemtuiApp) -> None:
         await pilot.pause()

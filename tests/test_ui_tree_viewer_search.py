@@ -23,13 +23,11 @@ from memtui.ui.app import MemtuiApp
 from memtui.ui.panes.index_tree import CHUNK, IndexPane, IndexTree, Node
 from memtui.ui.panes.viewer import FilePane, component_style
 from memtui.ui.screens.search import CAP, SearchScreen
-from tests.conftest import TODAY, write_tree
+from tests.conftest import write_tree
 from tests.ui_helpers import (
     SIZE,
     HostApp,
-    all_panes,
     demo_store,
-    importable,
     press_until,
     run,
     store_loaded,
@@ -70,11 +68,6 @@ class TreeAndFile(HostApp):
     def confirm(self, question: str, then: Callable[[], None]) -> None:
         self.questions.append(question)
         then()
-
-
-@pytest.fixture(autouse=True)
-def pinned_today(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MEMTUI_TODAY", TODAY)
 
 
 @pytest.fixture
@@ -535,10 +528,6 @@ def test_search_bad_regex_and_escape(demo: Path) -> None:
 # --- the whole app ---------------------------------------------------------------------
 
 
-@pytest.mark.skipif(
-    not (all_panes() and importable("memtui.ui.screens.help")),
-    reason="the other panes are not there yet",
-)
 def test_whole_app_tree_search_and_viewer(demo: Path) -> None:
     expected = next(search(demo, CJK))
 

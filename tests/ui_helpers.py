@@ -7,7 +7,7 @@ Import as `from tests.ui_helpers import ...`, the same way as `from tests.helper
 from __future__ import annotations
 
 import asyncio
-import importlib
+import inspect
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -16,10 +16,9 @@ from textual.pilot import Pilot
 
 from memtui.demo import write_demo
 from memtui.ui.app import MemtuiApp
-from tests.helpers import TODAY_DATE
+from tests.helpers import TODAY_DATE, WAIT
 
 SIZE = (120, 36)  # the terminal of every UI test and picture
-PANE_MODULES = ("index_tree", "viewer", "events", "mood", "pending", "warnings")
 
 Body = Callable[[Pilot, Any], Awaitable[None]]
 
@@ -51,20 +50,6 @@ def demo_store(root: Path) -> Path:
     return root
 
 
-def importable(*modules: str) -> bool:
-    """Whether every module imports (the whole-app tests need every pane they use)."""
-    for name in modules:
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            return False
-    return True
-
-
-def all_panes() -> bool:
-    return importable(*(f"memtui.ui.panes.{name}" for name in PANE_MODULES))
-
-
 def run(app: MemtuiApp, body: Body, *, loaded: bool = False) -> None:
     """Run `app` under Pilot at SIZE and await body(pilot, app); with `loaded`, the body
     starts once the store is loaded."""
@@ -78,14 +63,26 @@ def run(app: MemtuiApp, body: Body, *, loaded: bool = False) -> None:
     asyncio.run(main())
 
 
-async def until(pilot: Pilot, check: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Let the app run until `check()` holds (workers, messages, timers)."""
+async def until(
+    pilot: Pilot, check: Callable[[], object], timeout: float = WAIT, what: str = ""
+) -> None:
+    """Let the app run until `check()` holds (workers, messages, timers); fail naming
+    `what` (or the check's source line) once `timeout` seconds have passed."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not check():
         if loop.time() > deadline:
-            raise AssertionError("timed out waiting for the app")
+            waited = what or _told(check)
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {waited}")
         await pilot.pause(0.05)
+
+
+def _told(check: Callable[[], object]) -> str:
+    """The source of a lambda check, so a timeout says which wait it was."""
+    try:
+        return inspect.getsource(check).strip()
+    except (OSError, TypeError):
+        return repr(check)
 
 
 async def press_until(pilot: Pilot, key: str, check: Callable[[], bool]) -> None:
