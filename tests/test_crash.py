@@ -21,7 +21,9 @@ import pytest
 
 from memtui.engine.store import open_store
 from memtui.engine.write import journal
+from memtui.engine.write.dirs import Dirs
 from memtui.engine.write.lock import LOCK_NAME, StoreLock
+from memtui.engine.write.recovery import recover
 from memtui.engine.write.transaction import Transaction
 from tests.conftest import write_tree
 from tests.helpers import candidate
@@ -243,8 +245,10 @@ def test_crash_at_every_step_leaves_old_or_new(root: Path, tmp_path: Path, step:
 @pytest.mark.parametrize("step", ["journaled", "applied:3", "verified"])
 def test_recover_under_the_lock_directly(root: Path, tmp_path: Path, step: str):
     crash_multi_file(root, tmp_path, step)
+    dirs = Dirs(str(root))
     with StoreLock(str(root)):
-        done = journal.recover(str(root), "tester")
+        done = recover(dirs)
+    dirs.close()
     assert len(done) == 1 and "completed" in done[0]
     assert content(root) == as_bytes(NEW)
     assert journal.pending(str(root)) == []

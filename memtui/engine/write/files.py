@@ -1,25 +1,84 @@
-"""Low-level durable file operations used by the transaction."""
+"""Low-level file operations of the write path.
+
+Every open here is of a regular file only, never blocks (a FIFO or a device
+where a store file should be is refused, not waited on) and never follows a
+link at the last step. Folders are reached through descriptors (`Dirs`), so
+a link swapped in after a check cannot redirect a write.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
-import signal
+import stat
 
 from memtui.engine.paths import TEMP_MARK, is_temp_name  # noqa: F401 - re-exported
+from memtui.engine.write.errors import Unsafe, WriteError, plain
+from memtui.engine.write.faults import crash_point, fault_point  # noqa: F401 - re-exported
+
+NO_LIMIT = 1 << 62
+_READ = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def read_or_none(path: str) -> bytes | None:
+def dir_mode(file_mode: int) -> int:
+    """The folder mode that lets in whoever the file lets read: 0600 → 0700, 0640 → 0750."""
+    mode = file_mode & 0o777
+    return mode | ((mode & 0o444) >> 2)
+
+
+def _regular(fd: int, rel: str, limit: int) -> os.stat_result:
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        raise Unsafe(f"{rel} is not a regular file (a FIFO, device or folder?); nothing changed")
+    if info.st_size > limit:
+        raise Unsafe(
+            f"{rel} is larger than the {limit}-byte limit ({info.st_size} bytes); "
+            "memtui never writes it; nothing was changed"
+        )
+    return info
+
+
+def read_at(
+    dir_fd: int | None, name: str, rel: str = "", limit: int = NO_LIMIT, follow: bool = False
+) -> tuple[bytes, int] | None:
+    """(bytes, mode) of a regular file, or None if absent. Unsafe for a link (unless
+    `follow`), a FIFO, a device, a folder or a file over `limit`."""
+    rel = rel or name
     try:
-        with open(path, "rb") as fh:
-            return fh.read()
+        fd = os.open(name, _READ & ~os.O_NOFOLLOW if follow else _READ, dir_fd=dir_fd)
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise Unsafe(f"{rel} is a symbolic link; memtui does not write through links") from None
+        raise WriteError(f"{rel} cannot be read: {plain(exc)}; nothing was changed") from None
+    try:
+        info = _regular(fd, rel, limit)
+        chunks = []
+        total = 0
+        while True:
+            chunk = os.read(fd, max(info.st_size + 1 - total, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise Unsafe(f"{rel} grew past the {limit}-byte limit; nothing was changed")
+        return b"".join(chunks), info.st_mode & 0o7777
+    finally:
+        os.close(fd)
+
+
+def read_or_none(path: str) -> bytes | None:
+    """A regular file's bytes (None: absent); a FIFO or device is refused, never waited on."""
+    got = read_at(None, path, os.path.basename(path), follow=True)
+    return None if got is None else got[0]
 
 
 def digest_of(path: str) -> str | None:
@@ -27,17 +86,51 @@ def digest_of(path: str) -> str | None:
     return None if data is None else sha256(data)
 
 
-def write_durable(path: str, data: bytes, mode: int = 0o644) -> None:
-    """Write, flush and fsync a new file (it must not exist)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
+def write_new(dir_fd: int | None, name: str, data: bytes, mode: int | None = None) -> None:
+    """Create `name` (it must not exist), write, fsync. `mode` None: 0666 less the umask."""
+    fault_point("write", name)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(name, flags, 0o600 if mode is not None else 0o666, dir_fd=dir_fd)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
-        os.fchmod(fd, mode)  # mkstemp-style 0600 or the umask must not change the mode
+        if mode is not None:
+            os.fchmod(fd, mode)  # exactly this mode, whatever the umask
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def write_durable(path: str, data: bytes, mode: int | None = 0o644) -> None:
+    write_new(None, path, data, mode)
+
+
+def append_at(dir_fd: int, name: str, data: bytes, rel: str, mode: int) -> None:
+    """Append to a regular file (created with `mode`), narrowing its mode to `mode`:
+    the audit log is never more readable than the files it speaks of."""
+    fault_point("write", name)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(name, flags, 0o600, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise Unsafe(f"{rel} is a symbolic link; memtui does not write through it") from None
+        raise
+    try:
+        info = _regular(fd, rel, NO_LIMIT)
+        if info.st_mode & 0o777 & ~mode:
+            os.fchmod(fd, info.st_mode & 0o777 & mode)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def fsync_fd(fd: int) -> None:
+    os.fsync(fd)
 
 
 def fsync_dir(path: str) -> None:
@@ -48,50 +141,6 @@ def fsync_dir(path: str) -> None:
         os.close(fd)
 
 
-def file_mode(path: str, default: int = 0o644) -> int:
-    try:
-        return os.stat(path).st_mode & 0o7777
-    except FileNotFoundError:
-        return default
-
-
-_CRASH_AT = os.environ.get("MEMTUI_CRASH_AT")  # "step" or "step#n" (its n-th time)
-_crash_seen: dict[str, int] = {}
-
-
-def crash_point(step: str) -> None:
-    """Fault injection for the crash tests: die by SIGKILL at the step that
-    MEMTUI_CRASH_AT names (e.g. `journaled`, `applied:2#3`). Free when unset."""
-    if _CRASH_AT is None:
-        return
-    count = _crash_seen[step] = _crash_seen.get(step, 0) + 1
-    if _CRASH_AT in (step, f"{step}#{count}"):
-        os.kill(os.getpid(), signal.SIGKILL)
-
-
-def unlink_quietly(path: str) -> None:
+def unlink_quietly(name: str, dir_fd: int | None = None) -> None:
     with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
-
-
-def ensure_dir(path: str, known: set[str] | None = None, dirty: set[str] | None = None) -> None:
-    """makedirs, with every folder it creates made durable in its parent. `known`
-    holds folders already checked by the caller (a bulk accept touches thousands
-    of files in a handful of folders); parents go to `dirty` for the caller to
-    fsync once, or are fsynced here."""
-    if known is not None and path in known:
-        return
-    missing = []
-    probe = path
-    while not os.path.isdir(probe):
-        missing.append(probe)
-        probe = os.path.dirname(probe)
-    for folder in reversed(missing):
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(folder)
-        if dirty is None:
-            fsync_dir(os.path.dirname(folder))
-        else:
-            dirty.add(os.path.dirname(folder))
-    if known is not None:
-        known.add(path)
+        os.unlink(name, dir_fd=dir_fd)

@@ -2,9 +2,7 @@
 
 `.history/journal/<txid>.json` is written (atomically) once every temp file
 and snapshot is on disk: that is the commit point. Whoever takes the lock
-next and finds a journal finishes it, or undoes the part already applied if
-the agent has since written one of its files, so a half-applied change is
-never what the store is left with.
+next and finds a journal settles it (`recovery.py`).
 """
 
 from __future__ import annotations
@@ -13,96 +11,124 @@ import json
 import os
 from typing import Any
 
-from memtui.engine.paths import TEMP_MARK, is_temp_name
-from memtui.engine.write.files import (
-    crash_point,
-    ensure_dir,
-    fsync_dir,
-    read_or_none,
-    sha256,
-    unlink_quietly,
-    write_durable,
-)
+from memtui.engine.paths import is_temp_name
+from memtui.engine.write.dirs import Dirs
+from memtui.engine.write.errors import JournalStuck  # noqa: F401 - re-exported
+from memtui.engine.write.faults import crash_point, fault_point
+from memtui.engine.write.files import append_at, unlink_quietly, write_new
 
+HISTORY = ".history"
 JOURNAL = ".history/journal"
 AUDIT = ".history/audit.jsonl"
+AUDIT_LIST_MAX = 20  # a longer list in an audit line becomes its count and its first few
 
 
-class JournalStuck(Exception):
-    """An interrupted change that can be neither finished nor undone safely."""
+def _folder(dirs: Dirs) -> int:
+    fd = dirs.own(JOURNAL)
+    assert fd is not None
+    return fd
 
 
-def write(root: str, record: dict[str, Any]) -> None:
-    folder = os.path.join(root, JOURNAL)
-    ensure_dir(folder)
-    final = os.path.join(folder, f"{record['txid']}.json")
-    temp = final + ".part"
-    write_durable(temp, json.dumps(record, ensure_ascii=False).encode("utf-8"))
-    os.replace(temp, final)
-    fsync_dir(folder)
+def write(dirs: Dirs, record: dict[str, Any], mode: int) -> None:
+    folder = _folder(dirs)
+    name = f"{record['txid']}.json"
+    write_new(folder, name + ".part", json.dumps(record, ensure_ascii=False).encode(), mode)
+    fault_point("replace", name)
+    os.replace(name + ".part", name, src_dir_fd=folder, dst_dir_fd=folder)
+    os.fsync(folder)
 
 
-def prepare(root: str, txid: str, temps: list[str]) -> None:
+def prepare(dirs: Dirs, txid: str, temps: list[str], mode: int) -> None:
     """Name the temp files about to be written (relative paths), before writing them."""
-    folder = os.path.join(root, JOURNAL)
-    ensure_dir(folder)
-    write_durable(os.path.join(folder, f"{txid}.prepare"), json.dumps(temps).encode("utf-8"))
+    write_new(_folder(dirs), f"{txid}.prepare", json.dumps(temps).encode("utf-8"), mode)
 
 
-def drop_prepared(root: str, txid: str) -> None:
+def drop_prepared(dirs: Dirs, txid: str) -> None:
     """Remove the temp files of a transaction that never reached its journal."""
-    note = os.path.join(root, JOURNAL, f"{txid}.prepare")
+    folder = dirs.own(JOURNAL, create=False)
+    if folder is None:
+        return
     try:
-        with open(note, encoding="utf-8") as fh:
+        fd = os.open(f"{txid}.prepare", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
+        with os.fdopen(fd, encoding="utf-8") as fh:
             temps = json.load(fh)
     except (OSError, ValueError):
         temps = []
     for temp in temps if isinstance(temps, list) else []:
         if isinstance(temp, str) and is_temp_name(os.path.basename(temp)):
-            unlink_quietly(os.path.join(root, temp))
-    unlink_quietly(note)
+            parent = dirs.store(os.path.dirname(temp), create=False)
+            if parent is not None:
+                unlink_quietly(os.path.basename(temp), parent)
+    unlink_quietly(f"{txid}.prepare", folder)
 
 
-def apply(root: str, changes: list[dict[str, Any]]) -> None:
-    folders: set[str] = set()
-    known: set[str] = set()
+def _at(dirs: Dirs, rel: str, create: bool = False) -> tuple[int | None, str]:
+    return dirs.store(os.path.dirname(rel), create=create), os.path.basename(rel)
+
+
+def exists(dirs: Dirs, rel: str) -> bool:
+    folder, name = _at(dirs, rel)
+    if folder is None:
+        return False
+    try:
+        os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def apply(dirs: Dirs, changes: list[dict[str, Any]]) -> None:
+    folders: set[int] = set()
     for index, change in enumerate(changes, 1):
-        _apply_one(root, change, known)
-        folders.add(os.path.dirname(os.path.join(root, change["path"])))
-        if change.get("source"):
-            folders.add(os.path.dirname(os.path.join(root, change["source"])))
+        folders |= _apply_one(dirs, change)
         crash_point(f"applied:{index}")
     for folder in folders:
-        fsync_dir(folder)
+        os.fsync(folder)
 
 
-def _apply_one(root: str, change: dict[str, Any], known: set[str]) -> None:
-    path = os.path.join(root, change["path"])
+def _apply_one(dirs: Dirs, change: dict[str, Any]) -> set[int]:
+    folder, name = _at(dirs, change["path"], create=change["action"] == "move")
+    assert folder is not None or change["action"] != "move"
     if change["action"] == "write":
-        temp = os.path.join(root, change["temp"])
-        if os.path.exists(temp):
-            os.replace(temp, path)
+        if folder is not None and exists(dirs, change["temp"]):
+            fault_point("replace", change["path"])
+            os.replace(os.path.basename(change["temp"]), name, src_dir_fd=folder, dst_dir_fd=folder)
     elif change["action"] == "move":
-        source = os.path.join(root, change["source"])
-        if os.path.exists(source) and not os.path.lexists(path):
-            ensure_dir(os.path.dirname(path), known)
-            os.rename(source, path)
-    elif os.path.lexists(path):
-        os.unlink(path)
+        src_folder, src_name = _at(dirs, change["source"])
+        if exists(dirs, change["source"]) and not exists(dirs, change["path"]):
+            fault_point("replace", change["path"])
+            os.rename(src_name, name, src_dir_fd=src_folder, dst_dir_fd=folder)
+            return {f for f in (folder, src_folder) if f is not None}
+    elif folder is not None and exists(dirs, change["path"]):
+        fault_point("replace", change["path"])
+        os.unlink(name, dir_fd=folder)
+    return set() if folder is None else {folder}
 
 
-def audit(root: str, record: dict[str, Any], recovered: str | None = None) -> None:
+def _small(value: Any) -> Any:
+    """Long lists (a bulk accept's ids) become their count and the first few."""
+    if isinstance(value, list) and len(value) > AUDIT_LIST_MAX:
+        return {"count": len(value), "first": value[:AUDIT_LIST_MAX]}
+    if isinstance(value, dict):
+        return {k: _small(v) for k, v in value.items()}
+    return value
+
+
+def audit(
+    dirs: Dirs,
+    record: dict[str, Any],
+    mode: int,
+    recovered: str | None = None,
+    conflicts: list[str] | None = None,
+) -> None:
     """One JSON line per change in .history/audit.jsonl (never twice for one txid)."""
-    path = os.path.join(root, AUDIT)
-    ensure_dir(os.path.dirname(path))
-    if recovered and _audited(path, record["txid"]):
+    folder = dirs.own(HISTORY)
+    assert folder is not None
+    if recovered and _audited(folder, record["txid"]):
         return
+    keys = ("path", "action", "before", "after", "snapshot", "source", "mode")
     files = [
-        {
-            k: change.get(k)
-            for k in ("path", "action", "before", "after", "snapshot", "source")
-            if change.get(k) is not None or k in ("before", "after")
-        }
+        {k: change.get(k) for k in keys if change.get(k) is not None or k in ("before", "after")}
         for change in record["changes"]
     ]
     line = {
@@ -111,121 +137,49 @@ def audit(root: str, record: dict[str, Any], recovered: str | None = None) -> No
         "who": record["who"],
         "txid": record["txid"],
         "files": files,
-        "details": record.get("details", {}),
+        "details": _small(record.get("details", {})),
     }
     if recovered:
         line["recovered"] = recovered
+    if conflicts:
+        line["conflicts"] = conflicts
     data = (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    append_at(folder, "audit.jsonl", data, AUDIT, mode)
 
 
-def _audited(path: str, txid: str) -> bool:
+def _audited(folder: int, txid: str) -> bool:
     try:
-        with open(path, "rb") as fh:
-            fh.seek(max(0, os.fstat(fh.fileno()).st_size - 256 * 1024))
-            return f'"txid": "{txid}"'.encode() in fh.read()
-    except FileNotFoundError:
+        fd = os.open("audit.jsonl", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
+    except OSError:
         return False
+    with os.fdopen(fd, "rb") as fh:
+        fh.seek(max(0, os.fstat(fd).st_size - 256 * 1024))
+        return f'"txid": "{txid}"'.encode() in fh.read()
 
 
-def finish(root: str, txid: str) -> None:
-    folder = os.path.join(root, JOURNAL)
-    os.unlink(os.path.join(folder, f"{txid}.json"))
-    unlink_quietly(os.path.join(folder, f"{txid}.prepare"))
-    fsync_dir(folder)
+def finish(dirs: Dirs, txid: str) -> None:
+    folder = _folder(dirs)
+    os.unlink(f"{txid}.json", dir_fd=folder)
+    unlink_quietly(f"{txid}.prepare", folder)
+    os.fsync(folder)
     crash_point("finished")
+
+
+def _names(root: str, suffix: str) -> list[str]:
+    folder = os.path.join(root, JOURNAL)
+    if os.path.islink(os.path.join(root, HISTORY)) or os.path.islink(folder):
+        return []  # refused by every write; not ours to read
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return sorted(n[: -len(suffix)] for n in names if n.endswith(suffix))
 
 
 def pending(root: str) -> list[str]:
     """Interrupted changes waiting in the journal (txids)."""
-    try:
-        names = os.listdir(os.path.join(root, JOURNAL))
-    except FileNotFoundError:
-        return []
-    return sorted(n[: -len(".json")] for n in names if n.endswith(".json"))
+    return _names(root, ".json")
 
 
-def recover(root: str, who: str) -> list[str]:
-    """Finish or undo every journalled change; call with the store lock held."""
-    journalled = set(pending(root))
-    for note in _prepared(root):
-        if note not in journalled:
-            drop_prepared(root, note)  # died before its commit point: nothing was applied
-    done = []
-    for txid in pending(root):
-        path = os.path.join(root, JOURNAL, f"{txid}.json")
-        try:
-            with open(path, encoding="utf-8") as fh:
-                record = json.load(fh)
-        except (OSError, ValueError) as exc:
-            raise JournalStuck(f"journal {path} cannot be read ({exc}); left as it is") from None
-        outcome = _settle(root, record["changes"])
-        audit(root, record, recovered=outcome)
-        finish(root, txid)
-        done.append(f"{record['op']} {txid}: {outcome}")
-    return done
-
-
-def _prepared(root: str) -> list[str]:
-    try:
-        names = os.listdir(os.path.join(root, JOURNAL))
-    except FileNotFoundError:
-        return []
-    return [n[: -len(".prepare")] for n in names if n.endswith(".prepare")]
-
-
-def _state(root: str, change: dict[str, Any]) -> str:
-    """done | todo | blocked, for one change of an interrupted transaction."""
-    path = os.path.join(root, change["path"])
-    if change["action"] == "move":
-        source = os.path.join(root, change["source"])
-        if os.path.lexists(path) and not os.path.lexists(source):
-            return "done"
-        return "todo" if os.path.lexists(source) and not os.path.lexists(path) else "blocked"
-    data = read_or_none(path)
-    now = None if data is None else sha256(data)
-    size = change.get("after_size")
-    if now == change["after"] or (
-        data is not None and size is not None and sha256(data[:size]) == change["after"]
-    ):
-        return "done"  # ours, perhaps with the agent's append after it
-    temp_ok = change["action"] != "write" or os.path.exists(os.path.join(root, change["temp"]))
-    return "todo" if now == change["before"] and temp_ok else "blocked"
-
-
-def _settle(root: str, changes: list[dict[str, Any]]) -> str:
-    states = [_state(root, c) for c in changes]
-    if "blocked" not in states:
-        apply(root, [c for c, s in zip(changes, states, strict=True) if s == "todo"])
-        return "completed after an interruption"
-    for change, state in zip(changes, states, strict=True):
-        if state == "done":
-            _undo(root, change)
-    for change in changes:
-        if change.get("temp"):
-            unlink_quietly(os.path.join(root, change["temp"]))
-    return "undone after an interruption (a file had changed meanwhile)"
-
-
-def _undo(root: str, change: dict[str, Any]) -> None:
-    path = os.path.join(root, change["path"])
-    if change["action"] == "move":
-        os.rename(path, os.path.join(root, change["source"]))
-        return
-    if change["before"] is None:
-        os.unlink(path)
-        return
-    snapshot = read_or_none(os.path.join(root, change["snapshot"]))
-    if snapshot is None or sha256(snapshot) != change["before"]:
-        raise JournalStuck(f"cannot undo {change['path']}: its snapshot is missing")
-    folder, name = os.path.split(path)
-    temp = os.path.join(folder, f".{name}{TEMP_MARK}undo.tmp")
-    unlink_quietly(temp)
-    write_durable(temp, snapshot)
-    os.replace(temp, path)
-    fsync_dir(os.path.dirname(path))
+def prepared(root: str) -> list[str]:
+    return _names(root, ".prepare")

@@ -7,17 +7,43 @@ never deleted or replaced (a new inode would break mutual exclusion).
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
+import stat
 import time
 
 from memtui.engine.paths import LOCK_NAME
+from memtui.engine.write.errors import LockTimeout, Unsafe, WriteError, plain
+from memtui.engine.write.faults import fault_point
 
 WAIT_SECONDS = 10.0
+# Never blocks (a FIFO here would hang the open), never follows a link out of the store.
+_OPEN = os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
-class LockTimeout(Exception):
-    pass
+def open_lock_file(path: str) -> int:
+    """A descriptor on the lock file, which must be a regular file; Unsafe otherwise."""
+    fault_point("lock", path)
+    try:
+        try:
+            # O_APPEND without O_TRUNC: opening never changes the file the agent also opens.
+            fd = os.open(path, os.O_WRONLY | _OPEN, 0o644)
+        except OSError as exc:
+            if exc.errno not in (errno.EROFS, errno.EACCES):
+                raise
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENXIO):
+            raise Unsafe(
+                f"{LOCK_NAME} is a {'symbolic link' if exc.errno == errno.ELOOP else 'FIFO'}, "
+                "not the lock file the agent shares; nothing was changed"
+            ) from None
+        raise WriteError(f"{LOCK_NAME}: {plain(exc)}; nothing was changed") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise Unsafe(f"{LOCK_NAME} is not a regular file; nothing was changed")
+    return fd
 
 
 class StoreLock:
@@ -36,8 +62,7 @@ class StoreLock:
         self.release()
 
     def acquire(self) -> None:
-        # O_APPEND without O_TRUNC: opening never changes the file the agent also opens.
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
+        fd = open_lock_file(self.path)
         deadline = time.monotonic() + self.wait
         delay = 0.005
         while True:

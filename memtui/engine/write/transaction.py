@@ -15,44 +15,39 @@ journal, or undoes it if the agent has since written one of its files.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import getpass
 import os
 import socket
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from memtui.engine.paths import is_inside
-from memtui.engine.write import journal
+from memtui.engine.write import journal, modes, recovery
+from memtui.engine.write.dirs import Dirs
+from memtui.engine.write.errors import (  # noqa: F401 - re-exported
+    Conflict,
+    ReadBackMismatch,
+    Unsafe,
+    WriteError,
+    os_failure,
+)
 from memtui.engine.write.files import (
     TEMP_MARK,
     crash_point,
-    ensure_dir,
-    file_mode,
-    fsync_dir,
-    read_or_none,
+    dir_mode,
+    read_at,
     sha256,
-    write_durable,
+    write_new,
 )
 from memtui.engine.write.lock import LOCK_NAME, StoreLock
+from memtui.engine.write.snapshots import HISTORY, keep, stamp
 
-HISTORY = ".history"
-AUDIT = ".history/audit.jsonl"
+AUDIT = journal.AUDIT
 _SEEN: Any = object()  # expect: the version this transaction read
-
-
-class WriteError(Exception):
-    """A refused or failed change. Nothing was written."""
-
-
-class Conflict(WriteError):
-    pass
-
-
-class ReadBackMismatch(WriteError):
-    pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,15 +81,19 @@ class Receipt:
     changes: tuple[Change, ...]
     dry_run: bool
     details: dict[str, Any]
+    notes: tuple[str, ...] = ()  # what settling an earlier interrupted change did
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "txid": self.txid,
             "op": self.op,
             "dry_run": self.dry_run,
             "details": self.details,
             "changes": [c.to_json() for c in self.changes],
         }
+        if self.notes:
+            data["recovered"] = list(self.notes)
+        return data
 
 
 def who() -> str:
@@ -124,15 +123,19 @@ class Transaction:
         self.dry_run = dry_run
         self.txid = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
         self._lock = StoreLock(self.root) if lock_wait is None else StoreLock(self.root, lock_wait)
+        self._dirs: Dirs | None = None
+        self._limit = modes.max_file_bytes(self.root)
+        self.recovered: list[str] = []  # what settling an earlier interrupted change did
         self._seen: dict[str, str | None] = {}
         self._plan: list[dict[str, Any]] = []
         self._data: dict[str, bytes] = {}
         self._old: dict[str, bytes | None] = {}
+        self._modes: dict[str, int] = {}  # mode of every file read, as it was read
         self._staged: list[str] = []
         self._touched: set[str] = set()  # every path a planned step writes, moves or removes
         self._inside_dirs: set[str] = set()  # folders already known to resolve inside root
-        self._dirs: set[str] = set()  # folders known to exist during this commit
         self._finishers: list[Callable[[Callable[[str], str]], None]] = []
+        self._doing = ""  # the path being worked on, for a failure's message
 
     # --- context -------------------------------------------------------------
 
@@ -141,18 +144,42 @@ class Transaction:
             self._lock.acquire()
             crash_point("locked")
             try:
-                journal.recover(self.root, who())
+                with self._failing_as_nothing_changed():
+                    self.recovered = recovery.recover(self.dirs)
             except BaseException:
-                self._lock.release()
+                self._close()
                 raise
         return self
 
     def __exit__(self, *exc: object) -> None:
         try:
             if self._staged:  # commit failed before the journal: drop its temp files
-                journal.drop_prepared(self.root, self.txid)
+                with contextlib.suppress(OSError, WriteError):
+                    journal.drop_prepared(self.dirs, self.txid)
+        finally:
+            self._close()
+
+    def _close(self) -> None:
+        try:
+            if self._dirs is not None:
+                self._dirs.close()
+                self._dirs = None
         finally:
             self._lock.release()
+
+    @property
+    def dirs(self) -> Dirs:
+        if self._dirs is None:
+            self._dirs = Dirs(self.root)
+        return self._dirs
+
+    @contextlib.contextmanager
+    def _failing_as_nothing_changed(self, applied: bool = False) -> Iterator[None]:
+        """An OSError (read-only or full disk, a folder for a file…) in words, naming the file."""
+        try:
+            yield
+        except OSError as exc:
+            raise os_failure(self._doing or exc.filename or self.root, exc, applied) from None
 
     # --- planning ------------------------------------------------------------
 
@@ -164,15 +191,32 @@ class Transaction:
         thousands of files in a handful of folders)."""
         return check_path(self.root, rel, self._inside_dirs)
 
+    def _current(self, rel: str) -> tuple[bytes, int] | None:
+        """(bytes, mode) as the file is now, through a checked folder; None if absent."""
+        self._doing = rel
+        with self._failing_as_nothing_changed():
+            folder = self.dirs.store(os.path.dirname(rel), create=False)
+            if folder is None:
+                return None
+            return read_at(folder, os.path.basename(rel), rel, self._limit)
+
     def read(self, rel: str) -> bytes | None:
         """The file as it is now (None: absent); its hash becomes the expected version."""
-        data = read_or_none(self.abs(rel))
+        got = self._current(self._check(rel))
+        data = None if got is None else got[0]
         self._seen[rel] = None if data is None else sha256(data)
         self._old[rel] = data
+        if got is not None:
+            self._modes[rel] = got[1]
         return data
 
-    def write(self, rel: str, data: bytes, expect: str | None = _SEEN) -> None:
-        self._add("write", rel, expect, data=data)
+    def write(
+        self, rel: str, data: bytes, expect: str | None = _SEEN, mode: int | None = None
+    ) -> None:
+        """Plan rel's new bytes. `mode`: the mode to give it (a rollback restores the mode
+        it had); by default an existing file keeps its own, a new one gets one no more
+        open than the files this change reads and its siblings."""
+        self._add("write", rel, expect, data=data, mode=mode)
 
     def remove(self, rel: str, expect: str | None = _SEEN) -> None:
         self._add("remove", rel, expect)
@@ -216,7 +260,14 @@ class Transaction:
         self._touched |= touched
         data = extra.pop("data", None)
         if data is not None:
+            if len(data) > self._limit:
+                raise WriteError(
+                    f"{checked} would be {len(data)} bytes, over the {self._limit}-byte limit "
+                    "(max_file_bytes); nothing was changed"
+                )
             self._data[checked] = data
+        if extra.get("mode") is None:
+            extra.pop("mode", None)
         self._plan.append({"action": action, "path": checked, "before": expect, **extra})
 
     # --- commit --------------------------------------------------------------
@@ -227,59 +278,92 @@ class Transaction:
             self._finish_plan(lambda rel: f"{HISTORY}/{rel}/<at commit>")
             return self._receipt(current, {})
         crash_point("checked")
-        snapshots = self._snapshot(current)
-        self._finish_plan(lambda rel: snapshots[rel])
-        crash_point("snapshotted")
-        temps = self._stage()
-        crash_point("staged")
-        record = self._journal_record(snapshots, temps)
-        journal.write(self.root, record)
+        private = modes.private_mode(self._modes.values())
+        self.dirs.folder_mode = dir_mode(private)
+        with self._failing_as_nothing_changed():
+            snapshots = self._snapshot(current, private)
+            self._finish_plan(lambda rel: snapshots[rel])
+            crash_point("snapshotted")
+            temps = self._stage(private)
+            crash_point("staged")
+            record = self._journal_record(snapshots, temps, private)
+            self._doing = journal.JOURNAL
+            journal.write(self.dirs, record, private)
         self._staged = []  # from here on the journal owns the temp files
         crash_point("journaled")
-        journal.apply(self.root, record["changes"])
+        try:
+            journal.apply(self.dirs, record["changes"])
+        except OSError as exc:
+            raise self._interrupted(exc) from None
         crash_point("applied")
         self._read_back()
         crash_point("verified")
-        journal.audit(self.root, record)
+        self._audit(record, private)
         crash_point("audited")
-        journal.finish(self.root, self.txid)
+        with self._failing_as_nothing_changed(applied=True):
+            journal.finish(self.dirs, self.txid)
         return self._receipt(current, snapshots)
+
+    def _interrupted(self, exc: OSError) -> WriteError:
+        """Applying failed halfway (a disk error): settle it now, under the lock we hold."""
+        try:
+            notes = recovery.recover(self.dirs)
+        except (OSError, WriteError):
+            return os_failure(self._doing or self.root, exc, applied=True)
+        return WriteError(f"{exc.filename or self.root}: {exc.strerror}; " + "; ".join(notes))
+
+    def _audit(self, record: dict[str, Any], private: int) -> None:
+        try:
+            mode = modes.audit_mode(self.root, private)
+            journal.audit(self.dirs, record, mode)
+        except OSError as exc:
+            raise WriteError(
+                f"the change was made, but {AUDIT} could not be written ({exc.strerror}); "
+                "the next memtui command writes it"
+            ) from None
 
     def _check_conflicts(self) -> dict[str, bytes | None]:
         """Each file must still be the version expected; say what changed if not."""
         current: dict[str, bytes | None] = {}
         for step in self._plan:
             rel = step.get("source") or step["path"]
-            data = read_or_none(os.path.join(self.root, rel))
+            got = self._current(rel)
+            data = None if got is None else got[0]
             current[rel] = data
+            if got is not None:
+                self._modes.setdefault(rel, got[1])
+                step.setdefault("mode", got[1])  # an existing file keeps its mode
             now = None if data is None else sha256(data)
             if now != step["before"]:
                 raise Conflict(describe_conflict(rel, step["before"], self._old.get(rel), data))
             if step["action"] == "move":
                 if data is None:
                     raise Conflict(f"{rel} does not exist")
-                if os.path.lexists(os.path.join(self.root, step["path"])):
+                if self._current(step["path"]) is not None or os.path.lexists(
+                    os.path.join(self.root, step["path"])
+                ):
                     raise Conflict(f"{step['path']} already exists; not overwritten")
         return current
 
-    def _snapshot(self, current: dict[str, bytes | None]) -> dict[str, str]:
+    def _snapshot(self, current: dict[str, bytes | None], private: int) -> dict[str, str]:
         """Old bytes of every file about to change go to .history/<path>/<UTC>.<n>."""
-        stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+        when = stamp()
         snapshots: dict[str, str] = {}
-        folders: set[str] = set()
+        dirty: set[int] = set()
         for step in self._plan:
             old = current.get(step["path"])
             if step["action"] == "move" or old is None:
                 continue
-            folder = os.path.join(HISTORY, step["path"])
-            ensure_dir(os.path.join(self.root, folder), self._dirs, folders)
-            snapshots[step["path"]] = _free_name(self.root, folder, stamp, old)
-            folders.add(os.path.join(self.root, folder))
-        for folder in sorted(folders, key=len, reverse=True):  # deepest first, then parents
-            fsync_dir(folder)
+            self._doing = f"{HISTORY}/{step['path']}"
+            mode = self._modes.get(step["path"], private)
+            snapshots[step["path"]] = keep(
+                self.dirs, step["path"], old, mode, when, dir_mode(private), dirty
+            )
+        for folder in dirty:
+            os.fsync(folder)
         return snapshots
 
-    def _stage(self) -> dict[str, str]:
+    def _stage(self, private: int) -> dict[str, str]:
         """Temp files beside their targets, named first in a `.prepare` note so that
         a crash before the journal leaves nothing the next transaction can't clean."""
         temps: dict[str, str] = {}
@@ -288,17 +372,29 @@ class Transaction:
                 folder, name = os.path.split(step["path"])
                 temps[step["path"]] = os.path.join(folder, f".{name}{TEMP_MARK}{self.txid}.tmp")
         self._staged = list(temps.values())
-        journal.prepare(self.root, self.txid, self._staged)
-        created: set[str] = set()
-        for rel, temp in temps.items():
-            target = os.path.join(self.root, rel)
-            ensure_dir(os.path.dirname(target), self._dirs, created)
-            write_durable(os.path.join(self.root, temp), self._data[rel], file_mode(target))
-        for folder in sorted(created, key=len, reverse=True):
-            fsync_dir(folder)
+        self._doing = journal.JOURNAL
+        journal.prepare(self.dirs, self.txid, self._staged, private)
+        dirty: set[int] = set()
+        siblings = modes.Siblings(self.dirs)
+        for step in self._plan:
+            rel = step["path"]
+            if step["action"] != "write":
+                continue
+            self._doing = rel
+            folder = self.dirs.store(os.path.dirname(rel))
+            assert folder is not None
+            if "mode" not in step:  # a new file
+                step["new_mode"] = siblings.mode(os.path.dirname(rel), private)
+            mode = step.get("mode", step.get("new_mode"))
+            write_new(folder, os.path.basename(temps[rel]), self._data[rel], mode)
+            dirty.add(folder)
+        for folder in dirty:
+            os.fsync(folder)
         return temps
 
-    def _journal_record(self, snapshots: dict[str, str], temps: dict[str, str]) -> dict[str, Any]:
+    def _journal_record(
+        self, snapshots: dict[str, str], temps: dict[str, str], private: int
+    ) -> dict[str, Any]:
         changes = []
         for step in self._plan:
             data = self._data.get(step["path"])
@@ -306,21 +402,23 @@ class Transaction:
                 after = None
             else:
                 after = sha256(data) if data is not None else step["before"]
-            changes.append(
-                {
-                    **step,
-                    "after": after,
-                    "after_size": len(data) if data is not None else None,  # to see agent appends
-                    "temp": temps.get(step["path"]),
-                    "snapshot": snapshots.get(step["path"]),
-                }
-            )
+            change = {
+                **step,
+                "after": after,
+                "after_size": len(data) if data is not None else None,  # to see agent appends
+                "temp": temps.get(step["path"]),
+                "snapshot": snapshots.get(step["path"]),
+            }
+            change.pop("new_mode", None)
+            changes.append(change)
         return {
             "txid": self.txid,
             "op": self.op,
             "who": who(),
             "time": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "details": self.details,
+            "mode": private,
+            "dir_mode": dir_mode(private),
             "changes": changes,
         }
 
@@ -328,8 +426,11 @@ class Transaction:
         for step in self._plan:
             if step["action"] != "write":
                 continue
-            got = read_or_none(os.path.join(self.root, step["path"]))
-            if got != self._data[step["path"]]:
+            try:
+                got = self._current(step["path"])
+            except WriteError:
+                got = None
+            if got is None or got[0] != self._data[step["path"]]:
                 raise ReadBackMismatch(
                     f"read-back of {step['path']} differs from what was written; "
                     f"the previous version is kept in .history/"
@@ -359,7 +460,9 @@ class Transaction:
                     new,
                 )
             )
-        return Receipt(self.txid, self.op, tuple(changes), self.dry_run, self.details)
+        return Receipt(
+            self.txid, self.op, tuple(changes), self.dry_run, self.details, tuple(self.recovered)
+        )
 
 
 def check_path(root: str, rel: str, inside_dirs: set[str] | None = None) -> str:
@@ -397,14 +500,3 @@ def describe_conflict(rel: str, expected: str | None, seen: bytes | None, now: b
         f"{rel} changed since it was read (the agent wrote to it{what}); nothing was "
         "changed — reload and try again"
     )
-
-
-def _free_name(root: str, folder: str, stamp: str, data: bytes) -> str:
-    n = 1
-    while True:
-        rel = f"{folder}/{stamp}.{n}"
-        try:
-            write_durable(os.path.join(root, rel), data, 0o644)
-            return rel
-        except FileExistsError:
-            n += 1

@@ -1,0 +1,109 @@
+"""Folders of one transaction, opened once as descriptors and checked on the descriptor.
+
+memtui's own folders (`.history/…`, the journal) must be real folders all the
+way down: a link anywhere in them is refused, since it could lead the
+snapshots, the journal or the audit log out of the store. Store folders may be
+links that stay inside the root (a store may link `sops/` to a folder beside
+it); where one leads is checked on the opened descriptor itself, so a link
+swapped in after the check cannot win. Folders memtui creates are never more
+open than the folder they are created in, nor than the mode asked for.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from collections.abc import Callable
+
+from memtui.engine.paths import is_inside
+from memtui.engine.write.errors import Unsafe
+from memtui.engine.write.faults import fault_point
+
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+ModeFor = Callable[[str], int]  # relative folder path -> the mode wanted for it
+
+
+class Dirs:
+    def __init__(self, root: str, folder_mode: int = 0o777) -> None:
+        self.root = root
+        self.folder_mode = folder_mode  # the most a folder created without mode_for may allow
+        self._fds: dict[tuple[str, bool], int] = {}
+        self._root_fd: int | None = None
+
+    def close(self) -> None:
+        fds = list(self._fds.values())
+        if self._root_fd is not None:
+            fds.append(self._root_fd)
+        self._fds.clear()
+        self._root_fd = None
+        for fd in fds:
+            os.close(fd)
+
+    def root_fd(self) -> int:
+        if self._root_fd is None:
+            self._root_fd = os.open(self.root, _DIR)
+        return self._root_fd
+
+    def own(self, rel: str, create: bool = True, mode_for: ModeFor | None = None) -> int | None:
+        """memtui's own folder: no component may be a link. None if absent and not created."""
+        return self._open(rel, create, mode_for, own=True)
+
+    def store(self, rel: str, create: bool = True, mode_for: ModeFor | None = None) -> int | None:
+        """A store folder ('' = the root), which must resolve inside the root."""
+        return self._open(rel, create, mode_for, own=False)
+
+    def _open(self, rel: str, create: bool, mode_for: ModeFor | None, own: bool) -> int | None:
+        rel = rel.strip("/")
+        if not rel:
+            return self.root_fd()
+        key = (rel, own)
+        if key in self._fds:
+            return self._fds[key]
+        parent_rel, name = os.path.split(rel)
+        parent = self._open(parent_rel, create, mode_for, own)
+        if parent is None:
+            return None
+        flags = _DIR | os.O_NOFOLLOW if own else _DIR
+        try:
+            fd = os.open(name, flags, dir_fd=parent)
+        except FileNotFoundError:
+            if not create:
+                return None
+            self._mkdir(parent, name, rel, mode_for)
+            fd = os.open(name, flags, dir_fd=parent)
+        except OSError as exc:
+            raise self._refusal(parent, name, rel, exc) from None
+        if not own and not is_inside(self.root, os.path.realpath(f"/proc/self/fd/{fd}")):
+            os.close(fd)
+            raise Unsafe(f"{rel!r} leads outside the store root; refused; nothing was changed")
+        self._fds[key] = fd
+        return fd
+
+    def _mkdir(self, parent: int, name: str, rel: str, mode_for: ModeFor | None) -> None:
+        fault_point("mkdir", rel)
+        wanted = self.folder_mode if mode_for is None else mode_for(rel)
+        mode = os.fstat(parent).st_mode & 0o777 & wanted
+        try:
+            os.mkdir(name, 0o700, dir_fd=parent)
+        except FileExistsError:
+            return
+        fd = os.open(name, _DIR | os.O_NOFOLLOW, dir_fd=parent)
+        try:
+            os.fchmod(fd, mode | 0o700)  # never looser than its parent; always the owner's
+        finally:
+            os.close(fd)
+        os.fsync(parent)
+
+    def _refusal(self, parent: int, name: str, rel: str, exc: OSError) -> Unsafe:
+        try:
+            is_link = os.path.islink(os.path.join(f"/proc/self/fd/{parent}", name))
+        except OSError:
+            is_link = False
+        if is_link or exc.errno == errno.ELOOP:
+            return Unsafe(
+                f"{rel} is a symbolic link; memtui keeps its own files only in real folders "
+                "inside the store; nothing was changed"
+            )
+        if exc.errno == errno.ENOTDIR:
+            return Unsafe(f"{rel} is a file where memtui expects a folder; nothing was changed")
+        return Unsafe(f"{rel} cannot be opened ({exc.strerror}); nothing was changed")

@@ -1,0 +1,59 @@
+"""Snapshots: a file's old bytes in `.history/<relative path>/<UTC>.<n>` (SPEC §0).
+
+A snapshot keeps its file's mode, and the folders made for it are no more
+open than the store folders they mirror (`.history/memory/` no more than
+`memory/`, `.history/memory/events.md/` no more than `events.md` lets read),
+so a private file's old versions stay private.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import stat
+from collections.abc import Callable
+
+from memtui.engine.write.dirs import Dirs
+from memtui.engine.write.files import dir_mode, write_new
+
+HISTORY = ".history"
+
+
+def stamp() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def mirror_mode(root: str, folder_mode: int) -> Callable[[str], int]:
+    """mode_for(`.history/<p>`): what the store path <p> lets in (a file: as a folder)."""
+
+    def mode_for(rel: str) -> int:
+        if rel == HISTORY:
+            return folder_mode
+        try:
+            info = os.lstat(os.path.join(root, rel[len(HISTORY) + 1 :]))
+        except OSError:
+            return folder_mode
+        if stat.S_ISDIR(info.st_mode):
+            return info.st_mode & 0o777
+        return dir_mode(info.st_mode)
+
+    return mode_for
+
+
+def keep(
+    dirs: Dirs, rel: str, data: bytes, mode: int, when: str, folder_mode: int, dirty: set[int]
+) -> str:
+    """Write `data` as a new snapshot of `rel`; its path relative to the root. Its
+    folder goes into `dirty`, for the caller to fsync once."""
+    folder_rel = f"{HISTORY}/{rel}"
+    folder = dirs.own(folder_rel, mode_for=mirror_mode(dirs.root, folder_mode))
+    assert folder is not None
+    dirty.add(folder)
+    n = 1
+    while True:
+        name = f"{when}.{n}"
+        try:
+            write_new(folder, name, data, mode & 0o777)
+            return f"{folder_rel}/{name}"
+        except FileExistsError:
+            n += 1
