@@ -7,7 +7,6 @@ one test runs the whole app once every pane exists.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from tests.conftest import write_tree
 from tests.ui_helpers import (
     SIZE,
     HostApp,
+    answer_confirm,
     demo_store,
     press_until,
     run,
@@ -42,15 +42,14 @@ RAW_CONTROLS = ("\x1b", "\x07", "\x9b")
 
 
 class TreeAndFile(HostApp):
-    """The real app with only the index and File panes; the services the panes call
-    that other parts of the app provide are recorded."""
+    """The real app with only the index and File panes; the history and editor screens
+    the panes ask for are recorded instead (a confirm is the real dialog)."""
 
     focus_first = "#pane-index"
 
     def __init__(self, root: str, **kwargs: Any) -> None:
         super().__init__(root, **kwargs)
         self.calls: list[tuple[str, str]] = []
-        self.questions: list[str] = []
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
@@ -64,10 +63,6 @@ class TreeAndFile(HostApp):
 
     def edit_entry(self, entry_id: str) -> None:
         self.calls.append(("edit", entry_id))
-
-    def confirm(self, question: str, then: Callable[[], None]) -> None:
-        self.questions.append(question)
-        then()
 
 
 @pytest.fixture
@@ -234,9 +229,10 @@ def test_keys_call_history_edit_and_archive(demo: Path) -> None:
         await cursor_to(pilot, tree, "rotate-nginx")
         await pilot.press("h", "e")
         assert app.calls == [("history", "sops/rotate-nginx.md"), ("edit", "sop:rotate-nginx")]
-        await press_until(pilot, "x", lambda: not (demo / "sops" / "rotate-nginx.md").exists())
+        await pilot.press("x")
+        assert "sop:rotate-nginx" in await answer_confirm(pilot, app, "y")
+        await until(pilot, lambda: not (demo / "sops" / "rotate-nginx.md").exists())
         assert (demo / "archive" / "sops" / "rotate-nginx.md").exists()
-        assert "sop:rotate-nginx" in app.questions[0]
         # the reload counts one sop less and keeps the sops group open
         await until(pilot, lambda: "sops (9)" in labels(tree))
         assert find(tree, "sops (9)").is_expanded
@@ -269,8 +265,9 @@ def test_x_on_a_profile_category_picks_an_item_and_archives_then_restores_it(
         await cursor_to(pilot, tree, "重要关系")
         choice = await pick(pilot, app, "x", 2)  # the third item: 爸爸
         assert choice.choices[2] == "爸爸：话少，喜欢钓鱼"
+        question = await answer_confirm(pilot, app, "y")
+        assert "重要关系" in question and "爸爸" in question
         await until(pilot, lambda: "爸爸" not in (demo / profile).read_text("utf-8"))
-        assert "重要关系" in app.questions[-1] and "爸爸" in app.questions[-1]
         await until(
             pilot, lambda: app.store is not None and f"archive/{profile}" in app.store.files
         )
@@ -279,6 +276,7 @@ def test_x_on_a_profile_category_picks_an_item_and_archives_then_restores_it(
         await cursor_to(pilot, tree, profile)  # shown by its path under archive/
         choice = await pick(pilot, app, "x", 0)
         assert choice.choices == ["重要关系 · 爸爸：话少，喜欢钓鱼"]
+        assert "Restore" in await answer_confirm(pilot, app, "y")
         await until(pilot, lambda: "爸爸" in (demo / profile).read_text("utf-8"))
 
     run(TreeAndFile(str(demo)), body)
@@ -300,8 +298,9 @@ def test_x_on_a_rejected_candidate_brings_it_back_to_pending(demo: Path) -> None
         tree = await loaded(pilot, app)
         await press_on(pilot, tree, "archive", "right")
         await cursor_to(pilot, tree, f"rejected/{cid}.md")
-        await press_until(pilot, "x", lambda: (demo / "pending" / f"{cid}.md").exists())
-        assert f"pending:{cid}" in app.questions[-1]
+        await pilot.press("x")
+        assert f"pending:{cid}" in await answer_confirm(pilot, app, "y")
+        await until(pilot, lambda: (demo / "pending" / f"{cid}.md").exists())
 
     run(TreeAndFile(str(demo)), body)
     assert (demo / "pending" / f"{cid}.md").read_bytes() == before

@@ -95,3 +95,18 @@ async def store_loaded(pilot: Pilot, app: MemtuiApp) -> None:
     """Wait for the app's store, then let the panes show it."""
     await until(pilot, lambda: app.store is not None)
     await pilot.pause()
+
+
+async def answer_confirm(pilot: Pilot, app: MemtuiApp, key: str) -> str:
+    """Wait for the real ConfirmScreen, check that "No" has the focus (a stray Enter
+    destroys nothing), press `key` ("y", "enter", "n", "escape") and wait for it to
+    close; returns the question it asked."""
+    from memtui.ui.screens.confirm import ConfirmScreen
+
+    await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirm dialog")
+    screen = app.screen
+    assert isinstance(screen, ConfirmScreen)
+    assert app.focused is screen.query_one("#confirm-no"), "the focus must be on No"
+    await pilot.press(key)
+    await until(pilot, lambda: app.screen is not screen, what="the confirm dialog to close")
+    return screen.question
