@@ -39,6 +39,10 @@ CODES: dict[str, tuple[str, str]] = {
     "unreadable": (ERROR, "not UTF-8, binary, or over the size limit"),
     "config-invalid": (WARNING, "memtui.toml could not be used as written"),
     "txn-interrupted": (ERROR, "a change was interrupted; memtui's next change settles it"),
+    "recovery-conflict": (
+        WARNING,
+        "an interrupted change could not reach a file the agent wrote since; both kept",
+    ),
 }
 
 

@@ -18,6 +18,7 @@ from memtui.engine.paths import discover, is_inside, resolve_root
 from memtui.engine.reader import Memo, StoreReader
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.journal import pending as interrupted
+from memtui.engine.write.recovery import UNAPPLIED, unapplied
 
 LAYOUTS = ("workspace", "companion", "dsh")
 
@@ -101,6 +102,15 @@ def _open(
             f"change {txid} was interrupted; the next change memtui makes (or opening the app) "
             "finishes it, or undoes it if a file changed meanwhile",
         )
+    for txid, rels in unapplied(root):
+        reader.findings.add(
+            "recovery-conflict",
+            rels[0],
+            None,
+            f"change {txid} was interrupted, and the agent wrote {', '.join(rels)} before it "
+            f"could be finished: the agent's version is kept as it is, memtui's is in "
+            f"{UNAPPLIED}/{txid}/; compare them, then delete that folder",
+        )
     for rel in scan.bad_names:
         reader.findings.add("unreadable", rel, None, f"{rel}: the file name is not valid UTF-8")
     for rel, real in scan.escapes:
@@ -138,6 +148,12 @@ def _open(
         memo=MappingProxyType(reader.memo or {}),
         escaped=escaped,
     )
+
+
+def no_layout(path: str) -> str:
+    """Why `path` is not a store: what each layout is detected by (SPEC §1-§3)."""
+    looked = "; ".join(m.LOOKS_FOR for m in (workspace, companion, dsh))
+    return f"{path} holds no memory store: looked for {looked}"
 
 
 def looks_like_store(path: str) -> bool:

@@ -171,3 +171,26 @@ def _undo(dirs: Dirs, change: dict[str, Any]) -> None:
     write_new(folder, temp, got[0], change.get("mode") or got[1])
     os.replace(temp, name, src_dir_fd=folder, dst_dir_fd=folder)
     os.fsync(folder)
+
+
+def unapplied(root: str) -> list[tuple[str, list[str]]]:
+    """Interrupted changes that could not reach some file: (txid, files), as kept in
+    .history/unapplied/<txid>/ until the user has compared and deleted them."""
+    base = os.path.join(root, UNAPPLIED)
+    if any(os.path.islink(p) for p in (os.path.join(root, HISTORY), base)):
+        return []
+    try:
+        txids = sorted(os.listdir(base))
+    except OSError:
+        return []
+    found = []
+    for txid in txids:
+        top = os.path.join(base, txid)
+        files = [
+            os.path.relpath(os.path.join(folder, name), top)
+            for folder, _, names in os.walk(top)
+            for name in names
+        ]
+        if files:
+            found.append((txid, sorted(files)))
+    return found

@@ -500,3 +500,11 @@ def describe_conflict(rel: str, expected: str | None, seen: bytes | None, now: b
         f"{rel} changed since it was read (the agent wrote to it{what}); nothing was "
         "changed — reload and try again"
     )
+
+
+def settle_interrupted(root: str) -> list[str]:
+    """Finish or undo what a crash left in the journal, under the lock; what it did."""
+    if not journal.pending(os.path.realpath(root)) and not journal.prepared(root):
+        return []
+    with Transaction(root, "recover") as tx:
+        return tx.recovered
