@@ -41,6 +41,11 @@ def arm(spec: str | None) -> None:
     _fault = (getattr(errno, code), kind, int(nth or 1))
 
 
+def seen(kind: str) -> int:
+    """How many calls of `kind` were made since arm() (arm a far-off fault to count)."""
+    return _fault_seen.get(kind, 0)
+
+
 def fault_point(kind: str, path: str = "") -> None:
     if _fault is None or _fault[1] != kind:
         return

@@ -32,9 +32,13 @@ def _folder(dirs: Dirs) -> int:
 def write(dirs: Dirs, record: dict[str, Any], mode: int) -> None:
     folder = _folder(dirs)
     name = f"{record['txid']}.json"
-    write_new(folder, name + ".part", json.dumps(record, ensure_ascii=False).encode(), mode)
-    fault_point("replace", name)
-    os.replace(name + ".part", name, src_dir_fd=folder, dst_dir_fd=folder)
+    try:
+        write_new(folder, name + ".part", json.dumps(record, ensure_ascii=False).encode(), mode)
+        fault_point("replace", name)
+        os.replace(name + ".part", name, src_dir_fd=folder, dst_dir_fd=folder)
+    except BaseException:
+        unlink_quietly(name + ".part", folder)  # never reached the commit point
+        raise
     os.fsync(folder)
 
 

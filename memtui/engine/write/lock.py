@@ -24,8 +24,8 @@ _OPEN = os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 def open_lock_file(path: str) -> int:
     """A descriptor on the lock file, which must be a regular file; Unsafe otherwise."""
-    fault_point("lock", path)
     try:
+        fault_point("lock", path)
         try:
             # O_APPEND without O_TRUNC: opening never changes the file the agent also opens.
             fd = os.open(path, os.O_WRONLY | _OPEN, 0o644)

@@ -20,6 +20,7 @@ import datetime as dt
 import getpass
 import os
 import socket
+import stat
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -28,12 +29,13 @@ from typing import Any
 from memtui.engine.paths import is_inside
 from memtui.engine.write import journal, modes, recovery
 from memtui.engine.write.dirs import Dirs
-from memtui.engine.write.errors import (  # noqa: F401 - re-exported
+from memtui.engine.write.errors import (
     Conflict,
     ReadBackMismatch,
     Unsafe,
     WriteError,
     os_failure,
+    plain,
 )
 from memtui.engine.write.files import (
     TEMP_MARK,
@@ -278,6 +280,8 @@ class Transaction:
             self._finish_plan(lambda rel: f"{HISTORY}/{rel}/<at commit>")
             return self._receipt(current, {})
         crash_point("checked")
+        with self._failing_as_nothing_changed():
+            self._preflight()
         private = modes.private_mode(self._modes.values())
         self.dirs.folder_mode = dir_mode(private)
         with self._failing_as_nothing_changed():
@@ -294,7 +298,8 @@ class Transaction:
         try:
             journal.apply(self.dirs, record["changes"])
         except OSError as exc:
-            raise self._interrupted(exc) from None
+            self._settle_now(exc)
+            return self._receipt(current, snapshots)  # finished (and audited) by recovery
         crash_point("applied")
         self._read_back()
         crash_point("verified")
@@ -304,13 +309,15 @@ class Transaction:
             journal.finish(self.dirs, self.txid)
         return self._receipt(current, snapshots)
 
-    def _interrupted(self, exc: OSError) -> WriteError:
-        """Applying failed halfway (a disk error): settle it now, under the lock we hold."""
+    def _settle_now(self, exc: OSError) -> None:
+        """Applying failed halfway (a disk error): settle it now, under the lock still held.
+        Returns only if that finished the change; raises with what happened otherwise."""
         try:
             notes = recovery.recover(self.dirs)
         except (OSError, WriteError):
-            return os_failure(self._doing or self.root, exc, applied=True)
-        return WriteError(f"{exc.filename or self.root}: {exc.strerror}; " + "; ".join(notes))
+            raise os_failure(self._doing or self.root, exc, applied=True) from None
+        if notes == [] or not notes[0].endswith(": completed after an interruption"):
+            raise WriteError(f"{exc.filename or self.root}: {plain(exc)}; " + "; ".join(notes))
 
     def _audit(self, record: dict[str, Any], private: int) -> None:
         try:
@@ -321,6 +328,22 @@ class Transaction:
                 f"the change was made, but {AUDIT} could not be written ({exc.strerror}); "
                 "the next memtui command writes it"
             ) from None
+
+    def _preflight(self) -> None:
+        """memtui's own folder and audit log are usable, before anything is written: a
+        link, a FIFO or a file in their place is refused now, not after the change."""
+        history = self.dirs.own(HISTORY, create=False)
+        if history is None:
+            return
+        self._doing = AUDIT
+        try:
+            info = os.stat("audit.jsonl", dir_fd=history, follow_symlinks=False)
+        except FileNotFoundError:
+            return
+        if not stat.S_ISREG(info.st_mode):
+            raise Unsafe(
+                f"{AUDIT} is not a regular file (a link, FIFO or folder?); nothing was changed"
+            )
 
     def _check_conflicts(self) -> dict[str, bytes | None]:
         """Each file must still be the version expected; say what changed if not."""
