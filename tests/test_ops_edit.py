@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from memtui.engine.entries import entry_text, resolve
+from memtui.engine.identity import fingerprint
 from memtui.engine.ops.common import Refused
 from memtui.engine.ops.edit import edit_entry
 from memtui.engine.store import open_store
@@ -133,7 +134,7 @@ def test_whole_file_without_final_newline_stays_so(make):
 def test_duplicate_event_hash_two(make):
     dup = E007.replace("工作压力大", "第二个")
     root = make({EVENTS: E007 + dup + SENTINEL})
-    old = seen(root, "event:E007#2")
+    old = seen(root, f"event:E007#2@{fingerprint(dup)}")  # a shared number: with its fingerprint
     assert old == dup
     edit_entry(str(root), "event:E007#2", dup.replace("第二个", "改第二个"), seen_text=old)
     assert read(root, EVENTS) == E007 + dup.replace("第二个", "改第二个") + SENTINEL

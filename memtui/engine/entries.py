@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from memtui.engine.identity import (
+    EventRef,
+    check_shown,
+    checked,
+    event_ids,
+    event_ref,
+    fingerprint,
+    pick_event,
+    split_expect,
+)
 from memtui.engine.layouts import workspace
-from memtui.engine.model import Entry
+from memtui.engine.layouts.companion import EVENTS
+from memtui.engine.model import Entry, Event
 from memtui.engine.textfile import TextFile, read_file
+from memtui.engine.write.transaction import WriteError
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
 
 KINDS = ("topic", "event", "fact", "sop", "pending", "profile", "file")
-_BARE_EVENT = re.compile(r"E(\d+)(?:#(\d+))?", re.IGNORECASE)
 
 
 class EntryNotFound(LookupError):
@@ -33,9 +43,10 @@ def iter_entries(store: Store) -> Iterator[Entry]:
             yield Entry(f"file:{path}", "file", "store", path, path)
 
 
-def _typed(store: Store, titles: bool = True) -> Iterator[Entry]:
+def _typed(store: Store, titles: bool = True, events: bool = True) -> Iterator[Entry]:
     """Every typed entry; with `titles=False` the costly titles (an event's content, a
-    fact section's count: 0.3 s on 28,000 events) are left empty, for lookups by place."""
+    fact section's count: 0.3 s on 28,000 events) are left empty, for lookups by place;
+    with `events=False`, no events (a lookup by a name that is not an event's)."""
     if store.workspace:
         # reversed: with several pointers to one file, the first one's description wins
         described = {p.target: p.description for p in reversed(store.workspace.pointers)}
@@ -48,16 +59,11 @@ def _typed(store: Store, titles: bool = True) -> Iterator[Entry]:
                 name,
             )
     if store.companion:
-        seen: dict[str, int] = {}
-        for e in store.companion.events:
-            if e.is_sentinel:
-                continue
-            seen[e.label] = seen.get(e.label, 0) + 1
-            suffix = f"#{seen[e.label]}" if seen[e.label] > 1 else ""
-            title = f"{e.date} · {e.type} · {e.content}".strip(" ·") if titles else ""
-            yield Entry(
-                f"event:{e.label}{suffix}", "event", "companion", title, e.span.file, e.span
-            )
+        if events:
+            all_events = store.companion.events
+            for e, eid in zip(all_events, event_ids(all_events), strict=True):
+                if eid is not None:
+                    yield _event_entry(e, eid, titles)
         for c in store.companion.profile:
             title = f"{c.name} ({len(c.items)} items)"
             yield Entry(f"profile:{c.name}", "profile", "companion", title, c.span.file, c.span)
@@ -72,32 +78,65 @@ def _typed(store: Store, titles: bool = True) -> Iterator[Entry]:
             yield Entry(f"pending:{cand.id}", "pending", "dsh", title, cand.file)
 
 
-def resolve(store: Store, ref: str) -> Entry:
-    """An entry by id; bare `E020` and bare candidate ids are accepted too."""
-    wanted = _normalise(ref.strip())
-    for entry in iter_entries(store):
+def _event_entry(e: Event, eid: str, titles: bool = True) -> Entry:
+    title = f"{e.date} · {e.type} · {e.content}".strip(" ·") if titles else ""
+    return Entry(f"event:{eid}", "event", "companion", title, e.span.file, e.span)
+
+
+def resolve(store: Store, ref: str, expect: str | None = None) -> Entry:
+    """An entry by id, as it was shown (SPEC §6); bare `E020` and bare candidate ids
+    are accepted too. `expect` (or an `@FINGERPRINT` at the end of the id): the
+    entry's fingerprint when it was shown; EntryNotFound if it is not that now.
+    An event known only by its line or by a shared number needs its fingerprint
+    (identity.pick_event): EntryNotFound says which ids to use."""
+    wanted = ref.strip()
+    try:
+        eref = event_ref(wanted, expect)
+        if eref is not None:
+            return _resolve_event(store, eref)
+        exact = _find(store, _normalise(wanted))
+        base, fp = (wanted, checked(expect)) if exact is not None else split_expect(wanted, expect)
+        entry = exact or _find(store, _normalise(base))
+        if entry is None:
+            raise EntryNotFound(f"no entry {ref!r} in this store (see `memtui list`)")
+        check_shown(entry.id, entry_text(store, entry), fp, entry.file)
+        return entry
+    except WriteError as exc:  # Refused or Conflict: the id names no entry as shown
+        raise EntryNotFound(str(exc)) from None
+
+
+def _find(store: Store, wanted: str) -> Entry | None:
+    for entry in _typed(store, titles=True, events=False):
         if entry.id == wanted:
             return entry
     path = wanted[len("file:") :] if wanted.startswith("file:") else None
     if path is not None and path in store.files:  # SPEC §6: any file, whole, by its path
         return Entry(wanted, "file", "store", path, path)
-    raise EntryNotFound(f"no entry {ref!r} in this store (see `memtui list`)")
+    return None
+
+
+def _resolve_event(store: Store, ref: EventRef) -> Entry:
+    events = store.companion.events if store.companion else ()
+    if ref.label.startswith("E") and not any(e.label == ref.label for e in events):
+        raise EntryNotFound(f"no entry event:{ref.shown} in this store (see `memtui list`)")
+    event = pick_event(events, ref, EVENTS)
+    return _event_entry(event, _id_in(events, event))
 
 
 def _normalise(ref: str) -> str:
-    kind, sep, rest = ref.partition(":")
-    if not sep:
-        bare = _BARE_EVENT.fullmatch(ref)
-        return _event_id(bare) if bare else f"pending:{ref}"
-    if kind == "event":
-        bare = _BARE_EVENT.fullmatch(rest)
-        return _event_id(bare) if bare else ref
-    return ref
+    kind, sep, _rest = ref.partition(":")
+    return ref if sep and kind else f"pending:{ref}"
 
 
-def _event_id(match: re.Match[str]) -> str:
-    suffix = f"#{match.group(2)}" if match.group(2) and match.group(2) != "1" else ""
-    return f"event:E{int(match.group(1)):03d}{suffix}"
+def fingerprint_of(store: Store, entry: Entry) -> str | None:
+    """The entry's fingerprint as this snapshot shows it (None: its file is unreadable)."""
+    text = entry_text(store, entry)
+    return None if text is None else fingerprint(text)
+
+
+def entry_json(store: Store, entry: Entry) -> dict[str, Any]:
+    """Entry.to_json() with the fingerprint an action can be given back (`--expect`)."""
+    return {**entry.to_json(), "fingerprint": fingerprint_of(store, entry)}
 
 
 def entry_text(store: Store, entry: Entry) -> str | None:
@@ -121,14 +160,24 @@ def entry_at(store: Store, rel: str, line: int) -> str:
     """The id of the entry that holds line `line` (1-based; spans count from 0) of file
     `rel`: the narrowest entry spanning it, else the entry that is the whole file, else
     `file:rel`."""
-    best: tuple[int, str] | None = None  # (lines spanned, id)
+    best: tuple[int, Entry] | None = None  # (lines spanned, entry)
     whole: str | None = None
-    for entry in _typed(store, titles=False):
+    if store.companion and rel == EVENTS:  # an event's id needs its neighbours: by place here
+        for e in store.companion.events:
+            span = e.span
+            if not e.is_sentinel and span.start < line <= span.stop:
+                return "event:" + _id_in(store.companion.events, e)
+    for entry in _typed(store, titles=False, events=False):
         if entry.file != rel:
             continue
         span = entry.span
         if span is None:
             whole = whole or entry.id
         elif span.start < line <= span.stop and (best is None or span.stop - span.start < best[0]):
-            best = (span.stop - span.start, entry.id)
-    return best[1] if best is not None else whole or f"file:{rel}"
+            best = (span.stop - span.start, entry)
+    return best[1].id if best is not None else whole or f"file:{rel}"
+
+
+def _id_in(events: tuple[Event, ...], event: Event) -> str:
+    """The id (without `event:`) of one of `events`; it depends on the others."""
+    return next(i for e, i in zip(events, event_ids(events), strict=True) if e is event and i)

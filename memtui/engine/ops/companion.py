@@ -12,6 +12,7 @@ import os
 import re
 
 from memtui.engine import config
+from memtui.engine.identity import EventRef, check_shown, event_ref, pick_event, split_expect
 from memtui.engine.layouts.companion import (
     EVENT_TYPES,
     EVENTS,
@@ -56,7 +57,6 @@ WORKSPACE_INDEX = "memory.md"
 UNRESOLVED_HEADING = f"## {UNRESOLVED}"
 CONTENT_CHARS = 40
 
-_REF = re.compile(r"(?:event:)?([EL])(\d+)(?:#(\d+))?", re.IGNORECASE)
 _STATUS = re.compile(r"\*\*[ \t]*状态[ \t]*\*\*[ \t]*[：:][ \t]*")
 _FIELD = re.compile(r"\*\*[^*\n]+?\*\*[ \t]*[：:]")
 _ITEM_MARKS = ("-", "*", "•")
@@ -65,62 +65,51 @@ _ITEM_MARKS = ("-", "*", "•")
 # --- finding an event ------------------------------------------------------
 
 
-def parse_event_ref(ref: str) -> tuple[str, int]:
-    """`event:E007`, `E7`, `E007#2` (the second E007), `event:L12` -> (label, nth)."""
-    match = _REF.fullmatch(ref.strip())
-    if not match:
-        raise Refused(f"{ref!r} is not an event id (event:E020, E020 or E020#2)")
-    letter, digits, nth = match.group(1).upper(), int(match.group(2)), int(match.group(3) or 1)
-    if letter == "E" and digits == 0:
-        raise Refused("E000 is the last_active sentinel the agent writes; it is not an event")
-    if nth < 1:
-        raise Refused(f"{ref!r}: duplicates are counted from #1")
-    return (f"E{digits:03d}" if letter == "E" else f"L{digits}"), nth
-
-
-def find_event(events: list[Event], label: str, nth: int, where: str) -> Event:
-    matches = [e for e in events if not e.is_sentinel and e.label == label]
-    if len(matches) < nth:
-        shown = label if nth == 1 else f"{label}#{nth}"
-        raise Refused(f"no event {shown} in {where}")
-    return matches[nth - 1]
-
-
-def _event_id(label: str, nth: int) -> str:
-    return f"event:{label}" + (f"#{nth}" if nth > 1 else "")
+def parse_event_ref(ref: str, expect: str | None = None) -> EventRef:
+    """`event:E007`, `E7`, `E007#2` (the second E007), `event:L12`, each optionally
+    with `@FINGERPRINT` (identity.event_ref); Refused if `ref` is no event id."""
+    got = event_ref(ref, expect) if isinstance(ref, str) else None
+    if got is None:
+        raise Refused(f"{ref!r} is not an event id (event:E020, E020, E020#2@… or L12@…)")
+    return got
 
 
 # --- status ----------------------------------------------------------------
 
 
-def set_event_status(root: str, event_id: str, status: str, *, dry_run: bool = False) -> Receipt:
+def set_event_status(
+    root: str, event_id: str, status: str, *, expect: str | None = None, dry_run: bool = False
+) -> Receipt:
     """Set the value on the event's **状态** line (the line is added after the last
-    field line if the event has none). Nothing else in events.md changes."""
+    field line if the event has none). Nothing else in events.md changes. `expect`:
+    the event's fingerprint as shown (identity); refused if it is not that now."""
     value = one_line(status, "the status")
     assert value is not None
-    label, nth = parse_event_ref(event_id)
+    ref = parse_event_ref(event_id, expect)
     check_root(root)
     limits = thresholds(root)
-    details = {"event": _event_id(label, nth), "status": value}
+    details = {"event": f"event:{ref.shown}", "status": value}
     with Transaction(root, "event-status", details=details, dry_run=dry_run) as tx:
         tf = load(tx, EVENTS, limits)
         assert tf is not None
-        event = find_event(_events(tf), label, nth, EVENTS)
+        event = pick_event(_events(tf), ref, EVENTS)
         text = _with_status(tf.text, event, value)
         if text == tf.text:
-            tx.details["unchanged"] = f"{label} already has 状态 {value}"
+            tx.details["unchanged"] = f"{ref.shown} already has 状态 {value}"
             return tx.commit()
         tx.details["was"] = event.status
         tx.write(EVENTS, tf.encode(text))
         return tx.commit()
 
 
-def done(root: str, event_id: str, *, dry_run: bool = False) -> Receipt:
-    return set_event_status(root, event_id, DONE, dry_run=dry_run)
+def done(root: str, event_id: str, *, expect: str | None = None, dry_run: bool = False) -> Receipt:
+    return set_event_status(root, event_id, DONE, expect=expect, dry_run=dry_run)
 
 
-def reopen(root: str, event_id: str, *, dry_run: bool = False) -> Receipt:
-    return set_event_status(root, event_id, OPEN, dry_run=dry_run)
+def reopen(
+    root: str, event_id: str, *, expect: str | None = None, dry_run: bool = False
+) -> Receipt:
+    return set_event_status(root, event_id, OPEN, expect=expect, dry_run=dry_run)
 
 
 def _with_status(text: str, event: Event, value: str) -> str:
@@ -309,28 +298,35 @@ def _users_lines(run: list[str]) -> list[str]:
 # --- archiving events ------------------------------------------------------
 
 
-def archive_event(root: str, event_id: str, *, dry_run: bool = False) -> Receipt:
+def archive_event(
+    root: str, event_id: str, *, expect: str | None = None, dry_run: bool = False
+) -> Receipt:
     """The event's lines move to the end of archive/memory/events.md."""
-    return _move_event(root, event_id, EVENTS, ARCHIVE_EVENTS, "archive-event", dry_run)
+    ref = parse_event_ref(event_id, expect)
+    return _move_event(root, ref, EVENTS, ARCHIVE_EVENTS, "archive-event", dry_run)
 
 
-def restore_event(root: str, event_id: str, *, dry_run: bool = False) -> Receipt:
-    """An archived event's lines move back to the end of memory/events.md."""
-    return _move_event(root, event_id, ARCHIVE_EVENTS, EVENTS, "restore-event", dry_run)
+def restore_event(
+    root: str, event_id: str, *, expect: str | None = None, dry_run: bool = False
+) -> Receipt:
+    """An archived event's lines move back to the end of memory/events.md (its id and
+    fingerprint as the archive shows it)."""
+    ref = parse_event_ref(event_id, expect)
+    return _move_event(root, ref, ARCHIVE_EVENTS, EVENTS, "restore-event", dry_run)
 
 
 def _move_event(
-    root: str, event_id: str, source: str, target: str, op: str, dry_run: bool
+    root: str, ref: EventRef, source: str, target: str, op: str, dry_run: bool
 ) -> Receipt:
-    label, nth = parse_event_ref(event_id)
+    label = ref.label
     check_root(root)
     limits = thresholds(root)
-    details = {"event": _event_id(label, nth), "from": source, "to": target}
+    details = {"event": f"event:{ref.shown}", "from": source, "to": target}
     with Transaction(root, op, details=details, dry_run=dry_run) as tx:
         src = load(tx, source, limits, must_exist=source == EVENTS)
         if src is None:
-            raise Refused(f"no event {label} in {source} ({source} does not exist)")
-        event = find_event(_events(src), label, nth, source)
+            raise Refused(f"no event {ref.shown} in {source} ({source} does not exist)")
+        event = pick_event(_events(src), ref, source)
         dst = load(tx, target, limits, must_exist=False)
         dst_events = _events(dst) if dst else []
         if target == EVENTS and event.number and any(e.number == event.number for e in dst_events):
@@ -358,15 +354,23 @@ def _move_event(
 # --- archiving profile items -----------------------------------------------
 
 
-def archive_profile_item(root: str, category: str, item: str, *, dry_run: bool = False) -> Receipt:
+def archive_profile_item(
+    root: str, category: str, item: str, *, expect: str | None = None, dry_run: bool = False
+) -> Receipt:
     """The `- item` line moves to archive/memory/user_profile.md, under the same
-    `## category`. Core items are archived only this way: explicitly."""
-    return _move_item(root, category, item, PROFILE, ARCHIVE_PROFILE, "archive-profile", dry_run)
+    `## category`. Core items are archived only this way: explicitly. `expect`: the
+    fingerprint of the category (`profile:<category>`) as shown."""
+    where = (PROFILE, ARCHIVE_PROFILE)
+    return _move_item(root, category, item, where, "archive-profile", expect, dry_run)
 
 
-def restore_profile_item(root: str, category: str, item: str, *, dry_run: bool = False) -> Receipt:
-    """An archived item goes back to the end of its `## category` in user_profile.md."""
-    return _move_item(root, category, item, ARCHIVE_PROFILE, PROFILE, "restore-profile", dry_run)
+def restore_profile_item(
+    root: str, category: str, item: str, *, expect: str | None = None, dry_run: bool = False
+) -> Receipt:
+    """An archived item goes back to the end of its `## category` in user_profile.md
+    (`expect`: the fingerprint of that category in the archive, as shown)."""
+    where = (ARCHIVE_PROFILE, PROFILE)
+    return _move_item(root, category, item, where, "restore-profile", expect, dry_run)
 
 
 def _section(tf: TextFile, name: str) -> Section | None:
@@ -375,12 +379,20 @@ def _section(tf: TextFile, name: str) -> Section | None:
 
 
 def _move_item(
-    root: str, category: str, item: str, source: str, target: str, op: str, dry_run: bool
+    root: str,
+    category: str,
+    item: str,
+    where: tuple[str, str],
+    op: str,
+    expect: str | None,
+    dry_run: bool,
 ) -> Receipt:
+    source, target = where
     name = one_line(category, "the category")
     wanted = one_line(item, "the item")
     assert name is not None and wanted is not None
     wanted = wanted.lstrip("-*• \t") if wanted[:1] in _ITEM_MARKS else wanted
+    name, expect = split_expect(name, expect)
     check_root(root)
     limits = thresholds(root)
     details: dict[str, object] = {"category": name, "item": wanted, "from": source, "to": target}
@@ -388,8 +400,11 @@ def _move_item(
         src = load(tx, source, limits, must_exist=source == PROFILE)
         section = _section(src, name) if src else None
         if src is None or section is None:
+            check_shown(f"profile:{name}", None, expect, source)
             raise Refused(f"no category {name!r} in {source}")
         text = src.text
+        shown = text[section.span.char_start : section.span.char_stop]
+        check_shown(f"profile:{name}", shown, expect, source)
         rows = line_ranges(text, section.span.char_start, section.span.char_stop)
         heading = rows[0][2]
         hit = next(

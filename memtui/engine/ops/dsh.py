@@ -30,12 +30,19 @@ from memtui.engine.ops.dsh_reject import digest, reject, unreject
 from memtui.engine.write.transaction import Receipt
 
 
-def restore(root: str | os.PathLike[str], entry_id: str, *, dry_run: bool = False) -> Receipt:
+def restore(
+    root: str | os.PathLike[str],
+    entry_id: str,
+    *,
+    expect: str | None = None,
+    dry_run: bool = False,
+) -> Receipt:
     """A fact section or sop back from archive/, or a rejected candidate (`pending:<name>`,
-    its file in archive/rejected/) back to pending/."""
+    its file in archive/rejected/) back to pending/. `expect`: the fingerprint of the
+    archived file as shown."""
     if entry_id.startswith("pending:"):
-        return unreject(root, entry_id[len("pending:") :], dry_run=dry_run)
-    return dsh_entries.restore(root, entry_id, dry_run=dry_run)
+        return unreject(root, entry_id[len("pending:") :], expect=expect, dry_run=dry_run)
+    return dsh_entries.restore(root, entry_id, expect=expect, dry_run=dry_run)
 
 
 __all__ = [

@@ -7,6 +7,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from memtui.engine.identity import check_shown, check_shown_bytes, split_expect
 from memtui.engine.layouts.dsh import FACTS, META
 from memtui.engine.ops.common import Refused, current_text, now_iso
 from memtui.engine.ops.dsh_books import (
@@ -98,14 +99,17 @@ def _record_added(
 
 
 def _move_sop(
-    tx: Transaction, name: str, *, restoring: bool
+    tx: Transaction, name: str, *, restoring: bool, expect: str | None = None
 ) -> tuple[str, str, FactsState, list[str]]:
     """sops/NAME.md to archive/sops/ (or back, restoring), never over an existing file;
-    (from, to, the facts, the sops after the move) for the books."""
+    (from, to, the facts, the sops after the move) for the books. `expect`: the
+    fingerprint of the file moved, as shown."""
     live = refuse_path(f"{SOPS}/{name}.md", tx.root)
     kept = refuse_path(f"{ARCHIVE_SOPS}/{name}.md", tx.root)
     src, dst = (kept, live) if restoring else (live, kept)
-    if tx.read(src) is None:
+    raw = tx.read(src)
+    check_shown_bytes(f"sop:{name}", raw, expect, src)
+    if raw is None:
         raise Refused(
             f"sop:{name} is not archived ({src} does not exist)"
             if restoring
@@ -302,28 +306,39 @@ def update_sop(
 # --- archive and restore ---------------------------------------------------------
 
 
-def archive(root: str | os.PathLike[str], entry_id: str, *, dry_run: bool = False) -> Receipt:
+def archive(
+    root: str | os.PathLike[str],
+    entry_id: str,
+    *,
+    expect: str | None = None,
+    dry_run: bool = False,
+) -> Receipt:
     """fact:SECTION (its block cut from facts.md to archive/facts/SECTION.md) or sop:name
-    (sops/name.md moved to archive/sops/); status archived in memory-meta.json."""
+    (sops/name.md moved to archive/sops/); status archived in memory-meta.json.
+    `expect` (or `@FINGERPRINT` after the id): the entry's fingerprint as shown."""
+    entry_id, expect = split_expect(entry_id, expect)
     kind, name = check_entry(entry_id)
     tx = begin(root, "archive", dry_run)
     with tx:
         if kind == "fact":
-            state, moved = _archive_section(tx, name)
+            state, moved = _archive_section(tx, name, expect)
             sops = sop_names(tx.root)
         else:
-            _, moved, state, sops = _move_sop(tx, name, restoring=False)
+            _, moved, state, sops = _move_sop(tx, name, restoring=False, expect=expect)
         fields = {"status": "archived", "archivedAt": now_iso(), "archivedTo": moved}
         summary = f"{kind}:{name} archived to {moved}"
         return _finish_move(tx, (kind, name), (state, sops), fields, summary, archived_to=moved)
 
 
-def _archive_section(tx: Transaction, name: str) -> tuple[FactsState, str]:
+def _archive_section(tx: Transaction, name: str, expect: str | None) -> tuple[FactsState, str]:
     tf = current_text(tx, FACTS, must_exist=False)
     found = fact_sections(tf.text) if tf else []
     spans = [span for n, span, _ in found if n == name]
     if tf is None or not spans:
+        check_shown(f"fact:{name}", None, expect, FACTS)
         raise Refused(f"facts.md has no section {name!r}")
+    # fact:NAME is shown as its first section (entries.resolve); all of them move
+    check_shown(f"fact:{name}", tf.text[spans[0].char_start : spans[0].char_stop], expect, FACTS)
     dst = refuse_path(archived_section(name), tx.root)
     if os.path.lexists(os.path.join(tx.root, dst)):
         raise Refused(f"{dst} exists already (an earlier archive); restore or rename it first")
@@ -337,15 +352,24 @@ def _archive_section(tx: Transaction, name: str) -> tuple[FactsState, str]:
     return FactsState(section_names(left), sum(len(nums) for _, _, nums in left)), dst
 
 
-def restore(root: str | os.PathLike[str], entry_id: str, *, dry_run: bool = False) -> Receipt:
+def restore(
+    root: str | os.PathLike[str],
+    entry_id: str,
+    *,
+    expect: str | None = None,
+    dry_run: bool = False,
+) -> Receipt:
     """The reverse of archive: the section goes back to the end of facts.md, the sop back
-    to sops/; Refused when that section or sop exists again meanwhile."""
+    to sops/; Refused when that section or sop exists again meanwhile. `expect`: the
+    fingerprint of the archived file, as shown."""
+    entry_id, expect = split_expect(entry_id, expect)
     kind, name = check_entry(entry_id)
     tx = begin(root, "restore", dry_run)
     with tx:
         if kind == "fact":
             src = refuse_path(archived_section(name), tx.root)
             block = current_text(tx, src, must_exist=False)
+            check_shown(f"fact:{name}", block.text if block else None, expect, src)
             if block is None:
                 raise Refused(f"fact:{name} is not archived ({src} does not exist)")
             tf, state, _ = read_facts(tx)
@@ -363,7 +387,7 @@ def restore(root: str | os.PathLike[str], entry_id: str, *, dry_run: bool = Fals
             sops = sop_names(tx.root)
             target = FACTS
         else:
-            src, target, state, sops = _move_sop(tx, name, restoring=True)
+            src, target, state, sops = _move_sop(tx, name, restoring=True, expect=expect)
         fields = {"status": "active", "restoredAt": now_iso()}
         summary = f"{kind}:{name} restored from {src} to {target}"
         return _finish_move(tx, (kind, name), (state, sops), fields, summary, restored_from=src)

@@ -9,6 +9,7 @@ from collections import deque
 from typing import Any
 
 from memtui.engine import frontmatter
+from memtui.engine.identity import check_shown_bytes, split_expect
 from memtui.engine.ops.common import Refused, now_iso
 from memtui.engine.ops.dsh_books import Counts, plan_stats, read_facts, sop_names
 from memtui.engine.ops.dsh_chunks import Pace, chunked, precheck, stop, targets
@@ -150,16 +151,25 @@ def digest(root: str | os.PathLike[str], rel: str) -> str | None:
 REJECT_KEYS = ("reject_reason", "rejected_at")
 
 
-def unreject(root: str | os.PathLike[str], name: str, *, dry_run: bool = False) -> Receipt:
+def unreject(
+    root: str | os.PathLike[str],
+    name: str,
+    *,
+    expect: str | None = None,
+    dry_run: bool = False,
+) -> Receipt:
     """A rejected candidate (`archive/rejected/<name>.md`) back to pending/, without the
-    keys the reject added: a mistaken reject undone through the transaction."""
+    keys the reject added: a mistaken reject undone through the transaction. `expect`
+    (or `@FINGERPRINT` after the name): the rejected file's fingerprint as shown."""
     root = os.path.realpath(os.fspath(root))
+    name, expect = split_expect(name, expect)
     if not name or "/" in name or "\\" in name or name.startswith("."):
         raise Refused(f"{name!r} is not a rejected candidate's name (archive/rejected/<name>.md)")
     src = f"{ARCHIVE_REJECTED}/{name}.md"
     tx = begin(root, "unreject", dry_run)
     with tx:
         raw = tx.read(src)
+        check_shown_bytes(f"pending:{name}", raw, expect, src)
         if raw is None:
             raise Refused(f"no rejected candidate {name} ({src} does not exist)")
         got = decode(src, raw)

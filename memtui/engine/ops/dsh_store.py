@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memtui.engine import frontmatter
+from memtui.engine.identity import checked, fingerprint_bytes
 from memtui.engine.layouts.dsh import ENTRY_TYPES, sop_name_problem
 from memtui.engine.ops.common import Refused
 from memtui.engine.paths import Scan, list_files
@@ -158,15 +159,7 @@ def read_candidate(tx: Transaction, rel: str) -> Candidate:
         cand.problem = f"is {got.reason}"
         return cand
     cand.text = got.text
-    try:
-        split = frontmatter.split(got.text)
-        cand.body = split.body
-        if split.yaml_text is None:
-            cand.problem = "has no front matter (`---` … `---`)"
-        else:
-            cand.meta = frontmatter.load(split.yaml_text)
-    except frontmatter.FrontMatterError as exc:
-        cand.problem = f"has broken front matter: {exc}"
+    cand.meta, cand.body, cand.problem = parse_front(got.text)
     return cand
 
 
@@ -179,16 +172,39 @@ def validate(cand: Candidate, edits: dict[str, Any]) -> Candidate:
     cand.body = edits["body"] if edits.get("body") is not None else cand.body
     cand.edited = sorted(k for k, v in edits.items() if v is not None)
     cand.evidence = _text(cand.meta.get("evidence"))
-    if cand.entry_type not in ENTRY_TYPES:
-        cand.problem = f"has entry_type {cand.entry_type!r}, not fact or sop"
-    elif cand.entry_type == "sop":
-        cand.problem = sop_name_problem(cand.target)
-    else:
-        cand.problem = section_problem(cand.target)
-        cand.target = cand.target.strip() if cand.target else cand.target
+    cand.problem = target_problem(cand.entry_type, cand.target)
+    if cand.entry_type == "fact" and cand.target:
+        cand.target = cand.target.strip()
     if cand.problem is None and not (cand.evidence and cand.evidence.strip()):
         cand.problem = "has no evidence (No Execution, No Memory); it cannot be accepted"
     return cand
+
+
+def target_problem(entry_type: str | None, target: str | None) -> str | None:
+    """Why a candidate's entry_type and target cannot be accepted, or None."""
+    if entry_type not in ENTRY_TYPES:
+        return f"has entry_type {entry_type!r}, not fact or sop"
+    return sop_name_problem(target) if entry_type == "sop" else section_problem(target)
+
+
+def candidate_problem(text: str) -> str | None:
+    """Why `text` is not a candidate (its front matter, entry_type and target), or None."""
+    meta, _body, problem = parse_front(text)
+    return problem or target_problem(_text(meta.get("entry_type")), _text(meta.get("target")))
+
+
+def parse_front(text: str) -> tuple[dict[str, Any], str, str | None]:
+    """(front matter keys, body, why the front matter is unusable or None)."""
+    try:
+        split = frontmatter.split(text)
+    except frontmatter.FrontMatterError as exc:
+        return {}, text, f"has broken front matter: {exc}"
+    if split.yaml_text is None:
+        return {}, split.body, "has no front matter (`---` … `---`)"
+    try:
+        return frontmatter.load(split.yaml_text), split.body, None
+    except frontmatter.FrontMatterError as exc:
+        return {}, split.body, f"has broken front matter: {exc}"
 
 
 def normalise_id(ref: str) -> str:
@@ -239,11 +255,14 @@ def _front_matter_ids(root: str) -> dict[str, str]:
 
 
 def normalise_expected(expected: Any) -> dict[str, str]:
-    """{pending/<id>.md: sha256} from keys given as paths, `pending:<id>` or bare ids."""
+    """{pending/<id>.md: sha256 or fingerprint} from keys given as paths, `pending:<id>`
+    or bare ids; the values are the file's sha256 (as the app sends it) or the
+    candidate's fingerprint (identity: `--expect`, as `memtui list --json` prints it)."""
     out: dict[str, str] = {}
     for key, digest in dict(expected or {}).items():
         rel = key if "/" in key else f"{PENDING}/{normalise_id(key)}.md"
-        out[os.path.normpath(rel)] = digest
+        want = str(digest).strip().lower()
+        out[os.path.normpath(rel)] = want if len(want) == 64 else str(checked(want))
     return out
 
 
@@ -252,7 +271,8 @@ def check_expected(rel: str, raw: bytes | None, expected: dict[str, str]) -> Non
     want = expected.get(rel)
     if want is None:
         return
-    now = None if raw is None else sha256(raw)
+    digest = sha256 if len(want) == 64 else fingerprint_bytes
+    now = None if raw is None else digest(raw)
     if now != want:
         what = "was removed" if raw is None else "changed"
         raise Conflict(

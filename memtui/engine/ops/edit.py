@@ -8,19 +8,21 @@ Conflict: nothing either side writes is lost.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
-import re
 from collections.abc import Callable, Iterator
 
 from memtui.engine import frontmatter
+from memtui.engine.identity import check_shown, event_ref, fingerprint, pick_event, split_expect
 from memtui.engine.layouts.companion import EVENT_ID, EVENTS, HEADS, PROFILE, _events
 from memtui.engine.layouts.dsh import INDEX as DSH_INDEX
 from memtui.engine.layouts.workspace import DSH_L0, INDEX, TOPIC_LIKE, topic_id
 from memtui.engine.markdown import HEADING, sections
 from memtui.engine.ops.common import Refused, thresholds
-from memtui.engine.ops.companion import find_event, parse_event_ref
+from memtui.engine.ops.companion import parse_event_ref
 from memtui.engine.ops.lines import check_root, eol_of_text, line_ranges, load
+from memtui.engine.ops.structure import check_structure
 from memtui.engine.paths import LAYOUT_DIRS, is_temp_name
 from memtui.engine.textfile import TextFile, decode, line_count
 from memtui.engine.write.files import read_or_none
@@ -35,7 +37,6 @@ from memtui.engine.write.transaction import (
 
 FACTS = "facts.md"
 SOUL = "soul.md"
-_BARE_EVENT = re.compile(r"[EL]\d+(?:#\d+)?", re.IGNORECASE)
 
 Locate = Callable[[TextFile], tuple[int, int]]  # (char start, char stop) of the entry
 
@@ -46,22 +47,34 @@ def edit_entry(
     new_text: str,
     *,
     seen_text: str | None = None,
+    expect: str | None = None,
     insist: bool = False,
     dry_run: bool = False,
 ) -> Receipt:
     """Replace the entry's text with `new_text` (ids as in SPEC §6).
 
     `seen_text` is the entry's text as the caller read it: if the entry differs
-    now, Conflict. Changes elsewhere in the file do not matter; they are kept.
-    The dsh layout's L0 meta-rules are read-only unless the user insists (SPEC §3).
+    now, Conflict. Without it, `expect` (or `@FINGERPRINT` at the end of the id) is
+    the entry's fingerprint as shown (identity), with the same effect. Changes
+    elsewhere in the file do not matter; they are kept. Empty text is refused (an
+    entry is removed by archiving it), and so is text that would leave an event, a
+    section, a candidate or a sop without its structure. The dsh layout's L0
+    meta-rules are read-only unless the user insists (SPEC §3).
     """
     if not isinstance(new_text, str):
         raise Refused("the new text must be text")
-    kind, name = _split_ref(entry_id)
+    kind, name, expect = _split_ref(entry_id, expect)
+    if seen_text is not None:  # the text seen names the entry more exactly than an id
+        expect = fingerprint(seen_text)
+    if not new_text.strip():
+        raise Refused(
+            f"{entry_id}: the new text is empty; an edit never removes an entry (archiving "
+            "it does: `memtui archive`, or x in the app); nothing was written"
+        )
     check_root(root)
     limits = thresholds(root)
     with Transaction(root, "edit", details={"entry": entry_id}, dry_run=dry_run) as tx:
-        rel, locate, heading_level = _target(tx.root, kind, name)
+        rel, locate, heading_level = _target(tx.root, kind, name, expect, seen_text is not None)
         if is_l0(tx.root, rel) and not insist:
             raise Refused(
                 f"{rel} holds the dsh layout's L0 meta-rules, which memtui keeps read-only; "
@@ -79,19 +92,23 @@ def edit_entry(
                 ) from None
             raise
         old = tf.text[start:stop]
-        if seen_text is not None and old != seen_text:
+        # Blank lines after it are not part of what was seen (the agent's append after
+        # the last event adds one); fit() keeps them.
+        if seen_text is not None and old.rstrip() != seen_text.rstrip():
             raise Conflict(
                 f"{entry_id} changed since you read it (the agent wrote to it): "
                 f"{what_changed(seen_text, old)}; nothing was changed — reload and try again"
             )
+        check_shown(entry_id, old, expect, rel)
         new = fit(new_text, old, tf.text)
-        if new and heading_level:
+        if heading_level:
             _check_heading(entry_id, new, heading_level)
         text = tf.text[:start] + new + tf.text[stop:]
-        if kind == "event" and new:
+        if kind == "event":
             archived = read_or_none(os.path.join(tx.root, "archive", EVENTS))
             archived_text = archived.decode("utf-8", "replace") if archived else ""
             _check_event_edit(entry_id, old, new, text + "\n" + archived_text)
+        check_structure(rel, old, new)
         _check_file_rules(rel, tf.text, text, limits.index_block_lines)
         tx.details["file"] = rel
         if text != tf.text:
@@ -208,27 +225,39 @@ def _check_file_rules(rel: str, old: str, new: str, index_block: int) -> None:
 # --- finding the entry -------------------------------------------------------
 
 
-def _split_ref(ref: str) -> tuple[str, str]:
+def _split_ref(ref: str, expect: str | None) -> tuple[str, str, str | None]:
+    """(kind, name, expected fingerprint) from an id that may end with `@FINGERPRINT`."""
     ref = ref.strip()
+    eref = event_ref(ref, expect)
+    if eref is not None:
+        return "event", eref.shown, eref.fp
     kind, sep, rest = ref.partition(":")
     if not sep:
-        return ("event", ref) if _BARE_EVENT.fullmatch(ref) else ("pending", ref)
+        return "pending", *split_expect(ref, expect)
     if kind not in ("event", "fact", "sop", "pending", "profile", "topic", "file") or not rest:
         raise Refused(f"{ref!r} is not an entry id (see `memtui list`)")
-    return kind, rest
+    if kind == "event":
+        parse_event_ref(rest)  # says why it is not an event id
+    name, fp = split_expect(rest, expect)
+    return kind, name, fp
 
 
 def _whole(tf: TextFile) -> tuple[int, int]:
     return 0, len(tf.text)
 
 
-def _target(root: str, kind: str, name: str) -> tuple[str, Locate, int]:
-    """(file, how to find the entry in its current text, heading level it starts with)."""
+def _target(
+    root: str, kind: str, name: str, expect: str | None, seen: bool = False
+) -> tuple[str, Locate, int]:
+    """(file, how to find the entry in its current text, heading level it starts with).
+    Where a name can mean several places (an event's shared number, two sections of
+    one name), the one shown (`expect`) is found; check_shown() vouches for the rest."""
     if kind == "event":
-        label, nth = parse_event_ref(name)
+        ref = dataclasses.replace(parse_event_ref(name), fp=expect)
 
         def event(tf: TextFile) -> tuple[int, int]:
-            found = find_event(_events(tf), label, nth, EVENTS)
+            # changed in its place: found, for edit_entry to say what changed
+            found = pick_event(_events(tf), ref, EVENTS, changed=seen)
             return found.span.char_start, found.span.char_stop
 
         return EVENTS, event, 3
@@ -237,10 +266,14 @@ def _target(root: str, kind: str, name: str) -> tuple[str, Locate, int]:
         wanted = name.strip()
 
         def section(tf: TextFile) -> tuple[int, int]:
-            for s in sections(tf, 2, False):
-                if s.name.strip() == wanted:
-                    return s.span.char_start, s.span.char_stop
-            raise Refused(f"no section {wanted!r} in {rel}")
+            spans = [s.span for s in sections(tf, 2, False) if s.name.strip() == wanted]
+            if not spans:
+                raise Refused(f"no section {wanted!r} in {rel}")
+            shown = [
+                sp for sp in spans if fingerprint(tf.text[sp.char_start : sp.char_stop]) == expect
+            ]
+            span = (shown or spans)[0]
+            return span.char_start, span.char_stop
 
         return rel, section, 2
     if kind == "sop":

@@ -7,6 +7,7 @@ import os
 import re
 
 from memtui.engine.config import Thresholds
+from memtui.engine.identity import check_shown, check_shown_bytes, split_expect
 from memtui.engine.layouts.workspace import ARROW, INDEX, TOPIC_LIKE, pointer_file, topic_id
 from memtui.engine.markdown import HEADING, sections
 from memtui.engine.ops.common import Refused, thresholds
@@ -140,9 +141,12 @@ def _read(tx: Transaction, rel: str) -> bytes | None:
         raise Refused(str(exc)) from None
 
 
-def _check_move(tx: Transaction, src: str, dst: str) -> None:
-    """A topic file may move from src to dst: src is there and nothing is at dst."""
-    if _read(tx, src) is None:
+def _check_move(tx: Transaction, src: str, dst: str, shown: tuple[str, str | None]) -> None:
+    """A topic file may move from src to dst: src is there, as shown (`shown`: the
+    topic's id and expected fingerprint), and nothing is at dst."""
+    raw = _read(tx, src)
+    check_shown_bytes(shown[0], raw, shown[1], src)
+    if raw is None:
         raise Refused(f"{src} does not exist")
     if os.path.lexists(os.path.join(tx.root, dst)):
         raise Refused(f"{dst} already exists; not overwritten")
@@ -177,19 +181,24 @@ def _index_level(count: int, limits: Thresholds) -> str | None:
 # --- operations ----------------------------------------------------------------
 
 
-def archive_topic(root: str, name: str, *, dry_run: bool = False) -> Receipt:
+def archive_topic(
+    root: str, name: str, *, expect: str | None = None, dry_run: bool = False
+) -> Receipt:
     """memory_<name>.md moves to archive/; its pointer lines move from memory.md to
-    archive/memory.md under the same `## section`."""
+    archive/memory.md under the same `## section`. `expect` (or `@FINGERPRINT` after
+    the name): the topic file's fingerprint as shown."""
+    name, expect = split_expect(name, expect)
     check_root(root)
     limits = thresholds(root)
     with Transaction(root, "archive-topic", details={"topic": name}, dry_run=dry_run) as tx:
         src = _topic_rel(tx.root, name, "")
         if src is None:
+            check_shown(f"topic:{name}", None, expect, f"memory_{name}.md")
             raise Refused(f"no topic {name!r} (memory_{name}.md does not exist)")
         if is_l0(tx.root, src):  # in a dsh store it is the L0 meta-rules, not a topic
             raise Refused(f"{src} holds the dsh layout's L0 meta-rules; it is not archived")
         dst = f"{ARCHIVE}/{src}"
-        _check_move(tx, src, dst)
+        _check_move(tx, src, dst, (f"topic:{name}", expect))
         index = load(tx, INDEX, limits, must_exist=False)
         hits = pointers_to(index.text, src) if index else []
         tx.move(src, dst)
@@ -205,17 +214,22 @@ def archive_topic(root: str, name: str, *, dry_run: bool = False) -> Receipt:
         return tx.commit()
 
 
-def restore_topic(root: str, name: str, *, dry_run: bool = False) -> Receipt:
+def restore_topic(
+    root: str, name: str, *, expect: str | None = None, dry_run: bool = False
+) -> Receipt:
     """archive/memory_<name>.md comes back; its pointer lines go back to the end of
-    their sections in memory.md (refused while memory.md is at the block)."""
+    their sections in memory.md (refused while memory.md is at the block). `expect`:
+    the archived file's fingerprint as shown."""
+    name, expect = split_expect(name, expect)
     check_root(root)
     limits = thresholds(root)
     with Transaction(root, "restore-topic", details={"topic": name}, dry_run=dry_run) as tx:
         src = _topic_rel(tx.root, name, ARCHIVE)
         if src is None:
+            check_shown(f"topic:{name}", None, expect, f"{ARCHIVE}/memory_{name}.md")
             raise Refused(f"no archived topic {name!r} ({ARCHIVE}/memory_{name}.md)")
         dst = src[len(ARCHIVE) + 1 :]
-        _check_move(tx, src, dst)
+        _check_move(tx, src, dst, (f"topic:{name}", expect))
         index, old = _open_index(tx, limits)
         archived = load(tx, ARCHIVE_INDEX, limits, must_exist=False)
         hits = pointers_to(archived.text, dst) if archived else []

@@ -18,6 +18,7 @@ from textual import work
 from textual.binding import Binding
 from textual.message import Message
 
+from memtui.engine.identity import event_ids, fingerprint
 from memtui.engine.layouts.companion import EVENT_TYPES, EVENTS, parse_date
 from memtui.engine.model import Event
 from memtui.engine.store import Store
@@ -39,7 +40,9 @@ class Timeline:
     """One snapshot's events, sorted once: what the pane's filters index into."""
 
     events: tuple[Event, ...]  # non-sentinel events, newest first
-    ids: tuple[str, ...]  # entry ids as entries.iter_entries gives them: E007, E007#2
+    # entry ids as entries.iter_entries gives them, without `event:`: E007, or with the
+    # fingerprint where the label alone is ambiguous (E007#2@…, L12@…)
+    ids: tuple[str, ...]
     overdue: frozenset[int]  # indices into events
     today: dt.date
 
@@ -50,13 +53,11 @@ def timeline(store: Store) -> Timeline:
 
 
 def timeline_of(raw: tuple[Event, ...] | list[Event], today: dt.date) -> Timeline:
-    seen: dict[str, int] = {}
-    items: list[tuple[Event, str, int]] = []
-    for position, event in enumerate(raw):
-        if event.is_sentinel:
-            continue
-        seen[event.label] = nth = seen.get(event.label, 0) + 1
-        items.append((event, event.label if nth == 1 else f"{event.label}#{nth}", position))
+    items = [
+        (event, eid, position)
+        for position, (event, eid) in enumerate(zip(raw, event_ids(raw), strict=True))
+        if eid is not None
+    ]
 
     def key(item: tuple[Event, str, int]) -> tuple[dt.date, int, int]:
         event, _id, position = item
@@ -238,7 +239,7 @@ class EventsPane(ListPane):
         text = Text(no_wrap=True, end="")
         text.append(f"{marker} ", style=row_style)  # spans, not a base style: Rows draws spans
         for value, width, cell_style in (
-            (entry_id, LABEL_W, label_style),
+            (shown_label(entry_id), LABEL_W, label_style),
             (event.date, DATE_W, row_style),
             (event.type, TYPE_W, row_style),
             (star_text, STARS_W, star_style),
@@ -298,7 +299,7 @@ class EventsPane(ListPane):
                 text.append("No events match the filters.", style="italic")
         else:
             event, entry_id = current
-            text.append(f"event:{entry_id}", style="bold")
+            text.append(f"event:{shown_label(entry_id)}", style="bold")
             text.append(f" · {event.span.file}:{event.span.lineno}\n", style="dim")
             text.append_text(literal(event.text.rstrip("\r\n")))
             self.current_id = entry_id
@@ -349,23 +350,23 @@ class EventsPane(ListPane):
             "(v lists archived events; x there restores it)",
         )
 
-    def _change_current(
-        self, verb: str, op: Callable[[str, str], object], question: str = ""
-    ) -> None:
-        """`op(root, "event:ID")` on the highlighted event, run by the app as "VERB ID";
-        with a `question` ({id} in it), only once the user says yes."""
+    def _change_current(self, verb: str, op: Callable[..., object], question: str = "") -> None:
+        """`op(root, "event:ID", expect=FINGERPRINT)` on the highlighted event as shown,
+        run by the app as "VERB ID"; with a `question` ({id} in it), only once the user
+        says yes. The engine refuses if the event is not the one shown any more."""
         current = self.current
         if current is None:
             return
-        entry_id = current[1]
+        event, entry_id = current
         app: Any = self.app
-        root, ref = app.root, f"event:{entry_id}"
+        root, ref, shown = app.root, f"event:{entry_id}", fingerprint(event.text)
+        label = shown_label(entry_id)
 
         def run() -> None:
-            app.run_op(f"{verb} {entry_id}", lambda: op(root, ref))
+            app.run_op(f"{verb} {label}", lambda: op(root, ref, expect=shown))
 
         if question:
-            app.confirm(question.format(id=entry_id), run)
+            app.confirm(question.format(id=label), run)
         else:
             run()
 
@@ -373,7 +374,7 @@ class EventsPane(ListPane):
         current = self.current
         if current is not None:
             app: Any = self.app
-            app.edit_entry(f"event:{current[1]}")
+            app.edit_entry(f"event:{current[1]}")  # with its fingerprint where ambiguous
 
     def action_history(self) -> None:
         app: Any = self.app
@@ -386,6 +387,11 @@ class EventsPane(ListPane):
         event = current[0]
         app: Any = self.app
         app.open_file(event.span.file, event.span.lineno)
+
+
+def shown_label(entry_id: str) -> str:
+    """The id as the list shows it: without the fingerprint (E007#2@… -> E007#2)."""
+    return entry_id.partition("@")[0]
 
 
 def _cell(value: str, width: int, style: Style) -> Text:

@@ -286,7 +286,7 @@ class IndexPane(Pane):
             self._pick_profile_item(verb, entry)
             return
         root = self.app.root  # type: ignore[attr-defined]
-        fn = _toggle_op(root, verb, entry)
+        fn = _toggle_op(root, verb, entry, self._shown(entry if verb == "archive" else spec.rel))
         if verb == "archive":
             question = (
                 f"Archive {entry}? It moves under archive/ and leaves the index; "
@@ -296,6 +296,20 @@ class IndexPane(Pane):
             question = f"Restore {entry} from archive/ to where it was?"
         app: Any = self.app
         app.confirm(question, lambda: app.run_op(f"{verb} {entry}", fn))
+
+    def _shown(self, ref: str | None) -> str | None:
+        """The fingerprint of entry `ref` (a file: `rel`) as this snapshot shows it: the
+        engine refuses the action if the agent has changed it since."""
+        from memtui.engine.entries import EntryNotFound, fingerprint_of, resolve
+
+        store = self.store
+        if store is None or not ref:
+            return None
+        try:
+            entry = resolve(store, ref if ":" in ref else f"file:{ref}")
+        except EntryNotFound:
+            return None
+        return fingerprint_of(store, entry)
 
     # --- profile items: x asks which one ----------------------------------------
 
@@ -308,7 +322,8 @@ class IndexPane(Pane):
             if cat is None or not cat.items:
                 say(self.app, f"{category}: no items to archive", severity="warning")
                 return
-            self._choose_item(verb, [(category, item) for item in cat.items], None)
+            shown = self._shown(f"profile:{category}")
+            self._choose_item(verb, [(category, item) for item in cat.items], None, shown)
         else:
             self._read_archived_profile(store)
 
@@ -319,7 +334,15 @@ class IndexPane(Pane):
         pairs, problem = archived_profile(store)
         self.app.call_from_thread(self._choose_item, "restore-item", pairs, problem)
 
-    def _choose_item(self, verb: str, pairs: list[tuple[str, str]], problem: str | None) -> None:
+    def _choose_item(
+        self,
+        verb: str,
+        pairs: list[tuple[str, str]],
+        problem: str | None,
+        shown: str | None = None,
+    ) -> None:
+        """Which item, then archive or restore it; `shown`: the category's fingerprint
+        as displayed (an item is named by its text, so a restore needs none)."""
         from memtui.engine.ops import companion
         from memtui.ui.screens.choose import ChoiceScreen
 
@@ -344,7 +367,7 @@ class IndexPane(Pane):
             label = f"{'archive' if archiving else 'restore'} {cat} item"
             app.confirm(
                 f"{'Archive' if archiving else 'Restore'} “{item}” ({cat})?",
-                lambda: app.run_op(label, lambda: op(root, cat, item)),
+                lambda: app.run_op(label, lambda: op(root, cat, item, expect=shown)),
             )
 
         app.push_screen(ChoiceScreen(question, choices), picked)
@@ -366,17 +389,18 @@ class IndexPane(Pane):
         return True
 
 
-def _toggle_op(root: str, verb: str, entry: str) -> Callable[[], Any]:
+def _toggle_op(root: str, verb: str, entry: str, shown: str | None) -> Callable[[], Any]:
+    """The engine call for x on `entry`, refused if it is no longer as `shown`."""
     kind, _, name = entry.partition(":")
     if kind == "topic":
         from memtui.engine.ops import workspace
 
         op = workspace.archive_topic if verb == "archive" else workspace.restore_topic
-        return lambda: op(root, name)
+        return lambda: op(root, name, expect=shown)
     from memtui.engine.ops import dsh
 
     dsh_op = dsh.archive if verb == "archive" else dsh.restore
-    return lambda: dsh_op(root, entry)
+    return lambda: dsh_op(root, entry, expect=shown)
 
 
 def _unique(parent_key: str, specs: list[Node]) -> list[Node]:

@@ -208,16 +208,7 @@ class EditScreen(PageScreen[Receipt | None]):
             say(self.app, f"{self.entry_id}: no change; nothing written")
             self.action_close()
             return
-        if not text.strip():
-            ask(
-                self.app,
-                f"The text is empty: saving removes the text of {self.entry_id} from "
-                f"{self.file or 'its file'}. Save anyway? (The old version is kept in "
-                "the history.)",
-                lambda: self._start_save(text),
-            )
-            return
-        self._start_save(text)
+        self._start_save(text)  # empty text too: the engine refuses it and says why
 
     def _start_save(self, text: str) -> None:
         self.saving = True
