@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from textual.command import Command, CommandList, CommandPalette
 from textual.pilot import Pilot
 
 from memtui.ui.app import MemtuiApp
@@ -41,12 +42,29 @@ def derived(root: Path) -> dict[str, str]:
     return {k: v for k, v in tree_digest(root).items() if k.startswith(DERIVED)}
 
 
-async def palette(pilot: Pilot, app: MemtuiApp, query: str) -> None:
+async def palette(pilot: Pilot, app: MemtuiApp, query: str, title: str) -> None:
+    """ctrl+p, type `query`, and once the palette's search has settled on the command
+    `title` (it searches as you type, in a worker), enter."""
     await pilot.press("ctrl+p")
-    await until(pilot, lambda: app.screen.id == "--command-palette")
+    await until(pilot, lambda: isinstance(app.screen, CommandPalette))
     await pilot.press(*query)
-    await pilot.pause(0.3)  # the palette searches as you type
+    await until(pilot, lambda: highlighted(app) == title, what=f"{title!r} highlighted")
     await pilot.press("enter")
+
+
+def highlighted(app: MemtuiApp) -> str | None:
+    """The title of the command the palette would run on enter, once its search is done."""
+    screen = app.screen
+    assert isinstance(screen, CommandPalette)
+    searching = any(
+        w.group == CommandPalette._GATHER_COMMANDS_GROUP and not w.is_finished for w in app.workers
+    )
+    options = screen.query_one(CommandList)
+    index = options.highlighted
+    if searching or index is None:
+        return None
+    option = options.get_option_at_index(index)
+    return option.hit.text if isinstance(option, Command) else None  # type: ignore[return-value]
 
 
 def test_maintenance_shows_its_report_then_applies_as_the_cli_does(tmp_path: Path) -> None:
@@ -56,7 +74,7 @@ def test_maintenance_shows_its_report_then_applies_as_the_cli_does(tmp_path: Pat
 
     async def body(pilot: Pilot, app: MemtuiApp) -> None:
         await until(pilot, lambda: app.store is not None)
-        await palette(pilot, app, "maintenance dry")
+        await palette(pilot, app, "maintenance dry", "Run maintenance (dry run)")
         await until(pilot, lambda: isinstance(app.screen, DryRunScreen))
         report = app.screen
         assert isinstance(report, DryRunScreen)
@@ -82,9 +100,9 @@ def test_index_rebuild_and_unresolved_block_as_memtui_index_does(tmp_path: Path)
 
     async def body(pilot: Pilot, app: MemtuiApp) -> None:
         await until(pilot, lambda: app.store is not None)
-        await palette(pilot, app, "rebuild the dsh index")
+        await palette(pilot, app, "rebuild the dsh index", "Rebuild the dsh index")
         await until(pilot, lambda: any(t.startswith("rebuild index:") for _, t in app.said))
-        await palette(pilot, app, "refresh the unresolved")
+        await palette(pilot, app, "refresh the unresolved", "Refresh the unresolved block")
         await until(pilot, lambda: any(t.startswith("refresh unresolved:") for _, t in app.said))
 
     run(SayingApp(root), body)
@@ -184,12 +202,12 @@ def test_add_a_fact_and_an_event_as_memtui_add_does(
 
     async def body(pilot: Pilot, app: MemtuiApp) -> None:
         await until(pilot, lambda: app.store is not None)
-        await palette(pilot, app, "add a fact")
+        await palette(pilot, app, "add a fact", "Add a fact")
         await choose(pilot, app, "DOCKER")
         await answer_prompt(pilot, app, "docker compose v2 on nas")
         await answer_prompt(pilot, app, "docker compose version → v2.29")
         await until(pilot, lambda: any(t.startswith("add fact to DOCKER:") for _, t in app.said))
-        await palette(pilot, app, "add an event")
+        await palette(pilot, app, "add an event", "Add an event")
         await choose(pilot, app, "约定")
         await answer_prompt(pilot, app, "周五一起看电影")
         await answer_prompt(pilot, app, "2026-12-04")

@@ -65,6 +65,10 @@ async def loaded(pilot: Pilot, app: MemtuiApp, count: int = 20) -> PendingPane:
     return pane
 
 
+def said_starting(app: PendingOnly, prefix: str) -> bool:
+    return any(text.startswith(prefix) for _, text in app.said)
+
+
 async def preview_of(pilot: Pilot, pane: PendingPane, needle: str) -> str:
     await until(pilot, lambda: needle in pane.preview_text.plain)
     return pane.preview_text.plain
@@ -125,11 +129,12 @@ def test_no_evidence_is_refused_and_nothing_is_written(demo: Path) -> None:
         assert "no evidence — cannot be accepted" in text
         assert "No Execution, No Memory" in text
         await pilot.press("a")
-        await pilot.pause(0.3)
-        await app.workers.wait_for_complete()
-        assert any(
-            sev == "error" and NO_EVIDENCE in text and "no evidence" in text
-            for sev, text in app.said
+        await until(
+            pilot,
+            lambda: any(
+                sev == "error" and NO_EVIDENCE in text and "no evidence" in text
+                for sev, text in app.said
+            ),
         )
         # select-all takes every acceptable candidate, not this one; again clears
         await pilot.press("asterisk")
@@ -192,7 +197,7 @@ def test_reject_escape_cancels(demo: Path) -> None:
         await press_until(pilot, "r", lambda: isinstance(app.screen, PromptScreen))
         await pilot.press("x", "escape")
         await until(pilot, lambda: not isinstance(app.screen, PromptScreen))
-        await pilot.pause(0.2)
+        assert app._changes_running == 0  # no reject was started
 
     run(PendingOnly(str(demo)), body)
     assert tree_digest(demo) == before
@@ -259,8 +264,10 @@ def test_store_text_is_never_markup_and_broken_ones_are_marked(tmp_path: Path) -
         assert "✗ broken" in pane.render_row(0).plain
         await preview_of(pilot, pane, "accepting is refused")
         await pilot.press("a")
-        await pilot.pause(0.2)
-        assert any(sev == "error" and "broken front matter" in text for sev, text in app.said)
+        await until(
+            pilot,
+            lambda: any(sev == "error" and "broken front matter" in t for sev, t in app.said),
+        )
         assert tree_digest(root) == before
         await pilot.press("down")
         assert "[@click=app.quit]ran[/] \\x1b[31m" in pane.render_row(1).plain
@@ -283,12 +290,13 @@ def test_read_only_hides_accept_and_reject_and_writes_nothing(demo: Path) -> Non
         assert "a" not in keys and "r" not in keys and "e" not in keys
         assert "space" in keys
         await pilot.press("space", "a", "r")
-        await pilot.pause(0.3)
+        # each key says why nothing happens (the app's on_key); no prompt opens
+        await until(pilot, lambda: said_starting(app, "reject: the store is open read-only"))
+        assert said_starting(app, "accept: the store is open read-only")
         assert not isinstance(app.screen, PromptScreen)
         pane.action_accept()  # the palette path: run_op refuses
-        await pilot.pause(0.3)
-        await app.workers.wait_for_complete()
-        assert any("read-only" in text for _, text in app.said)
+        await until(pilot, lambda: said_starting(app, f"accept {FIRST}: the store is open"))
+        assert app._changes_running == 0
         await preview_of(pilot, pane, "+++ b/facts.md")  # the preview still works
 
     run(PendingOnly(str(demo), read_only=True), body)

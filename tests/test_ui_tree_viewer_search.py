@@ -558,7 +558,9 @@ def test_snapshot_tree_and_viewer(demo: Path, snap_compare: Any) -> None:
         await press_on(pilot, tree, "facts.md", "right")
         await cursor_to(pilot, tree, "GIT")
         await pilot.press("enter")
-        await pilot.pause(0.1)
+        viewer = app.query_one(FilePane)
+        await until(pilot, lambda: viewer.rel == "facts.md" and not viewer.loading)
+        await pilot.pause()
 
     assert snap_compare(TreeAndFile(str(demo)), terminal_size=SIZE, run_before=ready)
 
@@ -570,6 +572,6 @@ def test_snapshot_search(demo: Path, snap_compare: Any) -> None:
         await searched(pilot, await open_search(pilot, app), "pytest")
         for box in app.screen.query(Input):  # a blinking cursor makes the picture flaky
             box.cursor_blink = False
-        await pilot.pause(0.1)
+        await pilot.pause()
 
     assert snap_compare(TreeAndFile(str(demo)), terminal_size=SIZE, run_before=ready)

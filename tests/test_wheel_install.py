@@ -1,4 +1,6 @@
-"""The wheel, installed non-editable, carries the app's styles and runs headless."""
+"""The wheel, installed non-editable, carries the app's styles and runs headless.
+
+Built and installed offline: no build isolation (hatchling is in the test extra), no index."""
 
 from __future__ import annotations
 
@@ -15,16 +17,17 @@ from tests.conftest import write_tree
 REPO = Path(__file__).resolve().parent.parent
 
 RUN_HEADLESS = """
-import asyncio, sys
+import asyncio, sys, time
 import memtui
 from memtui.ui.app import MemtuiApp, styles_path
 
 async def main():
     app = MemtuiApp(sys.argv[1], watch=False)
     async with app.run_test(size=(100, 30)) as pilot:
-        for _ in range(200):
-            if app.store is not None:
-                break
+        deadline = time.monotonic() + 60
+        while app.store is None:
+            if time.monotonic() > deadline:
+                sys.exit("the store did not load within 60 s")
             await pilot.pause(0.05)
         print("module", memtui.__file__)
         print("styles", styles_path())
@@ -45,6 +48,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "pip",
             "wheel",
             "--no-deps",
+            "--no-index",  # offline: hatchling comes from the test extra, not a download
+            "--no-build-isolation",
             "-q",
             "-w",
             str(out),
@@ -72,6 +77,7 @@ def test_installed_wheel_runs_the_app_headless_with_its_styles(wheel: Path, tmp_
             "pip",
             "install",
             "--no-deps",
+            "--no-index",
             "-q",
             "--target",
             str(target),
