@@ -26,7 +26,7 @@ from memtui.engine.write.lock import LOCK_NAME, StoreLock
 from memtui.engine.write.recovery import recover
 from memtui.engine.write.transaction import Transaction
 from tests.conftest import write_tree
-from tests.helpers import candidate
+from tests.helpers import TODAY_DATE, candidate
 from tests.workers.seed_agent import run_agent
 
 REPO = Path(__file__).resolve().parents[1]
@@ -348,7 +348,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, dict
     from memtui.demo import write_demo
 
     root = tmp_path_factory.mktemp("demo") / "store"
-    write_demo(root, size=5)
+    write_demo(root, size=5, today=TODAY_DATE)  # the suite's pinned today, not the real one
     store = open_store(root)
     assert store.dsh is not None
     candidates = {

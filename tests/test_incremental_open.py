@@ -55,6 +55,7 @@ def replace(rel: str, old: str, new: str) -> Change:
     def change(root: Path) -> None:
         path = root / rel
         text = path.read_text(encoding="utf-8")
+        assert old in text, f"{rel} holds no {old!r}: the change would change nothing"
         tmp = path.with_name(path.name + ".tmp-test")
         tmp.write_text(text.replace(old, new, 1), encoding="utf-8")
         os.replace(tmp, path)
@@ -66,8 +67,12 @@ def remove(rel: str) -> Change:
     return lambda root: (root / rel).unlink()
 
 
-def first(root: Path, folder: str) -> str:
-    return f"{folder}/{sorted(os.listdir(root / folder))[0]}"
+def first(root: Path, folder: str, holding: str = "") -> str:
+    """The first file of `folder` (by name) whose text holds `holding`."""
+    for name in sorted(os.listdir(root / folder)):
+        if holding in (root / folder / name).read_text(encoding="utf-8"):
+            return f"{folder}/{name}"
+    raise AssertionError(f"no file in {folder}/ holds {holding!r}")
 
 
 CHANGES: dict[str, Callable[[Path], Change]] = {
@@ -79,11 +84,13 @@ CHANGES: dict[str, Callable[[Path], Change]] = {
             "---\nid: new-one\nentry_type: fact\ntarget: Tools\nevidence: ran it\n---\nA fact\n"
         )
     ),
-    "sop retitled": lambda r: replace(first(r, "sops"), "title:", "title: Renamed —"),
+    "sop retitled": lambda r: replace(
+        first(r, "sops", "\ntitle:"), "\ntitle:", "\ntitle: Renamed —"
+    ),
     "facts duplicated": lambda r: append("facts.md", "\n## Again\n- a fact\n- a fact\n"),
     "meta json broken": lambda r: append("memory-meta.json", "}"),
     "config lowers a cap": lambda r: (
-        lambda root: (root / "memtui.toml").write_text("[thresholds]\nmemory_md_lines = 10\n")
+        lambda root: (root / "memtui.toml").write_text("[thresholds]\nindex_block_lines = 100\n")
     ),
     "file made unreadable": lambda r: lambda root: (root / "facts.md").write_bytes(b"\xff\xfe"),
 }
@@ -97,7 +104,23 @@ def test_reopen_after_a_change_equals_a_fresh_open(
     shutil.copytree(demo, root)
     before = opened(root)
     CHANGES[name](root)(root)
-    assert opened(root, previous=before) == open_store(root, today=TODAY_DATE)
+    fresh = open_store(root, today=TODAY_DATE)
+    assert opened(root, previous=before) == fresh
+    assert fresh != before  # the change is one a reopen has to see
+
+
+def test_the_lowered_cap_is_a_threshold_that_bites(demo: Path, tmp_path: Path) -> None:
+    """ "config lowers a cap" above changes what memory.md is judged by, not just a file."""
+    root = tmp_path / "store"
+    shutil.copytree(demo, root)
+
+    def size_finding() -> set[tuple[str, str]]:
+        return {(f.code, f.level) for f in opened(root).findings if f.code == "index-size"}
+
+    assert size_finding() == {("index-size", "warning")}  # near its cap of 180 lines
+    CHANGES["config lowers a cap"](root)(root)
+    assert size_finding() == {("index-size", "error")}  # over the lowered cap of 100
+    assert not opened(root).config.problems  # a known threshold, not an unknown key
 
 
 def test_unchanged_files_are_reused_not_parsed(
