@@ -21,11 +21,12 @@ class EditorNotRun(EditorFailed):
     """The editor command itself cannot be started (a wrong $VISUAL / $EDITOR)."""
 
 
-def run_editor(text: str, name: str) -> str:
+def run_editor(text: str, name: str, limit: int | None = None) -> str:
     """The text after the user edited it, read back exactly (line endings untouched).
 
     `name` gives the temp file its suffix (syntax colours). Nothing is locked while
-    the editor runs. Raises EditorNotRun or EditorFailed.
+    the editor runs. What it saved is read up to `limit` bytes (default: the default
+    max_file_bytes) and refused beyond. Raises EditorNotRun or EditorFailed.
     """
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     suffix = os.path.splitext(name)[1] or ".md"
@@ -39,11 +40,13 @@ def run_editor(text: str, name: str) -> str:
             raise EditorNotRun(f"cannot run the editor {editor!r}: {exc}") from None
         if done.returncode != 0:
             raise EditorFailed(f"the editor exited with status {done.returncode}; nothing changed")
+        from memtui.engine.config import Thresholds
+        from memtui.engine.inputs import InputError, read_input
+
         try:
-            with open(path, encoding="utf-8", newline="") as fh:
-                return fh.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise EditorFailed(f"cannot read the edited text back: {exc}") from None
+            return read_input(path, limit or Thresholds().max_file_bytes, "the edited text")
+        except InputError as exc:
+            raise EditorFailed(str(exc)) from None
     finally:
         with contextlib.suppress(OSError):
             os.unlink(path)

@@ -201,14 +201,14 @@ def test_accept_all_accepts_the_rest_and_reports_the_refused_one(root):
 
     result = cli(root, "accept", "--all")
 
-    assert result.returncode == 0, result.stderr  # work was done: not "nothing changed"
+    assert result.returncode == 1, result.stderr  # one was refused: the others stay done
     assert candidates(root) == [refused]
     assert (root / f"pending/{refused}.md").read_bytes() == raw
     for cid in others:
         assert (root / f"archive/pending/{cid}.md").exists()
-    assert "refused" in result.stdout
-    assert refused in result.stdout
-    assert NO_EVIDENCE in result.stdout
+        assert cid in result.stdout  # what was applied is listed
+    assert refused in result.stderr and refused not in result.stdout
+    assert NO_EVIDENCE in result.stderr
 
 
 def test_edit_then_accept_lands_under_the_new_target(root, tmp_path):

@@ -869,6 +869,9 @@ def test_empty_and_unknown_folder(tmp_path, capsys):
     root = tmp_path / "empty"
     root.mkdir()
     (root / "notes.txt").write_text("hello\n")
-    res = sweep(capsys, root, shows=("file:notes.txt",), queries=("hello",))
-    assert res["check"][0] == 0
-    assert json.loads(res["check --json"][1])["layouts"] == []
+    before, paths = tree_digest(root), all_paths(root)
+    for argv in [*VERBS, ("show", "file:notes.txt"), ("search", "hello")]:
+        code, out, err = cli(capsys, *argv, "--store", str(root))
+        assert (code, out) == (2, ""), argv  # not a store: a wrong call, nothing read
+        assert "holds no memory store" in err and "index.txt" in err, argv
+    assert tree_digest(root) == before and all_paths(root) == paths

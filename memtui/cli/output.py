@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from typing import Any
 
-from memtui.sanitize import printable
-
-_C1 = re.compile(r"[\x80-\x9f]")
+from memtui.sanitize import json_escaped, printable
 
 
 def line(text: str = "") -> None:
@@ -16,11 +13,12 @@ def line(text: str = "") -> None:
 
 
 def emit_json(data: Any) -> None:
-    """JSON with CJK kept readable; C1 controls escaped too (json escapes only C0)."""
+    """JSON with CJK kept readable; C1 controls and the invisible characters (bidi
+    controls, zero-width) escaped too: the very same values for a program, nothing
+    hidden or reordered on a terminal."""
     import json
 
-    text = json.dumps(data, ensure_ascii=False, indent=2)
-    sys.stdout.write(_C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
+    sys.stdout.write(json_escaped(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
 
 
 def warn(text: str) -> None:

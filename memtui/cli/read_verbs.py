@@ -68,22 +68,30 @@ def filtered_candidates(store: Any, entry_type: str | None, target: str | None) 
 
 
 def store_root(given: str | None) -> str:
-    """--store, else this folder if it is a store, else ~/.dsh/memory (SPEC §6)."""
+    """--store, else this folder if it is a store, else ~/.dsh/memory (SPEC §6).
+
+    A folder holding no known layout is a wrong call (exit 2), refused before anything
+    is read or written: a write verb would otherwise leave a .memory.lock in it."""
+    from memtui.engine.store import looks_like_store, no_layout
+
     if given:
         if not os.path.isdir(given):
             raise CallError(f"{given}: no such folder")
-        return given
-    from memtui.engine.store import looks_like_store
-
-    if looks_like_store(os.getcwd()):
+        root = given
+    elif looks_like_store(os.getcwd()):
         return os.getcwd()
-    home = os.path.expanduser("~/.dsh/memory")
-    if os.path.isdir(home):
-        return home
-    raise CallError(
-        "no memory store here: pass --store PATH, run inside a store, "
-        "or try `memtui demo` for a sample one"
-    )
+    else:
+        root = os.path.expanduser("~/.dsh/memory")
+        if not os.path.isdir(root):
+            raise CallError(
+                "no memory store here: pass --store PATH, run inside a store, "
+                "or try `memtui demo` for a sample one"
+            )
+    if not looks_like_store(root):
+        raise CallError(
+            f"{no_layout(root)}. Nothing was read or written; `memtui demo` writes a sample store"
+        )
+    return root
 
 
 def load(args: argparse.Namespace) -> Any:
@@ -256,7 +264,8 @@ def events(args: argparse.Namespace) -> int:
         )
         return 0
     for e, overdue in chosen:
-        stars = "⭐" * (e.stars or 0)
+        n = e.stars or 0
+        stars = "⭐" * n if n <= 5 else f"⭐×{n}"  # a typo of 5,000 stars is one word
         status = "open" if e.is_open else (e.status or "-")
         due_text = f"due {e.due}{' OVERDUE' if overdue else ''}" if e.due else ""
         line(f"{e.label}  {e.date}  {e.type}  {stars}  {status}  {due_text}  {e.content}".rstrip())

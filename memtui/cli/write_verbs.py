@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from memtui.cli import CallError, Refused
-from memtui.cli.output import emit_json, line
+from memtui.cli.output import emit_json, line, warn
 from memtui.cli.read_verbs import add_pending_filters, filtered_candidates, load, store_root
 from memtui.engine.layouts.companion import EVENT_TYPES
 
@@ -122,20 +122,26 @@ def _engine_errors() -> Iterator[None]:
 
 
 def _report(args: argparse.Namespace, receipts: list[Any]) -> int:
+    """What was done on stdout; ids refused along the way on stderr, and then exit
+    status 1 (the others stay done)."""
     receipts = [r for r in receipts if r is not None]
+    refused = [r for rc in receipts for r in rc.details.get("refused", ())]
     if args.json:
         emit_json({"dry_run": args.dry_run, "receipts": [_receipt_json(r, args) for r in receipts]})
-        return 0
-    if not receipts:
+    elif not receipts:
         line("nothing to change")
-    for r in receipts:
+    for r in receipts if not args.json else ():
         verb = "would" if r.dry_run else "did"
         line(f"{verb} {r.op}: {_summary(r.details)}")
         for change in r.changes:
             line(f"  {_change_text(change)}")
             if args.dry_run and change.action == "write":
                 sys.stdout.write(_diff(change))
-    return 0
+    for r in refused:
+        warn(f"refused {r.get('id')}: {r.get('reason')}")
+    if refused:
+        warn(f"{len(refused)} refused: nothing changed for {'it' if len(refused) == 1 else 'them'}")
+    return 1 if refused else 0
 
 
 def _receipt_json(receipt: Any, args: argparse.Namespace) -> dict[str, Any]:
@@ -167,18 +173,25 @@ def _change_text(change: Any) -> str:
 def _summary(details: dict[str, Any]) -> str:
     parts = []
     for key, value in details.items():
+        if key == "refused":
+            continue  # on stderr, one line each
         if isinstance(value, list | tuple):
             value = ", ".join(str(v) for v in value[:10]) + (" …" if len(value) > 10 else "")
         parts.append(f"{key}: {value}")
     return "; ".join(parts) or "done"
 
 
-def _read_text_file(path: str) -> str:
+def _read_text_file(path: str, root: str) -> str:
+    """The file's text ("-": stdin), read only up to the store's max_file_bytes."""
+    from memtui.engine.config import thresholds_at
+    from memtui.engine.inputs import InputError, InputMissing, read_input
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CallError(f"cannot read {path}: {exc}") from None
+        return read_input(path, thresholds_at(root).max_file_bytes)
+    except InputMissing as exc:
+        raise CallError(str(exc)) from None
+    except InputError as exc:
+        raise Refused(str(exc)) from None
 
 
 # --- verbs -----------------------------------------------------------------
@@ -201,10 +214,11 @@ def accept(args: argparse.Namespace) -> int:
         return _report(args, receipts)
     if (args.target or args.entry_type or args.body_file) and len(args.ids) != 1:
         raise CallError("--target, --type and --body-file edit exactly one candidate")
-    body = _read_text_file(args.body_file) if args.body_file else None
+    root = store_root(args.store)
+    body = _read_text_file(args.body_file, root) if args.body_file else None
     with _engine_errors():
         receipts = dsh.accept(
-            store_root(args.store),
+            root,
             args.ids or None,
             all_pending=args.all,
             target=args.target,
@@ -216,10 +230,16 @@ def accept(args: argparse.Namespace) -> int:
 
 
 def reject(args: argparse.Namespace) -> int:
+    from memtui.engine.inputs import InputError, check_reason
     from memtui.engine.ops import dsh
 
+    root = store_root(args.store)
+    try:
+        reason = check_reason(args.reason)
+    except InputError as exc:
+        raise Refused(str(exc)) from None
     with _engine_errors():
-        receipts = dsh.reject(store_root(args.store), args.ids, args.reason, dry_run=args.dry_run)
+        receipts = dsh.reject(root, args.ids, reason, dry_run=args.dry_run)
     return _report(args, receipts)
 
 
@@ -236,7 +256,11 @@ def edit(args: argparse.Namespace) -> int:
         raise Refused(f"{entry.file} cannot be read as text; it is never edited")
     if is_l0(store.root, entry.file) and not args.insist:  # before $EDITOR opens
         raise Refused(f"{entry.file} holds the dsh L0 meta-rules, read-only unless you --insist")
-    new = _read_text_file(args.text_file) if args.text_file else _in_editor(seen, entry.file)
+    new = (
+        _read_text_file(args.text_file, store.root)
+        if args.text_file
+        else _in_editor(seen, entry.file, store.config.thresholds.max_file_bytes)
+    )
     if new == seen:
         line("no change")
         return 0
@@ -247,12 +271,12 @@ def edit(args: argparse.Namespace) -> int:
     return _report(args, [receipt])
 
 
-def _in_editor(text: str, name: str) -> str:
+def _in_editor(text: str, name: str, limit: int) -> str:
     """$VISUAL or $EDITOR on the text (memtui.editor); the lock is not held meanwhile."""
     from memtui.editor import EditorFailed, EditorNotRun, run_editor
 
     try:
-        return run_editor(text, name)
+        return run_editor(text, name, limit)
     except EditorNotRun as exc:  # a wrong $EDITOR is a wrong call: exit status 2
         raise CallError(str(exc)) from None
     except EditorFailed as exc:
@@ -379,7 +403,7 @@ def add(args: argparse.Namespace) -> int:
         if args.kind == "fact":
             r = dsh.add_fact(root, args.section, args.text, args.evidence, dry_run=args.dry_run)
         elif args.kind == "sop":
-            body = _read_text_file(args.body_file)
+            body = _read_text_file(args.body_file, root)
             r = dsh.add_sop(root, args.name, body, args.evidence, dry_run=args.dry_run)
         elif args.kind == "event":
             r = companion.add_event(
@@ -393,7 +417,7 @@ def add(args: argparse.Namespace) -> int:
                 dry_run=args.dry_run,
             )
         else:
-            body = _read_text_file(args.body_file)
+            body = _read_text_file(args.body_file, root)
             r = workspace.add_topic(
                 root, args.name, args.description, args.section, body, dry_run=args.dry_run
             )

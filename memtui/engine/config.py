@@ -41,8 +41,9 @@ def load_config(text: str | None) -> Config:
 
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        return Config(Thresholds(), (f"memtui.toml does not parse: {exc}",))
+    except (ValueError, RecursionError) as exc:  # also ints of 4,300+ digits, deep nesting
+        reason = "it is nested too deeply" if isinstance(exc, RecursionError) else exc
+        return Config(Thresholds(), (f"memtui.toml does not parse: {reason}",))
     problems = [f"memtui.toml: unknown setting {key!r}" for key in data if key != "thresholds"]
     table = data.get("thresholds", {})
     if not isinstance(table, dict):
@@ -71,6 +72,12 @@ def today() -> dt.date:
         except ValueError:
             pass
     return dt.date.today()
+
+
+def thresholds_at(root: str) -> Thresholds:
+    """The store's thresholds without opening the store (for checks made before it)."""
+    found = os.path.isfile(os.path.join(root, CONFIG_NAME))
+    return store_config(root, frozenset([CONFIG_NAME] if found else [])).thresholds
 
 
 def store_config(root: str, files: frozenset[str]) -> Config:

@@ -62,7 +62,10 @@ def split(text: str) -> Split:
 
 def load(yaml_text: str) -> dict[str, Any]:
     """The mapping in a front matter block; FrontMatterError when it is not one."""
-    fast = _load_flat(yaml_text)
+    try:
+        fast = _load_flat(yaml_text)
+    except ValueError:  # an int of 4,300+ digits: YAML's own parse says so below
+        fast = None
     if fast is not None:
         return fast
     if _has_alias(yaml_text):

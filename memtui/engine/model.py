@@ -195,7 +195,8 @@ def count_stars(raw: str) -> int:
     if stars:
         return stars
     digits = "".join(ch for ch in raw if ch.isdigit())
-    return int(digits) if digits.isascii() and digits else 0
+    # 18 digits say "not 1-5" as well as 5,000 would (int() refuses 4,300+ digits)
+    return int(digits[:18]) if digits.isascii() and digits else 0
 
 
 @dataclass(frozen=True, slots=True)

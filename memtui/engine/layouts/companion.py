@@ -32,6 +32,19 @@ EVENT_ID = re.compile(r"\[E(\d+)\]")
 DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?")
 UNRESOLVED_ID = re.compile(r"E(\d+)")
 NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
+MAX_DIGITS = 18  # longer is no event number: int() of thousands of digits is refused
+
+
+def small_int(digits: str) -> int | None:
+    """The number written with ASCII `digits`, or None when it is none or too long to
+    be a count or an event number (Python refuses int() of 4,300+ digits)."""
+    if not digits or len(digits) > MAX_DIGITS or not (digits.isascii() and digits.isdigit()):
+        return None
+    return int(digits)
+
+
+# What detect() looks for (SPEC §2), for the message when a folder holds no layout.
+LOOKS_FOR = "memory/events.md, memory/persona.md or memory/mood_state.md (companion)"
 
 
 def detect(files: frozenset[str]) -> bool:
@@ -126,7 +139,7 @@ def _events(tf: TextFile, since: int = 0) -> list[Event]:
 
 def _event(tf: TextFile, title: str, values: dict[str, str], span: Span) -> Event:
     match = EVENT_ID.match(title)
-    number = int(match.group(1)) if match else None
+    number = small_int(match.group(1)) if match else None
     tag = match or LEADING_TAG.match(title)  # "[E]" or "[Ex]": a tag, but no number
     rest = title[tag.end() :] if tag else title
     date, _, kind = rest.partition("·")
@@ -271,7 +284,8 @@ def _unresolved(reader: StoreReader, events: list[Event]) -> tuple[str, ...] | N
             block_line = head + 1
             start, stop = unresolved_run(lines, head)
             found = (UNRESOLVED_ID.search(line) for line in lines[start:stop])
-            ids = [f"E{int(m.group(1)):03d}" for m in found if m]
+            numbers = (small_int(m.group(1)) for m in found if m)
+            ids = [f"E{n:03d}" for n in numbers if n is not None]
     expected = [e.label for e in unresolved_expected(events, reader.thresholds.unresolved_max)]
     if (ids or []) != expected and (ids is not None or expected):
         where = "no 【最近未解决事项】 block" if ids is None else f"it lists {ids or 'nothing'}"
@@ -397,8 +411,8 @@ def _mood_aux(reader: StoreReader) -> tuple[str | None, int | None]:
         key, sep, value = line.partition(":")
         if sep:
             values.setdefault(key.strip(), value.strip())
-    count = values.get("consecutive_g4c_count")
-    return values.get("last_decay_written_at"), int(count) if count and count.isdigit() else None
+    count = small_int(values.get("consecutive_g4c_count") or "")
+    return values.get("last_decay_written_at"), count
 
 
 # --- profile and persona ---------------------------------------------------

@@ -30,6 +30,10 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 OUTSIDE = "leads outside the store root"
 
 
+# What detect() looks for (SPEC §3), for the message when a folder holds no layout.
+LOOKS_FOR = "index.txt beside facts.md, sops/ or pending/ (dsh)"
+
+
 def detect(files: frozenset[str], dirs: Iterable[str]) -> bool:
     return INDEX in files and (FACTS in files or any(d in ("sops", "pending") for d in dirs))
 

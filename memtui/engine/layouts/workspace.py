@@ -18,6 +18,10 @@ ARROW = "→"
 POINTER_FILE = re.compile(r"[^\s（()）\[\]<>\"'`，,；;]+?\.md(?![\w.])")
 
 
+# What detect() looks for (SPEC §1), for the message when a folder holds no layout.
+LOOKS_FOR = "memory.md beside soul.md, user.md, agent.md or a memory_<name>.md (workspace)"
+
+
 def detect(root_files: list[str]) -> bool:
     if INDEX not in root_files:
         return False

@@ -86,7 +86,7 @@ def update_json(tx: Transaction, rel: str, mutate: Callable[[dict[str, Any]], No
     if tf is not None:
         try:
             data = json.loads(tf.text)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
             raise Refused(f"{rel} does not parse ({exc}); it is never overwritten") from None
         if not isinstance(data, dict):
             raise Refused(f"{rel} is not a JSON object; it is never overwritten")

@@ -68,11 +68,32 @@ def pick(root: str, rel: str, name: str | None) -> Snapshot:
         raise Refused(f"{rel} has no history yet")
     if name is None:
         return found[0]
-    wanted = os.path.basename(name.rstrip("/"))
+    folder = os.path.dirname(found[0].path)
+    wanted = _snapshot_name(root, folder, name)
+    if wanted is None:
+        raise Refused(
+            f"{name} is not a snapshot of {rel} (its snapshots are in {folder}/; "
+            f"see `memtui history {rel}`); nothing changed"
+        )
     for snap in found:
         if snap.name == wanted:
             return snap
     raise Refused(f"{rel} has no snapshot {name!r} (see `memtui history {rel}`)")
+
+
+def _snapshot_name(root: str, folder: str, given: str) -> str | None:
+    """The snapshot name `given` means: a bare name, or a path (from the root, from
+    here, or absolute) into the file's own history folder. Another file's snapshot of
+    the same name is not this file's: None."""
+    if "/" not in given and os.sep not in given:
+        return given
+    real_root = os.path.realpath(root)
+    own = os.path.realpath(os.path.join(real_root, folder))
+    for path in (os.path.join(real_root, given), os.path.abspath(given)):
+        parent, name = os.path.split(os.path.normpath(path))
+        if os.path.realpath(parent) == own:
+            return name
+    return None
 
 
 def diff(root: str, rel: str, name: str | None = None) -> str:
