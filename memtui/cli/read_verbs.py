@@ -162,12 +162,12 @@ def check(args: argparse.Namespace) -> int:
 
 
 def list_entries(args: argparse.Namespace) -> int:
-    from memtui.engine.entries import iter_entries
+    from memtui.engine.entries import entry_json, iter_entries
 
     store = load(args)
     entries = [e for e in iter_entries(store) if args.layout in (None, e.layout)]
-    if args.json:
-        emit_json({"root": store.root, "entries": [e.to_json() for e in entries]})
+    if args.json:  # with each entry's fingerprint, for an action's --expect
+        emit_json({"root": store.root, "entries": [entry_json(store, e) for e in entries]})
     else:
         for e in entries:
             line(f"{e.id}\t{e.title}\t{location(e.file, e.line)}")
@@ -175,7 +175,7 @@ def list_entries(args: argparse.Namespace) -> int:
 
 
 def show(args: argparse.Namespace) -> int:
-    from memtui.engine.entries import EntryNotFound, entry_text, resolve
+    from memtui.engine.entries import EntryNotFound, entry_json, entry_text, resolve
 
     store = load(args)
     try:
@@ -185,7 +185,8 @@ def show(args: argparse.Namespace) -> int:
     text = entry_text(store, entry)
     reason = store.unreadable.get(entry.file)
     if args.json:
-        emit_json({**entry.to_json(), "text": text, "unreadable": reason, **_details(store, entry)})
+        shown = entry_json(store, entry)  # with its fingerprint
+        emit_json({**shown, "text": text, "unreadable": reason, **_details(store, entry)})
         return 0
     if text is None:
         raise Refused(f"{entry.file} is {reason or 'not readable'}")
@@ -239,6 +240,7 @@ def search(args: argparse.Namespace) -> int:
 
 
 def events(args: argparse.Namespace) -> int:
+    from memtui.engine.identity import event_ids, fingerprint
     from memtui.engine.layouts.companion import parse_date
 
     store = load(args)
@@ -246,29 +248,37 @@ def events(args: argparse.Namespace) -> int:
         warn("this store has no companion layout (memory/events.md)")
     all_events = store.companion.events if store.companion else ()
     chosen = []
-    for e in all_events:
-        if e.is_sentinel or ((args.open or args.overdue) and not e.is_open):
-            continue
+    for e, eid in zip(all_events, event_ids(all_events), strict=True):
+        if eid is None or ((args.open or args.overdue) and not e.is_open):
+            continue  # eid None: a sentinel
         due = parse_date(e.due) if e.due else None
         overdue = bool(e.is_open and due and due < store.today)
         if args.overdue and not overdue:
             continue
-        chosen.append((e, overdue))
+        chosen.append((e, eid, overdue))
     if args.json:
         emit_json(
             {
                 "root": store.root,
                 "last_active": store.companion.last_active if store.companion else None,
-                "events": [{**e.to_json(), "overdue": overdue} for e, overdue in chosen],
+                "events": [
+                    {
+                        **e.to_json(),
+                        "id": f"event:{eid}",  # with the fingerprint where ambiguous
+                        "fingerprint": fingerprint(e.text),
+                        "overdue": overdue,
+                    }
+                    for e, eid, overdue in chosen
+                ],
             }
         )
         return 0
-    for e, overdue in chosen:
+    for e, eid, overdue in chosen:
         n = e.stars or 0
         stars = "⭐" * n if n <= 5 else f"⭐×{n}"  # a typo of 5,000 stars is one word
         status = "open" if e.is_open else (e.status or "-")
         due_text = f"due {e.due}{' OVERDUE' if overdue else ''}" if e.due else ""
-        line(f"{e.label}  {e.date}  {e.type}  {stars}  {status}  {due_text}  {e.content}".rstrip())
+        line(f"{eid}  {e.date}  {e.type}  {stars}  {status}  {due_text}  {e.content}".rstrip())
     if store.companion:
         line(f"last active: {store.companion.last_active or 'unknown'}")
     return 0

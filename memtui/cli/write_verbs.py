@@ -27,6 +27,7 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
 
     p = verb("accept", accept, "accept dsh candidates into memory (edit-then-accept with options)")
     p.add_argument("ids", nargs="*", metavar="ID")
+    _expect_option(p)
     p.add_argument(
         "--all", action="store_true", help="every pending candidate (narrowed by --type / --target)"
     )
@@ -34,9 +35,11 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     p.add_argument("--body-file", metavar="F", help="accept this text instead of the body")
     p = verb("reject", reject, "reject candidates (they move to archive/rejected/)")
     p.add_argument("ids", nargs="+", metavar="ID")
+    _expect_option(p)
     p.add_argument("--reason", required=True)
     p = verb("edit", edit, "replace an entry's text (in $EDITOR unless --text-file)")
     p.add_argument("entry", metavar="ENTRY")
+    _expect_option(p)
     p.add_argument("--text-file", metavar="F")
     p.add_argument(
         "--insist", action="store_true", help="change the dsh L0 meta-rules (read-only otherwise)"
@@ -47,6 +50,7 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     ):
         p = verb(name, archive if name == "archive" else restore, text)
         p.add_argument("entry", metavar="ENTRY")
+        _expect_option(p)
         p.add_argument("--item", help="with profile:<category>: the item's text")
     p = verbs.add_parser("history", parents=[store], help="a file's snapshots")
     p.set_defaults(handler=history)
@@ -65,12 +69,42 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     ):
         p = verb(name, done if name == "done" else reopen, text)
         p.add_argument("event", metavar="EVENT")
+        _expect_option(p)
     verb("index", index, "rebuild the dsh index segment and MEMORY.md's unresolved block")
     p = verbs.add_parser("maintain", parents=[store], help="dedupe and tidy (dry run by default)")
     p.set_defaults(handler=maintain)
     p.add_argument("--apply", action="store_true", help="really remove exact duplicates")
     p.add_argument("--json", action="store_true")
     _register_add(verb)
+
+
+def _expect_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--expect",
+        metavar="FP",
+        type=_fingerprint,
+        help="the entry's fingerprint as you saw it (`list --json`, `show --json`): "
+        "refused, nothing changed, if the entry is not that any more (SPEC §6)",
+    )
+
+
+def _fingerprint(value: str) -> str | None:
+    from memtui.engine.identity import checked
+    from memtui.engine.ops.common import Refused as NotOne
+
+    try:
+        return checked(value)
+    except NotOne as exc:  # a malformed option: a wrong call (exit status 2)
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _expected(args: argparse.Namespace) -> dict[str, str] | None:
+    """accept/reject: --expect names the one candidate given."""
+    if args.expect is None:
+        return None
+    if getattr(args, "all", False) or len(args.ids) != 1:
+        raise CallError("--expect goes with exactly one candidate id")
+    return {args.ids[0]: args.expect}
 
 
 def _register_add(verb: Callable[..., argparse.ArgumentParser]) -> None:
@@ -224,6 +258,7 @@ def accept(args: argparse.Namespace) -> int:
             target=args.target,
             entry_type=args.entry_type,
             body=body,
+            expected=_expected(args),
             dry_run=args.dry_run,
         )
     return _report(args, receipts)
@@ -239,7 +274,9 @@ def reject(args: argparse.Namespace) -> int:
     except InputError as exc:
         raise Refused(str(exc)) from None
     with _engine_errors():
-        receipts = dsh.reject(root, args.ids, reason, dry_run=args.dry_run)
+        receipts = dsh.reject(
+            root, args.ids, reason, expected=_expected(args), dry_run=args.dry_run
+        )
     return _report(args, receipts)
 
 
@@ -250,7 +287,7 @@ def edit(args: argparse.Namespace) -> int:
 
     store = load(args)
     with _engine_errors():
-        entry = resolve(store, args.entry)
+        entry = resolve(store, args.entry, expect=args.expect)
     seen = entry_text(store, entry)
     if seen is None:
         raise Refused(f"{entry.file} cannot be read as text; it is never edited")
@@ -284,28 +321,30 @@ def _in_editor(text: str, name: str, limit: int) -> str:
 
 
 def _archive_call(args: argparse.Namespace, restoring: bool) -> Any:
+    from memtui.engine.identity import event_ref
     from memtui.engine.ops import companion, dsh, workspace
 
     root = store_root(args.store)
     kind, _, name = args.entry.partition(":")
+    shown = {"expect": args.expect, "dry_run": args.dry_run}
     if kind in ("fact", "sop"):
-        return (dsh.restore if restoring else dsh.archive)(root, args.entry, dry_run=args.dry_run)
+        return (dsh.restore if restoring else dsh.archive)(root, args.entry, **shown)
     if kind == "pending":
         if not restoring:
             raise CallError("a pending candidate leaves with `memtui reject` (or accept)")
-        return dsh.restore(root, args.entry, dry_run=args.dry_run)
+        return dsh.restore(root, args.entry, **shown)
     if kind == "topic":
         topic = workspace.restore_topic if restoring else workspace.archive_topic
-        return topic(root, name, dry_run=args.dry_run)
+        return topic(root, name, **shown)
     if kind == "profile":
         if not args.item:
             raise CallError("profile entries need --item TEXT (the item to archive/restore)")
         item = companion.restore_profile_item if restoring else companion.archive_profile_item
-        return item(root, name, args.item, dry_run=args.dry_run)
-    if kind == "event" or (not name and kind[:1] in "Ee" and kind[1:].split("#")[0].isdigit()):
+        return item(root, name, args.item, **shown)
+    if kind == "event" or (not name and event_ref(args.entry) is not None):
         event = args.entry if kind == "event" else f"event:{args.entry}"
         move = companion.restore_event if restoring else companion.archive_event
-        return move(root, event, dry_run=args.dry_run)
+        return move(root, event, **shown)
     verb = "restore" if restoring else "archive"
     extra = ", pending: (rejected)" if restoring else ""
     raise CallError(f"{args.entry}: {verb} takes fact:, sop:, topic:, profile:, event:{extra} ids")
@@ -359,7 +398,9 @@ def done(args: argparse.Namespace) -> int:
     from memtui.engine.ops import companion
 
     with _engine_errors():
-        receipt = companion.done(store_root(args.store), args.event, dry_run=args.dry_run)
+        receipt = companion.done(
+            store_root(args.store), args.event, expect=args.expect, dry_run=args.dry_run
+        )
     return _report(args, [receipt])
 
 
@@ -367,7 +408,9 @@ def reopen(args: argparse.Namespace) -> int:
     from memtui.engine.ops import companion
 
     with _engine_errors():
-        receipt = companion.reopen(store_root(args.store), args.event, dry_run=args.dry_run)
+        receipt = companion.reopen(
+            store_root(args.store), args.event, expect=args.expect, dry_run=args.dry_run
+        )
     return _report(args, [receipt])
 
 

@@ -229,13 +229,15 @@ def _not_as_shown(
 ) -> str:
     """Why an id with a fingerprint names no event now: it moved, changed or is gone."""
     assert ref.fp is not None
-    moved = next((e for e in pool if fingerprint(e.text) == ref.fp), None)
+    moved = [e for e in pool if fingerprint(e.text) == ref.fp]
     again = "nothing was changed — reload and try again"
-    if moved is not None:
+    if moved:
+        now = ", ".join(_id_of(events, e) for e in moved[:_LISTED])
+        now = f"it is now {now}" if len(moved) == 1 else f"identical events are now {now}"
+        instead = "; another event is at its place" if at is not None else ""
         return (
-            f"event:{ref.shown} moved since it was shown: the agent wrote to {where}, and "
-            f"that event is now {_id_of(events, moved)} while another is at its place; "
-            f"{again}"
+            f"event:{ref.shown} moved since it was shown (the agent wrote to {where}): "
+            f"{now}{instead}; {again}"
         )
     if at is not None:
         return f"event:{ref.shown} changed since it was shown (the agent wrote to {where}); {again}"
