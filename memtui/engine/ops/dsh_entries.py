@@ -244,7 +244,7 @@ def add_sop(
         rel = refuse_path(f"{SOPS}/{name}.md", tx.root)
         if tx.read(rel) is not None:
             raise Refused(f"sop:{name} exists already; update it instead (old text to .history/)")
-        tx.write(rel, _body_bytes(body, None))
+        tx.write(rel, _body_bytes(body, None), mode=tx.LIKE_SIBLINGS)  # the user's own text
         _, state, _ = read_facts(tx)
         index = _record_added(tx, ("sop", name), prov, state, sop_names(tx.root, add={name}))
         tx.details.update(summary=f"sop {name} written" + _index_summary(index), sop=name)

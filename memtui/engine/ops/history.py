@@ -124,15 +124,14 @@ def rollback(
     with Transaction(
         root, "rollback", details={"file": rel, "to": snap.name}, dry_run=dry_run
     ) as tx:
-        data = read_or_none(os.path.join(tx.root, snap.path))
+        got = tx.read_own(snap.path)  # never through a link out of .history
+        data, mode = got if got is not None else (None, None)
         if data is None or sha256(data) != snap.digest:
             raise Refused(f"snapshot {snap.path} changed while rolling back; nothing changed")
         if tx.read(rel) == data:
             raise Refused(f"{rel} is already at snapshot {snap.name}")
-        if expected is None:
-            tx.write(rel, data)
-        else:
-            tx.write(rel, data, expect=None if expected == ABSENT else expected)
+        expect = tx.SEEN if expected is None else None if expected == ABSENT else expected
+        tx.write(rel, data, expect=expect, mode=mode)  # the mode it had, too
         if rel != STATS and os.path.exists(os.path.join(tx.root, STATS)):
             update_json(tx, STATS, _count_rollback)
         return tx.commit()

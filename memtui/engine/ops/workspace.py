@@ -288,7 +288,7 @@ def add_topic(
             tx.details["note"] = f"{ARCHIVE}/{filename} exists too (an archived version)"
         eol = eol_of_text(old)
         text = body if body.endswith("\n") else body + eol_of_text(body, eol)
-        tx.write(filename, text.encode("utf-8"))
+        tx.write(filename, text.encode("utf-8"), mode=tx.LIKE_SIBLINGS)  # the user's own text
         if pointers_to(old, filename):
             tx.details["pointer"] = f"memory.md already points to {filename}"
             new = old

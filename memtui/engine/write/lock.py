@@ -22,13 +22,23 @@ WAIT_SECONDS = 10.0
 _OPEN = os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
+def _new_lock_mode(path: str) -> int:
+    """A new lock file is as open as the memory files themselves: whoever may write them
+    (the agent) must be able to open it, and nobody else needs to."""
+    if os.path.lexists(path):
+        return 0o644  # not used: the file exists
+    from memtui.engine.write.modes import store_mode
+
+    return store_mode(os.path.dirname(path))
+
+
 def open_lock_file(path: str) -> int:
     """A descriptor on the lock file, which must be a regular file; Unsafe otherwise."""
     try:
         fault_point("lock", path)
         try:
             # O_APPEND without O_TRUNC: opening never changes the file the agent also opens.
-            fd = os.open(path, os.O_WRONLY | _OPEN, 0o644)
+            fd = os.open(path, os.O_WRONLY | _OPEN, _new_lock_mode(path))
         except OSError as exc:
             if exc.errno not in (errno.EROFS, errno.EACCES):
                 raise

@@ -50,6 +50,11 @@ def audit_mode(root: str, private: int) -> int:
     once); for an existing one, the caller narrows it by this change's files alone."""
     if os.path.lexists(os.path.join(root, ".history", "audit.jsonl")):
         return private
+    return private & store_mode(root)
+
+
+def store_mode(root: str) -> int:
+    """What every memory file of the store allows (their most private mode), less the umask."""
     scan = discover(root)[0]
     found = []
     for rel in scan.files:
@@ -57,7 +62,7 @@ def audit_mode(root: str, private: int) -> int:
             found.append(os.stat(os.path.join(root, rel)).st_mode)
         except OSError:
             continue
-    return private & private_mode(found)
+    return private_mode(found) & ~umask() | 0o600
 
 
 class Siblings:

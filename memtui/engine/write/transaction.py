@@ -110,6 +110,9 @@ def who() -> str:
 
 
 class Transaction:
+    SEEN = _SEEN  # expect=: the version this transaction read (the default)
+    LIKE_SIBLINGS = -1  # mode=: a new file of the user's own text, as open as its siblings
+
     def __init__(
         self,
         root: str,
@@ -211,6 +214,13 @@ class Transaction:
         if got is not None:
             self._modes[rel] = got[1]
         return data
+
+    def read_own(self, rel: str) -> tuple[bytes, int] | None:
+        """(bytes, mode) of a file in memtui's own folders (a snapshot); no link is followed."""
+        self._doing = rel
+        with self._failing_as_nothing_changed():
+            folder = self.dirs.own(os.path.dirname(rel), create=False)
+            return None if folder is None else read_at(folder, os.path.basename(rel), rel)
 
     def write(
         self, rel: str, data: bytes, expect: str | None = _SEEN, mode: int | None = None
@@ -335,15 +345,18 @@ class Transaction:
         history = self.dirs.own(HISTORY, create=False)
         if history is None:
             return
+        for rel in [journal.JOURNAL, *(f"{HISTORY}/{step['path']}" for step in self._plan)]:
+            self._doing = rel
+            self.dirs.own(rel, create=False)  # Unsafe if any existing part is a link or a file
         self._doing = AUDIT
         try:
             info = os.stat("audit.jsonl", dir_fd=history, follow_symlinks=False)
         except FileNotFoundError:
             return
+        if stat.S_ISLNK(info.st_mode):
+            raise Unsafe(f"{AUDIT} is a symbolic link; memtui does not write through it")
         if not stat.S_ISREG(info.st_mode):
-            raise Unsafe(
-                f"{AUDIT} is not a regular file (a link, FIFO or folder?); nothing was changed"
-            )
+            raise Unsafe(f"{AUDIT} is not a regular file (a FIFO or a folder?); nothing changed")
 
     def _check_conflicts(self) -> dict[str, bytes | None]:
         """Each file must still be the version expected; say what changed if not."""
@@ -355,7 +368,8 @@ class Transaction:
             current[rel] = data
             if got is not None:
                 self._modes.setdefault(rel, got[1])
-                step.setdefault("mode", got[1])  # an existing file keeps its mode
+                if step.get("mode", self.LIKE_SIBLINGS) == self.LIKE_SIBLINGS:
+                    step["mode"] = got[1]  # an existing file keeps its mode
             now = None if data is None else sha256(data)
             if now != step["before"]:
                 raise Conflict(describe_conflict(rel, step["before"], self._old.get(rel), data))
@@ -406,8 +420,10 @@ class Transaction:
             self._doing = rel
             folder = self.dirs.store(os.path.dirname(rel))
             assert folder is not None
-            if "mode" not in step:  # a new file
-                step["new_mode"] = siblings.mode(os.path.dirname(rel), private)
+            if step.get("mode", self.LIKE_SIBLINGS) == self.LIKE_SIBLINGS:  # a new file
+                sources = private if "mode" not in step else modes.OPEN
+                step.pop("mode", None)
+                step["new_mode"] = siblings.mode(os.path.dirname(rel), sources)
             mode = step.get("mode", step.get("new_mode"))
             write_new(folder, os.path.basename(temps[rel]), self._data[rel], mode)
             dirty.add(folder)

@@ -1,0 +1,108 @@
+"""Private stays private: what memtui creates is never more readable than its source.
+
+The store's memory files are 0600 and 0640 under a 0755 root, and the umask is 022
+during each test, so a default would leak. Every write verb runs once; each file or
+folder it created must then be closed to others, snapshots keep their file's exact
+mode, and a rollback puts back the mode the file had.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from memtui.demo import write_demo
+from memtui.engine.store import open_store
+from tests.verb_calls import every_write_verb, memtui
+
+
+@pytest.fixture(autouse=True)
+def umask_022() -> Iterator[None]:
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
+def walk(root: Path) -> dict[str, int]:
+    """Every path under the root with its mode (links not followed)."""
+    out = {}
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = Path(folder, name)
+            out[path.relative_to(root).as_posix()] = path.lstat().st_mode
+    return out
+
+
+@pytest.fixture
+def private(tmp_path: Path) -> Path:
+    """The demo store (all three layouts), every memory file 0600 or 0640, folders 0700
+    or 0750 (alternating), the root 0755."""
+    root = tmp_path / "store"
+    write_demo(root, size=1)
+    for i, (rel, mode) in enumerate(sorted(walk(root).items())):
+        path = root / rel
+        if stat.S_ISDIR(mode):
+            path.chmod(0o750 if i % 2 else 0o700)
+        else:
+            path.chmod(0o640 if i % 2 else 0o600)
+    root.chmod(0o755)
+    return root
+
+
+def test_every_write_verb_leaves_nothing_readable_by_others(private: Path, tmp_path: Path):
+    calls = every_write_verb(private, tmp_path)
+    for call in calls:
+        before = walk(private)
+        got = memtui(private, *call)
+        assert got.returncode == 0, (call, got.stderr)
+        after = walk(private)
+        for rel, mode in after.items():
+            if rel in before:
+                continue
+            assert mode & 0o007 == 0, f"{call}: {rel} is {stat.filemode(mode)}"
+            parent = private / rel
+            parent_mode = (parent.parent).lstat().st_mode & 0o777
+            if stat.S_ISDIR(mode):  # never more open than the folder it is created in
+                assert mode & 0o777 & ~parent_mode == 0, f"{call}: {rel}"
+
+
+def test_a_snapshot_keeps_its_files_exact_mode(private: Path):
+    for rel, mode in (("memory/events.md", 0o600), ("facts.md", 0o640)):
+        (private / rel).chmod(mode)
+    event = next(e.label for e in open_store(private).companion.events if e.is_open)
+    assert memtui(private, "done", event).returncode == 0
+    assert memtui(private, "add", "fact", "X", "- x", "--evidence", "e → ok").returncode == 0
+    for rel, mode in (("memory/events.md", 0o600), ("facts.md", 0o640)):
+        [snap] = (private / ".history" / rel).iterdir()
+        assert snap.stat().st_mode & 0o777 == mode, rel
+        folder_mode = snap.parent.stat().st_mode & 0o777
+        assert folder_mode & 0o007 == 0 and folder_mode & ~(mode | (mode & 0o444) >> 2) == 0
+    audit = private / ".history" / "audit.jsonl"
+    assert audit.stat().st_mode & 0o077 == 0  # the store holds 0600 files
+
+
+def test_rollback_puts_back_the_mode_the_file_had(private: Path, tmp_path: Path):
+    user = private / "user.md"
+    user.chmod(0o600)
+    body = tmp_path / "b.md"
+    body.write_text("# user\n\n## 称呼\n- 小明\n", encoding="utf-8")
+    assert memtui(private, "edit", "file:user.md", "--text-file", str(body)).returncode == 0
+    user.chmod(0o644)  # someone opened it up since
+    assert memtui(private, "rollback", "user.md").returncode == 0
+    assert user.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_new_file_takes_the_mode_of_its_siblings(private: Path, tmp_path: Path):
+    for path in (private / "sops").iterdir():
+        path.chmod(0o640)
+    body = tmp_path / "b.md"
+    body.write_text("# sop\n\n1. step\n", encoding="utf-8")
+    got = memtui(
+        private, "add", "sop", "sibling-mode", "--body-file", str(body), "--evidence", "ok"
+    )
+    assert got.returncode == 0, got.stderr
+    assert (private / "sops" / "sibling-mode.md").stat().st_mode & 0o777 == 0o640
