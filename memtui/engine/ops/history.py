@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from memtui.engine.diff import unified
 from memtui.engine.ops.common import Refused, update_json
 from memtui.engine.textfile import Unreadable, decode
-from memtui.engine.write.files import read_or_none, sha256
+from memtui.engine.write.dirs import Dirs
+from memtui.engine.write.errors import Unsafe
+from memtui.engine.write.files import read_at, read_or_none, sha256
 from memtui.engine.write.transaction import HISTORY, Receipt, Transaction, check_path
 
 STATS = "memory_stats.json"
@@ -44,16 +46,21 @@ class Snapshot:
 
 def snapshots(root: str, rel: str) -> list[Snapshot]:
     """The file's snapshots, newest first."""
-    rel = check_path(os.path.realpath(root), rel)
-    folder = os.path.join(root, HISTORY, rel)
+    real = os.path.realpath(root)
+    rel = check_path(real, rel)
+    dirs = Dirs(real)  # never through a link: .history may not lead out of the store
     try:
-        names = [n for n in os.listdir(folder) if os.path.isfile(os.path.join(folder, n))]
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    found = []
-    for name in names:
-        data = read_or_none(os.path.join(folder, name)) or b""
-        found.append(Snapshot(name, f"{HISTORY}/{rel}/{name}", len(data), sha256(data)))
+        folder = dirs.own(f"{HISTORY}/{rel}", create=False)
+        found = []
+        for name in [] if folder is None else os.listdir(folder):
+            try:
+                got = read_at(folder, name, f"{HISTORY}/{rel}/{name}")
+            except Unsafe:
+                continue  # a link, folder or FIFO among the snapshots is none of them
+            data = b"" if got is None else got[0]
+            found.append(Snapshot(name, f"{HISTORY}/{rel}/{name}", len(data), sha256(data)))
+    finally:
+        dirs.close()
     return sorted(found, key=_order, reverse=True)
 
 

@@ -35,7 +35,9 @@ def dir_mode(file_mode: int) -> int:
 def _regular(fd: int, rel: str, limit: int) -> os.stat_result:
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
-        raise Unsafe(f"{rel} is not a regular file (a FIFO, device or folder?); nothing changed")
+        raise Unsafe(
+            f"{rel} is not a regular file (a FIFO, device or folder?); nothing was changed"
+        )
     if info.st_size > limit:
         raise Unsafe(
             f"{rel} is larger than the {limit}-byte limit ({info.st_size} bytes); "

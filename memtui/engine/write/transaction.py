@@ -356,7 +356,7 @@ class Transaction:
         if stat.S_ISLNK(info.st_mode):
             raise Unsafe(f"{AUDIT} is a symbolic link; memtui does not write through it")
         if not stat.S_ISREG(info.st_mode):
-            raise Unsafe(f"{AUDIT} is not a regular file (a FIFO or a folder?); nothing changed")
+            raise Unsafe(f"{AUDIT} is not a regular file (a FIFO?); nothing was changed")
 
     def _check_conflicts(self) -> dict[str, bytes | None]:
         """Each file must still be the version expected; say what changed if not."""
