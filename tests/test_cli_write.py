@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from memtui.demo import write_demo
+from tests import demo_facts as facts
 from tests.conftest import run_cli, tree_digest
 from tests.helpers import ENV, findings
 
@@ -71,6 +72,10 @@ def candidate(root: Path, cid: str) -> tuple[dict[str, str], list[str]]:
         if sep and not raw.startswith(" "):
             meta[key.strip()] = value.strip().strip('"')
     return meta, [x for x in body.splitlines() if x.strip()]
+
+
+EDITED = facts.OLDEST  # any event
+OPEN_EVENT = facts.OVERDUE[-1]  # an open event (状态 待跟进)
 
 
 def candidates(root: Path) -> list[str]:
@@ -291,14 +296,14 @@ def test_reject_with_reason(root):
 
 def test_edit_event_from_a_text_file_changes_only_its_lines(root, tmp_path):
     old = read(root, "memory/events.md")
-    block = event_block(old, "E005")
+    block = event_block(old, EDITED)
     new_block = re.sub(r"\*\*内容\*\*：.*", "**内容**：改成每小时一次快照", block)
     assert new_block != block
     text_file = tmp_path / "e005.md"
     text_file.write_text(new_block, encoding="utf-8")
     others = {k: v for k, v in digest(root).items() if k != "memory/events.md"}
 
-    result = cli(root, "edit", "event:E005", "--text-file", str(text_file))
+    result = cli(root, "edit", f"event:{EDITED}", "--text-file", str(text_file))
 
     assert result.returncode == 0, result.stderr
     assert read(root, "memory/events.md") == old.replace(block, new_block, 1)
@@ -317,7 +322,7 @@ def _editor(tmp_path: Path, name: str, body: str) -> dict[str, str]:
 
 def test_edit_in_editor(root, tmp_path):
     old = read(root, "memory/events.md")
-    block = event_block(old, "E005")
+    block = event_block(old, EDITED)
     content = re.search(r"\*\*内容\*\*：(.*)", block).group(1)
     env = _editor(
         tmp_path,
@@ -327,7 +332,7 @@ def test_edit_in_editor(root, tmp_path):
         f"p.write_text(t.replace({content!r}, '编辑器里改的内容'), encoding='utf-8')\n",
     )
 
-    result = cli(root, "edit", "event:E005", env=env)
+    result = cli(root, "edit", f"event:{EDITED}", env=env)
 
     assert result.returncode == 0, result.stderr
     assert read(root, "memory/events.md") == old.replace(
@@ -339,7 +344,7 @@ def test_edit_in_editor_without_a_change_writes_nothing(root, tmp_path):
     env = _editor(tmp_path, "noop.py", "pass\n")
     before = digest(root)
 
-    result = cli(root, "edit", "event:E005", env=env)
+    result = cli(root, "edit", f"event:{EDITED}", env=env)
 
     assert result.returncode == 0, result.stderr
     assert "no change" in result.stdout
@@ -354,7 +359,7 @@ def test_edit_with_a_failing_editor_writes_nothing(root, tmp_path):
     )
     before = digest(root)
 
-    result = cli(root, "edit", "event:E005", env=env)
+    result = cli(root, "edit", f"event:{EDITED}", env=env)
 
     assert result.returncode == 1
     assert "editor" in result.stderr
@@ -366,15 +371,15 @@ def test_edit_with_a_failing_editor_writes_nothing(root, tmp_path):
 
 def test_done_and_reopen_flip_the_state(root):
     old = read(root, "memory/events.md")
-    block = event_block(old, "E020")
+    block = event_block(old, OPEN_EVENT)
     assert "**状态**：待跟进" in block
 
-    result = cli(root, "done", "E020")
+    result = cli(root, "done", OPEN_EVENT)
     assert result.returncode == 0, result.stderr
     done = read(root, "memory/events.md")
     assert done == old.replace(block, block.replace("**状态**：待跟进", "**状态**：已完成"), 1)
 
-    result = cli(root, "reopen", "event:E020")
+    result = cli(root, "reopen", f"event:{OPEN_EVENT}")
     assert result.returncode == 0, result.stderr
     assert read(root, "memory/events.md") == old
 
@@ -464,7 +469,7 @@ def test_history_diff_and_rollback_which_can_itself_be_rolled_back(root):
     assert "no history" in result.stderr
     assert (root / rel).read_bytes() == original
 
-    assert cli(root, "done", "E020").returncode == 0
+    assert cli(root, "done", OPEN_EVENT).returncode == 0
     changed = (root / rel).read_bytes()
     assert changed != original
 
@@ -584,7 +589,7 @@ def test_a_write_waits_for_the_agents_lock_then_gives_up(root):
         assert holder.stdout.readline().strip() == "locked"
         before = tree_digest(root)
 
-        result = cli(root, "done", "E020")
+        result = cli(root, "done", OPEN_EVENT)
 
         assert result.returncode == 1
         assert ".memory.lock" in result.stderr

@@ -350,3 +350,45 @@ def test_json_files_parse_and_cover_every_entry(store: Path) -> None:
     stats = loaded["memory_stats.json"]
     assert (stats["sops"], stats["pending"]) == (10, 20)
     assert all(set(v) == {"reads", "lastRead"} for v in loaded["file_access_stats.json"].values())
+
+
+# --- what other tests rely on (tests/demo_facts.py) ----------------------------------------------
+
+
+def test_the_demo_facts_other_tests_rely_on(tmp_path: Path) -> None:
+    from memtui.engine.store import open_store
+    from tests import demo_facts as demo
+    from tests.helpers import TODAY_DATE
+
+    root = tmp_path / "store"
+    write_demo(root, size=1, today=TODAY_DATE)
+    store = open_store(root, today=TODAY_DATE)
+    assert store.companion is not None and store.dsh is not None
+    events = [e for e in store.companion.events if not e.is_sentinel]
+    newest_first = sorted(events, key=lambda e: (e.date, e.number), reverse=True)
+    labels = [e.label for e in newest_first]
+    assert len(events) == demo.EVENTS
+    assert sum(e.is_open for e in events) == demo.OPEN
+    today = TODAY_DATE.isoformat()
+    overdue = [e.label for e in newest_first if e.is_open and e.due and e.due < today]
+    assert tuple(overdue) == demo.OVERDUE
+    assert labels[:3] == [demo.NEWEST, demo.SECOND_NEWEST, demo.THIRD_NEWEST]
+    assert newest_first[0].is_open and not newest_first[2].is_open
+    assert max(e.number for e in events) == int(demo.NEWEST[1:]) and labels[-1] == demo.OLDEST
+    assert next(e for e in events if e.label == demo.STARS_EVENT).stars == demo.STARS
+    assert str(store.companion.last_active).startswith(demo.LAST_ACTIVE)
+
+    assert text(root, "memory.md").count("\n") == demo.INDEX_LINES
+    assert store.dsh.index_lines == demo.L1_LINES
+    assert store.dsh.heat.get("index.txt") == demo.L1_HEAT
+    assert len(store.dsh.sops) == demo.SOPS
+
+    ids = [c.id for c in store.dsh.candidates]
+    assert len(ids) == demo.CANDIDATES and ids[:3] == [demo.FIRST, demo.SECOND, demo.THIRD]
+    assert [c.id for c in store.dsh.candidates if not c.evidence] == [demo.NO_EVIDENCE]
+    assert store.dsh.candidates[0].body.strip().split("\n")[0] == demo.FIRST_BODY
+
+    counts = (store.count("error"), store.count("warning"), store.count("info"))
+    assert counts == (demo.ERRORS, demo.WARNINGS, demo.INFOS)
+    relations = next(c for c in store.companion.profile if c.name == demo.RELATIONS)
+    assert relations.items[2] == demo.FATHER

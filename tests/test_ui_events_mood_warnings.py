@@ -25,6 +25,7 @@ from memtui.ui.app import MemtuiApp
 from memtui.ui.panes.events import EventsPane
 from memtui.ui.panes.mood import LINE, OVER, MoodChart, MoodPane, Series, plot
 from memtui.ui.panes.warnings import WarningsPane
+from tests import demo_facts as facts
 from tests.conftest import write_tree
 from tests.ui_helpers import (
     SIZE,
@@ -112,54 +113,56 @@ def event_block(root: Path, label: str) -> str:
 def test_events_newest_first_overdue_marked_and_filters(demo: Path) -> None:
     async def body(pilot: Pilot, app: PaneHost) -> None:
         pane = app.query_one(EventsPane)
-        await until(pilot, lambda: pane.rows.count == 40)
+        await until(pilot, lambda: pane.rows.count == facts.EVENTS)
         rows = rows_plain(pane)
-        assert rows[0].startswith("● E039") and rows[-1].split()[0] == "E001"
+        assert rows[0].startswith(f"● {facts.NEWEST}") and rows[-1].split()[0] == facts.OLDEST
         overdue = [r.split()[1] for r in rows if r.startswith("!")]
-        assert overdue == ["E026", "E020"]
+        assert overdue == list(facts.OVERDUE)
         style = pane.get_component_rich_style("events--overdue", partial=True)
-        e020 = pane.render_row(next(i for i, r in enumerate(rows) if "E020" in r))
-        assert e020.spans[0].style == style and style.color is not None
-        assert "2 overdue" in pane.header_text.plain
-        assert "last active 2026-11-28T22:47" in pane.header_text.plain
+        late = pane.render_row(next(i for i, r in enumerate(rows) if facts.OVERDUE[-1] in r))
+        assert late.spans[0].style == style and style.color is not None
+        assert f"{len(facts.OVERDUE)} overdue" in pane.header_text.plain
+        assert f"last active {facts.LAST_ACTIVE}" in pane.header_text.plain
         assert "E000" not in " ".join(rows)  # sentinels are activity, not rows
-        assert "⭐×6" in " ".join(rows)  # E007's out-of-range stars are shown as a number
+        # out-of-range stars are shown as a number
+        assert f"⭐×{facts.STARS}" in " ".join(rows)
 
         await pilot.press("o")
-        assert pane.rows.count == 4
+        assert pane.rows.count == facts.OPEN
         assert all(r[0] in "●!" and " open " in r for r in rows_plain(pane))
-        assert "4 of 40 events [open only]" in pane.header_text.plain
+        assert f"{facts.OPEN} of {facts.EVENTS} events [open only]" in pane.header_text.plain
         await pilot.press("t", "t")  # 情绪事件, then 约定
         assert "[open only, 约定]" in pane.header_text.plain
         assert {r.split()[3] for r in rows_plain(pane)} == {"约定"}
         await pilot.press("o", "t", "t", "t")  # all, then 用户Todo, 重要事件, all
-        assert pane.rows.count == 40 and "40 events ·" in pane.header_text.plain
+        assert pane.rows.count == facts.EVENTS
+        assert f"{facts.EVENTS} events ·" in pane.header_text.plain
 
     run(PaneHost(str(demo), "events"), body)
 
 
 def test_events_done_and_reopen_write_the_status_line(demo: Path) -> None:
-    before = event_block(demo, "E039")
+    before = event_block(demo, facts.NEWEST)
     assert "**状态**：待跟进" in before
 
     async def body(pilot: Pilot, app: PaneHost) -> None:
         pane = app.query_one(EventsPane)
-        await until(pilot, lambda: pane.rows.count == 40)
-        await pilot.press("down")  # E038, then the cursor must stay on it across reloads
-        assert pane.current_id == "E038"
+        await until(pilot, lambda: pane.rows.count == facts.EVENTS)
+        await pilot.press("down")  # the second newest: the cursor stays on it across reloads
+        assert pane.current_id == facts.SECOND_NEWEST
         await pilot.press("up")
-        assert pane.current_id == "E039" and "待跟进" in pane.detail_text.plain
+        assert pane.current_id == facts.NEWEST and "待跟进" in pane.detail_text.plain
         store = app.store
         await pilot.press("d")
         await until(pilot, lambda: app.store is not store and "已完成" in pane.detail_text.plain)
-        assert pane.current_id == "E039"
+        assert pane.current_id == facts.NEWEST
         assert " done " in rows_plain(pane)[0]
         store = app.store
         await pilot.press("d")
         await until(pilot, lambda: app.store is not store and "待跟进" in pane.detail_text.plain)
 
     run(PaneHost(str(demo), "events"), body)
-    after = event_block(demo, "E039")
+    after = event_block(demo, facts.NEWEST)
     assert after == before  # reopened: back to the same bytes
 
 
@@ -168,9 +171,9 @@ def test_events_done_changes_only_the_status_line(demo: Path) -> None:
 
     async def body(pilot: Pilot, app: PaneHost) -> None:
         pane = app.query_one(EventsPane)
-        await until(pilot, lambda: pane.rows.count == 40)
+        await until(pilot, lambda: pane.rows.count == facts.EVENTS)
         await pilot.press("o")
-        row = next(i for i, r in enumerate(rows_plain(pane)) if "E020" in r)
+        row = next(i for i, r in enumerate(rows_plain(pane)) if facts.OVERDUE[-1] in r)
         pane.rows.cursor = row
         await pilot.pause()
         store = app.store
@@ -183,26 +186,28 @@ def test_events_done_changes_only_the_status_line(demo: Path) -> None:
         (a, b) for a, b in zip(original.splitlines(), now.splitlines(), strict=True) if a != b
     ]
     assert changed == [("**状态**：待跟进", "**状态**：已完成")]
-    assert "**状态**：已完成" in event_block(demo, "E020")
+    assert "**状态**：已完成" in event_block(demo, facts.OVERDUE[-1])
 
 
 def test_events_archive_asks_then_moves_the_event(demo: Path) -> None:
     async def body(pilot: Pilot, app: PaneHost) -> None:
         pane = app.query_one(EventsPane)
-        await until(pilot, lambda: pane.rows.count == 40)
-        await pilot.press("down")  # E038 (E039 is the highest number: archiving it warns)
+        await until(pilot, lambda: pane.rows.count == facts.EVENTS)
+        await pilot.press("down")  # the second newest (archiving the newest warns)
         store = app.store
         await pilot.press("x")
-        assert "E038" in await answer_confirm(pilot, app, "enter")  # "No" has the focus
+        assert facts.SECOND_NEWEST in await answer_confirm(
+            pilot, app, "enter"
+        )  # "No" has the focus
         assert app._changes_running == 0 and app.store is store  # no change was started
         await pilot.press("x")
         await answer_confirm(pilot, app, "y")
-        await until(pilot, lambda: app.store is not store and pane.rows.count == 39)
-        assert pane.current_id != "E038"
+        await until(pilot, lambda: app.store is not store and pane.rows.count == facts.EVENTS - 1)
+        assert pane.current_id != facts.SECOND_NEWEST
 
     run(PaneHost(str(demo), "events"), body)
-    assert "### [E038]" not in (demo / EVENTS).read_text("utf-8")
-    assert "### [E038]" in (demo / "archive" / EVENTS).read_text("utf-8")
+    assert f"### [{facts.SECOND_NEWEST}]" not in (demo / EVENTS).read_text("utf-8")
+    assert f"### [{facts.SECOND_NEWEST}]" in (demo / "archive" / EVENTS).read_text("utf-8")
 
 
 def test_events_archived_view_restores_as_the_cli_does(demo: Path, tmp_path: Path) -> None:
@@ -212,28 +217,32 @@ def test_events_archived_view_restores_as_the_cli_does(demo: Path, tmp_path: Pat
 
     async def body(pilot: Pilot, app: PaneHost) -> None:
         pane = app.query_one(EventsPane)
-        await until(pilot, lambda: pane.rows.count == 40)
-        await pilot.press("down", "x")  # archive E038
+        await until(pilot, lambda: pane.rows.count == facts.EVENTS)
+        await pilot.press("down", "x")  # archive the second newest
         await answer_confirm(pilot, app, "y")
-        await until(pilot, lambda: pane.rows.count == 39)
+        await until(pilot, lambda: pane.rows.count == facts.EVENTS - 1)
         shutil.copytree(demo, tmp_path / "cli")  # the CLI restores on a copy of this state
         await pilot.press("v")  # the archived events
-        await until(pilot, lambda: pane.archived and "E038" in "".join(rows_plain(pane)))
+        await until(
+            pilot, lambda: pane.archived and facts.SECOND_NEWEST in "".join(rows_plain(pane))
+        )
         assert "Archived (archive/memory/events.md)" in pane.header_text.plain
         assert pane.check_action("toggle_done", ()) is None  # greyed: restore it first
         assert pane.check_action("edit", ()) is None
-        pane.rows.cursor = next(i for i, r in enumerate(rows_plain(pane)) if "E038" in r)
+        pane.rows.cursor = next(
+            i for i, r in enumerate(rows_plain(pane)) if facts.SECOND_NEWEST in r
+        )
         await pilot.press("enter")
         assert app.opened[-1][0] == "archive/memory/events.md"
         await pilot.press("x")
-        assert "Restore E038" in await answer_confirm(pilot, app, "y")
-        await until(pilot, lambda: "E038" not in "".join(rows_plain(pane)))
-        await pilot.press("v")  # back to the timeline, E038 in it again
-        await until(pilot, lambda: not pane.archived and pane.rows.count == 40)
+        assert f"Restore {facts.SECOND_NEWEST}" in await answer_confirm(pilot, app, "y")
+        await until(pilot, lambda: facts.SECOND_NEWEST not in "".join(rows_plain(pane)))
+        await pilot.press("v")  # back to the timeline, the event in it again
+        await until(pilot, lambda: not pane.archived and pane.rows.count == facts.EVENTS)
 
     run(PaneHost(str(demo), "events"), body)
     cli = tmp_path / "cli"
-    assert run_cli("restore", "event:E038", "--store", str(cli)).returncode == 0
+    assert run_cli("restore", f"event:{facts.SECOND_NEWEST}", "--store", str(cli)).returncode == 0
     for rel in (EVENTS, "archive/" + EVENTS):
         assert (demo / rel).read_bytes() == (cli / rel).read_bytes()
 
@@ -241,11 +250,11 @@ def test_events_archived_view_restores_as_the_cli_does(demo: Path, tmp_path: Pat
 def test_events_edit_history_and_enter_go_to_the_app(demo: Path) -> None:
     async def body(pilot: Pilot, app: PaneHost) -> None:
         pane = app.query_one(EventsPane)
-        await until(pilot, lambda: pane.rows.count == 40)
+        await until(pilot, lambda: pane.rows.count == facts.EVENTS)
         await pilot.press("e", "h", "enter")
         assert app.store is not None and app.store.companion is not None
-        line = next(e for e in app.store.companion.events if e.label == "E039").span.lineno
-        assert app.edits == ["event:E039"]
+        line = next(e for e in app.store.companion.events if e.label == facts.NEWEST).span.lineno
+        assert app.edits == [f"event:{facts.NEWEST}"]
         assert app.histories == [EVENTS]
         assert app.opened == [(EVENTS, line)]
 
@@ -281,7 +290,7 @@ def test_events_read_only_hides_and_refuses_changes(demo: Path) -> None:
 
     async def body(pilot: Pilot, app: PaneHost) -> None:
         pane = app.query_one(EventsPane)
-        await until(pilot, lambda: pane.rows.count == 40)
+        await until(pilot, lambda: pane.rows.count == facts.EVENTS)
         keys = set(app.screen.active_bindings)
         assert {"o", "t", "h"} <= keys and not {"d", "x", "e"} & keys
         await pilot.press("d", "x", "e")
@@ -295,7 +304,7 @@ def test_events_read_only_hides_and_refuses_changes(demo: Path) -> None:
             )
         assert app.asked == [] and app.edits == [] and app.screen is app.screen_stack[0]
         await pilot.press("o")
-        assert pane.rows.count == 4  # filters still work
+        assert pane.rows.count == facts.OPEN  # filters still work
 
     run(PaneHost(str(demo), "events", read_only=True), body)
     assert (demo / EVENTS).read_bytes() == original
@@ -463,15 +472,19 @@ def test_warnings_lists_every_finding_grouped_and_enter_opens(demo: Path) -> Non
         await until(pilot, lambda: len(pane.findings) == len(expected))
         assert pane.findings == list(expected)
         rows = rows_plain(pane)
-        assert rows[0] == "Errors (3)" and "Warnings (15)" in rows and "Info (0)" not in rows
-        assert rows[1].split()[:2] == ["pointer-missing", "memory.md:103"]
-        assert "3 errors · 15 warnings · 0 info" in pane.header_text.plain
+        errors = [(f.code, f.file, f.line) for f in expected if f.level == "error"]
+        warnings = [(f.code, f.file, f.line) for f in expected if f.level == "warning"]
+        assert rows[0] == f"Errors ({facts.ERRORS})" and f"Warnings ({facts.WARNINGS})" in rows
+        assert "Info (0)" not in rows and not facts.INFOS
+        assert rows[1].split()[:2] == [errors[0][0], f"{errors[0][1]}:{errors[0][2]}"]
+        counts = f"{facts.ERRORS} errors · {facts.WARNINGS} warnings · 0 info"
+        assert counts in pane.header_text.plain
         await pilot.press("down", "enter")
-        assert app.opened == [(EVENTS, 48)]  # event-stars, E007
+        assert app.opened == [errors[1][1:]]
         await pilot.press("n")  # the first warning
-        assert pane.current_place == ("unresolved-stale", "MEMORY.md", 8)
+        assert pane.current_place == warnings[0]
         await pilot.press("p")
-        assert pane.current_place == ("pointer-missing", "memory.md", 103)
+        assert pane.current_place == errors[0]
         await pilot.press("n", "down", "down")
         assert pane.current_place == ("index-stale", "index.txt", None)
 
@@ -552,13 +565,11 @@ def test_full_app_events_mood_and_warnings_tabs(demo: Path) -> None:
         await pilot.press("3")
         events = app.query_one(EventsPane)
         await until(pilot, lambda: app.focused is events.rows)
-        assert [r.split()[1] for r in rows_plain(events) if r.startswith("!")] == [
-            "E026",
-            "E020",
-        ]
+        overdue = [r.split()[1] for r in rows_plain(events) if r.startswith("!")]
+        assert overdue == list(facts.OVERDUE)
         store = app.store
         await press_until(pilot, "d", lambda: app.store is not store)
-        assert "**状态**：已完成" in event_block(demo, "E039")
+        assert "**状态**：已完成" in event_block(demo, facts.NEWEST)
         # the app's history screen for events.md
         await press_until(pilot, "h", lambda: type(app.screen).__name__ == "HistoryScreen")
         await press_until(pilot, "escape", lambda: app.focused is events.rows)
@@ -586,7 +597,7 @@ def test_snapshot(key: str, demo: Path, snap_compare: Any) -> None:
     async def ready(pilot: Pilot) -> None:
         await store_loaded(pilot, pilot.app)  # type: ignore[arg-type]
         if key == "events":
-            await pilot.press("down", "down")  # rests on E037, a done event
+            await pilot.press("down", "down")  # rests on the third newest, a done event
         await pilot.pause()
 
     assert snap_compare(PaneHost(str(demo), key), terminal_size=SIZE, run_before=ready)

@@ -13,6 +13,7 @@ import pytest
 from textual.pilot import Pilot
 
 from memtui.ui.app import MemtuiApp
+from tests import demo_facts as facts
 from tests.ui_helpers import demo_store, run, until
 
 needs_flock = pytest.mark.skipif(shutil.which("flock") is None, reason="needs util-linux flock")
@@ -139,10 +140,13 @@ def agent_holding_the_lock(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
         agent.wait(timeout=60)
 
 
-def start_done_e039(app: MemtuiApp, root: Path) -> None:
+DONE = f"done {facts.NEWEST}"  # an open event
+
+
+def start_done(app: MemtuiApp, root: Path) -> None:
     from memtui.engine.ops import companion
 
-    app.run_op("done E039", lambda: companion.done(str(root), "event:E039"))
+    app.run_op(DONE, lambda: companion.done(str(root), f"event:{facts.NEWEST}"))
 
 
 @needs_flock
@@ -150,11 +154,11 @@ def test_a_change_waiting_for_the_agents_lock_says_so_then_lands(agent_holding_t
     root, release = agent_holding_the_lock
 
     async def body(pilot: Pilot, app: Saying) -> None:
-        start_done_e039(app, root)
+        start_done(app, root)
         await until(pilot, lambda: app.has_said("waiting for the store lock"))
-        assert not app.has_said("done E039: wrote")  # the agent still holds the lock
+        assert not app.has_said(f"{DONE}: wrote")  # the agent still holds the lock
         release.touch()
-        await until(pilot, lambda: app.has_said("done E039: wrote"))
+        await until(pilot, lambda: app.has_said(f"{DONE}: wrote"))
 
     run(Saying(root, watch=False), body, loaded=True)
 
@@ -164,7 +168,7 @@ def test_quit_while_a_change_waits_for_the_lock_lets_it_land_first(agent_holding
     root, release = agent_holding_the_lock
 
     async def body(pilot: Pilot, app: Saying) -> None:
-        start_done_e039(app, root)
+        start_done(app, root)
         await pilot.press("q")
         await until(pilot, lambda: app.has_said("quitting once the change in progress"))
         assert app.is_running  # not cut off while the change waits for the lock

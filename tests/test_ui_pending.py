@@ -22,13 +22,13 @@ from memtui.ui.panes import pending as pending_module
 from memtui.ui.panes.pending import PendingPane
 from memtui.ui.screens.confirm import ConfirmScreen
 from memtui.ui.screens.prompt import PromptScreen
+from tests import demo_facts as facts
 from tests.conftest import tree_digest
 from tests.ui_helpers import SIZE, HostApp, demo_store, press_until, run, until
 
 # The demo's candidates, in the pane's order (file name order).
-FIRST, SECOND, THIRD = "20261115-0001", "20261116-0001", "20261116-0002"
-NO_EVIDENCE = "20261118-0002"  # row 6
-FIRST_BODY = "- billing 的 Postgres 版本 1.9.29，升级前先 pg_upgrade --check"
+FIRST, SECOND, THIRD = facts.FIRST, facts.SECOND, facts.THIRD
+NO_EVIDENCE, FIRST_BODY, COUNT = facts.NO_EVIDENCE, facts.FIRST_BODY, facts.CANDIDATES
 
 
 class PendingOnly(HostApp):
@@ -59,7 +59,7 @@ def row_of(pane: PendingPane, cid: str) -> int:
     return next(i for i, c in enumerate(pane.candidates) if c.id == cid)
 
 
-async def loaded(pilot: Pilot, app: MemtuiApp, count: int = 20) -> PendingPane:
+async def loaded(pilot: Pilot, app: MemtuiApp, count: int = COUNT) -> PendingPane:
     pane = pane_of(app)
     await until(pilot, lambda: len(pane.candidates) == count)
     return pane
@@ -85,7 +85,7 @@ def test_accept_two_selected_moves_them_and_writes_facts(demo: Path) -> None:
         assert pane.rows.selected == {0, 1}
         assert "✓" in pane.render_row(0).plain
         assert pane.current is not None and pane.current.id == THIRD
-        await press_until(pilot, "a", lambda: len(pane.candidates) == 18)
+        await press_until(pilot, "a", lambda: len(pane.candidates) == COUNT - 2)
         # the cursor stayed on the same candidate; the accepted rows are gone
         assert pane.current is not None and pane.current.id == THIRD
         assert pane.selected == set()
@@ -109,7 +109,7 @@ def test_accept_without_selection_takes_the_highlighted_one_and_moves_on(demo: P
         pane = await loaded(pilot, app)
         await pilot.press("down")
         assert pane.current is not None and pane.current.id == SECOND
-        await press_until(pilot, "a", lambda: len(pane.candidates) == 19)
+        await press_until(pilot, "a", lambda: len(pane.candidates) == COUNT - 1)
         assert pane.current is not None and pane.current.id == THIRD
 
     run(PendingOnly(str(demo)), body)
@@ -138,7 +138,7 @@ def test_no_evidence_is_refused_and_nothing_is_written(demo: Path) -> None:
         )
         # select-all takes every acceptable candidate, not this one; again clears
         await pilot.press("asterisk")
-        assert len(pane.selected) == 19
+        assert len(pane.selected) == COUNT - 1
         assert f"pending/{NO_EVIDENCE}.md" not in pane.selected
         await pilot.press("ctrl+a")
         assert pane.selected == set()
@@ -178,7 +178,7 @@ def test_reject_asks_for_a_reason_and_archives_with_it(demo: Path) -> None:
         assert isinstance(app.screen, PromptScreen)
         assert "empty" in str(app.screen.query_one("#prompt-hint").render())
         app.screen.query_one(Input).value = reason
-        await press_until(pilot, "enter", lambda: len(pane.candidates) == 19)
+        await press_until(pilot, "enter", lambda: len(pane.candidates) == COUNT - 1)
         assert pane.current is not None and pane.current.id == SECOND
 
     run(PendingOnly(str(demo)), body)
@@ -213,8 +213,9 @@ def test_preview_shows_the_diff_accepting_would_make(demo: Path, monkeypatch: An
         pane = await loaded(pilot, app)
         text = await preview_of(pilot, pane, "+" + FIRST_BODY)
         assert "pending:" + FIRST in text
-        assert "pg_isready -h laptop -p 38799" in text  # the evidence
-        assert "s-da5a · seqs 90, 93" in text
+        first = app.store.dsh.candidates[0]  # type: ignore[union-attr]
+        assert str(first.evidence) in text
+        assert f"{first.source_session} · seqs {', '.join(map(str, first.source_seqs))}" in text
         assert "fact:DATABASE is active" in text  # the target's provenance
         assert "--- a/facts.md" in text
         assert f"moves pending/{FIRST}.md → archive/pending/{FIRST}.md" in text
@@ -347,7 +348,7 @@ def test_full_app_accepts_from_the_pending_tab(demo: Path) -> None:
         pane = await loaded(pilot, app)
         await until(pilot, lambda: app.focused is pane.rows)
         await preview_of(pilot, pane, "+" + FIRST_BODY)
-        await press_until(pilot, "a", lambda: len(pane.candidates) == 19)
+        await press_until(pilot, "a", lambda: len(pane.candidates) == COUNT - 1)
 
     run(MemtuiApp(str(demo), watch=False), body)
     assert (demo / "archive" / "pending" / f"{FIRST}.md").exists()

@@ -17,11 +17,13 @@ from textual.pilot import Pilot
 from textual.widgets import Footer, Input, Markdown, TabbedContent, TabPane
 from textual.widgets.tree import TreeNode
 
+from memtui.engine.config import Thresholds
 from memtui.engine.search import search
 from memtui.ui.app import MemtuiApp
 from memtui.ui.panes.index_tree import CHUNK, IndexPane, IndexTree, Node
 from memtui.ui.panes.viewer import FilePane, component_style
 from memtui.ui.screens.search import CAP, SearchScreen
+from tests import demo_facts as facts
 from tests.conftest import write_tree
 from tests.ui_helpers import (
     SIZE,
@@ -137,15 +139,20 @@ def test_tree_shows_the_three_layouts_and_the_index_badge(demo: Path) -> None:
         assert tops[:3] == ["Workspace", "Companion", "Dsh"]
         assert tops[-1].startswith("History")
         memory = find(tree, "memory.md").label
-        assert "158/180 lines" in memory.plain  # type: ignore[union-attr]
+        badge = f"{facts.INDEX_LINES}/{Thresholds().index_block_lines}"
+        assert f"{badge} lines" in memory.plain  # type: ignore[union-attr]
         # the badge has the warning colour of the theme (150-179 lines)
         warning = component_style(tree, "index--warning")
-        start = memory.plain.index("158/180")  # type: ignore[union-attr]
+        start = memory.plain.index(badge)  # type: ignore[union-attr]
         styles = [s.style for s in memory.spans if s.start <= start < s.end]  # type: ignore[union-attr]
         assert warning in styles
-        assert any(label.startswith("index.txt  27/30 lines  stale") for label in labels)
-        assert any(label.startswith("events.md  40 events · 4 open  2 overdue") for label in labels)
-        assert any("🔥77" in label for label in labels)  # index.txt's read heat
+        l1 = f"index.txt  {facts.L1_LINES}/{Thresholds().l1_max_lines} lines  stale"
+        assert any(label.startswith(l1) for label in labels)
+        events = (
+            f"events.md  {facts.EVENTS} events · {facts.OPEN} open  {len(facts.OVERDUE)} overdue"
+        )
+        assert any(label.startswith(events) for label in labels)
+        assert any(f"🔥{facts.L1_HEAT}" in label for label in labels)  # index.txt's read heat
         # a missing pointer under its section, an orphan among the topics
         await cursor_to(pilot, tree, "memory.md")
         await pilot.press("right")
@@ -234,8 +241,9 @@ def test_keys_call_history_edit_and_archive(demo: Path) -> None:
         await until(pilot, lambda: not (demo / "sops" / "rotate-nginx.md").exists())
         assert (demo / "archive" / "sops" / "rotate-nginx.md").exists()
         # the reload counts one sop less and keeps the sops group open
-        await until(pilot, lambda: "sops (9)" in labels(tree))
-        assert find(tree, "sops (9)").is_expanded
+        sops = f"sops ({facts.SOPS - 1})"
+        await until(pilot, lambda: sops in labels(tree))
+        assert find(tree, sops).is_expanded
         assert "rotate-nginx" not in labels(tree)
 
     run(TreeAndFile(str(demo)), body)
@@ -264,7 +272,7 @@ def test_x_on_a_profile_category_picks_an_item_and_archives_then_restores_it(
         await press_on(pilot, tree, "user_profile.md", "right")
         await cursor_to(pilot, tree, "重要关系")
         choice = await pick(pilot, app, "x", 2)  # the third item: 爸爸
-        assert choice.choices[2] == "爸爸：话少，喜欢钓鱼"
+        assert choice.choices[2] == facts.FATHER
         question = await answer_confirm(pilot, app, "y")
         assert "重要关系" in question and "爸爸" in question
         await until(pilot, lambda: "爸爸" not in (demo / profile).read_text("utf-8"))
@@ -275,12 +283,12 @@ def test_x_on_a_profile_category_picks_an_item_and_archives_then_restores_it(
         await press_on(pilot, tree, "archive", "right")
         await cursor_to(pilot, tree, profile)  # shown by its path under archive/
         choice = await pick(pilot, app, "x", 0)
-        assert choice.choices == ["重要关系 · 爸爸：话少，喜欢钓鱼"]
+        assert choice.choices == [f"{facts.RELATIONS} · {facts.FATHER}"]
         assert "Restore" in await answer_confirm(pilot, app, "y")
         await until(pilot, lambda: "爸爸" in (demo / profile).read_text("utf-8"))
 
     run(TreeAndFile(str(demo)), body)
-    args = ("profile:重要关系", "--item", "爸爸：话少，喜欢钓鱼", "--store", str(cli))
+    args = (f"profile:{facts.RELATIONS}", "--item", facts.FATHER, "--store", str(cli))
     assert run_cli("archive", *args).returncode == 0
     assert run_cli("restore", *args).returncode == 0
     for rel in (profile, f"archive/{profile}"):
@@ -290,7 +298,7 @@ def test_x_on_a_profile_category_picks_an_item_and_archives_then_restores_it(
 def test_x_on_a_rejected_candidate_brings_it_back_to_pending(demo: Path) -> None:
     from memtui.engine.ops import dsh
 
-    cid = "20261116-0001"
+    cid = facts.SECOND
     before = (demo / "pending" / f"{cid}.md").read_bytes()
     dsh.reject(str(demo), [cid], "by mistake")
 
