@@ -130,13 +130,18 @@ class MemtuiApp(App[None]):
         self.post_message(StoreLoaded(store, time.perf_counter() - start))
 
     def _settle_interrupted(self) -> None:
-        """Finish or undo a change a crash interrupted (SPEC §0), before showing anything."""
-        from memtui.engine.write import journal
-        from memtui.engine.write.transaction import Transaction
+        """Finish or undo a change a crash interrupted (SPEC §0), before showing anything;
+        say what that did. If it cannot be settled, the store is still shown."""
+        from memtui.engine.errors import MemtuiError
+        from memtui.engine.write.transaction import settle_interrupted
 
-        if journal.pending(self.root):
-            with Transaction(self.root, "recover"):
-                pass
+        try:
+            notes = settle_interrupted(self.root)
+        except MemtuiError as exc:
+            self.call_from_thread(self.say, str(exc), severity="error")
+            return
+        for note in notes:
+            self.call_from_thread(self.say, note, title="settled an interrupted change")
 
     @work(thread=True, exclusive=True, group="watch")
     def watch_store(self) -> None:
