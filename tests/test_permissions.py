@@ -106,3 +106,33 @@ def test_a_new_file_takes_the_mode_of_its_siblings(private: Path, tmp_path: Path
     )
     assert got.returncode == 0, got.stderr
     assert (private / "sops" / "sibling-mode.md").stat().st_mode & 0o777 == 0o640
+
+
+def test_the_journal_of_an_interrupted_change_is_as_private_as_its_files(private: Path):
+    import signal
+
+    (private / "memory" / "events.md").chmod(0o640)
+    event = next(e.label for e in open_store(private).companion.events if e.is_open)
+    env_crash = {"MEMTUI_CRASH_AT": "journaled"}
+    got = memtui(private, "done", event, env=env_crash)
+    assert got.returncode == -signal.SIGKILL
+    journal = private / ".history" / "journal"
+    [record] = journal.glob("*.json")
+    for path in (journal, record, *journal.glob("*.prepare")):
+        assert path.stat().st_mode & 0o007 == 0, path
+    temps = list((private / "memory").glob(".events.md.memtui-*.tmp"))
+    assert [t.stat().st_mode & 0o777 for t in temps] == [0o640]
+
+
+def test_archived_and_rejected_copies_keep_their_sources_mode(private: Path):
+    store = open_store(private)
+    cand = store.dsh.candidates[0]
+    (private / cand.file).chmod(0o600)
+    assert memtui(private, "reject", cand.id, "--reason", "no").returncode == 0
+    [rejected] = (private / "archive" / "rejected").glob(f"{cand.id}*")
+    assert rejected.stat().st_mode & 0o777 == 0o600
+    section = store.dsh.fact_sections[0].name
+    (private / "facts.md").chmod(0o640)
+    assert memtui(private, "archive", f"fact:{section}").returncode == 0
+    composed = next((private / "archive" / "facts").iterdir())
+    assert composed.stat().st_mode & 0o777 & ~0o640 == 0

@@ -11,10 +11,12 @@ from memtui.engine.store import open_store
 from tests.helpers import ENV
 
 
-def memtui(root: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+def memtui(
+    root: Path, *args: str, stdin: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "memtui", "--store", str(root), *args],
-        env={**os.environ, **ENV},
+        env={**os.environ, **ENV, **(env or {})},
         input=stdin,
         capture_output=True,
         text=True,
