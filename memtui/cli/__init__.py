@@ -33,6 +33,8 @@ VERBS = (
     "index",
     "maintain",
     "add",
+    "log",
+    "undo",
 )
 
 

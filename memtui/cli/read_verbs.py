@@ -40,6 +40,7 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     p.add_argument("--open", action="store_true", help="only open events (状态 待跟进)")
     p.add_argument("--overdue", action="store_true", help="only open events past their due date")
     verb("mood", mood, "the mood history, current values and healing-loop guard")
+    verb("log", oplog, "the operations memtui made, newest first (`memtui undo OP`)")
     p = verb("pending", pending, "the dsh candidates waiting to be accepted or rejected")
     add_pending_filters(p)
 
@@ -338,3 +339,20 @@ _UNUSABLE = {
     "path-escape": "",
     "unreadable": "",
 }
+
+
+def oplog(args: argparse.Namespace) -> int:
+    from memtui.engine.oplog import operations
+
+    ops = list(reversed(operations(store_root(args.store))))
+    if args.json:
+        emit_json({"operations": [o.to_json() for o in ops]})
+        return 0
+    for o in ops:
+        merged = {k: v for d in o.details for k, v in d.items()}
+        about = ", ".join(f"{k}: {v}" for k, v in merged.items() if isinstance(v, str | int))
+        note = " (settled after a crash)" if o.recovered else ""
+        line(f"{o.opid}  {o.time}  {o.who}  {o.op}{note}  {len(o.paths)} file(s)  {about}")
+    if not ops:
+        line("no operations yet")
+    return 0

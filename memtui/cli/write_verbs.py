@@ -22,7 +22,7 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
 
     def verb(name: str, handler: Callable[..., Any], text: str) -> argparse.ArgumentParser:
         p = verbs.add_parser(name, parents=[common], help=text, description=text)
-        p.set_defaults(handler=handler)
+        p.set_defaults(handler=_settling(handler))
         return p
 
     p = verb("accept", accept, "accept dsh candidates into memory (edit-then-accept with options)")
@@ -71,6 +71,8 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
         p.add_argument("event", metavar="EVENT")
         _expect_option(p)
     verb("index", index, "rebuild the dsh index segment and MEMORY.md's unresolved block")
+    p = verb("undo", undo, "put back every file of one operation (default: the last; see `log`)")
+    p.add_argument("op", nargs="?", metavar="OP", help="the operation's id, or a unique prefix")
     p = verbs.add_parser("maintain", parents=[store], help="dedupe and tidy (dry run by default)")
     p.set_defaults(handler=maintain)
     p.add_argument("--apply", action="store_true", help="really remove exact duplicates")
@@ -139,6 +141,24 @@ def _register_add(verb: Callable[..., argparse.ArgumentParser]) -> None:
 
 
 # --- running an operation --------------------------------------------------
+
+
+def _settling(handler: Callable[[argparse.Namespace], int]) -> Callable[..., int]:
+    """Settle a change a crash interrupted first, and say what that did (SPEC §0)."""
+
+    def run(args: argparse.Namespace) -> int:
+        if not args.dry_run:
+            from memtui.engine.write.transaction import settle_interrupted
+
+            with _engine_errors():
+                for note in settle_interrupted(store_root(args.store)):
+                    warn(f"settled a change interrupted earlier: {note}")
+        from memtui.engine.write.operation import operation
+
+        with operation():  # one call, one operation for `memtui undo`, however many commits
+            return handler(args)
+
+    return run
 
 
 @contextlib.contextmanager
@@ -465,3 +485,11 @@ def add(args: argparse.Namespace) -> int:
                 root, args.name, args.description, args.section, body, dry_run=args.dry_run
             )
     return _report(args, [r])
+
+
+def undo(args: argparse.Namespace) -> int:
+    from memtui.engine.ops.undo import undo as undo_op
+
+    with _engine_errors():
+        receipt = undo_op(store_root(args.store), args.op, dry_run=args.dry_run)
+    return _report(args, [receipt])

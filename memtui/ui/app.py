@@ -246,14 +246,21 @@ class MemtuiApp(App[None]):
     @work(thread=True, group="op")
     def _op(self, label: str, fn: Callable[[], Any], apply: Callable[[], None] | None) -> None:
         from memtui.engine.entries import EntryNotFound
+        from memtui.engine.errors import MemtuiError
+        from memtui.engine.write.errors import plain
         from memtui.engine.write.journal import JournalStuck
         from memtui.engine.write.lock import LockTimeout
+        from memtui.engine.write.operation import operation
         from memtui.engine.write.transaction import WriteError
 
         try:
-            result = fn()
-        except (WriteError, LockTimeout, JournalStuck, EntryNotFound) as exc:
+            with operation():  # one action, one operation for undo (SPEC §3d)
+                result = fn()
+        except (MemtuiError, WriteError, LockTimeout, JournalStuck, EntryNotFound) as exc:
             self.post_message(OpFailed(label, str(exc)))
+            return
+        except OSError as exc:  # the disk, not memtui: say which file and what
+            self.post_message(OpFailed(label, f"{exc.filename or ''}: {plain(exc)}"))
             return
         except Exception as exc:
             self.post_message(OpFailed(label, f"internal error: {exc!r}"))

@@ -13,6 +13,7 @@ from typing import Any
 from memtui.engine.ops.common import Refused
 from memtui.engine.ops.dsh_store import PENDING, check_expected, md_files, resolve_ids
 from memtui.engine.write.files import read_or_none
+from memtui.engine.write.operation import operation
 from memtui.engine.write.transaction import Receipt
 
 # flock wakes a blocked waiter on release, but a process that asks again at once usually
@@ -43,6 +44,11 @@ def chunked(queue: deque[str], run: Any) -> list[Receipt]:
     them as `exc.receipts` (those chunks stay done: each one is atomic on its own).
     A dry run plans everything in its first chunk, except a second version of one sop,
     which a later chunk plans against the files as they are now."""
+    with operation():  # every chunk belongs to the one bulk action (SPEC §3d)
+        return _chunks(queue, run)
+
+
+def _chunks(queue: deque[str], run: Any) -> list[Receipt]:
     receipts: list[Receipt] = []
     pace = Pace()
     while queue:

@@ -140,6 +140,7 @@ def audit(
         "op": record["op"],
         "who": record["who"],
         "txid": record["txid"],
+        "opid": record.get("opid", record["txid"]),
         "files": files,
         "details": _small(record.get("details", {})),
     }

@@ -21,7 +21,6 @@ import getpass
 import os
 import socket
 import stat
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,6 +45,8 @@ from memtui.engine.write.files import (
     write_new,
 )
 from memtui.engine.write.lock import LOCK_NAME, StoreLock
+from memtui.engine.write.operation import current as current_operation
+from memtui.engine.write.operation import new_id
 from memtui.engine.write.snapshots import HISTORY, keep, stamp
 
 AUDIT = journal.AUDIT
@@ -126,7 +127,8 @@ class Transaction:
         self.op = op
         self.details = dict(details or {})
         self.dry_run = dry_run
-        self.txid = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
+        self.txid = new_id()
+        self.opid = current_operation() or self.txid  # a bulk action's chunks share one
         self._lock = StoreLock(self.root) if lock_wait is None else StoreLock(self.root, lock_wait)
         self._dirs: Dirs | None = None
         self._limit = modes.max_file_bytes(self.root)
@@ -452,6 +454,7 @@ class Transaction:
             changes.append(change)
         return {
             "txid": self.txid,
+            "opid": self.opid,
             "op": self.op,
             "who": who(),
             "time": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),

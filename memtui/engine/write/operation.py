@@ -1,0 +1,37 @@
+"""One user action is one operation (SPEC §3d), however many transactions it takes.
+
+A bulk accept commits in chunks, each its own transaction; all of them carry the
+operation id they ran under, so `memtui undo` puts the whole action back at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import uuid
+from collections.abc import Iterator
+from contextvars import ContextVar
+
+_current: ContextVar[str | None] = ContextVar("memtui_operation", default=None)
+
+
+def new_id() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S") + "-" + uuid.uuid4().hex[:8]
+
+
+def current() -> str | None:
+    return _current.get()
+
+
+@contextlib.contextmanager
+def operation() -> Iterator[str]:
+    """Transactions inside share one operation id; a nested call joins the outer one."""
+    outer = _current.get()
+    if outer is not None:
+        yield outer
+        return
+    token = _current.set(new_id())
+    try:
+        yield _current.get() or ""
+    finally:
+        _current.reset(token)
