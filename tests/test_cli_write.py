@@ -494,6 +494,40 @@ def test_history_diff_and_rollback_which_can_itself_be_rolled_back(root):
     assert (root / rel).read_bytes() == changed
 
 
+def test_diff_against_a_named_snapshot_and_rollback_to_it(root, tmp_path):
+    """Two edits make two snapshots: diff FILE SNAPSHOT compares now with the one named,
+    rollback --to puts that one back (the newest is the default, so the older is the test)."""
+    rel = "user.md"
+    original = (root / rel).read_bytes()
+    for text in ("- first edit\n", "- second edit\n"):
+        (tmp_path / "body.md").write_text(text, encoding="utf-8")
+        result = cli(root, "edit", f"file:{rel}", "--text-file", str(tmp_path / "body.md"))
+        assert result.returncode == 0, result.stderr
+    snaps = json.loads(cli(root, "history", rel, "--json").stdout)["snapshots"]
+    newest, oldest = snaps[0]["name"], snaps[-1]["name"]  # newest first
+    assert len(snaps) == 2 and (root / snaps[-1]["path"]).read_bytes() == original
+
+    result = cli(root, "diff", rel, oldest)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "+- second edit" in lines and "-- first edit" not in lines
+    assert any(line.startswith("-") and line[1:] in original.decode() for line in lines[2:])
+    # the newest snapshot holds the first edit: a diff from it to now
+    assert cli(root, "diff", rel, newest).stdout.splitlines()[3:] == [
+        "-- first edit",
+        "+- second edit",
+    ]
+
+    before = digest(root)
+    result = cli(root, "rollback", rel, "--to", "20000101T000000Z.1")  # no such snapshot
+    assert result.returncode != 0 and digest(root) == before
+
+    result = cli(root, "rollback", rel, "--to", oldest)
+    assert result.returncode == 0, result.stderr
+    assert (root / rel).read_bytes() == original
+    assert audit(root)[-1]["op"] == "rollback"
+
+
 # --- index / maintain ------------------------------------------------------------------
 
 
@@ -544,6 +578,43 @@ def test_add_fact_with_evidence(root):
     assert result.returncode == 0, result.stderr
     assert "- forgejo 镜像在 nas:3000" in sections(read(root, "facts.md"))["GIT"]
     assert audit(root)[-1]["op"] == "add-fact"
+
+
+def test_add_sop_writes_it_and_lists_it_in_the_index(root, tmp_path):
+    body = tmp_path / "sop.md"
+    body.write_text("# 清理 Docker 镜像\n\n1. docker image prune -a\n", encoding="utf-8")
+    others = {k: v for k, v in digest(root).items() if not k.startswith((".history", "sops/"))}
+
+    result = cli(root, "add", "sop", "prune-docker", "--body-file", str(body), "--evidence", "ok")
+
+    assert result.returncode == 0, result.stderr
+    assert (root / "sops" / "prune-docker.md").read_bytes() == body.read_bytes()
+    assert "prune-docker" in read(root, "index.txt")  # the automatic [SOPS] line
+    assert meta_status(root, "sop:prune-docker") == "active"
+    assert audit(root)[-1]["op"] == "add-sop"
+    changed = {k for k, v in others.items() if digest(root).get(k) != v}
+    assert changed <= {"index.txt", "memory-meta.json", "memory_stats.json", ".memory.lock"}
+    again = cli(root, "add", "sop", "prune-docker", "--body-file", str(body), "--evidence", "ok")
+    assert again.returncode == 1 and "exists already" in again.stderr
+
+
+def test_add_topic_writes_the_file_and_its_pointer(root, tmp_path):
+    body = tmp_path / "topic.md"
+    body.write_text("# 阳台种菜\n\n- 番茄三月播种\n", encoding="utf-8")
+    old_index = read(root, "memory.md")
+
+    result = cli(
+        root, "add", "topic", "balcony_garden", "--section", "生活",
+        "--description", "阳台种菜笔记", "--body-file", str(body),
+    )  # fmt: skip
+
+    assert result.returncode == 0, result.stderr
+    assert (root / "memory_balcony_garden.md").read_bytes() == body.read_bytes()
+    new_index = read(root, "memory.md")
+    added = [line for line in new_index.splitlines() if line not in old_index.splitlines()]
+    assert "- 阳台种菜笔记 → memory_balcony_garden.md" in added
+    assert audit(root)[-1]["op"] == "add-topic"
+    assert not [f for f in findings(root) if f[2] == "memory_balcony_garden.md"]  # no orphan
 
 
 def test_add_event_takes_the_next_number(root):
