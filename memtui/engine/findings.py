@@ -36,6 +36,7 @@ CODES: dict[str, tuple[str, str]] = {
     "fact-duplicate": (WARNING, "the same fact twice"),
     "json-invalid": (ERROR, "a JSON file that does not parse or has the wrong shape"),
     "path-escape": (ERROR, "a reference or link that leads outside the root"),
+    "fence-unclosed": (WARNING, "a ``` or ~~~ code fence that is never closed"),
     "unreadable": (ERROR, "not UTF-8, binary, or over the size limit"),
     "config-invalid": (WARNING, "memtui.toml could not be used as written"),
     "txn-interrupted": (ERROR, "a change was interrupted; memtui's next change settles it"),

@@ -6,17 +6,75 @@ facts.md can hold 50,000 lines, so the scan is one tight pass over
 
 from __future__ import annotations
 
+import bisect
 import re
+from dataclasses import dataclass
 
 from memtui.engine.model import Section, Span, item_text
 from memtui.engine.textfile import TextFile, split_lines
 
 HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t]*$")
 ITEM_MARKS = frozenset("-*•")
+# A code fence line (CommonMark): up to 3 spaces, then 3+ backticks or tildes.
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.M)
 
 
-def sections(tf: TextFile, level: int = 2, keep_items: bool = True) -> list[Section]:
+@dataclass(frozen=True, slots=True)
+class Fences:
+    """The fenced code blocks of a text: inside them a `## X` or `- x` line is code,
+    not a heading or an item."""
+
+    starts: tuple[int, ...] = ()  # char offset of each opening fence line
+    ends: tuple[int, ...] = ()  # char offset of the end of its closing fence line
+    unclosed: int | None = None  # 1-based line of a fence never closed, if any
+
+    def inside(self, pos: int) -> bool:
+        """Whether char offset `pos` lies in a fenced block (its fence lines included)."""
+        i = bisect.bisect_right(self.starts, pos) - 1
+        return i >= 0 and pos < self.ends[i]
+
+    def lines(self, text: str) -> frozenset[int]:
+        """The 0-based indexes of the lines inside fenced blocks."""
+        found: set[int] = set()
+        for start, end in zip(self.starts, self.ends, strict=True):
+            first = text.count("\n", 0, start)
+            found.update(range(first, first + text.count("\n", start, end) + 1))
+        return frozenset(found)
+
+
+NO_FENCES = Fences()
+
+
+def fences(text: str, since: int = 0) -> Fences:
+    """The closed fenced code blocks of `text` from char `since` (a line start outside
+    any block). An opening fence that is never closed is reported in `unclosed` and
+    does not hide the rest of the file: CommonMark would make everything after it
+    code, but the agent reading the file sees its later headings as headings."""
+    if "```" not in text and "~~~" not in text:
+        return NO_FENCES  # the usual file: one fast scan, no regex
+    starts: list[int] = []
+    ends: list[int] = []
+    opened: tuple[int, str, int] | None = None  # (offset, fence char, fence length)
+    for m in FENCE.finditer(text, since):
+        run, rest = m.group(1), m.group(2)
+        if opened is None:
+            if run[0] == "`" and "`" in rest:
+                continue  # a backtick fence's info string may not hold a backtick
+            opened = (m.start(), run[0], len(run))
+        elif run[0] == opened[1] and len(run) >= opened[2] and not rest.strip(" \t\r"):
+            starts.append(opened[0])
+            ends.append(m.end())
+            opened = None
+    unclosed = None if opened is None else text.count("\n", 0, opened[0]) + 1
+    return Fences(tuple(starts), tuple(ends), unclosed)
+
+
+def sections(
+    tf: TextFile, level: int = 2, keep_items: bool = True, fenced: Fences | None = None
+) -> list[Section]:
     """Each heading of `level` up to the next heading of that level or higher.
+    Headings and items inside fenced code blocks are content (`fenced`: the text's
+    fences, if already worked out).
 
     Without `keep_items` only the items' line numbers are kept (facts.md)."""
     found: list[Section] = []
@@ -25,9 +83,12 @@ def sections(tf: TextFile, level: int = 2, keep_items: bool = True) -> list[Sect
     names: list[str] = []
     numbers: list[int] = []
     lines = split_lines(tf.text)
+    code = fenced if fenced is not None else fences(tf.text)
     for index, line in enumerate(lines):
         first = line[:1]
-        if first == "#":
+        if (first == "#" or first in ITEM_MARKS) and code.starts and code.inside(offset):
+            pass  # a heading or item inside a code block is code
+        elif first == "#":
             match = HEADING.match(line.rstrip("\r"))
             depth = len(match.group(1)) if match else 0
             if match and depth <= level:

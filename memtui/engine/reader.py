@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from memtui.engine.config import Thresholds
 from memtui.engine.findings import Findings
+from memtui.engine.markdown import Fences, fences
 from memtui.engine.model import Finding
 from memtui.engine.paths import LAYOUT_DIRS, is_inside
 from memtui.engine.textfile import TextFile, Unreadable, read_file, unchanged
@@ -69,6 +70,19 @@ class StoreReader:
             return None
         self.texts[rel] = got
         return got
+
+    def fences(self, tf: TextFile) -> Fences:
+        """The file's fenced code blocks; a fence never closed is reported."""
+        found = fences(tf.text)
+        if found.unclosed is not None:
+            self.findings.add(
+                "fence-unclosed",
+                tf.path,
+                found.unclosed,
+                f"the code fence on line {found.unclosed} is never closed: memtui reads the "
+                "headings after it as headings, a Markdown viewer shows them as code",
+            )
+        return found
 
     def parsed(self, kind: str, tf: TextFile, parse: Callable[[], T]) -> T:
         """`parse()` of one file, or what it gave last time when the file is the very

@@ -9,7 +9,7 @@ import itertools
 import re
 import sys
 
-from memtui.engine.markdown import sections
+from memtui.engine.markdown import fences, sections
 from memtui.engine.model import Companion, Event, Mood, MoodSnapshot, ProfileCategory, Span
 from memtui.engine.reader import StoreReader
 from memtui.engine.textfile import LineCounter, TextFile, iter_lines
@@ -59,6 +59,7 @@ def parse(reader: StoreReader) -> Companion:
         else []
     )
     if events_tf:
+        reader.fences(events_tf)  # an unclosed fence is reported
         _check_events(reader, events)
     last_active = next((e.date for e in reversed(events) if e.is_sentinel), None)
     if events_tf and last_active is None:
@@ -98,7 +99,9 @@ def _events_of(reader: StoreReader, tf: TextFile) -> list[Event]:
     earlier = reader.earlier("events", tf.path)
     if earlier is not None:
         old_tf, old = earlier
-        if old and tf.text.startswith(old_tf.text):
+        # A fence the agent opened and has closed only now turns the headings between
+        # into code: then the whole text is parsed again.
+        if old and tf.text.startswith(old_tf.text) and fences(old_tf.text).unclosed is None:
             # The last event may have grown; every one before it ends at a heading
             # inside the unchanged part. They are bound to the new text (same chars),
             # so the old text is not kept alive by them.
@@ -113,10 +116,15 @@ def _events(tf: TextFile, since: int = 0) -> list[Event]:
 
     Headings and the fields the checks need are found with whole-text regular
     expressions, then matched up by position: events.md may hold 20,000 events.
+    Those inside fenced code blocks are an event's content.
     """
     text = tf.text
+    code = fences(text, since)
     heads = [(m.start(), m.group()) for m in HEADS.finditer(text, since)]
     keyed = [(m.start(), m.group(1), m.group(2)) for m in KEY_FIELDS.finditer(text, since)]
+    if code.starts:
+        heads = [h for h in heads if not code.inside(h[0])]
+        keyed = [k for k in keyed if not code.inside(k[0])]
     lines = LineCounter(text)
     events: list[Event] = []
     j = 0
@@ -279,7 +287,10 @@ def _unresolved(reader: StoreReader, events: list[Event]) -> tuple[str, ...] | N
     block_line: int | None = None
     if tf:
         lines = tf.text.split("\n")
-        head = next((i for i, line in enumerate(lines) if is_unresolved_heading(line)), None)
+        code = reader.fences(tf).lines(tf.text)
+        head = next(
+            (i for i, ln in enumerate(lines) if is_unresolved_heading(ln) and i not in code), None
+        )
         if head is not None:
             block_line = head + 1
             start, stop = unresolved_run(lines, head)
@@ -424,7 +435,7 @@ def _profile(reader: StoreReader) -> list[ProfileCategory]:
         return []
     limit = reader.thresholds.profile_category_max
     found = []
-    for s in sections(tf, 2):
+    for s in sections(tf, 2, fenced=reader.fences(tf)):
         core = any(word in s.name.casefold() for word in CORE_WORDS)
         found.append(ProfileCategory(s.name, s.items, core, s.span))
         if len(s.items) > limit:
@@ -444,7 +455,10 @@ def _persona_details(reader: StoreReader) -> list[str]:
         return []
     details: list[str] = []
     inside = False
-    for _index, _offset, line in iter_lines(tf.text):
+    code = reader.fences(tf).lines(tf.text)  # a fenced line is content, never a heading
+    for index, _offset, line in iter_lines(tf.text):
+        if index in code:
+            continue
         if NEW_DETAILS in line:
             inside = True
         elif inside and line.startswith(("#", "【")):

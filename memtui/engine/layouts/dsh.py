@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Any
 
 from memtui.engine import frontmatter
-from memtui.engine.markdown import sections
+from memtui.engine.markdown import fences, sections
 from memtui.engine.model import Candidate, Dsh, FactSection, Sop
 from memtui.engine.reader import StoreReader
 from memtui.engine.textfile import TextFile, iter_lines, line_count
@@ -171,7 +171,11 @@ def _facts(reader: StoreReader) -> list[FactSection]:
 
 
 def _parse_facts(reader: StoreReader, tf: TextFile) -> list[FactSection]:
-    found = [FactSection(s.name.strip(), s.span, s.item_lines, tf) for s in sections(tf, 2, False)]
+    code = reader.fences(tf)
+    found = [
+        FactSection(s.name.strip(), s.span, s.item_lines, tf)
+        for s in sections(tf, 2, False, fenced=code)
+    ]
     # Keyed by hash so 50,000 fact strings are not all alive at once; equal
     # hashes are confirmed on the text before a duplicate is reported.
     seen: dict[int, tuple[int, int]] = {}  # hash -> (section index, line)
@@ -210,8 +214,11 @@ def _parse_sop(reader: StoreReader, tf: TextFile, name: str, path: str) -> Sop:
         reader.findings.add("sop-bad-frontmatter", path, 1, str(exc))
     title = meta.get("title") if isinstance(meta.get("title"), str) else None
     if title is None:
+        head = body.split("\n", 40)[:40]
+        code = fences("\n".join(head)).lines("\n".join(head))  # `# comment` in a bash block
         title = next(
-            (ln[2:].strip() for ln in body.split("\n", 40)[:40] if ln.startswith("# ")), name
+            (ln[2:].strip() for i, ln in enumerate(head) if ln.startswith("# ") and i not in code),
+            name,
         )
     return Sop(name, path, title, MappingProxyType(dict(meta)))
 

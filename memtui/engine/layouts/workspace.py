@@ -16,6 +16,7 @@ TOPIC_LIKE = re.compile(r"memory[_\-].*\.md", re.IGNORECASE)
 TOPIC_NAME = re.compile(r"memory_([a-z0-9_]+)\.md")
 ARROW = "→"
 POINTER_FILE = re.compile(r"[^\s（()）\[\]<>\"'`，,；;]+?\.md(?![\w.])")
+PATH_WORD = re.compile(r"[^\s（()）\[\]<>\"'`，,；;]+")
 
 
 # What detect() looks for (SPEC §1), for the message when a folder holds no layout.
@@ -66,8 +67,9 @@ def parse(reader: StoreReader, root_files: list[str]) -> Workspace:
                 f"memory.md has {index_lines} lines (warning from {t.index_warn_lines}): "
                 "run governance soon",
             )
-        pointers = _pointers(reader, index.text)
-        index_sections = sections(index, 2)
+        code = reader.fences(index)
+        pointers = _pointers(reader, index.text, code.lines(index.text))
+        index_sections = sections(index, 2, fenced=code)
 
     topics = topic_files(root_files)
     for name in topics:
@@ -104,17 +106,24 @@ def parse(reader: StoreReader, root_files: list[str]) -> Workspace:
 
 def _sections_of(reader: StoreReader, name: str) -> list[Section]:
     tf = reader.read(name) if reader.exists(name) else None
-    return sections(tf, 2) if tf else []
+    return sections(tf, 2, fenced=reader.fences(tf)) if tf else []
 
 
-def _pointers(reader: StoreReader, text: str) -> list[Pointer]:
+def _pointers(reader: StoreReader, text: str, code: frozenset[int]) -> list[Pointer]:
+    """The index's pointers; `code`: the lines inside fenced code blocks, content
+    whatever they look like."""
     found: list[Pointer] = []
     for index, _offset, line in iter_lines(text):
         stripped = line.strip()
-        if not stripped or HEADING.match(stripped):
+        if not stripped or (HEADING.match(stripped) and index not in code):
             continue
         head, arrow, tail = stripped.partition(ARROW)
-        target = pointer_file(tail, reader.exists) if arrow else None
+        pointer_shaped = bool(arrow) and index not in code
+        target = pointer_file(tail, reader.exists) if pointer_shaped else None
+        outside = _path_out(reader, tail) if pointer_shaped and target is None else None
+        if outside is not None:  # pointer-shaped, to something that is not a .md file
+            _escape_finding(reader, outside, index + 1)
+            continue
         if target is None:
             reader.findings.add(
                 "index-content",
@@ -140,16 +149,29 @@ def pointer_file(tail: str, exists: Callable[[str], bool]) -> str | None:
     return match.group(0) if match else None
 
 
+def _path_out(reader: StoreReader, tail: str) -> str | None:
+    """A path after a pointer's arrow that leads out of the root (`../x`, `/etc/passwd`,
+    `~/x`, a folder linked out), if any: words with no path separator are prose."""
+    for word in PATH_WORD.findall(tail):
+        if ("/" in word or "\\" in word or word[0] == "~") and reader.escapes("", word):
+            return word
+    return None
+
+
+def _escape_finding(reader: StoreReader, target: str, line: int) -> None:
+    reader.findings.add(
+        "path-escape",
+        INDEX,
+        line,
+        f"pointer to {target} leads outside the store root; it is not followed",
+    )
+
+
 def _check_pointers(reader: StoreReader, pointers: list[Pointer]) -> None:
     seen: dict[str, int] = {}
     for p in pointers:
         if reader.escapes("", p.target):
-            reader.findings.add(
-                "path-escape",
-                INDEX,
-                p.line,
-                f"pointer to {p.target} leads outside the store root; it is not followed",
-            )
+            _escape_finding(reader, p.target, p.line)
             continue
         if p.target in seen:
             reader.findings.add(
