@@ -523,6 +523,15 @@ def test_profile_category_full(store, n, full):
     assert (cat.name, len(cat.items), cat.core) == ("美食偏好", n, False)
 
 
+@pytest.mark.parametrize(("cap", "full"), [(5, False), (4, True)])
+def test_profile_category_max_from_toml(store, cap, full):
+    text = profile_with("美食偏好", 5)
+    files = companion({PROFILE: text})
+    files["memtui.toml"] = f"[thresholds]\nprofile_category_max = {cap}\n"
+    want = [("profile-category-full", "warning", PROFILE, line_of(text, "## 美食偏好"))]
+    assert findings(store(files)) == (want if full else [])
+
+
 def test_profile_core_category_full_still_reported(store):
     text = PROFILE_MD.replace(
         "- 妈妈：住在绍兴老家\n",
@@ -619,6 +628,25 @@ def test_mood_step_energy(store, older, newer, warns):
     root = store(companion({MOOD: text}))
     want = [("mood-step", "warning", MOOD, line_of(text, "###", 1))] if warns else []
     assert findings(root) == want
+
+
+@pytest.mark.parametrize(
+    ("bounds", "warns"),
+    [
+        ("mood_step_valence = 0.50\nmood_step_energy = 0.40\n", False),  # both steps within
+        ("mood_step_valence = 0.50\nmood_step_energy = 0.20\n", True),  # energy's over
+        ("mood_step_valence = 0.30\nmood_step_energy = 0.40\n", True),  # valence's over
+    ],
+)
+def test_mood_step_bounds_from_toml(store, bounds, warns):
+    """A step of Δvalence 0.40 and Δenergy 0.30: over the SPEC's bounds (0.30, 0.20),
+    within the ones memtui.toml raises."""
+    snaps = snaps_from([("0.15", "0.55"), ("-0.25", "0.25")])
+    text = mood_md(("0.15", "0.55"), snaps)
+    files = companion({MOOD: text})
+    files["memtui.toml"] = "[thresholds]\n" + bounds
+    want = [("mood-step", "warning", MOOD, line_of(text, "###", 1))] if warns else []
+    assert findings(store(files)) == want
 
 
 @pytest.mark.parametrize(("n", "warns"), [(10, False), (11, True)])

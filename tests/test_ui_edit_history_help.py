@@ -28,8 +28,9 @@ from memtui.ui.screens.edit import EditScreen, representable
 from memtui.ui.screens.help import HelpScreen
 from memtui.ui.screens.history import DiffRows, HistoryScreen
 from memtui.ui.widgets.rows import Rows
+from tests import demo_facts as facts
 from tests.conftest import tree_digest, write_tree
-from tests.helpers import E006, E007, EVENTS, EVENTS_MD, SENTINEL
+from tests.helpers import E006, E007, EVENTS, EVENTS_MD, SENTINEL, line_of
 from tests.ui_helpers import SIZE, HostApp, demo_store, press_until, run, until
 
 AGENT_APPEND = (
@@ -417,6 +418,51 @@ def test_help_lists_the_keys_and_closes(root: Path) -> None:
     run(Host(root), body)
 
 
+# --- ctrl+o: $EDITOR ---------------------------------------------------------------------
+
+# A fake $EDITOR: changes the content line of the entry it is handed, as a user would.
+FAKE_EDITOR = """#!/bin/sh
+sed -i 's/工作压力大/工作压力大，编辑器里改的/' "$1"
+"""
+
+
+def test_ctrl_o_hands_the_entry_to_the_editor_and_saves_what_it_wrote(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import contextlib
+
+    editor = tmp_path / "fake-editor"
+    editor.write_text(FAKE_EDITOR, encoding="utf-8")
+    editor.chmod(0o755)
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", str(editor))
+    # Pilot's headless driver has no terminal to hand over; a real one suspends here
+    monkeypatch.setattr(Host, "suspend", lambda self: contextlib.nullcontext())
+
+    async def body(pilot: Pilot, app: Host) -> None:
+        screen = await open_editor(pilot, app)
+        await pilot.press("ctrl+o")
+        await until(pilot, lambda: "编辑器里改的" in screen.buffer.text)
+        assert screen.buffer.text == E007.replace("工作压力大", "工作压力大，编辑器里改的")
+        await press_until(pilot, "ctrl+s", lambda: not isinstance(app.screen, EditScreen))
+
+    run(Host(root), body)
+    new_e007 = E007.replace("工作压力大", "工作压力大，编辑器里改的")
+    assert (root / EVENTS).read_text("utf-8") == E006 + new_e007 + SENTINEL
+
+
+def test_ctrl_o_without_a_terminal_to_hand_over_says_so_and_keeps_the_text(root: Path) -> None:
+    async def body(pilot: Pilot, app: Host) -> None:
+        screen = await open_editor(pilot, app)
+        await pilot.press("ctrl+o")
+        await until(pilot, lambda: any("cannot hand the terminal" in t for _, t in app.said))
+        assert screen.buffer.text == E007 and app.screen is screen
+
+    before = tree_digest(root)
+    run(Host(root), body)
+    assert tree_digest(root) == before
+
+
 # --- the whole app ------------------------------------------------------------------------
 
 
@@ -449,6 +495,43 @@ def test_full_app_edit_from_events_pane_and_help(demo: Path) -> None:
     run(MemtuiApp(str(demo), watch=False), body)
     after = read(demo)
     assert after != before and len(after) == len(before) + 2
+
+
+def test_full_app_e_in_pending_edits_the_highlighted_candidate(demo: Path) -> None:
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        await pilot.press("5")
+        pane = app.query_one("#pane-pending")
+        await until(pilot, lambda: pane.current is not None)  # type: ignore[attr-defined]
+        await pilot.press("down")
+        wanted = pane.current.id  # type: ignore[attr-defined]
+        await press_until(pilot, "e", lambda: isinstance(app.screen, EditScreen))
+        screen = app.screen
+        assert isinstance(screen, EditScreen) and screen.entry_id == f"pending:{wanted}"
+        text = (demo / "pending" / f"{wanted}.md").read_text("utf-8")
+        assert screen.buffer.text == text  # the candidate as stored, front matter too
+
+    run(MemtuiApp(str(demo), watch=False), body)
+
+
+def test_full_app_e_and_h_in_the_file_pane_act_on_the_line_and_file_shown(demo: Path) -> None:
+    rel = "memory/events.md"
+    label = facts.OVERDUE[-1]
+    line = line_of((demo / rel).read_text("utf-8"), f"### [{label}]") + 2  # inside the event
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        app.open_file(rel, line)
+        viewer = app.query_one("#pane-file")
+        await until(pilot, lambda: viewer.rel == rel and viewer.rows.cursor == line - 1)  # type: ignore[attr-defined]
+        viewer.rows.focus()  # type: ignore[attr-defined]
+        await press_until(pilot, "e", lambda: isinstance(app.screen, EditScreen))
+        assert app.screen.entry_id == f"event:{label}"  # type: ignore[attr-defined]
+        await press_until(pilot, "escape", lambda: not isinstance(app.screen, EditScreen))
+        await press_until(pilot, "h", lambda: isinstance(app.screen, HistoryScreen))
+        assert app.screen.rel == rel  # type: ignore[attr-defined]
+
+    run(MemtuiApp(str(demo), watch=False), body)
 
 
 # --- pictures ------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from memtui.ui.panes.index_tree import CHUNK, IndexPane, IndexTree, Node
 from memtui.ui.panes.viewer import FilePane, component_style
 from memtui.ui.screens.search import CAP, SearchScreen
 from tests import demo_facts as facts
-from tests.conftest import write_tree
+from tests.conftest import tree_digest, write_tree
 from tests.ui_helpers import (
     SIZE,
     HostApp,
@@ -245,6 +245,34 @@ def test_keys_call_history_edit_and_archive(demo: Path) -> None:
         await until(pilot, lambda: sops in labels(tree))
         assert find(tree, sops).is_expanded
         assert "rotate-nginx" not in labels(tree)
+
+    run(TreeAndFile(str(demo)), body)
+
+
+def test_x_on_a_fact_section_and_a_topic_asks_first_then_archives(demo: Path) -> None:
+    """Through the real dialog: "No" has the focus (Enter keeps everything), y archives."""
+    before = tree_digest(demo)
+
+    async def body(pilot: Pilot, app: TreeAndFile) -> None:
+        tree = await loaded(pilot, app)
+        await press_on(pilot, tree, "facts.md", "right")
+        await cursor_to(pilot, tree, "GIT")
+        await pilot.press("x")
+        assert "fact:GIT" in await answer_confirm(pilot, app, "enter")
+        assert app._changes_running == 0 and tree_digest(demo) == before
+        await pilot.press("x")
+        await answer_confirm(pilot, app, "y")
+        await until(pilot, lambda: "## GIT" not in (demo / "facts.md").read_text("utf-8"))
+        assert "## GIT" in (demo / "archive" / "facts" / "GIT.md").read_text("utf-8")
+
+        await until(pilot, lambda: "archive/facts/GIT.md" in app.store.files)  # type: ignore[union-attr]
+        await press_on(pilot, tree, "topics", "right")
+        await cursor_to(pilot, tree, "memory_blog_notes.md")
+        await pilot.press("x")
+        assert "topic:blog_notes" in await answer_confirm(pilot, app, "y")
+        await until(pilot, lambda: not (demo / "memory_blog_notes.md").exists())
+        assert (demo / "archive" / "memory_blog_notes.md").exists()
+        assert "→ memory_blog_notes.md" not in (demo / "memory.md").read_text("utf-8")
 
     run(TreeAndFile(str(demo)), body)
 
