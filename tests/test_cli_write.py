@@ -258,7 +258,7 @@ def test_edit_then_accept_lands_under_the_new_target(root, tmp_path):
     [
         ["accept"],  # neither ids nor --all
         ["accept", "--all", "--body-file", "F"],  # an edited body applies to one candidate
-        ["reject", "20261115-0001"],  # no --reason
+        ["reject", facts.FIRST],  # no --reason
         ["add", "fact", "GIT", "a fact with no proof"],  # no --evidence
     ],
     ids=["accept-no-ids", "accept-all-with-body-file", "reject-no-reason", "add-fact-no-evidence"],

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import itertools
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -359,28 +360,40 @@ def test_hostile_event_text_is_shown_literally_and_runs_nothing(tmp_path: Path) 
 
 
 def test_mood_pane_shows_values_guard_steps_and_chart(demo: Path) -> None:
+    mood = open_store(demo).companion.mood  # type: ignore[union-attr]
+    assert mood is not None and mood.g4c_count == 1  # the guard is off in the demo
+    newest, oldest = mood.snapshots[0], mood.snapshots[-1]
+    # the one step over the bound (SPEC: |Δvalence| ≤ 0.30), newest first
+    steps = [(a, b) for a, b in itertools.pairwise(mood.snapshots)]
+    over = [a for a, b in steps if abs(a.valence - b.valence) > 0.30]  # type: ignore[operator]
+    assert len(over) == 1
+
     async def body(pilot: Pilot, app: PaneHost) -> None:
         pane = app.query_one(MoodPane)
         await until(pilot, lambda: "valence" in pane.summary_text.plain)
         summary = pane.summary_text.plain
-        assert "valence -0.10" in summary and "energy 0.24" in summary
+        assert f"valence {mood.valence:.2f}" in summary and f"energy {mood.energy:.2f}" in summary
         assert "Healing-loop guard  off (consecutive_g4c_count 1" in summary
-        assert "Last decay  2026-11-28T22:47:00+08:00" in summary
+        assert f"Last decay  {mood.last_decay}" in summary
         assert "|Δvalence| ≤ 0.30 · |Δenergy| ≤ 0.20 · 1 step over the bound" in summary
         lines = pane.snapshots_text.plain.splitlines()
-        assert len(lines) == 11 and lines[1].startswith("2026-11-28T22:47 conversation")
-        assert lines[1].endswith("和好了")
-        over = pane.style_of("mood--over")
-        step = next(s for s in pane.snapshots_text.spans if s.style == over)
-        assert pane.snapshots_text.plain[step.start : step.end].strip() == "-0.40"
+        assert len(lines) == len(mood.snapshots) + 1  # a heading, then newest first
+        assert lines[1].startswith(f"{newest.time[:16]} {newest.source}")
+        assert lines[1].endswith(newest.note)
+        style = pane.style_of("mood--over")
+        step = next(s for s in pane.snapshots_text.spans if s.style == style)
+        i = mood.snapshots.index(over[0])
+        delta = over[0].valence - mood.snapshots[i + 1].valence  # type: ignore[operator]
+        assert pane.snapshots_text.plain[step.start : step.end].strip() == f"{delta:+.2f}"
         shown = screen_text(app)
         assert "valence  +1.0┤" in shown and "energy    1.0┤" in shown
         assert sum(1 for ch in shown if 0x2801 <= ord(ch) <= 0x28FF) > 50  # braille dots
         # oldest at the left, newest at the right
-        axis = next(line for line in shown.splitlines() if "2026-11-16T18:20" in line)
-        assert axis.index("2026-11-16T18:20") < axis.index("2026-11-28T22:47")
+        first, last = oldest.time[:16], newest.time[:16]
+        axis = next(line for line in shown.splitlines() if first in line)
+        assert axis.index(first) < axis.index(last)
         await pilot.press("enter", "h")
-        assert app.opened == [("memory/mood_state.md", 4)]
+        assert app.opened == [("memory/mood_state.md", newest.line)]
         assert app.histories == ["memory/mood_state.md"]
 
         (demo / ".mood_state_aux").write_text(
