@@ -651,7 +651,8 @@ def test_add_promise_without_due_date_is_refused(root):
 @pytest.mark.skipif(shutil.which("flock") is None, reason="needs flock(1)")
 def test_a_write_waits_for_the_agents_lock_then_gives_up(root):
     holder = subprocess.Popen(
-        ["bash", "-c", 'exec 9>"$ROOT/.memory.lock"; flock -x 9; echo locked; exec sleep 30'],
+        # holds the lock until the test kills it, however slow the CLI's 10 s wait runs
+        ["bash", "-c", 'exec 9>"$ROOT/.memory.lock"; flock -x 9; echo locked; exec sleep 600'],
         env={**os.environ, "ROOT": str(root)},
         stdout=subprocess.PIPE,
         text=True,
