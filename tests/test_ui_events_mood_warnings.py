@@ -179,7 +179,7 @@ def test_events_done_changes_only_the_status_line(demo: Path) -> None:
         await pilot.pause()
         store = app.store
         await press_until(pilot, "d", lambda: app.store is not store)
-        assert pane.rows.count == 3  # no longer open: gone from the open-only view
+        assert pane.rows.count == facts.OPEN - 1  # no longer open: gone from the open-only view
 
     run(PaneHost(str(demo), "events"), body)
     now = (demo / EVENTS).read_text("utf-8")
