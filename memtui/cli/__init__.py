@@ -96,8 +96,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # last resort: a message, never a traceback
         if os.environ.get("MEMTUI_DEBUG"):
             raise
-        warn(f"internal error: {type(exc).__name__}: {exc} (set MEMTUI_DEBUG=1 for details)")
+        warn(_last_resort(exc))
         return 1
+
+
+def _last_resort(exc: Exception) -> str:
+    """What reached main unhandled, in words: an engine refusal as it says itself, an
+    OS error naming its file (a read-only or full disk, a folder where a file should
+    be), and only a real bug as an internal error."""
+    from memtui.engine.errors import MemtuiError
+
+    if isinstance(exc, MemtuiError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        from memtui.engine.write.errors import plain
+
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{plain(exc)}; nothing was changed"
+    return f"internal error: {type(exc).__name__}: {exc} (set MEMTUI_DEBUG=1 for details)"
 
 
 def _run(args_list: list[str]) -> int:

@@ -42,8 +42,9 @@ def load_config(text: str | None) -> Config:
     try:
         data = tomllib.loads(text)
     except (ValueError, RecursionError) as exc:  # also ints of 4,300+ digits, deep nesting
-        reason = "it is nested too deeply" if isinstance(exc, RecursionError) else exc
-        return Config(Thresholds(), (f"memtui.toml does not parse: {reason}",))
+        from memtui.engine.findings import unparsed
+
+        return Config(Thresholds(), (f"memtui.toml does not parse: {unparsed(exc)}",))
     problems = [f"memtui.toml: unknown setting {key!r}" for key in data if key != "thresholds"]
     table = data.get("thresholds", {})
     if not isinstance(table, dict):

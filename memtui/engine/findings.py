@@ -47,6 +47,16 @@ CODES: dict[str, tuple[str, str]] = {
 }
 
 
+def unparsed(exc: Exception) -> str:
+    """Why a JSON, TOML or YAML text does not parse, in words: Python's own messages
+    for these two speak to a programmer (`sys.set_int_max_str_digits()`)."""
+    if isinstance(exc, RecursionError):
+        return "it is nested too deeply to read"
+    if "integer string conversion" in str(exc):
+        return "it holds a number of 4,300 digits or more"
+    return str(exc)
+
+
 class Findings:
     """Collects findings for one store; `add` takes the level from CODES unless given."""
 

@@ -78,7 +78,9 @@ def load(yaml_text: str) -> dict[str, Any]:
         raise FrontMatterError("front matter is nested too deeply") from None
     except Exception as exc:  # PyYAML's constructors also raise ValueError, KeyError, ...
         if not isinstance(exc, yaml.YAMLError):
-            raise FrontMatterError(f"front matter is not valid YAML: {exc!r}") from None
+            from memtui.engine.findings import unparsed
+
+            raise FrontMatterError(f"front matter is not valid YAML: {unparsed(exc)}") from None
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 2})" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]

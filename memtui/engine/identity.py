@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memtui.engine.layouts.companion import MAX_DIGITS
 from memtui.engine.model import Event
 from memtui.engine.ops.common import Refused
 from memtui.engine.textfile import BOM
@@ -121,6 +122,9 @@ def event_ref(ref: str, expect: str | None = None) -> EventRef | None:
     if match is None:
         return None
     letter, digits, nth_text, inline = match.groups()
+    longest = max(len(digits), len(nth_text or ""))
+    if longest > MAX_DIGITS:  # int() refuses 4,300+ digits
+        raise Refused(f"an event id with a {longest}-digit number names no event")
     want = checked(expect)
     if inline is not None and want is not None and inline.lower() != want:
         raise Refused(f"{ref!r} carries fingerprint {inline.lower()}, but {want} was expected")

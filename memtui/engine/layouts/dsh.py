@@ -11,6 +11,7 @@ from types import MappingProxyType
 from typing import Any
 
 from memtui.engine import frontmatter
+from memtui.engine.findings import unparsed
 from memtui.engine.markdown import fences, sections
 from memtui.engine.model import Candidate, Dsh, FactSection, Sop
 from memtui.engine.reader import StoreReader
@@ -334,7 +335,7 @@ def _parse_json(reader: StoreReader, tf: TextFile, shape: Any) -> dict[str, Any]
         data = json.loads(tf.text)
     except (ValueError, RecursionError) as exc:  # ValueError: also ints of 4,300+ digits
         where = getattr(exc, "lineno", None)
-        reader.findings.add("json-invalid", path, where, f"{path} does not parse: {exc}")
+        reader.findings.add("json-invalid", path, where, f"{path} does not parse: {unparsed(exc)}")
         return None
     problem = shape(data)
     if problem:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from memtui.engine.config import CONFIG_NAME, Thresholds, store_config
+from memtui.engine.findings import unparsed
 from memtui.engine.model import Span
 from memtui.engine.textfile import TextFile, Unreadable, decode
 from memtui.engine.write.transaction import Transaction, WriteError
@@ -87,7 +88,8 @@ def update_json(tx: Transaction, rel: str, mutate: Callable[[dict[str, Any]], No
         try:
             data = json.loads(tf.text)
         except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
-            raise Refused(f"{rel} does not parse ({exc}); it is never overwritten") from None
+            why = unparsed(exc)
+            raise Refused(f"{rel} does not parse ({why}); it is never overwritten") from None
         if not isinstance(data, dict):
             raise Refused(f"{rel} is not a JSON object; it is never overwritten")
         match = _INDENT.search(tf.text)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 
 from memtui.engine import frontmatter
 from memtui.engine.identity import check_shown, event_ref, fingerprint, pick_event, split_expect
-from memtui.engine.layouts.companion import EVENT_ID, EVENTS, HEADS, PROFILE, _events
+from memtui.engine.layouts.companion import EVENT_ID, EVENTS, HEADS, PROFILE, _events, small_int
 from memtui.engine.layouts.dsh import INDEX as DSH_INDEX
 from memtui.engine.layouts.workspace import DSH_L0, INDEX, TOPIC_LIKE, topic_id
 from memtui.engine.markdown import HEADING, sections
@@ -193,8 +193,9 @@ def _event_numbers(text: str) -> Iterator[int]:
     for match in HEADS.finditer(text):
         heading = match.group()
         found = EVENT_ID.match(heading[4:].strip()) if heading.startswith("### ") else None
-        if found:
-            yield int(found.group(1))
+        number = small_int(found.group(1)) if found else None  # 5,000 digits: no number
+        if number is not None:
+            yield number
 
 
 def _check_file_rules(rel: str, old: str, new: str, index_block: int) -> None:

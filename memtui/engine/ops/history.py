@@ -66,7 +66,7 @@ def snapshots(root: str, rel: str) -> list[Snapshot]:
 
 def _order(s: Snapshot) -> tuple[str, int]:
     stamp, _, n = s.name.partition(".")
-    return stamp, int(n) if n.isdigit() else 0
+    return stamp, int(n) if n.isascii() and n.isdigit() and len(n) < 19 else 0
 
 
 def pick(root: str, rel: str, name: str | None) -> Snapshot:
