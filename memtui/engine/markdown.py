@@ -36,9 +36,12 @@ class Fences:
     def lines(self, text: str) -> frozenset[int]:
         """The 0-based indexes of the lines inside fenced blocks."""
         found: set[int] = set()
+        line = pos = 0  # counted on from the block before: one pass over the text
         for start, end in zip(self.starts, self.ends, strict=True):
-            first = text.count("\n", 0, start)
-            found.update(range(first, first + text.count("\n", start, end) + 1))
+            line += text.count("\n", pos, start)
+            last = line + text.count("\n", start, end)
+            found.update(range(line, last + 1))
+            line, pos = last, end
         return frozenset(found)
 
 
