@@ -189,3 +189,21 @@ def test_check_reports_an_unclosed_fence_and_changes_nothing(store):
     assert "facts.md:3  fence-unclosed" in result.stdout
     assert [s.name for s in open_store(root).dsh.fact_sections] == ["A", "B"]
     assert tree_digest(root) == before
+
+
+def test_index_rewrites_the_unresolved_block_not_its_example_in_code(store):
+    example = "# MEMORY\n```\n## 【最近未解决事项】\n- [E005] 示例\n```\n"
+    root = store(
+        {
+            "memory/events.md": EVENTS,
+            "MEMORY.md": example + "## 【最近未解决事项】\n- [E009] 旧的\n",
+        }
+    )
+    result = run_cli("index", "--store", str(root), env=ENV)
+    assert result.returncode == 0, result.stderr
+    text = (root / "MEMORY.md").read_text()
+    assert text.startswith(example)  # the code block is untouched
+    block = text[len(example) :]
+    assert block.startswith("## 【最近未解决事项】\n- [E001] 约定 · 到期 2026-12-01")
+    assert "E009" not in block
+    assert "unresolved-stale" not in [c[0] for c in codes(root)]

@@ -247,6 +247,14 @@ def is_unresolved_heading(line: str) -> bool:
     return line.lstrip("# \t").startswith(UNRESOLVED)
 
 
+def unresolved_heading(lines: list[str], code: frozenset[int]) -> int | None:
+    """The 0-based line of the block's heading; `code`: lines inside fenced code blocks
+    (Fences.lines), where a heading is an example, never the block."""
+    return next(
+        (i for i, ln in enumerate(lines) if is_unresolved_heading(ln) and i not in code), None
+    )
+
+
 def unresolved_run(lines: list[str], head: int) -> tuple[int, int]:
     """The unresolved block's items: lines [start, stop) of the list right under the
     heading at `head`. The list may be loose (blank lines between items) and an item
@@ -287,10 +295,7 @@ def _unresolved(reader: StoreReader, events: list[Event]) -> tuple[str, ...] | N
     block_line: int | None = None
     if tf:
         lines = tf.text.split("\n")
-        code = reader.fences(tf).lines(tf.text)
-        head = next(
-            (i for i, ln in enumerate(lines) if is_unresolved_heading(ln) and i not in code), None
-        )
+        head = unresolved_heading(lines, reader.fences(tf).lines(tf.text))
         if head is not None:
             block_line = head + 1
             start, stop = unresolved_run(lines, head)

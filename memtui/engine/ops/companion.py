@@ -22,13 +22,13 @@ from memtui.engine.layouts.companion import (
     UNRESOLVED,
     UNRESOLVED_ID,
     _events,
-    is_unresolved_heading,
     parse_date,
     unresolved_expected,
+    unresolved_heading,
     unresolved_run,
 )
 from memtui.engine.layouts.workspace import COMPANIONS, TOPIC_LIKE
-from memtui.engine.markdown import sections
+from memtui.engine.markdown import fences, sections
 from memtui.engine.model import Event, Section, item_text
 from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import (
@@ -260,7 +260,7 @@ def _with_block(text: str, items: list[str]) -> str | None:
     including text the user wrote under the heading after the list."""
     eol = eol_of_text(text)
     lines = line_ranges(text)
-    head = next((i for i, r in enumerate(lines) if is_unresolved_heading(r[2])), None)
+    head = unresolved_heading([r[2] for r in lines], fences(text).lines(text))  # not in code
     if head is None:
         if not items:
             return None  # no block and nothing open: already current
