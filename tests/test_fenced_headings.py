@@ -207,3 +207,20 @@ def test_index_rewrites_the_unresolved_block_not_its_example_in_code(store):
     assert block.startswith("## 【最近未解决事项】\n- [E001] 约定 · 到期 2026-12-01")
     assert "E009" not in block
     assert "unresolved-stale" not in [c[0] for c in codes(root)]
+
+
+def test_archiving_a_topic_leaves_an_example_pointer_in_code(store):
+    example = "```\n## 示例\n- 课程进度 → memory_course.md\n```\n"
+    root = store(
+        {
+            "memory.md": f"# 记忆索引\n\n{example}\n## 学习\n- 课程进度 → memory_course.md\n",
+            "memory_course.md": "# 课程\n",
+            "user.md": "# 用户\n",
+        }
+    )
+    result = run_cli("archive", "topic:course", "--store", str(root), env=ENV)
+    assert result.returncode == 0, result.stderr
+    index = (root / "memory.md").read_text()
+    assert example in index  # the example is not a pointer: it stays
+    assert index.count("memory_course.md") == 1
+    assert (root / "archive/memory_course.md").exists()

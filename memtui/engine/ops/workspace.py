@@ -9,7 +9,7 @@ import re
 from memtui.engine.config import Thresholds
 from memtui.engine.identity import check_shown, check_shown_bytes, split_expect
 from memtui.engine.layouts.workspace import ARROW, INDEX, TOPIC_LIKE, pointer_file, topic_id
-from memtui.engine.markdown import HEADING, sections
+from memtui.engine.markdown import HEADING, fences, sections
 from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.edit import is_l0
 from memtui.engine.ops.lines import (
@@ -48,10 +48,14 @@ def pointer_target(content: str, filename: str) -> str | None:
 
 
 def pointers_to(text: str, filename: str) -> list[Hit]:
-    """Every pointer line naming `filename`, with the `## ` heading line it is under."""
+    """Every pointer line naming `filename`, with the `## ` heading line it is under
+    (lines in fenced code blocks are examples: neither pointers nor headings)."""
     hits: list[Hit] = []
     heading: str | None = None
-    for row in line_ranges(text):
+    code = fences(text).lines(text)
+    for index, row in enumerate(line_ranges(text)):
+        if index in code:
+            continue
         match = HEADING.match(row[2])
         if match:
             depth = len(match.group(1))
