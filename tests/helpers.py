@@ -148,3 +148,15 @@ E007 = """\
 """
 SENTINEL = "### [E000] 2026-11-29T21:40 · last_active\n"
 EVENTS_MD = E006 + E007 + SENTINEL
+
+
+# A small dsh store with one candidate to accept: its accept writes facts.md, both JSON
+# books and the index, and moves the candidate (the crash and fault tests' subject).
+ACCEPT_CID = "20261129-0007"
+ACCEPT_STORE = {
+    "index.txt": INDEX_TXT,
+    "facts.md": "# Facts\n\n## PYTHON_ENV\n- the venv lives in /opt/app/.venv\n",
+    "memory-meta.json": '{\n  "version": 1,\n  "entries": {}\n}\n',
+    "memory_stats.json": '{"facts": 1, "accepted": 0}\n',
+    f"pending/{ACCEPT_CID}.md": candidate(ACCEPT_CID, body="- pytest runs from the repo root\n"),
+}

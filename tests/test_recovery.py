@@ -21,18 +21,12 @@ import pytest
 from memtui.engine.store import open_store
 from memtui.engine.write import journal
 from tests.conftest import write_tree
-from tests.helpers import ENV, INDEX_TXT, candidate
+from tests.helpers import ACCEPT_CID, ACCEPT_STORE, ENV
 
 pytestmark = pytest.mark.skipif(shutil.which("flock") is None, reason="needs flock(1)")
 
-CID = "20261129-0007"
-STORE = {
-    "index.txt": INDEX_TXT,
-    "facts.md": "# Facts\n\n## PYTHON_ENV\n- the venv lives in /opt/app/.venv\n",
-    "memory-meta.json": '{\n  "version": 1,\n  "entries": {}\n}\n',
-    "memory_stats.json": '{"facts": 1, "accepted": 0}\n',
-    f"pending/{CID}.md": candidate(CID, body="- pytest runs from the repo root\n"),
-}
+CID = ACCEPT_CID
+STORE = ACCEPT_STORE
 AGENT_LINE = b"- the agent learned this after the crash\n"
 AGENT_STATS = b'{"facts": 2, "accepted": 0, "agent": "rewrote me"}\n'
 

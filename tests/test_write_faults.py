@@ -23,17 +23,10 @@ from memtui.engine.ops import companion, dsh
 from memtui.engine.write import faults, journal
 from memtui.engine.write.errors import WriteError
 from tests.conftest import write_tree
-from tests.helpers import ENV, EVENTS, EVENTS_MD, INDEX_TXT, candidate
+from tests.helpers import ACCEPT_CID, ACCEPT_STORE, ENV, EVENTS, EVENTS_MD, candidate
 
-CID = "20261129-0007"
-STORE = {
-    "index.txt": INDEX_TXT,
-    "facts.md": "# Facts\n\n## PYTHON_ENV\n- the venv lives in /opt/app/.venv\n",
-    "memory-meta.json": '{\n  "version": 1,\n  "entries": {}\n}\n',
-    "memory_stats.json": '{"facts": 1, "accepted": 0}\n',
-    f"pending/{CID}.md": candidate(CID, body="- pytest runs from the repo root\n"),
-    EVENTS: EVENTS_MD,
-}
+CID = ACCEPT_CID
+STORE = {**ACCEPT_STORE, EVENTS: EVENTS_MD}
 
 
 @pytest.fixture
