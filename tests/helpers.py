@@ -6,10 +6,14 @@ Import as `from tests.helpers import ...`, the same way as `from tests.conftest 
 from __future__ import annotations
 
 import datetime as dt
+import shutil
+import subprocess
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar
+
+import pytest
 
 from memtui.engine.store import open_store
 from tests.conftest import TODAY
@@ -35,6 +39,22 @@ def wait_until(pred: Callable[[], object], *, timeout: float = WAIT, what: str) 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
         time.sleep(0.02)
+
+
+def _grep_p_works() -> bool:
+    if shutil.which("grep") is None:
+        return False
+    got = subprocess.run(
+        ["grep", "-oP", r"(?<=\[E)\d+(?=\])"], input="[E007]", capture_output=True, text=True
+    )
+    return got.returncode == 0 and got.stdout.strip() == "007"
+
+
+# The companion's own bash (seed 003) needs these; a skip says which is missing (-rs).
+needs_seed_tools = pytest.mark.skipif(
+    shutil.which("bash") is None or shutil.which("flock") is None or not _grep_p_works(),
+    reason="needs bash, flock(1) from util-linux and GNU grep -P (the seed's bash uses them)",
+)
 
 
 # --- store dicts and findings ------------------------------------------------

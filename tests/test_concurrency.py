@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +26,7 @@ import pytest
 from memtui.engine.store import open_store
 from memtui.engine.write import journal
 from tests.conftest import write_tree
+from tests.helpers import needs_seed_tools
 from tests.workers.memtui_loop import run_loop
 from tests.workers.seed_agent import run_agent
 
@@ -49,21 +49,7 @@ BLOCK = re.compile(
 TORN = {"event-duplicate-id", "event-missing-id", "unreadable", "txn-interrupted"}
 
 
-def _grep_p_works() -> bool:
-    got = subprocess.run(
-        ["grep", "-oP", r"(?<=\[E)\d+(?=\])"], input="[E007]", capture_output=True, text=True
-    )
-    return got.returncode == 0 and got.stdout.strip() == "007"
-
-
-pytestmark = [
-    pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash to run the agent"),
-    pytest.mark.skipif(shutil.which("flock") is None, reason="needs flock(1) (the seed uses it)"),
-    pytest.mark.skipif(
-        shutil.which("grep") is None or not _grep_p_works(),
-        reason="needs GNU grep with -P (the seed uses it)",
-    ),
-]
+pytestmark = needs_seed_tools
 
 
 def make_store(tmp_path: Path, tags: list[str]) -> Path:

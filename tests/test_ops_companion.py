@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -20,8 +19,8 @@ from memtui.engine.ops.common import Refused
 from memtui.engine.store import open_store
 from memtui.engine.textfile import BOM
 from tests.conftest import TODAY, tree_digest
-from tests.helpers import TODAY_DATE
-from tests.test_seed_template import TEMPLATE, _grep_p_works
+from tests.helpers import TODAY_DATE, needs_seed_tools
+from tests.test_seed_template import TEMPLATE
 
 EVENTS = "memory/events.md"
 ARCHIVED = "archive/memory/events.md"
@@ -297,12 +296,6 @@ def test_add_event_dry_run(make):
     (change,) = receipt.changes
     block = new_event("E008", "用户Todo", "**内容**：交水费", "**状态**：待跟进")
     assert (change.old, change.new) == (EVENTS_MD.encode(), (EVENTS_MD + "\n" + block).encode())
-
-
-needs_seed_tools = pytest.mark.skipif(
-    shutil.which("bash") is None or shutil.which("flock") is None or not _grep_p_works(),
-    reason="needs bash, flock(1) and GNU grep -P (the seed template uses them)",
-)
 
 
 @needs_seed_tools

@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import run_cli, tree_digest
+from tests.helpers import needs_seed_tools
 
 # shared/ lies beside the checkout (../shared/SPEC.md), on CI as here
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
@@ -59,22 +59,7 @@ BLOCK = re.compile(
 OCTAL_ERROR = "value too great for base"
 
 
-def _grep_p_works() -> bool:
-    if shutil.which("grep") is None:
-        return False
-    got = subprocess.run(
-        ["grep", "-oP", r"(?<=\[E)\d+(?=\])"], input="[E007]", capture_output=True, text=True
-    )
-    return got.returncode == 0 and got.stdout.strip() == "007"
-
-
-pytestmark = [
-    pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash to run the seed template"),
-    pytest.mark.skipif(
-        shutil.which("flock") is None, reason="needs flock(1) from util-linux (the seed uses it)"
-    ),
-    pytest.mark.skipif(not _grep_p_works(), reason="needs GNU grep with -P (the seed uses it)"),
-]
+pytestmark = needs_seed_tools
 
 
 @pytest.fixture(scope="module")
