@@ -32,7 +32,9 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
         "--all", action="store_true", help="every pending candidate (narrowed by --type / --target)"
     )
     add_pending_filters(p)
-    p.add_argument("--body-file", metavar="F", help="accept this text instead of the body")
+    p.add_argument(
+        "--body-file", metavar="F", help="accept this text instead of the body (-: stdin)"
+    )
     p = verb("reject", reject, "reject candidates (they move to archive/rejected/)")
     p.add_argument("ids", nargs="+", metavar="ID")
     _expect_option(p)
@@ -40,7 +42,7 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     p = verb("edit", edit, "replace an entry's text (in $EDITOR unless --text-file)")
     p.add_argument("entry", metavar="ENTRY")
     _expect_option(p)
-    p.add_argument("--text-file", metavar="F")
+    p.add_argument("--text-file", metavar="F", help="the new text (-: stdin)")
     p.add_argument(
         "--insist", action="store_true", help="change the dsh L0 meta-rules (read-only otherwise)"
     )
