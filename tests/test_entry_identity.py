@@ -19,14 +19,13 @@ from memtui.engine.ops.common import Refused
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Conflict
 from tests.conftest import run_cli, tree_digest, write_tree
-from tests.helpers import candidate
+from tests.helpers import candidate, needs_seed_tools
 from tests.workers.bash_agent import (
     EVENTS,
     append,
     delete_first_block,
     insert_at_top,
     needs_bash_flock,
-    needs_seed_template,
     replace_text,
     unnumbered_event,
 )
@@ -130,8 +129,7 @@ def test_a_unique_number_that_changed_is_refused_in_the_engine(tmp_path):
 # --- events without a number, written by the seed's own bash ---------------------
 
 
-@pytest.fixture
-def seeded(tmp_path: Path) -> Path:
+def seeded_store(tmp_path: Path) -> Path:
     """E001-E008, then two events the seed's template heads `### [E]` (its octal bug)."""
     root = write_tree(tmp_path / "store", {EVENTS: EIGHT})
     unnumbered_event(root, "甲")
@@ -139,8 +137,12 @@ def seeded(tmp_path: Path) -> Path:
     return root
 
 
-@needs_bash_flock
-@needs_seed_template
+@pytest.fixture
+def seeded(tmp_path: Path) -> Path:
+    return seeded_store(tmp_path)
+
+
+@needs_seed_tools
 def test_an_unnumbered_event_is_listed_with_its_fingerprint_and_done_by_that_id(seeded):
     shown = listed(seeded)["乙"]
     assert re.fullmatch(rf"event:L\d+@{shown['fingerprint']}", shown["id"])
@@ -148,8 +150,7 @@ def test_an_unnumbered_event_is_listed_with_its_fingerprint_and_done_by_that_id(
     assert is_done(seeded, "乙") and not is_done(seeded, "甲")
 
 
-@needs_bash_flock
-@needs_seed_template
+@needs_seed_tools
 def test_the_line_alone_is_refused_and_the_refusal_names_the_id(seeded):
     shown = listed(seeded)["乙"]
     line_id = shown["id"].partition("@")[0]
@@ -165,8 +166,7 @@ def _by_id_or_expect(shown: dict, form: str) -> list[str]:
     return [shown["id"].partition("@")[0], "--expect", shown["fingerprint"]]
 
 
-@needs_bash_flock
-@needs_seed_template
+@needs_seed_tools
 @pytest.mark.parametrize("form", ["id", "expect"])
 def test_lines_inserted_above_an_unnumbered_event_refuse_the_action(seeded, form):
     shown = listed(seeded)["乙"]
@@ -180,8 +180,7 @@ def test_lines_inserted_above_an_unnumbered_event_refuse_the_action(seeded, form
     assert [c for c in ("甲", "乙", "丙") if is_done(seeded, c)] == ["乙"]
 
 
-@needs_bash_flock
-@needs_seed_template
+@needs_seed_tools
 def test_lines_deleted_above_an_unnumbered_event_refuse_the_action(seeded):
     shown = listed(seeded)
     delete_first_block(seeded)  # E001 and its blank line
@@ -191,8 +190,7 @@ def test_lines_deleted_above_an_unnumbered_event_refuse_the_action(seeded):
     assert not is_done(seeded, "甲") and not is_done(seeded, "乙")
 
 
-@needs_bash_flock
-@needs_seed_template
+@needs_seed_tools
 def test_an_unnumbered_event_the_agent_changed_is_refused(seeded):
     shown = listed(seeded)["甲"]
     replace_text(seeded, "甲", "甲（改）")

@@ -19,15 +19,14 @@ from textual.widgets import Footer
 from memtui.ui.panes.events import EventsPane, shown_label
 from memtui.ui.panes.index_tree import IndexPane, IndexTree
 from tests.conftest import tree_digest, write_tree
-from tests.test_entry_identity import EIGHT, SENTINEL, event, is_done
+from tests.helpers import needs_seed_tools
+from tests.test_entry_identity import SENTINEL, event, is_done, seeded_store
 from tests.ui_helpers import HostApp, answer_confirm, run, store_loaded, until
 from tests.workers.bash_agent import (
     EVENTS,
     insert_at_top,
     needs_bash_flock,
-    needs_seed_template,
     replace_text,
-    unnumbered_event,
 )
 
 pytestmark = needs_bash_flock
@@ -77,17 +76,9 @@ async def refused_in_app(pilot: Pilot, app: Any, root: Path, key: str, why: str)
     assert tree_digest(root) == before
 
 
-def seeded(tmp_path: Path) -> Path:
-    """E001-E008, then two events the seed's own template heads `### [E]`."""
-    root = write_tree(tmp_path / "store", {EVENTS: EIGHT})
-    unnumbered_event(root, "甲")
-    unnumbered_event(root, "乙")
-    return root
-
-
-@needs_seed_template
+@needs_seed_tools
 def test_done_on_an_unnumbered_event_the_agent_moved_is_refused(tmp_path: Path) -> None:
-    root = seeded(tmp_path)
+    root = seeded_store(tmp_path)
 
     async def body(pilot: Pilot, app: EventsHost) -> None:
         pane = await highlight(pilot, app, "乙")
@@ -99,9 +90,9 @@ def test_done_on_an_unnumbered_event_the_agent_moved_is_refused(tmp_path: Path) 
     assert not any(is_done(root, c) for c in ("甲", "乙", "丙"))
 
 
-@needs_seed_template
+@needs_seed_tools
 def test_done_on_an_unnumbered_event_nothing_moved_works(tmp_path: Path) -> None:
-    root = seeded(tmp_path)
+    root = seeded_store(tmp_path)
 
     async def body(pilot: Pilot, app: EventsHost) -> None:
         await highlight(pilot, app, "乙")

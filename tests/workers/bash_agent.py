@@ -16,16 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_seed_template import TEMPLATE, _grep_p_works
+from tests.test_seed_template import TEMPLATE
 
 EVENTS = "memory/events.md"
 
 needs_bash_flock = pytest.mark.skipif(
     shutil.which("bash") is None or shutil.which("flock") is None,
     reason="needs bash and flock(1): the agents' bash locks with it",
-)
-needs_seed_template = pytest.mark.skipif(
-    not _grep_p_works(), reason="needs GNU grep with -P (the seed's template uses it)"
 )
 
 
@@ -71,7 +68,8 @@ def replace_text(root: Path, old: str, new: str, rel: str = EVENTS) -> None:
 
 
 def unnumbered_event(root: Path, content: str) -> None:
-    """One run of the seed's template as written (octal bug and all), content `content`."""
+    """One run of the seed's template as written (octal bug and all), content `content`
+    (tests using it are marked helpers.needs_seed_tools: it needs GNU grep -P too)."""
     script = TEMPLATE.replace("**内容**：CONTENT", "**内容**：${CONTENT}")
     env = {**os.environ, "WORKSPACE_DIR": str(root), "CONTENT": content, "LC_ALL": "C.UTF-8"}
     got = subprocess.run(
