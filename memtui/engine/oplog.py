@@ -106,3 +106,15 @@ def find(root: str, opid: str | None) -> Operation | None:
         return exact[0]
     matches = [o for o in ops if o.opid.startswith(opid)]
     return matches[0] if len(matches) == 1 else None
+
+
+def snapshot_owner(root: str) -> dict[str, Operation]:
+    """Which operation made each snapshot: `.history/<file>/<name>` -> the operation
+    whose audit line names it (a history row says who changed the file, and whether
+    rolling it back alone would split a multi-file operation)."""
+    owners: dict[str, Operation] = {}
+    for op in operations(root):
+        for f in op.files:
+            if isinstance(f.get("snapshot"), str):
+                owners[f["snapshot"]] = op
+    return owners

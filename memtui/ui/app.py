@@ -54,6 +54,7 @@ class MemtuiApp(App[None]):
             for n, (key, title) in enumerate((("index", "Index"), *PANES), 1)
         ],
         Binding("slash", "search", "Search", id="search"),
+        Binding("z", "undo", "Undo", id="undo", show=False),
         Binding("question_mark", "help", "Help", id="help"),
         Binding("ctrl+r", "reload", "Reload", id="reload", show=False),
         Binding("q", "quit", "Quit", id="quit"),
@@ -371,6 +372,12 @@ class MemtuiApp(App[None]):
         what = self.CHANGING_KEYS.get(event.key)
         if what and self.read_only and self.screen is self.screen_stack[0]:
             self.say(f"{what}: the store is open read-only (--read-only); nothing changes")
+
+    def action_undo(self) -> None:
+        """Undo the last operation, after a confirm listing its files (ui/undoing.py)."""
+        from memtui.ui.undoing import undo_last
+
+        undo_last(self)
 
     def action_reload(self) -> None:
         self.load_store()

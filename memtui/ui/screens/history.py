@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
+from memtui.engine.oplog import Operation
 from memtui.engine.ops.history import ABSENT, Snapshot
 from memtui.ui.editing import ask, reload_store, say
 from memtui.ui.safe import literal, row
@@ -81,7 +82,7 @@ class HistoryScreen(PageScreen[None]):
     DEFAULT_CSS = """
     HistoryScreen #history-body { height: 1fr; }
     HistoryScreen #history-left {
-        width: 40%; max-width: 44; height: 1fr; border-right: solid $panel;
+        width: 50%; max-width: 68; height: 1fr; border-right: solid $panel;
     }
     HistoryScreen #history-right { width: 1fr; height: 1fr; }
     HistoryScreen .history-label { height: 1; padding: 0 1; color: $text-muted; }
@@ -100,6 +101,7 @@ class HistoryScreen(PageScreen[None]):
         self.rel = rel
         self._read_only_arg = read_only
         self.snaps: list[Snapshot] = []
+        self.owners: dict[str, Operation] = {}  # snapshot path -> the operation that made it
         self.now_digest: str | None = None
         self.loaded = False
         self.busy = False
@@ -156,16 +158,19 @@ class HistoryScreen(PageScreen[None]):
 
     @work(thread=True, exclusive=True, group="history-list")
     def _load_snapshots(self, cursor_to: str | None) -> None:
+        from memtui.engine.oplog import snapshot_owner
         from memtui.engine.ops.history import snapshots
         from memtui.engine.write.files import read_or_none, sha256
 
         try:
             found = snapshots(self.root, self.rel)
+            owners = snapshot_owner(self.root)
             data = read_or_none(os.path.join(self.root, self.rel))
         except Exception as exc:
             self.app.call_from_thread(self._list_failed, str(exc))
             return
         digest = sha256(data) if data is not None else None
+        self.owners = owners
         self.app.call_from_thread(self._show_snapshots, found, digest, cursor_to)
 
     def _list_failed(self, reason: str) -> None:
@@ -193,6 +198,10 @@ class HistoryScreen(PageScreen[None]):
         text = Text.assemble(row(snap.time), "  ", row(f"{snap.size:>9,} B"), no_wrap=True)
         if snap.digest == self.now_digest:
             text.append("  = now", style="italic")
+        op = self.owners.get(snap.path)
+        if op is not None:  # the operation that replaced this version, and who ran it
+            text.append("  ")
+            text.append_text(row(f"{op.op} by {op.who or '?'}"))
         return text
 
     def on_rows_highlighted(self, message: Rows.Highlighted) -> None:
@@ -201,8 +210,10 @@ class HistoryScreen(PageScreen[None]):
         message.stop()
         snap = self.current
         if snap is not None:
+            op = self.owners.get(snap.path)
+            made = f"; replaced by operation {op.opid} ({op.op})" if op else ""
             self.query_one("#history-diff-label", Static).update(
-                row(f"{snap.time} → now (- the snapshot, + the file now)")
+                row(f"{snap.time} → now (- the snapshot, + the file now){made}")
             )
             self._load_diff(snap.name)
 
@@ -248,11 +259,39 @@ class HistoryScreen(PageScreen[None]):
             return
         # the file the diff was made against (none: it must still be absent)
         seen = self.now_digest if self.now_digest is not None else ABSENT
+        op = self.owners.get(snap.path)
+        if op is not None and len(op.paths) > 1:
+            self._offer_undo(op)
+            return
         ask(
             self.app,
             f"Roll {self.rel} back to the snapshot of {snap.time} ({snap.size:,} bytes)? "
             "The version now is kept as a new snapshot, so this can be undone.",
             lambda: self._start_rollback(snap, seen),
+        )
+
+    def _offer_undo(self, op: Operation) -> None:
+        """This snapshot belongs to an operation that changed other files too: rolling
+        back this one alone would leave them disagreeing, so undo the whole of it."""
+        from memtui.engine.ops.undo import undo
+        from memtui.ui.undoing import describe
+
+        others = [p for p in op.paths if p != self.rel]
+        listed = ", ".join(others[:8]) + (" …" if len(others) > 8 else "")
+        root, label = self.root, f"undo {op.op} ({op.opid})"
+
+        def go() -> None:
+            run_op = getattr(self.app, "run_op", None)
+            if callable(run_op):
+                self.dismiss(None)
+                run_op(label, lambda: undo(root, op.opid))
+
+        ask(
+            self.app,
+            f"This snapshot was made by {describe(op)}, which also changed {listed}. "
+            f"Rolling back {self.rel} alone would leave those files disagreeing with it. "
+            "Undo the whole operation instead (every file it changed goes back)?",
+            go,
         )
 
     def _start_rollback(self, snap: Snapshot, seen: str) -> None:
