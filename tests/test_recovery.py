@@ -138,3 +138,15 @@ def test_with_no_agent_write_recovery_finishes_the_accept(tmp_path: Path, step: 
     assert json.loads((root / "memory_stats.json").read_text())["accepted"] == 1
     assert not (root / ".history" / "unapplied").exists()
     assert not [f for f in open_store(root).findings if f.code == "recovery-conflict"]
+
+
+def test_a_journal_that_cannot_be_read_is_a_message_not_a_crash(tmp_path: Path):
+    root = write_tree(tmp_path / "store", STORE)
+    folder = root / journal.JOURNAL
+    folder.mkdir(parents=True)
+    (folder / "20261129T000000-deadbeef.json").write_text("[" * 100_000 + "]" * 100_000)
+    before = (root / "facts.md").read_bytes()
+    got = memtui(root, "index")
+    assert got.returncode == 1
+    assert "cannot be read" in got.stderr and "internal error" not in got.stderr
+    assert (root / "facts.md").read_bytes() == before

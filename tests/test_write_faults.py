@@ -220,3 +220,15 @@ def test_audit_lines_stay_small_for_a_bulk_accept(root: Path):
     listed = [v for v in last["details"].values() if isinstance(v, dict) and "count" in v]
     assert listed and all(len(v["first"]) == journal.AUDIT_LIST_MAX for v in listed)
     assert all(v["count"] > journal.AUDIT_LIST_MAX for v in listed)
+
+
+def test_the_engine_creates_nothing_in_a_folder_that_is_no_store(tmp_path: Path):
+    from memtui.engine.write.transaction import Transaction
+
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("hello\n")
+    refusal = r"holds no memory store.*nothing was created"
+    with pytest.raises(WriteError, match=refusal), Transaction(str(folder), "add") as tx:
+        tx.read("facts.md")
+    assert sorted(p.name for p in folder.iterdir()) == ["notes.txt"]

@@ -12,7 +12,6 @@ import os
 import stat
 from collections.abc import Iterable
 
-from memtui.engine.config import CONFIG_NAME, store_config
 from memtui.engine.paths import discover, is_temp_name
 from memtui.engine.write.dirs import Dirs
 
@@ -37,12 +36,6 @@ def private_mode(file_modes: Iterable[int]) -> int:
     for m in file_modes:
         mode &= m
     return (mode & 0o666) | 0o600  # the owner always keeps read and write
-
-
-def max_file_bytes(root: str) -> int:
-    has_config = os.path.isfile(os.path.join(root, CONFIG_NAME))
-    files = frozenset({CONFIG_NAME}) if has_config else frozenset()
-    return store_config(root, files).thresholds.max_file_bytes
 
 
 def audit_mode(root: str, private: int) -> int:

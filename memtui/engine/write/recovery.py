@@ -59,7 +59,7 @@ def _load(dirs: Dirs, txid: str) -> dict[str, Any]:
         record = json.loads(got[0]) if got else None
         if not isinstance(record, dict) or not isinstance(record.get("changes"), list):
             raise ValueError("not a journal record")
-    except (OSError, ValueError, Unsafe) as exc:
+    except (OSError, ValueError, RecursionError, Unsafe) as exc:
         raise JournalStuck(
             f"the interrupted change {journal.JOURNAL}/{txid}.json cannot be read ({exc}); "
             "it is left as it is and nothing was changed"

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from memtui.engine.config import thresholds_at
 from memtui.engine.paths import is_inside
 from memtui.engine.write import journal, modes, recovery
 from memtui.engine.write.dirs import Dirs
@@ -131,7 +132,7 @@ class Transaction:
         self.opid = current_operation() or self.txid  # a bulk action's chunks share one
         self._lock = StoreLock(self.root) if lock_wait is None else StoreLock(self.root, lock_wait)
         self._dirs: Dirs | None = None
-        self._limit = modes.max_file_bytes(self.root)
+        self._limit = thresholds_at(self.root).max_file_bytes
         self.recovered: list[str] = []  # what settling an earlier interrupted change did
         self._seen: dict[str, str | None] = {}
         self._plan: list[dict[str, Any]] = []
@@ -148,6 +149,7 @@ class Transaction:
 
     def __enter__(self) -> Transaction:
         if not self.dry_run:
+            self._refuse_a_non_store()
             self._lock.acquire()
             crash_point("locked")
             try:
@@ -157,6 +159,15 @@ class Transaction:
                 self._close()
                 raise
         return self
+
+    def _refuse_a_non_store(self) -> None:
+        """Nothing is created outside a recognised store: not even the lock file."""
+        if os.path.lexists(os.path.join(self.root, LOCK_NAME)):
+            return  # a store memtui or its agent has locked before
+        from memtui.engine.store import looks_like_store, no_layout
+
+        if not looks_like_store(self.root):
+            raise WriteError(f"{no_layout(self.root)}; nothing was created or changed")
 
     def __exit__(self, *exc: object) -> None:
         try:
