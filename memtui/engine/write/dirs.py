@@ -73,7 +73,7 @@ class Dirs:
             fd = os.open(name, flags, dir_fd=parent)
         except OSError as exc:
             raise self._refusal(parent, name, rel, exc) from None
-        if not own and not is_inside(self.root, os.path.realpath(f"/proc/self/fd/{fd}")):
+        if not own and not is_inside(self.root, _where(fd, os.path.join(self.root, rel))):
             os.close(fd)
             raise Unsafe(f"{rel!r} leads outside the store root; refused; nothing was changed")
         self._fds[key] = fd
@@ -107,3 +107,18 @@ class Dirs:
         if exc.errno == errno.ENOTDIR:
             return Unsafe(f"{rel} is a file where memtui expects a folder; nothing was changed")
         return Unsafe(f"{rel} cannot be opened ({exc.strerror}); nothing was changed")
+
+
+def _where(fd: int, path: str) -> str:
+    """The real path of an open folder: from the descriptor itself where the system says
+    (Linux /proc, macOS F_GETPATH), else from its path (a weaker, earlier check)."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        pass
+    import fcntl
+
+    if hasattr(fcntl, "F_GETPATH"):
+        raw = fcntl.fcntl(fd, fcntl.F_GETPATH, bytes(1024))
+        return os.fsdecode(raw.split(b"\0", 1)[0])
+    return os.path.realpath(path)
