@@ -35,6 +35,7 @@ VERBS = (
     "add",
     "log",
     "undo",
+    "fix",
 )
 
 
@@ -47,7 +48,7 @@ class Refused(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from memtui.cli import demo_verb, open_verb, read_verbs, write_verbs
+    from memtui.cli import demo_verb, fix_verb, open_verb, read_verbs, write_verbs
 
     parser = argparse.ArgumentParser(
         prog="memtui",
@@ -66,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo_verb.register(verbs)
     read_verbs.register(verbs, store)
     write_verbs.register(verbs, store)
+    fix_verb.register(verbs, store)
     return parser
 
 

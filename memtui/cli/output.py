@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
 from memtui.sanitize import json_escaped, printable
 
 
-def line(text: str = "") -> None:
-    sys.stdout.write(printable(text) + "\n")
+def line(text: str = "", *, lead: str = "") -> None:
+    """`text` sanitised; `lead` is memtui's own (e.g. a coloured level), written as is."""
+    sys.stdout.write(lead + printable(text) + "\n")
+
+
+# SGR codes of the levels: error bold red, warning yellow, info cyan
+_LEVEL_SGR = {"error": "1;31", "warning": "33", "info": "36"}
+
+
+def colour_wanted() -> bool:
+    """Colour on a terminal only: piped output, or NO_COLOR set (no-color.org), is plain."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def level_word(level: str, width: int = 8) -> str:
+    """The level padded to `width`, coloured when colour_wanted()."""
+    pad = " " * max(1, width - len(level) + 1)
+    sgr = _LEVEL_SGR.get(level)
+    if sgr and colour_wanted():
+        return f"\x1b[{sgr}m{level}\x1b[0m{pad}"
+    return f"{level}{pad}"
 
 
 def emit_json(data: Any) -> None:

@@ -8,7 +8,8 @@ import sys
 from typing import Any
 
 from memtui.cli import CallError, Refused
-from memtui.cli.output import emit_json, line, location, warn
+from memtui.cli.formats import FORMATS
+from memtui.cli.output import emit_json, level_word, line, location, warn
 
 
 def register(verbs: Any, store: argparse.ArgumentParser) -> None:
@@ -20,6 +21,13 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
 
     p = verb("check", check, "report the findings of SPEC §5")
     p.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="text (default), json (= --json), github (workflow annotations) "
+        "or sarif (SARIF 2.1.0, for code scanning)",
+    )
     p = verb("list", list_entries, "every entry with its id")
     p.add_argument("--layout", choices=("workspace", "companion", "dsh", "store"))
     p = verb("show", show, "one entry or file, exactly as stored")
@@ -144,8 +152,11 @@ def summary(path: str | None) -> int:
 
 
 def check(args: argparse.Namespace) -> int:
+    fmt = args.format or ("json" if args.json else "text")
+    if args.json and fmt != "json":
+        raise CallError(f"--json is --format json; it cannot go with --format {fmt}")
     store = load(args)
-    if args.json:
+    if fmt == "json":
         emit_json(
             {
                 "root": store.root,
@@ -153,10 +164,20 @@ def check(args: argparse.Namespace) -> int:
                 "findings": [f.to_json() for f in store.findings],
             }
         )
+    elif fmt == "sarif":
+        from memtui import __version__
+        from memtui.cli.formats import sarif_log
+
+        emit_json(sarif_log(store.root, store.findings, __version__))
+    elif fmt == "github":
+        from memtui.cli.formats import github_lines
+
+        for text in github_lines(store.root, store.findings):
+            sys.stdout.write(text + "\n")  # already escaped (GitHub's %XX rules)
     else:
         line(f"{store.root}  ({', '.join(store.layouts) or 'no known layout'})")
         for f in store.findings:
-            line(f"{f.level:<8} {location(f.file, f.line)}  {f.code}  {f.message}")
+            line(f"{location(f.file, f.line)}  {f.code}  {f.message}", lead=level_word(f.level))
         line(_tally(store))
     failing = {"error", "warning"} if args.strict else {"error"}
     return 1 if any(f.level in failing for f in store.findings) else 0

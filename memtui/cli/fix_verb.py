@@ -1,0 +1,84 @@
+"""`memtui fix [FINDING|CODE] [--apply] [--choose X]...`: the quick fix for one finding
+(engine/fixes.py). A dry run printing the diff unless --apply; with no FINDING, the
+findings that have a fix, numbered as `memtui check` lists them."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from memtui.cli import CallError
+from memtui.cli.output import emit_json, line
+from memtui.cli.read_verbs import load
+
+
+def register(verbs: Any, store: argparse.ArgumentParser) -> None:
+    from memtui.cli.write_verbs import _settling
+
+    text = "the quick fix for a finding: a dry run showing the diff, --apply to make it"
+    p = verbs.add_parser("fix", parents=[store], help=text, description=text)
+    settled = _settling(fix)
+
+    def run(args: argparse.Namespace) -> int:
+        args.dry_run = not args.apply  # as the write verbs' --dry-run, for _settling/_report
+        return settled(args)
+
+    p.set_defaults(handler=run)
+    p.add_argument(
+        "finding",
+        nargs="?",
+        metavar="FINDING",
+        help="N (the Nth finding `memtui check` lists), FILE:LINE, FILE, or a CODE (its "
+        "first finding); none: list the findings that have a fix",
+    )
+    p.add_argument("--apply", action="store_true", help="make the change (default: a dry run)")
+    p.add_argument(
+        "--choose",
+        action="append",
+        default=[],
+        metavar="X",
+        help="what the fix asks for: an item to archive (repeat for more), remove|create "
+        "for a dangling pointer, a new topic name",
+    )
+    p.add_argument("--json", action="store_true")
+
+
+def fix(args: argparse.Namespace) -> int:
+    from memtui.cli.write_verbs import _engine_errors, _report
+    from memtui.engine.fixes import find_finding, plan, where
+
+    store = load(args)
+    if args.finding is None:
+        return _list(args, store)
+    with _engine_errors():
+        finding = find_finding(store, args.finding)
+        planned = plan(store, finding, tuple(args.choose))
+        if not args.json:
+            line(f"{finding.code} at {where(finding)}: {planned.title}")
+        if planned.needs_choice:
+            for choice in planned.choices:
+                line(f"  --choose {choice}")
+            raise CallError(
+                f"name {planned.ask} with --choose, one each (from the list above); "
+                "nothing was changed"
+            )
+        receipt = planned.run(args.dry_run)
+    if args.dry_run and not args.json:
+        line("(a dry run: nothing was written; --apply makes it, `memtui undo` takes it back)")
+    return _report(args, [receipt])
+
+
+def _list(args: argparse.Namespace, store: Any) -> int:
+    from memtui.engine.fixes import fixable, where
+
+    rows = [(n, f) for n, f in enumerate(store.findings, 1) if fixable(f)]
+    if args.json:
+        emit_json(
+            {"fixable": [{"number": n, **f.to_json()} for n, f in rows]},
+        )
+        return 0
+    for n, f in rows:
+        line(f"{n:>4}  {f.code:<22} {where(f)}  {f.message}")
+    if not rows:
+        line("no finding has a quick fix")
+    return 0

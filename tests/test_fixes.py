@@ -1,0 +1,232 @@
+"""Quick fixes for findings (engine/fixes.py, `memtui fix`), on copies of the demo store.
+
+Every fix: its dry run changes nothing; applied, the files hold exactly the bytes the
+dry run planned and the finding is gone; `memtui undo` puts every file back. A fix
+is refused, with nothing written, when its file changed since the check; a full
+profile category never offers its core items.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from memtui.demo import write_demo
+from memtui.engine import open_store
+from memtui.engine.fixes import codes, find_finding, plan
+from memtui.engine.ops.common import Refused
+from memtui.engine.ops.undo import undo
+from memtui.engine.write.operation import operation
+from tests.conftest import tree_digest
+from tests.verb_calls import memtui
+
+MOOD = "memory/mood_state.md"
+PROFILE = "memory/user_profile.md"
+EXTRA_SNAPSHOT = (
+    "\n### 2026-11-01T08:00 · source=conversation\nvalence: 0.10\nenergy: 0.50\nnote: 最早的一次\n"
+)
+HOBBIES = "爱好"
+
+
+def memory(root: Path) -> dict[str, str]:
+    """Every file but memtui's own (.history/, the lock file)."""
+    return {
+        k: v
+        for k, v in tree_digest(root).items()
+        if not k.startswith(".history") and k != ".memory.lock"
+    }
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("fixes") / "store"
+    write_demo(root, size=1)
+    with (root / MOOD).open("a", encoding="utf-8") as f:
+        f.write(EXTRA_SNAPSHOT)  # an eleventh snapshot, the oldest
+    return root
+
+
+@pytest.fixture
+def root(tmp_path: Path, template: Path) -> Path:
+    copy = tmp_path / "store"
+    shutil.copytree(template, copy)
+    return copy
+
+
+CASES = {  # code -> what is chosen
+    "topic-orphan": (),
+    "pointer-missing": (),
+    "topic-name": (),
+    "index-content": (),
+    "mood-snapshots": (),
+    "profile-category-full": ("周末偶尔去西溪湿地骑车", "打《塞尔达》"),
+}
+
+
+def test_every_built_in_fix_has_a_case_here() -> None:
+    assert set(codes()) == set(CASES)
+
+
+@pytest.mark.parametrize("code", sorted(CASES))
+def test_dry_run_changes_nothing_apply_writes_the_plan_and_undo_puts_it_back(
+    root: Path, code: str
+) -> None:
+    before = memory(root)
+    store = open_store(str(root))
+    finding = find_finding(store, code)
+    fix = plan(store, finding, CASES[code])
+
+    dry = fix.run(True)
+    assert dry.dry_run and dry.changes
+    assert memory(root) == before
+
+    with operation():
+        done = fix.run(False)
+    for planned, made in zip(dry.changes, done.changes, strict=True):
+        assert (planned.action, planned.path, planned.source) == (
+            made.action,
+            made.path,
+            made.source,
+        )
+        if made.action == "write":
+            assert (root / made.path).read_bytes() == planned.new
+    after = open_store(str(root))
+    assert not any(f.code == code and f.file == finding.file for f in after.findings), code
+
+    undo(str(root))
+    assert memory(root) == before
+
+
+def test_pointer_missing_can_create_the_file_instead(root: Path) -> None:
+    store = open_store(str(root))
+    finding = find_finding(store, "pointer-missing")
+    fix = plan(store, finding, ("create",))
+    fix.run(False)
+    made = root / "memory_blog_migration.md"
+    assert made.read_text(encoding="utf-8") == "# 旧版博客迁移记录\n"
+    assert not any(f.code == "pointer-missing" for f in open_store(str(root)).findings)
+
+
+def test_a_topic_rename_moves_the_file_and_its_pointer_together(root: Path) -> None:
+    store = open_store(str(root))
+    plan(store, find_finding(store, "topic-name"), ()).run(False)
+    assert not (root / "memory_Travel-Plans.md").exists()
+    assert (root / "memory_travel_plans.md").exists()
+    index = (root / "memory.md").read_text(encoding="utf-8")
+    assert "→ memory_travel_plans.md" in index and "Travel-Plans" not in index
+
+
+def test_mood_trim_archives_the_oldest_snapshot(root: Path) -> None:
+    store = open_store(str(root))
+    plan(store, find_finding(store, "mood-snapshots"), ()).run(False)
+    mood = (root / MOOD).read_text(encoding="utf-8")
+    archived = (root / "archive" / MOOD).read_text(encoding="utf-8")
+    assert mood.count("\n### ") == 10 and "最早的一次" not in mood
+    assert archived.strip() == EXTRA_SNAPSHOT.strip()
+
+
+def test_a_full_category_never_offers_core_items(root: Path) -> None:
+    text = (root / PROFILE).read_text(encoding="utf-8")
+    core_item = "- 称呼他老王的场合：跑步群"
+    (root / PROFILE).write_text(
+        text.replace("- 跑步（周三晚上固定）", core_item + "\n- 跑步（周三晚上固定）"),
+        encoding="utf-8",
+    )
+    store = open_store(str(root))
+    finding = find_finding(store, "profile-category-full")
+    fix = plan(store, finding)
+    assert fix.needs_choice and "跑步（周三晚上固定）" in fix.choices
+    assert not any("称呼" in c for c in fix.choices)
+    with pytest.raises(Refused, match="not an item offered"):
+        plan(store, finding, (core_item,))
+    with pytest.raises(Refused, match="choose which"):
+        fix.run(True)
+
+
+def test_a_core_category_offers_nothing(root: Path) -> None:
+    text = (root / PROFILE).read_text(encoding="utf-8")
+    more = "".join(f"- 朋友{n}\n" for n in range(10))
+    (root / PROFILE).write_text(
+        text.replace("## 重要关系\n", "## 重要关系\n" + more), encoding="utf-8"
+    )
+    store = open_store(str(root))
+    full = [
+        f for f in store.findings if f.code == "profile-category-full" and "重要关系" in f.message
+    ]
+    assert full
+    with pytest.raises(Refused, match="protected core category"):
+        plan(store, full[0])
+
+
+def test_a_fix_is_refused_when_its_file_changed_since_the_check(root: Path) -> None:
+    store = open_store(str(root))
+    fix = plan(store, find_finding(store, "pointer-missing"), ())
+    with (root / "memory.md").open("a", encoding="utf-8") as f:
+        f.write("- 代理刚写的 → memory_oss_faq.md\n")  # the agent writes the index meanwhile
+    now = memory(root)
+    with pytest.raises(Refused, match="changed since it was checked"):
+        fix.run(False)
+    assert memory(root) == now
+
+
+def test_findings_are_named_by_number_file_line_file_or_code(root: Path) -> None:
+    store = open_store(str(root))
+    numbered = {n: f for n, f in enumerate(store.findings, 1)}
+    n, orphan = next((n, f) for n, f in numbered.items() if f.code == "topic-orphan")
+    assert find_finding(store, str(n)) is orphan
+    assert find_finding(store, "topic-orphan") is orphan
+    assert find_finding(store, orphan.file) is orphan
+    dangling = find_finding(store, "pointer-missing")
+    assert find_finding(store, f"memory.md:{dangling.line}") is dangling
+    with pytest.raises(Refused, match="no finding"):
+        find_finding(store, "memory.md:9999")
+    with pytest.raises(Refused, match="there is no finding"):
+        find_finding(store, str(len(store.findings) + 1))
+
+
+def test_a_finding_without_a_fix_is_refused_naming_the_codes_that_have_one(root: Path) -> None:
+    store = open_store(str(root))
+    with pytest.raises(Refused, match=r"no quick fix for event-stars.*topic-orphan"):
+        plan(store, find_finding(store, "event-stars"))
+
+
+# --- the command line ------------------------------------------------------------------
+
+
+def test_cli_lists_the_fixable_findings_with_their_check_numbers(root: Path) -> None:
+    got = memtui(root, "fix")
+    assert got.returncode == 0
+    store = open_store(str(root))
+    n = next(n for n, f in enumerate(store.findings, 1) if f.code == "topic-orphan")
+    assert f"{n:>4}  topic-orphan" in got.stdout
+    assert "event-stars" not in got.stdout
+
+
+def test_cli_dry_run_prints_the_diff_and_apply_then_undo(root: Path) -> None:
+    before = memory(root)
+    dry = memtui(root, "fix", "topic-orphan")
+    assert dry.returncode == 0, dry.stderr
+    assert "+- 随手记的点子（未整理） → memory_draft_ideas.md" in dry.stdout
+    assert memory(root) == before
+    done = memtui(root, "fix", "topic-orphan", "--apply")
+    assert done.returncode == 0, done.stderr
+    assert "memory_draft_ideas.md" in (root / "memory.md").read_text(encoding="utf-8")
+    assert memtui(root, "undo").returncode == 0
+    assert memory(root) == before
+
+
+def test_cli_asks_for_a_choice_and_refuses_what_it_cannot_fix(root: Path) -> None:
+    before = memory(root)
+    asked = memtui(root, "fix", "profile-category-full", "--apply")
+    assert asked.returncode == 2
+    assert "--choose 跑步（周三晚上固定）" in asked.stdout and "--choose" in asked.stderr
+    none = memtui(root, "fix", "event-stars", "--apply")
+    assert none.returncode == 1 and "no quick fix" in none.stderr
+    missing = memtui(root, "fix", "memory.md:9999")
+    assert missing.returncode == 1 and "no finding" in missing.stderr
+    assert memory(root) == before
+    chose = memtui(root, "fix", "profile-category-full", "--choose", "打《塞尔达》", "--apply")
+    assert chose.returncode == 0, chose.stderr
+    assert "打《塞尔达》" in (root / "archive" / PROFILE).read_text(encoding="utf-8")
