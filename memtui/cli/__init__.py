@@ -55,7 +55,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Browse and curate the long-term memory LLM agents keep as files.",
         epilog="`memtui [PATH] [--read-only]` opens the app; `memtui demo` opens it on a sample.",
     )
-    parser.add_argument("--version", action="version", version=f"memtui {__version__}")
+    parser.add_argument(
+        "-V",
+        "--version",
+        action="version",
+        version=f"memtui {__version__}",
+        help="print memtui's version (from the installed package) and exit",
+    )
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
     store = argparse.ArgumentParser(add_help=False)
     store.add_argument(

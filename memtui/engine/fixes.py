@@ -49,8 +49,9 @@ def _builtin() -> None:
         _loaded = True
         from memtui.engine.ops import fix_companion, fix_workspace
 
-        fix_workspace.register_all(register)
-        fix_companion.register_all(register)
+        for module in (fix_workspace, fix_companion):
+            for code, planner in module.FIXES.items():
+                register(code, planner)
 
 
 def codes() -> list[str]:
@@ -111,6 +112,14 @@ def find_finding(store: Any, ref: str) -> Finding:
         listed = "; ".join(f"{f.code}" for f in hits)
         raise Refused(f"{ref} has {len(hits)} findings ({listed}): name one by its number")
     return hits[0]
+
+
+def read_checked(tx: Any, store: Any, rel: str) -> Any:
+    """The finding's file as a TextFile, under the lock, if it is as the check read it."""
+    from memtui.engine.ops.common import current_text
+
+    unchanged(tx, store, rel)
+    return current_text(tx, rel)
 
 
 def unchanged(tx: Any, store: Any, rel: str) -> bytes:

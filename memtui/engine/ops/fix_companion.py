@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memtui.engine.fixes import Fix, Planner, unchanged
+from memtui.engine.fixes import Fix, Planner, read_checked
 from memtui.engine.layouts.companion import CORE_WORDS, MOOD, PROFILE
 from memtui.engine.markdown import sections
 from memtui.engine.model import Finding, Section, item_text
@@ -27,22 +27,6 @@ from memtui.engine.write.transaction import Receipt, Transaction
 ARCHIVE_MOOD = "archive/" + MOOD
 
 
-def register_all(register: Any) -> None:
-    fixes: dict[str, Planner] = {
-        "mood-snapshots": trim_mood,
-        "profile-category-full": archive_items,
-    }
-    for code, planner in fixes.items():
-        register(code, planner)
-
-
-def _read(tx: Transaction, store: Any, rel: str) -> TextFile:
-    unchanged(tx, store, rel)
-    got = current_text(tx, rel)
-    assert got is not None
-    return got
-
-
 # --- mood-snapshots ------------------------------------------------------------------
 
 
@@ -57,7 +41,7 @@ def trim_mood(root: str, store: Any, finding: Finding, _choose: tuple[str, ...])
     def run(dry_run: bool) -> Receipt:
         details = {"keep": keep, "to": ARCHIVE_MOOD}
         with Transaction(root, "fix-mood-snapshots", details=details, dry_run=dry_run) as tx:
-            mood = _read(tx, store, MOOD)
+            mood = read_checked(tx, store, MOOD)
             starts = snapshot_starts(mood.text)
             if len(starts) <= keep:
                 raise Refused(f"{MOOD} has {len(starts)} snapshots, not more than {keep}")
@@ -124,7 +108,7 @@ def archive_items(root: str, store: Any, finding: Finding, choose: tuple[str, ..
             raise Refused(f"choose which of the {len(offered)} items under {name!r} to archive")
         details = {"category": name, "items": wanted, "to": ARCHIVE_PROFILE}
         with Transaction(root, "fix-profile-full", details=details, dry_run=dry_run) as tx:
-            profile = _read(tx, store, PROFILE)
+            profile = read_checked(tx, store, PROFILE)
             section = _category(profile, finding.line)
             rows = line_ranges(profile.text, section.span.char_start, section.span.char_stop)
             hits = [r for r in rows[1:] if r[2][:1] in "-*•" and item_text(r[2]) in wanted]
@@ -160,3 +144,9 @@ def archive_items(root: str, store: Any, finding: Finding, choose: tuple[str, ..
         needs_choice=not wanted,
         ask=f"the items under {name!r} to archive",
     )
+
+
+FIXES: dict[str, Planner] = {  # finding code -> its fix (engine/fixes.py)
+    "mood-snapshots": trim_mood,
+    "profile-category-full": archive_items,
+}

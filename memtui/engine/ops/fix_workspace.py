@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from memtui.engine.fixes import Fix, Planner, unchanged
+from memtui.engine.fixes import Fix, Planner, read_checked, unchanged
 from memtui.engine.frontmatter import FrontMatterError, split
 from memtui.engine.layouts.workspace import ARROW, INDEX, pointer_file, topic_id
 from memtui.engine.markdown import HEADING, fences
@@ -15,31 +15,11 @@ from memtui.engine.model import Finding
 from memtui.engine.ops.common import Refused, current_text
 from memtui.engine.ops.lines import append_block, cut, encode, eol_of_text, line_ranges
 from memtui.engine.ops.workspace import place_line, pointers_to
-from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Receipt, Transaction
 
 UNFILED = "## Unfiled topics"  # where a pointer for an orphan goes
 NOTES = "memory_index_notes.md"  # where content lines found in the index go
 NOTES_POINTER = f"- Notes moved out of the index {ARROW} {NOTES}"
-
-
-def register_all(register: Any) -> None:
-    fixes: dict[str, Planner] = {
-        "topic-orphan": orphan,
-        "pointer-missing": dangling,
-        "topic-name": rename,
-        "index-content": index_content,
-    }
-    for code, planner in fixes.items():
-        register(code, planner)
-
-
-def _read(tx: Transaction, store: Any, rel: str) -> TextFile:
-    """The finding's file as the check read it (else Refused), decoded."""
-    unchanged(tx, store, rel)
-    got = current_text(tx, rel)
-    assert got is not None
-    return got
 
 
 def describe_topic(text: str, name: str) -> str:
@@ -74,7 +54,7 @@ def orphan(root: str, store: Any, finding: Finding, _choose: tuple[str, ...]) ->
 
     def run(dry_run: bool) -> Receipt:
         with Transaction(root, "fix-topic-orphan", details={"file": rel}, dry_run=dry_run) as tx:
-            topic = _read(tx, store, rel).text
+            topic = read_checked(tx, store, rel).text
             index = current_text(tx, INDEX, must_exist=False)
             old = index.text if index else ""
             if pointers_to(old, rel):
@@ -101,7 +81,7 @@ def dangling(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -
     def run(dry_run: bool) -> Receipt:
         details = {"line": number, "how": how}
         with Transaction(root, "fix-pointer-missing", details=details, dry_run=dry_run) as tx:
-            index = _read(tx, store, INDEX)
+            index = read_checked(tx, store, INDEX)
             text = index.text
             rows = line_ranges(text)
             if not 1 <= number <= len(rows):
@@ -175,7 +155,7 @@ def index_content(root: str, store: Any, finding: Finding, _choose: tuple[str, .
     def run(dry_run: bool) -> Receipt:
         details = {"lines": numbers, "to": NOTES}
         with Transaction(root, "fix-index-content", details=details, dry_run=dry_run) as tx:
-            index = _read(tx, store, INDEX)
+            index = read_checked(tx, store, INDEX)
             text = index.text
             rows = line_ranges(text)
             moved = _with_headings(rows, set(numbers))
@@ -211,3 +191,11 @@ def _with_headings(rows: list[tuple[int, int, str]], numbers: set[int]) -> list[
             shown = heading
         out.append(content)
     return out
+
+
+FIXES: dict[str, Planner] = {  # finding code -> its fix (engine/fixes.py)
+    "topic-orphan": orphan,
+    "pointer-missing": dangling,
+    "topic-name": rename,
+    "index-content": index_content,
+}
