@@ -40,7 +40,7 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
         help="what the fix asks for: an item to archive (repeat for more), remove|create "
         "for a dangling pointer, a new topic name",
     )
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON for scripts")
 
 
 def fix(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ from typing import Any
 from memtui.cli import CallError, Refused
 from memtui.cli.formats import FORMATS
 from memtui.cli.output import emit_json, level_word, line, location, warn
+from memtui.engine.layouts import registry
 
 
 def register(verbs: Any, store: argparse.ArgumentParser) -> None:
@@ -29,7 +30,11 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
         "or sarif (SARIF 2.1.0, for code scanning)",
     )
     p = verb("list", list_entries, "every entry with its id")
-    p.add_argument("--layout", choices=("workspace", "companion", "dsh", "store"))
+    p.add_argument(
+        "--layout",
+        choices=(*registry(), "store"),
+        help="only the entries of this layout",
+    )
     p = verb("show", show, "one entry or file, exactly as stored")
     p.add_argument(
         "entry", metavar="ENTRY", help="e.g. event:E020, fact:PYTHON_ENV, file:index.txt"
@@ -41,7 +46,7 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
         "for `show --raw X > f; edit X --text-file f`",
     )
     p = verb("search", search, "full-text search, CJK included (smart case)")
-    p.add_argument("query", metavar="QUERY")
+    p.add_argument("query", metavar="QUERY", help="the text to find (or a regex with --regex)")
     p.add_argument("--regex", action="store_true", help="QUERY is a Python regular expression")
     p.add_argument("-s", "--case-sensitive", action="store_true", help="never ignore case")
     p = verb("events", events, "the companion events timeline")

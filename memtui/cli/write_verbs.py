@@ -14,6 +14,11 @@ from memtui.cli.output import emit_json, line, warn
 from memtui.cli.read_verbs import add_pending_filters, filtered_candidates, load, store_root
 from memtui.engine.layouts.companion import EVENT_TYPES
 
+_ID_HELP = "a candidate id as `pending` lists it (e.g. 20261129-0007)"
+_ENTRY_HELP = "the entry's id as `list` gives it (e.g. fact:PYTHON_ENV, event:E020)"
+_FILE_HELP = "a file of the store, relative to its root (e.g. memory/events.md)"
+_SNAPSHOT_HELP = "a snapshot as `history FILE` lists it (default: the newest)"
+
 
 def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     common = argparse.ArgumentParser(add_help=False, parents=[store])
@@ -26,7 +31,7 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
         return p
 
     p = verb("accept", accept, "accept dsh candidates into memory (edit-then-accept with options)")
-    p.add_argument("ids", nargs="*", metavar="ID")
+    p.add_argument("ids", nargs="*", metavar="ID", help=_ID_HELP)
     _expect_option(p)
     p.add_argument(
         "--all", action="store_true", help="every pending candidate (narrowed by --type / --target)"
@@ -36,11 +41,11 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
         "--body-file", metavar="F", help="accept this text instead of the body (-: stdin)"
     )
     p = verb("reject", reject, "reject candidates (they move to archive/rejected/)")
-    p.add_argument("ids", nargs="+", metavar="ID")
+    p.add_argument("ids", nargs="+", metavar="ID", help=_ID_HELP)
     _expect_option(p)
-    p.add_argument("--reason", required=True)
+    p.add_argument("--reason", required=True, help="why: kept in the audit log")
     p = verb("edit", edit, "replace an entry's text (in $EDITOR unless --text-file)")
-    p.add_argument("entry", metavar="ENTRY")
+    p.add_argument("entry", metavar="ENTRY", help=_ENTRY_HELP)
     _expect_option(p)
     p.add_argument("--text-file", metavar="F", help="the new text (-: stdin)")
     p.add_argument(
@@ -51,34 +56,37 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
         ("restore", "bring an archived entry back"),
     ):
         p = verb(name, archive if name == "archive" else restore, text)
-        p.add_argument("entry", metavar="ENTRY")
+        p.add_argument("entry", metavar="ENTRY", help=_ENTRY_HELP)
         _expect_option(p)
         p.add_argument("--item", help="with profile:<category>: the item's text")
-    p = verbs.add_parser("history", parents=[store], help="a file's snapshots")
+    text = "a file's snapshots, newest first (for `diff` and `rollback`)"
+    p = verbs.add_parser("history", parents=[store], help=text, description=text)
     p.set_defaults(handler=history)
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--json", action="store_true")
-    p = verbs.add_parser("diff", parents=[store], help="a snapshot against the file now")
+    p.add_argument("file", metavar="FILE", help=_FILE_HELP)
+    p.add_argument("--json", action="store_true", help="print JSON for scripts")
+    text = "a snapshot against the file now, as a unified diff"
+    p = verbs.add_parser("diff", parents=[store], help=text, description=text)
     p.set_defaults(handler=diff)
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("snapshot", nargs="?", metavar="SNAPSHOT")
+    p.add_argument("file", metavar="FILE", help=_FILE_HELP)
+    p.add_argument("snapshot", nargs="?", metavar="SNAPSHOT", help=_SNAPSHOT_HELP)
     p = verb("rollback", rollback, "put a snapshot back (itself undoable)")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help=_FILE_HELP)
     p.add_argument("--to", metavar="SNAPSHOT", help="default: the newest snapshot")
     for name, text in (
         ("done", "mark an event done (状态 已完成)"),
         ("reopen", "reopen an event (状态 待跟进)"),
     ):
         p = verb(name, done if name == "done" else reopen, text)
-        p.add_argument("event", metavar="EVENT")
+        p.add_argument("event", metavar="EVENT", help="an event id, e.g. E020 or event:E020")
         _expect_option(p)
     verb("index", index, "rebuild the dsh index segment and MEMORY.md's unresolved block")
     p = verb("undo", undo, "put back every file of one operation (default: the last; see `log`)")
     p.add_argument("op", nargs="?", metavar="OP", help="the operation's id, or a unique prefix")
-    p = verbs.add_parser("maintain", parents=[store], help="dedupe and tidy (dry run by default)")
+    text = "dedupe and tidy (a dry run unless --apply)"
+    p = verbs.add_parser("maintain", parents=[store], help=text, description=text)
     p.set_defaults(handler=maintain)
     p.add_argument("--apply", action="store_true", help="really remove exact duplicates")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON for scripts")
     _register_add(verb)
 
 
@@ -114,32 +122,43 @@ def _expected(args: argparse.Namespace) -> dict[str, str] | None:
 def _register_add(verb: Callable[..., argparse.ArgumentParser]) -> None:
     p = verb("add", add, "add memory by hand: a fact, a sop, an event or a topic")
     kinds = p.add_subparsers(dest="kind", required=True, metavar="KIND")
-    f = kinds.add_parser("fact", help="a fact line in a facts.md section")
-    f.add_argument("section")
-    f.add_argument("text")
+    text = "a fact line in a facts.md section"
+    f = kinds.add_parser("fact", help=text, description=text)
+    f.add_argument("section", help="the facts.md section (## NAME), e.g. PYTHON_ENV")
+    f.add_argument("text", help="the fact, one line")
     f.add_argument("--evidence", required=True, help="how it was verified")
-    s = kinds.add_parser("sop", help="a sops/<name>.md procedure")
-    s.add_argument("name")
-    s.add_argument("--body-file", required=True, metavar="F")
-    s.add_argument("--evidence", required=True)
-    e = kinds.add_parser("event", help="a companion event, numbered after the last one")
-    e.add_argument("type", choices=EVENT_TYPES)
-    e.add_argument("content")
+    text = "a sops/<name>.md procedure"
+    s = kinds.add_parser("sop", help=text, description=text)
+    s.add_argument("name", help="the sop's name: sops/<name>.md")
+    s.add_argument("--body-file", required=True, metavar="F", help="the procedure (-: stdin)")
+    s.add_argument("--evidence", required=True, help="how it was verified")
+    text = "a companion event, numbered after the last one"
+    e = kinds.add_parser("event", help=text, description=text)
+    e.add_argument("type", choices=EVENT_TYPES, help="the event's 类型")
+    e.add_argument("content", help="the event's 内容, one line")
     e.add_argument("--stars", type=int, help="1-5, for 情绪事件")
     e.add_argument("--due", help="YYYY-MM-DD, required for 约定")
     e.add_argument("--state", help="用户状态")
     e.add_argument("--follow-up", help="后续")
-    t = kinds.add_parser("topic", help="a memory_<name>.md topic with its index pointer")
-    t.add_argument("name")
-    t.add_argument("--section", required=True)
-    t.add_argument("--description", required=True)
-    t.add_argument("--body-file", required=True, metavar="F")
+    text = "a memory_<name>.md topic with its index pointer"
+    t = kinds.add_parser("topic", help=text, description=text)
+    t.add_argument("name", help="the topic's name: memory_<name>.md")
+    t.add_argument("--section", required=True, help="the memory.md section for its pointer")
+    t.add_argument("--description", required=True, help="the pointer's text")
+    t.add_argument("--body-file", required=True, metavar="F", help="the topic's text (-: stdin)")
     for sub in (f, s, e, t):  # options after the kind work too
         sub.add_argument(
             "--store", metavar="PATH", default=argparse.SUPPRESS, help="the store's root"
         )
-        sub.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
-        sub.add_argument("--dry-run", action="store_true", default=argparse.SUPPRESS)
+        sub.add_argument(
+            "--json", action="store_true", default=argparse.SUPPRESS, help="print JSON"
+        )
+        sub.add_argument(
+            "--dry-run",
+            action="store_true",
+            default=argparse.SUPPRESS,
+            help="print the diff, change nothing",
+        )
 
 
 # --- running an operation --------------------------------------------------
