@@ -9,6 +9,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 
+from memtui.engine.fixes import fixable
 from memtui.engine.model import ERROR, INFO, LEVELS, WARNING, Finding
 from memtui.engine.store import Store
 from memtui.sanitize import one_line
@@ -48,10 +49,12 @@ class WarningsPane(ListPane):
     BINDINGS = [
         Binding("n", "next_group", "Next group", id="warnings.next_group"),
         Binding("p", "next_group(-1)", "Previous group", id="warnings.previous_group"),
+        Binding("f", "fix", "Fix", id="warnings.fix"),
     ]
     COMMANDS = [
         ("Warnings: go to the finding", "Open its file at its line (enter)", "open"),
         ("Warnings: next group", "Errors, warnings, info (n)", "next_group"),
+        ("Warnings: fix the finding", "Its quick fix, as a dry-run diff first (f)", "fix"),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -113,7 +116,7 @@ class WarningsPane(ListPane):
                 if n:
                     text.append(" · ")
                 text.append(part, style=style)
-            text.append(" │ enter: go to the place")
+            text.append(" │ enter: go to the place · f: fix")
         self.show_header(text)
 
     def _level_style(self, level: str) -> Style:
@@ -151,6 +154,8 @@ class WarningsPane(ListPane):
             text.append_text(literal(item.code, style="bold"))
             text.append("  ")
             text.append_text(literal(_where(item), style="dim"))
+            if fixable(item):
+                text.append("  f: quick fix", style="italic")
             text.append("\n")
             text.append_text(literal(item.message))
             self.current_place = _place(item)
@@ -172,6 +177,15 @@ class WarningsPane(ListPane):
             app.say(f"{item.code}: {item.message} (not tied to a file)", title="Finding")
             return
         app.open_file(item.file, item.line)
+
+    def action_fix(self) -> None:
+        """The highlighted finding's quick fix: a dry-run diff, `a` to apply it."""
+        from memtui.ui.fixing import offer_fix
+
+        cursor = self.rows.cursor
+        item = self.items[cursor] if 0 <= cursor < len(self.items) else None
+        if isinstance(item, Finding) and self.store is not None:
+            offer_fix(self.app, self.store, item)
 
     def action_next_group(self, step: int = 1) -> None:
         headers = [n for n, item in enumerate(self.items) if not isinstance(item, Finding)]
