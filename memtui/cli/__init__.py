@@ -13,6 +13,7 @@ from memtui.cli.output import warn
 VERBS = (
     "open",
     "demo",
+    "completion",
     "check",
     "list",
     "show",
@@ -48,7 +49,7 @@ class Refused(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from memtui.cli import demo_verb, fix_verb, open_verb, read_verbs, write_verbs
+    from memtui.cli import completion_verb, demo_verb, fix_verb, open_verb, read_verbs, write_verbs
 
     parser = argparse.ArgumentParser(
         prog="memtui",
@@ -71,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     open_verb.register(verbs)
     demo_verb.register(verbs)
+    completion_verb.register(verbs)
     read_verbs.register(verbs, store)
     write_verbs.register(verbs, store)
     fix_verb.register(verbs, store)
@@ -79,6 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["__complete-ids"]:  # the completion scripts' helper, not a verb
+        from memtui.cli.completion_verb import complete_ids
+
+        return complete_ids(args_list[1:])
     if len(args_list) >= 3 and args_list[0] == "--store" and args_list[2] in VERBS:
         args_list = [args_list[2], *args_list[:2], *args_list[3:]]  # `--store P verb ...`
     elif len(args_list) >= 2 and args_list[0].startswith("--store=") and args_list[1] in VERBS:
