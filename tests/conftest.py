@@ -38,6 +38,16 @@ def tree_digest(root: Path) -> dict[str, str]:
     return out
 
 
+def memory_digest(root: Path) -> dict[str, str]:
+    """tree_digest without memtui's own files (.history/, the lock file): the memory
+    an undo must put back byte for byte."""
+    return {
+        rel: digest
+        for rel, digest in tree_digest(root).items()
+        if not rel.startswith(".history") and rel != ".memory.lock"
+    }
+
+
 def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None):
     """Run the real `memtui` in a subprocess; returns CompletedProcess (text)."""
     full_env = {**os.environ, "MEMTUI_TODAY": TODAY, **(env or {})}

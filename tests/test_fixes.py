@@ -19,7 +19,7 @@ from memtui.engine.fixes import codes, find_finding, plan
 from memtui.engine.ops.common import Refused
 from memtui.engine.ops.undo import undo
 from memtui.engine.write.operation import operation
-from tests.conftest import tree_digest
+from tests.conftest import memory_digest as memory
 from tests.verb_calls import memtui
 
 MOOD = "memory/mood_state.md"
@@ -28,15 +28,6 @@ EXTRA_SNAPSHOT = (
     "\n### 2026-11-01T08:00 · source=conversation\nvalence: 0.10\nenergy: 0.50\nnote: 最早的一次\n"
 )
 HOBBIES = "爱好"
-
-
-def memory(root: Path) -> dict[str, str]:
-    """Every file but memtui's own (.history/, the lock file)."""
-    return {
-        k: v
-        for k, v in tree_digest(root).items()
-        if not k.startswith(".history") and k != ".memory.lock"
-    }
 
 
 @pytest.fixture(scope="module")

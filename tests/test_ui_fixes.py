@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from memtui.ui.panes.warnings import WarningsPane
 from memtui.ui.screens.choose import ChoiceScreen
 from memtui.ui.screens.report import DryRunScreen
-from tests.conftest import tree_digest
+from tests.conftest import memory_digest as memory
 from tests.ui_helpers import HostApp, answer_confirm, demo_store, run, until
 
 
@@ -21,14 +21,6 @@ class WarningsOnly(HostApp):
 
     def compose(self) -> ComposeResult:
         yield WarningsPane(id="pane-warnings")
-
-
-def memory(root: Path) -> dict[str, str]:
-    return {
-        k: v
-        for k, v in tree_digest(root).items()
-        if not k.startswith(".history") and k != ".memory.lock"
-    }
 
 
 @pytest.fixture

@@ -14,17 +14,8 @@ from memtui.engine.write.operation import operation
 from memtui.ui.screens.confirm import ConfirmScreen
 from memtui.ui.screens.history import HistoryScreen
 from tests import demo_facts as facts
-from tests.conftest import tree_digest
+from tests.conftest import memory_digest as memory
 from tests.ui_helpers import HostApp, answer_confirm, demo_store, run, until
-
-
-def memory(root: Path) -> dict[str, str]:
-    """Every file but memtui's own (.history/, the lock file)."""
-    return {
-        k: v
-        for k, v in tree_digest(root).items()
-        if not k.startswith(".history") and k != ".memory.lock"
-    }
 
 
 @pytest.fixture
