@@ -37,6 +37,7 @@ VERBS = (
     "log",
     "undo",
     "fix",
+    "context",
 )
 
 
@@ -49,7 +50,15 @@ class Refused(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from memtui.cli import completion_verb, demo_verb, fix_verb, open_verb, read_verbs, write_verbs
+    from memtui.cli import (
+        completion_verb,
+        context_verb,
+        demo_verb,
+        fix_verb,
+        open_verb,
+        read_verbs,
+        write_verbs,
+    )
 
     parser = argparse.ArgumentParser(
         prog="memtui",
@@ -76,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     read_verbs.register(verbs, store)
     write_verbs.register(verbs, store)
     fix_verb.register(verbs, store)
+    context_verb.register(verbs, store)
     return parser
 
 

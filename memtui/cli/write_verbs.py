@@ -362,33 +362,19 @@ def _in_editor(text: str, name: str, limit: int) -> str:
 
 
 def _archive_call(args: argparse.Namespace, restoring: bool) -> Any:
-    from memtui.engine.identity import event_ref
-    from memtui.engine.ops import companion, dsh, workspace
+    from memtui.engine import ops
 
     root = store_root(args.store)
-    kind, _, name = args.entry.partition(":")
-    shown = {"expect": args.expect, "dry_run": args.dry_run}
-    if kind in ("fact", "sop"):
-        return (dsh.restore if restoring else dsh.archive)(root, args.entry, **shown)
-    if kind == "pending":
-        if not restoring:
-            raise CallError("a pending candidate leaves with `memtui reject` (or accept)")
-        return dsh.restore(root, args.entry, **shown)
-    if kind == "topic":
-        topic = workspace.restore_topic if restoring else workspace.archive_topic
-        return topic(root, name, **shown)
-    if kind == "profile":
-        if not args.item:
-            raise CallError("profile entries need --item TEXT (the item to archive/restore)")
-        item = companion.restore_profile_item if restoring else companion.archive_profile_item
-        return item(root, name, args.item, **shown)
-    if kind == "event" or (not name and event_ref(args.entry) is not None):
-        event = args.entry if kind == "event" else f"event:{args.entry}"
-        move = companion.restore_event if restoring else companion.archive_event
-        return move(root, event, **shown)
-    verb = "restore" if restoring else "archive"
-    extra = ", pending: (rejected)" if restoring else ""
-    raise CallError(f"{args.entry}: {verb} takes fact:, sop:, topic:, profile:, event:{extra} ids")
+    kind = args.entry.partition(":")[0]
+    if kind == "pending" and not restoring:
+        raise CallError("a pending candidate leaves with `memtui reject` (or accept)")
+    if kind == "profile" and not args.item:
+        raise CallError("profile entries need --item TEXT (the item to archive/restore)")
+    shown = {"expect": args.expect, "dry_run": args.dry_run, "item": args.item}
+    try:
+        return (ops.restore if restoring else ops.archive)(root, args.entry, **shown)
+    except ops.NotAnEntry as exc:  # no layout owns the id's kind: a wrong call
+        raise CallError(str(exc)) from None
 
 
 def archive(args: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from memtui.engine.errors import MemtuiError
 from memtui.engine.identity import (
     EventRef,
     check_shown,
@@ -16,8 +17,9 @@ from memtui.engine.identity import (
     pick_event,
     split_expect,
 )
-from memtui.engine.layouts import workspace
+from memtui.engine.layouts import registry
 from memtui.engine.layouts.companion import EVENTS
+from memtui.engine.layouts.seeds import event_entry as _event_entry
 from memtui.engine.model import Entry, Event
 from memtui.engine.textfile import TextFile, read_file
 from memtui.engine.write.transaction import WriteError
@@ -28,8 +30,8 @@ if TYPE_CHECKING:
 KINDS = ("topic", "event", "fact", "sop", "pending", "profile", "file")
 
 
-class EntryNotFound(LookupError):
-    pass
+class EntryNotFound(MemtuiError, LookupError):
+    """No entry by that id (or not the one shown); nothing was changed."""
 
 
 def iter_entries(store: Store) -> Iterator[Entry]:
@@ -44,43 +46,13 @@ def iter_entries(store: Store) -> Iterator[Entry]:
 
 
 def _typed(store: Store, titles: bool = True, events: bool = True) -> Iterator[Entry]:
-    """Every typed entry; with `titles=False` the costly titles (an event's content, a
-    fact section's count: 0.3 s on 28,000 events) are left empty, for lookups by place;
-    with `events=False`, no events (a lookup by a name that is not an event's)."""
-    if store.workspace:
-        # reversed: with several pointers to one file, the first one's description wins
-        described = {p.target: p.description for p in reversed(store.workspace.pointers)}
-        for name in store.workspace.topics:
-            yield Entry(
-                f"topic:{workspace.topic_id(name)}",
-                "topic",
-                "workspace",
-                described.get(name, name),
-                name,
-            )
-    if store.companion:
-        if events:
-            all_events = store.companion.events
-            for e, eid in zip(all_events, event_ids(all_events), strict=True):
-                if eid is not None:
-                    yield _event_entry(e, eid, titles)
-        for c in store.companion.profile:
-            title = f"{c.name} ({len(c.items)} items)"
-            yield Entry(f"profile:{c.name}", "profile", "companion", title, c.span.file, c.span)
-    if store.dsh:
-        for s in store.dsh.fact_sections:
-            title = f"{s.name} ({len(s.facts)} facts)" if titles else ""
-            yield Entry(f"fact:{s.name}", "fact", "dsh", title, s.span.file, s.span)
-        for sop in store.dsh.sops:
-            yield Entry(f"sop:{sop.name}", "sop", "dsh", sop.title, sop.file)
-        for cand in store.dsh.candidates:
-            title = f"{cand.entry_type or '?'} → {cand.target or '?'}"
-            yield Entry(f"pending:{cand.id}", "pending", "dsh", title, cand.file)
-
-
-def _event_entry(e: Event, eid: str, titles: bool = True) -> Entry:
-    title = f"{e.date} · {e.type} · {e.content}".strip(" ·") if titles else ""
-    return Entry(f"event:{eid}", "event", "companion", title, e.span.file, e.span)
+    """Every typed entry, layout by layout; with `titles=False` the costly titles (an
+    event's content, a fact section's count: 0.3 s on 28,000 events) are left empty,
+    for lookups by place; with `events=False`, no events (a lookup by a name that is
+    not an event's)."""
+    layouts = registry()
+    for name, data in store.data.items():
+        yield from layouts[name].entries(data, titles, events)
 
 
 def resolve(store: Store, ref: str, expect: str | None = None) -> Entry:

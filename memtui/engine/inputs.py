@@ -11,11 +11,13 @@ from __future__ import annotations
 import os
 import stat
 
+from memtui.engine.errors import MemtuiError
+
 CHUNK = 1 << 20
 REASON_MAX_CHARS = 2000  # a reject reason is a sentence; it goes into every file and audit
 
 
-class InputError(Exception):
+class InputError(MemtuiError):
     """The input cannot be used (too large, binary, not UTF-8, nothing writing to
     it); nothing was changed."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -338,3 +338,49 @@ class Dsh:
     provenance: Mapping[str, Any]  # memory-meta.json "entries"
     stats: Mapping[str, Any]
     heat: Mapping[str, int]  # path -> reads, from file_access_stats.json
+
+
+# --- what every layout hands the faces ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OutlineItem:
+    """One row of a layout's outline, as plain data: the app's tree renders these
+    without knowing the layout. `children` is called when the row is opened (lazy:
+    20,000 events are not made into rows until someone looks)."""
+
+    label: str
+    file: str | None = None
+    line: int | None = None  # 1-based
+    entry_id: str | None = None
+    badges: tuple[tuple[str, str], ...] = ()  # (text, level): level is error|warning|info|ok
+    verbs: tuple[str, ...] = ()  # what a face may offer on it: edit, archive, restore, open
+    children: Callable[[], tuple[OutlineItem, ...]] | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ContextFile:
+    """What the agent loads from one file at the start of a session (SPEC §3c)."""
+
+    file: str
+    text: str  # exactly what reaches the agent
+    first_unloaded_line: int | None  # 1-based; None: the whole file is loaded
+    lines: int  # lines loaded
+    note: str = ""  # why it is cut where it is, in words
+
+    @property
+    def cut(self) -> bool:
+        return self.first_unloaded_line is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "cut": self.cut,
+            "first_unloaded_line": self.first_unloaded_line,
+            "loaded": {
+                "lines": self.lines,
+                "bytes": len(self.text.encode("utf-8", "surrogatepass")),
+                "chars": len(self.text),
+            },
+            "text": self.text,
+        }

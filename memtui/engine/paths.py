@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from memtui.engine.errors import MemtuiError
 
-class StoreError(Exception):
+
+class StoreError(MemtuiError):
     """A store that cannot be opened at all (the CLI exits 2)."""
 
 

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memtui.engine.config import store_config
+from memtui.engine.errors import MemtuiError
 from memtui.engine.paths import Top, discover, discover_top, is_inside, resolve_root
 from memtui.engine.textfile import read_bytes
 
@@ -35,8 +36,8 @@ class Hit:
         return {"file": self.file, "line": self.line, "column": self.column, "text": self.text}
 
 
-class BadQuery(ValueError):
-    pass
+class BadQuery(MemtuiError, ValueError):
+    """A query that cannot be searched for (an invalid regex, say)."""
 
 
 def search(

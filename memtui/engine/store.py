@@ -9,18 +9,20 @@ import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 from memtui.engine.config import CONFIG_NAME, Config, store_config
 from memtui.engine.config import today as config_today
-from memtui.engine.layouts import companion, dsh, workspace
+from memtui.engine.layouts import registry
+from memtui.engine.layouts.base import Listing
 from memtui.engine.model import LEVELS, Companion, Dsh, Finding, Workspace
-from memtui.engine.paths import discover, is_inside, resolve_root
+from memtui.engine.paths import LAYOUT_DIRS, discover, is_inside, list_files, resolve_root
 from memtui.engine.reader import Memo, StoreReader
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.journal import pending as interrupted
 from memtui.engine.write.recovery import UNAPPLIED, unapplied
 
-LAYOUTS = ("workspace", "companion", "dsh")
+LAYOUTS = tuple(registry())  # every layout's name, in detection order
 
 
 @dataclass(frozen=True)
@@ -32,9 +34,7 @@ class Store:
     files: tuple[str, ...]  # every file found (relative), readable or not
     texts: Mapping[str, TextFile]  # the files that were read
     unreadable: Mapping[str, str]  # path -> reason
-    workspace: Workspace | None
-    companion: Companion | None
-    dsh: Dsh | None
+    data: Mapping[str, Any]  # layout name -> what its parse gave (layouts.registry())
     findings: tuple[Finding, ...]
     config: Config
     today: dt.date
@@ -45,6 +45,19 @@ class Store:
 
     def count(self, level: str) -> int:
         return sum(1 for f in self.findings if f.level == level)
+
+    # The seed layouts' data by name, for the faces that show one layout's own view.
+    @property
+    def workspace(self) -> Workspace | None:
+        return self.data.get("workspace")
+
+    @property
+    def companion(self) -> Companion | None:
+        return self.data.get("companion")
+
+    @property
+    def dsh(self) -> Dsh | None:
+        return self.data.get("dsh")
 
 
 def open_store(
@@ -83,7 +96,12 @@ def _open(
 ) -> Store:
     root = resolve_root(path)
     scan, root_files, dirs = discover(root)
+    top = Listing(root, tuple(root_files), frozenset(scan.files), tuple(dirs))
+    extra = [(d, r) for lay in registry().values() if lay.detect(top) for d, r in lay.folders(top)]
+    for folder, recursive in dict(extra).items():
+        list_files(root, folder, recursive, scan)
     files = frozenset(scan.files)
+    top = Listing(root, tuple(root_files), files, tuple(dirs))
     config = store_config(root, files)
     escaped = frozenset(rel for rel, _ in scan.escapes)
     reader = StoreReader(root, files, escaped, config.thresholds, today or config_today())
@@ -117,17 +135,7 @@ def _open(
         reader.findings.add(
             "path-escape", rel, None, f"{rel} is a link to {real}, outside the store root; not read"
         )
-    found = []
-    ws = cp = ds = None
-    if workspace.detect(root_files):
-        found.append("workspace")
-        ws = workspace.parse(reader, root_files)
-    if companion.detect(files):
-        found.append("companion")
-        cp = companion.parse(reader)
-    if dsh.detect(files, dirs):
-        found.append("dsh")
-        ds = dsh.parse(reader)
+    data = {name: lay.parse(reader, top) for name, lay in registry().items() if lay.detect(top)}
     rank = {level: i for i, level in enumerate(LEVELS)}
     findings = sorted(
         reader.findings.items,
@@ -135,13 +143,11 @@ def _open(
     )
     return Store(
         root=root,
-        layouts=tuple(found),
+        layouts=tuple(data),
         files=tuple(scan.files),
         texts=MappingProxyType(reader.texts),
         unreadable=MappingProxyType(reader.unreadable),
-        workspace=ws,
-        companion=cp,
-        dsh=ds,
+        data=MappingProxyType(data),
         findings=tuple(findings),
         config=config,
         today=reader.today,
@@ -152,7 +158,7 @@ def _open(
 
 def no_layout(path: str) -> str:
     """Why `path` is not a store: what each layout is detected by (SPEC §1-§3)."""
-    looked = "; ".join(m.LOOKS_FOR for m in (workspace, companion, dsh))
+    looked = "; ".join(lay.looks_for for lay in registry().values())
     return f"{path} holds no memory store: looked for {looked}"
 
 
@@ -172,6 +178,6 @@ def layouts_at(path: str) -> tuple[str, ...]:
     inside = is_inside(os.path.realpath(path), os.path.realpath(memory_dir))
     if inside and os.path.isdir(memory_dir):
         files |= {f"memory/{n}" for n in os.listdir(memory_dir)}
-    dirs = [d for d in ("sops", "pending") if os.path.isdir(os.path.join(path, d))]
-    found = (workspace.detect(sorted(files)), companion.detect(files), dsh.detect(files, dirs))
-    return tuple(name for name, yes in zip(LAYOUTS, found, strict=True) if yes)
+    dirs = [d for d, _ in LAYOUT_DIRS if os.path.isdir(os.path.join(path, d))]
+    top = Listing(path, tuple(sorted(f for f in files if "/" not in f)), files, tuple(dirs))
+    return tuple(name for name, lay in registry().items() if lay.detect(top))

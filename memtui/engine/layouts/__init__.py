@@ -1,1 +1,31 @@
-"""One parser per memory layout (SPEC §1-3). Each reads through a `StoreReader`."""
+"""One plugin per memory layout (SPEC §1-§3b), and the registry of them.
+
+A layout is one `Layout` object (layouts.base): it detects itself, parses
+through a `StoreReader`, names its entries, outlines them, says what its agent
+loads, and archives or restores its own entries. Adding a layout is one module
+here and one line in `registry()`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memtui.engine.layouts.base import Layout
+
+
+@cache
+def registry() -> dict[str, Layout]:
+    """Every layout by name, in detection order (imported when first asked for, so the
+    parser modules can be imported on their own)."""
+    from memtui.engine.layouts.claude import Claude
+    from memtui.engine.layouts.seeds import Companion, Dsh, Workspace
+
+    found: list[Layout] = [Workspace(), Companion(), Dsh(), Claude()]
+    return {layout.name: layout for layout in found}
+
+
+def for_kind(kind: str) -> Layout | None:
+    """The layout that owns entry ids of `kind` (`topic`, `event`, `claude`, ...)."""
+    return next((lay for lay in registry().values() if kind in lay.kinds), None)

@@ -1,2 +1,51 @@
 """Curation operations. Each plans its change under the store lock and commits
-it through one `Transaction`; none writes a file any other way."""
+it through one `Transaction`; none writes a file any other way.
+
+`archive`, `restore` and `edit_entry` take an entry id (SPEC §6) and hand it to the
+layout that owns its kind (layouts.registry()), so no face decides by kind."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from memtui.engine.errors import MemtuiError
+
+if TYPE_CHECKING:
+    from memtui.engine.write.transaction import Receipt
+
+
+class NotAnEntry(MemtuiError):
+    """An id of a kind no layout owns (a wrong call); nothing was changed."""
+
+
+def archive(root: str, entry_id: str, **shown: Any) -> Receipt:
+    """Archive the entry (options: expect, dry_run; item for a profile entry)."""
+    layout, kind, name = _owner(entry_id, "archive")
+    return layout.archive(root, kind, name, **shown)
+
+
+def restore(root: str, entry_id: str, **shown: Any) -> Receipt:
+    """Bring an archived entry back (same options as archive)."""
+    layout, kind, name = _owner(entry_id, "restore")
+    return layout.restore(root, kind, name, **shown)
+
+
+def edit_entry(root: str, entry_id: str, new_text: str, **shown: Any) -> Receipt:
+    """Replace the entry's text (ops.edit.edit_entry; `ops.edit` is that module)."""
+    from memtui.engine.ops import edit
+
+    return edit.edit_entry(root, entry_id, new_text, **shown)
+
+
+def _owner(entry_id: str, verb: str) -> tuple[Any, str, str]:
+    from memtui.engine.identity import event_ref
+    from memtui.engine.layouts import for_kind, registry
+
+    kind, sep, name = entry_id.strip().partition(":")
+    if not sep and event_ref(entry_id) is not None:  # a bare E020
+        kind, name = "event", entry_id.strip()
+    layout = for_kind(kind) if name else None
+    if layout is None:
+        kinds = ", ".join(f"{k}:" for lay in registry().values() for k in lay.kinds)
+        raise NotAnEntry(f"{entry_id}: {verb} takes {kinds} ids (see `memtui list`)")
+    return layout, kind, name

@@ -19,6 +19,7 @@ from memtui.engine.layouts.companion import EVENT_ID, EVENTS, HEADS, PROFILE, _e
 from memtui.engine.layouts.dsh import INDEX as DSH_INDEX
 from memtui.engine.layouts.workspace import DSH_L0, INDEX, TOPIC_LIKE, topic_id
 from memtui.engine.markdown import HEADING, sections
+from memtui.engine.ops.claude import CLAUDE_KINDS, claude_target
 from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.companion import parse_event_ref
 from memtui.engine.ops.lines import check_root, eol_of_text, line_ranges, load
@@ -71,6 +72,8 @@ def edit_entry(
             f"{entry_id}: the new text is empty; an edit never removes an entry (archiving "
             "it does: `memtui archive`, or x in the app); nothing was written"
         )
+    if kind == "claude-index" and "\n" in new_text.strip("\r\n"):
+        raise Refused(f"{entry_id}: an index line stays one line (content goes in a memory)")
     check_root(root)
     limits = thresholds(root)
     with Transaction(root, "edit", details={"entry": entry_id}, dry_run=dry_run) as tx:
@@ -235,7 +238,8 @@ def _split_ref(ref: str, expect: str | None) -> tuple[str, str, str | None]:
     kind, sep, rest = ref.partition(":")
     if not sep:
         return "pending", *split_expect(ref, expect)
-    if kind not in ("event", "fact", "sop", "pending", "profile", "topic", "file") or not rest:
+    kinds = ("event", "fact", "sop", "pending", "profile", "topic", "file", *CLAUDE_KINDS)
+    if kind not in kinds or not rest:
         raise Refused(f"{ref!r} is not an entry id (see `memtui list`)")
     if kind == "event":
         parse_event_ref(rest)  # says why it is not an event id
@@ -283,6 +287,8 @@ def _target(
         return _candidate(root, name), _whole, 0
     if kind == "topic":
         return _topic(root, name), _whole, 0
+    if kind in CLAUDE_KINDS:
+        return claude_target(root, kind, name)
     return _file(root, name), _whole, 0
 
 

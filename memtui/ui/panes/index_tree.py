@@ -343,7 +343,7 @@ class IndexPane(Pane):
     ) -> None:
         """Which item, then archive or restore it; `shown`: the category's fingerprint
         as displayed (an item is named by its text, so a restore needs none)."""
-        from memtui.engine.ops import companion
+        from memtui.engine import ops
         from memtui.ui.screens.choose import ChoiceScreen
 
         if not pairs:
@@ -356,7 +356,7 @@ class IndexPane(Pane):
             else "Restore which item? It goes back to the end of its category."
         )
         choices = [item if archiving else f"{cat} · {item}" for cat, item in pairs]
-        op = companion.archive_profile_item if archiving else companion.restore_profile_item
+        op = ops.archive if archiving else ops.restore
         app: Any = self.app
         root = app.root
 
@@ -367,7 +367,9 @@ class IndexPane(Pane):
             label = f"{'archive' if archiving else 'restore'} {cat} item"
             app.confirm(
                 f"{'Archive' if archiving else 'Restore'} “{item}” ({cat})?",
-                lambda: app.run_op(label, lambda: op(root, cat, item, expect=shown)),
+                lambda: app.run_op(
+                    label, lambda: op(root, f"profile:{cat}", item=item, expect=shown)
+                ),
             )
 
         app.push_screen(ChoiceScreen(question, choices), picked)
@@ -391,16 +393,10 @@ class IndexPane(Pane):
 
 def _toggle_op(root: str, verb: str, entry: str, shown: str | None) -> Callable[[], Any]:
     """The engine call for x on `entry`, refused if it is no longer as `shown`."""
-    kind, _, name = entry.partition(":")
-    if kind == "topic":
-        from memtui.engine.ops import workspace
+    from memtui.engine import ops
 
-        op = workspace.archive_topic if verb == "archive" else workspace.restore_topic
-        return lambda: op(root, name, expect=shown)
-    from memtui.engine.ops import dsh
-
-    dsh_op = dsh.archive if verb == "archive" else dsh.restore
-    return lambda: dsh_op(root, entry, expect=shown)
+    op = ops.archive if verb == "archive" else ops.restore
+    return lambda: op(root, entry, expect=shown)
 
 
 def _unique(parent_key: str, specs: list[Node]) -> list[Node]:

@@ -1,0 +1,57 @@
+"""What a layout is to the engine: one object that detects, parses, names entries,
+outlines, says what the agent loads, and archives or restores its own entries."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from memtui.engine.model import ContextFile, Entry, OutlineItem
+
+if TYPE_CHECKING:
+    from memtui.engine.reader import StoreReader
+    from memtui.engine.store import Store
+    from memtui.engine.write.transaction import Receipt
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """What detection sees: the root's own files, every file found, the layout
+    folders that exist. Two folder listings, no parsing."""
+
+    root: str
+    root_files: tuple[str, ...]
+    files: frozenset[str]
+    dirs: tuple[str, ...]
+
+
+class Layout(Protocol):
+    name: str
+    looks_for: str  # what detect() looks for, for "holds no memory store"
+    kinds: tuple[str, ...]  # the entry-id prefixes it owns (`topic`, `event`, ...)
+
+    def detect(self, top: Listing) -> bool: ...
+
+    def folders(self, top: Listing) -> list[tuple[str, bool]]:
+        """Folders below the root it reads beyond the shared ones: (folder, recursive)."""
+        ...
+
+    def parse(self, reader: StoreReader, top: Listing) -> Any: ...
+
+    def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
+        """Its typed entries; `titles=False` may leave costly titles empty, and
+        `events=False` leaves out entries known only by their neighbours."""
+        ...
+
+    def outline(self, store: Store, data: Any) -> list[OutlineItem]: ...
+
+    def context(self, store: Store, data: Any) -> list[ContextFile]: ...
+
+    def locks(self, rel: str) -> list[str]:
+        """The lock files a change to `rel` must hold."""
+        ...
+
+    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt: ...
+
+    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt: ...

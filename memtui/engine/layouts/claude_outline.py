@@ -1,0 +1,115 @@
+"""The claude layout's outline: MEMORY.md line by line (past the cut marked), the
+memories newest first (the ones recall no longer reaches marked), the archived."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memtui.engine.layouts import claude_rules as rules
+from memtui.engine.layouts.claude_rules import ARCHIVE, ARCHIVED, INDEX
+from memtui.engine.model import ERROR, WARNING, OutlineItem
+
+if TYPE_CHECKING:
+    from memtui.engine.layouts.claude import ClaudeData
+    from memtui.engine.store import Store
+
+INFO = "info"
+
+
+def outline(store: Store, data: ClaudeData) -> list[OutlineItem]:
+    levels: dict[tuple[str | None, int | None], str] = {}
+    for f in store.findings:
+        levels.setdefault((f.file, f.line), f.level)
+    items = []
+    if data.index is not None:
+        items.append(_index(data, levels))
+    items.append(
+        OutlineItem(
+            f"memories ({len(data.memories)})",
+            badges=_over(len(data.memories)),
+            children=lambda: tuple(_memory(data, i, levels) for i in range(len(data.memories))),
+        )
+    )
+    if data.archived:
+        items.append(
+            OutlineItem(
+                f"archived ({len(data.archived)})",
+                file=ARCHIVE,
+                children=lambda: tuple(_archived(rel) for rel in data.archived),
+            )
+        )
+    return items
+
+
+def _index(data: ClaudeData, levels: dict[tuple[str | None, int | None], str]) -> OutlineItem:
+    cut = data.loaded
+    assert cut is not None
+    first = cut.first_unloaded_line
+    badge = (f"{cut.line_count} lines", ERROR if first else _level(cut))
+    seen: set[str] = set()
+
+    def rows() -> tuple[OutlineItem, ...]:
+        out = []
+        for line in data.lines:
+            n = line.span.lineno
+            badges = []
+            if first is not None and n >= first:
+                badges.append(("not loaded", ERROR))
+            if (INDEX, n) in levels:
+                badges.append((levels[(INDEX, n)], levels[(INDEX, n)]))
+            eid = f"claude-index:{line.target}" if line.target not in seen else None
+            seen.add(line.target or "")
+            out.append(
+                OutlineItem(
+                    line.title,
+                    file=INDEX,
+                    line=n,
+                    entry_id=eid,
+                    badges=tuple(badges),
+                    verbs=("edit",) if eid else (),
+                )
+            )
+        return tuple(out)
+
+    return OutlineItem(INDEX, file=INDEX, entry_id="file:MEMORY.md", badges=(badge,),
+                       verbs=("edit",), children=rows)  # fmt: skip
+
+
+def _level(cut: object) -> str:
+    lines, units = getattr(cut, "line_count", 0), getattr(cut, "unit_count", 0)
+    return WARNING if lines >= rules.WARN_LINES or units >= rules.WARN_UNITS else "ok"
+
+
+def _over(count: int) -> tuple[tuple[str, str], ...]:
+    return (
+        ((f"{count - rules.RECALL_FILES} past recall", WARNING),)
+        if count > rules.RECALL_FILES
+        else ()
+    )
+
+
+def _memory(
+    data: ClaudeData, i: int, levels: dict[tuple[str | None, int | None], str]
+) -> OutlineItem:
+    m = data.memories[i]
+    badges: list[tuple[str, str]] = [
+        (m.type or "no type", INFO if m.type in rules.TYPES else WARNING)
+    ]
+    if i >= rules.RECALL_FILES:
+        badges.append(("not recalled", WARNING))
+    level = levels.get((m.file, 1)) or levels.get((m.file, None))
+    if level:
+        badges.append((level, level))
+    return OutlineItem(
+        m.name or m.file,
+        file=m.file,
+        line=1,
+        entry_id=f"claude:{m.file}",
+        badges=tuple(badges),
+        verbs=("edit", "archive"),
+    )
+
+
+def _archived(rel: str) -> OutlineItem:
+    name = rel[len(ARCHIVE) + 1 : -len(ARCHIVED)] if rel.endswith(ARCHIVED) else rel
+    return OutlineItem(name, file=rel, entry_id=f"claude:{name}", verbs=("restore",))

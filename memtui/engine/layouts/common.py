@@ -1,0 +1,57 @@
+"""What several layouts share: an outline by file, a file loaded whole or to a line cap."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memtui.engine.model import ContextFile, Entry, OutlineItem
+
+if TYPE_CHECKING:
+    from memtui.engine.store import Store
+
+
+def refused(message: str) -> Exception:
+    """The ops' Refused (imported late: opening a store needs no write path)."""
+    from memtui.engine.ops.common import Refused
+
+    return Refused(message)
+
+
+def by_file(entries: list[Entry]) -> list[OutlineItem]:
+    """One row per file, its entries below it (the default outline)."""
+    files: dict[str, list[Entry]] = {}
+    for entry in entries:
+        files.setdefault(entry.file, []).append(entry)
+    return [
+        OutlineItem(
+            rel,
+            file=rel,
+            entry_id=rows[0].id if len(rows) == 1 and rows[0].span is None else None,
+            verbs=("open",),
+            children=_rows(rows),
+        )
+        for rel, rows in files.items()
+    ]
+
+
+def _rows(rows: list[Entry]):  # type: ignore[no-untyped-def]
+    def children() -> tuple[OutlineItem, ...]:
+        return tuple(
+            OutlineItem(e.title or e.id, file=e.file, line=e.line, entry_id=e.id, verbs=("edit",))
+            for e in rows
+        )
+
+    return children
+
+
+def whole_or_cut(store: Store, rel: str, cap: int | None) -> ContextFile | None:
+    """`rel` as the agent is given it: whole, or its first `cap` lines."""
+    tf = store.texts.get(rel)
+    if tf is None:
+        return None
+    lines = tf.text.splitlines(keepends=True)
+    if cap is None or len(lines) <= cap:
+        return ContextFile(rel, tf.text, None, len(lines))
+    return ContextFile(
+        rel, "".join(lines[:cap]), cap + 1, cap, f"only the first {cap} lines are loaded"
+    )

@@ -1,0 +1,176 @@
+"""The three seed layouts (SPEC §1-§3) as `Layout` objects over their parsers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from memtui.engine.layouts import companion, dsh, workspace
+from memtui.engine.layouts.base import Listing
+from memtui.engine.layouts.common import by_file, refused, whole_or_cut
+from memtui.engine.model import ContextFile, Entry, Event, OutlineItem
+from memtui.engine.paths import LOCK_NAME
+
+if TYPE_CHECKING:
+    from memtui.engine.reader import StoreReader
+    from memtui.engine.store import Store
+    from memtui.engine.write.transaction import Receipt
+
+
+class _Seed:
+    name = ""
+    looks_for = ""
+    kinds: tuple[str, ...] = ()
+    loads: tuple[tuple[str, int | None], ...] = ()  # (file, line cap) the agent is given
+
+    def folders(self, top: Listing) -> list[tuple[str, bool]]:
+        return []  # the shared layout folders (paths.LAYOUT_DIRS) are enough
+
+    def locks(self, rel: str) -> list[str]:
+        return [LOCK_NAME]  # the agents' own bash takes this one (SPEC §0)
+
+    def outline(self, store: Store, data: Any) -> list[OutlineItem]:
+        return by_file(list(self.entries(data, titles=True)))
+
+    def context(self, store: Store, data: Any) -> list[ContextFile]:
+        got = (whole_or_cut(store, rel, cap) for rel, cap in self.loads)
+        return [c for c in got if c is not None]
+
+    def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
+        return iter(())
+
+    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        raise refused(f"{kind}:{name}: {self.name} entries of this kind are not archived")
+
+    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        raise refused(f"{kind}:{name}: {self.name} entries of this kind are not restored")
+
+
+class Workspace(_Seed):
+    name = "workspace"
+    looks_for = workspace.LOOKS_FOR
+    kinds = ("topic",)
+    # the seed: soul/user/agent.md are injected by the bootstrap, memory.md up to its
+    # 200-line bootstrap limit
+    loads = (("soul.md", None), ("user.md", None), ("agent.md", None), (workspace.INDEX, 200))
+
+    def detect(self, top: Listing) -> bool:
+        return workspace.detect(list(top.root_files))
+
+    def parse(self, reader: StoreReader, top: Listing) -> Any:
+        return workspace.parse(reader, list(top.root_files))
+
+    def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
+        # reversed: with several pointers to one file, the first one's description wins
+        described = {p.target: p.description for p in reversed(data.pointers)}
+        for name in data.topics:
+            title = described.get(name, name)
+            yield Entry(f"topic:{workspace.topic_id(name)}", "topic", self.name, title, name)
+
+    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.engine.ops.workspace import archive_topic
+
+        return archive_topic(root, name, **_plain(shown))
+
+    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.engine.ops.workspace import restore_topic
+
+        return restore_topic(root, name, **_plain(shown))
+
+
+class Companion(_Seed):
+    name = "companion"
+    looks_for = companion.LOOKS_FOR
+    kinds = ("event", "profile")
+    loads = (
+        (companion.SUMMARY, None),
+        (companion.PERSONA, None),
+        (companion.PROFILE, None),
+        (companion.MOOD, None),
+    )
+
+    def detect(self, top: Listing) -> bool:
+        return companion.detect(top.files)
+
+    def parse(self, reader: StoreReader, top: Listing) -> Any:
+        return companion.parse(reader)
+
+    def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
+        from memtui.engine.identity import event_ids
+
+        if events:
+            for e, eid in zip(data.events, event_ids(data.events), strict=True):
+                if eid is not None:
+                    yield event_entry(e, eid, titles)
+        for c in data.profile:
+            title = f"{c.name} ({len(c.items)} items)"
+            yield Entry(f"profile:{c.name}", "profile", self.name, title, c.span.file, c.span)
+
+    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.engine.ops import companion as ops
+
+        if kind == "profile":
+            item = _item(shown)
+            return ops.archive_profile_item(root, name, item, **_plain(shown))
+        return ops.archive_event(root, f"event:{name}", **_plain(shown))
+
+    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.engine.ops import companion as ops
+
+        if kind == "profile":
+            item = _item(shown)
+            return ops.restore_profile_item(root, name, item, **_plain(shown))
+        return ops.restore_event(root, f"event:{name}", **_plain(shown))
+
+
+def event_entry(e: Event, eid: str, titles: bool = True) -> Entry:
+    title = f"{e.date} · {e.type} · {e.content}".strip(" ·") if titles else ""
+    return Entry(f"event:{eid}", "event", "companion", title, e.span.file, e.span)
+
+
+class Dsh(_Seed):
+    name = "dsh"
+    looks_for = dsh.LOOKS_FOR
+    kinds = ("fact", "sop", "pending")
+    # the seed: L0 meta-rules and the L1 index are in the prompt every turn
+    loads = ((workspace.DSH_L0, None), (dsh.INDEX, None))
+
+    def detect(self, top: Listing) -> bool:
+        return dsh.detect(top.files, top.dirs)
+
+    def parse(self, reader: StoreReader, top: Listing) -> Any:
+        return dsh.parse(reader)
+
+    def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
+        for s in data.fact_sections:
+            title = f"{s.name} ({len(s.facts)} facts)" if titles else ""
+            yield Entry(f"fact:{s.name}", "fact", self.name, title, s.span.file, s.span)
+        for sop in data.sops:
+            yield Entry(f"sop:{sop.name}", "sop", self.name, sop.title, sop.file)
+        for cand in data.candidates:
+            title = f"{cand.entry_type or '?'} → {cand.target or '?'}"
+            yield Entry(f"pending:{cand.id}", "pending", self.name, title, cand.file)
+
+    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.engine.ops import dsh as ops
+
+        if kind == "pending":
+            raise refused("a pending candidate leaves with `memtui reject` (or accept)")
+        return ops.archive(root, f"{kind}:{name}", **_plain(shown))
+
+    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.engine.ops import dsh as ops
+
+        return ops.restore(root, f"{kind}:{name}", **_plain(shown))
+
+
+def _plain(shown: dict[str, Any]) -> dict[str, Any]:
+    """The options every archive/restore op takes (`item` is the profile's own)."""
+    return {k: v for k, v in shown.items() if k in ("expect", "dry_run")}
+
+
+def _item(shown: dict[str, Any]) -> str:
+    item = shown.get("item")
+    if not item:
+        raise refused("profile entries need the item to archive or restore (--item TEXT)")
+    return str(item)
