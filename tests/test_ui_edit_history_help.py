@@ -168,13 +168,13 @@ def test_agent_changes_this_event_conflict_then_keep_mine(root: Path) -> None:
         assert app.screen is screen  # still open
         assert screen.buffer.text == mine  # the user's text is intact
         banner = banner_text(screen)
-        assert "changed since you read it" in banner and "ctrl+k" in banner
+        assert "changed since you read it" in banner and "ctrl+t" in banner
         assert screen.banner.has_class("-conflict")
         side = screen.query_one("#edit-side-text", TextArea)
         assert side.text == theirs_e007 and side.read_only
         assert read(root) == theirs_md and history_of(root) == []  # nothing written
-        # ctrl+k: keep mine; the next save replaces theirs deliberately
-        await pilot.press("ctrl+k")
+        # ctrl+t: keep mine; the next save replaces theirs deliberately
+        await pilot.press("ctrl+t")
         assert not screen.conflict and screen.seen_text == theirs_e007
         assert screen.buffer.text == mine
         await press_until(pilot, "ctrl+s", lambda: not isinstance(app.screen, EditScreen))

@@ -63,7 +63,7 @@ class TreeAndFile(HostApp):
     def show_history(self, rel: str) -> None:
         self.calls.append(("history", rel))
 
-    def edit_entry(self, entry_id: str) -> None:
+    def edit_entry(self, entry_id: str, line: int | None = None) -> None:
         self.calls.append(("edit", entry_id))
 
 

@@ -359,6 +359,9 @@ class MemtuiApp(App[None]):
     async def action_quit(self) -> None:
         """Quit; a change still running (waiting for the agent's lock?) is said, and the
         app quits as soon as it has landed or failed: it is never cut off mid-way."""
+        leaving = getattr(self.screen, "confirm_leave", None)  # the editor's unsaved text
+        if callable(leaving) and leaving(self.exit):
+            return
         if self._changes_running > 0:
             self._quit_when_done = True
             self.say("quitting once the change in progress has finished", title="Quit")
@@ -392,11 +395,12 @@ class MemtuiApp(App[None]):
 
         self.push_screen(SearchScreen(self.root))
 
-    def edit_entry(self, entry_id: str) -> None:
-        """Open the in-app editor on an entry (the panes call this for `e`)."""
+    def edit_entry(self, entry_id: str, line: int | None = None) -> None:
+        """Open the in-app editor on an entry (the panes call this for `e`), at the
+        file's `line` when the pane knows which line the user was on."""
         from memtui.ui import editing
 
-        editing.edit_entry(self, entry_id)
+        editing.edit_entry(self, entry_id, line)
 
     def show_history(self, rel: str) -> None:
         """A file's snapshots, diffs and rollback (`h`)."""

@@ -55,8 +55,9 @@ def ask(app: App[Any], question: str, then: Callable[[], None]) -> None:
 # --- what the app calls -----------------------------------------------------------
 
 
-def edit_entry(app: App[Any], entry_id: str) -> None:
-    """Open the in-app editor on an entry of the app's current store snapshot."""
+def edit_entry(app: App[Any], entry_id: str, line: int | None = None) -> None:
+    """Open the in-app editor on an entry of the app's current store snapshot; `line`
+    (1-based, in the entry's file): the line the user was on, where the cursor starts."""
     from memtui.engine.entries import EntryNotFound, entry_text, resolve
     from memtui.engine.layouts.workspace import DSH_L0
     from memtui.ui.screens.edit import EditScreen
@@ -83,8 +84,17 @@ def edit_entry(app: App[Any], entry_id: str) -> None:
             file=entry.file,
             read_only=is_read_only(app),
             guarded=guarded,
+            at_row=_row_in(entry, line),
         )
     )
+
+
+def _row_in(entry: Any, line: int | None) -> int:
+    """The row of the entry's text that is `line` of its file (0: its first)."""
+    if line is None:
+        return 0
+    start = entry.span.start if entry.span is not None else 0  # spans count from 0
+    return max(0, line - 1 - start)
 
 
 def show_history(app: App[Any], rel: str) -> None:

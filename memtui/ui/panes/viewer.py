@@ -333,7 +333,7 @@ class FilePane(Pane):
         if store is None or rel is None or rel in store.unreadable:
             return
         line = self.rows.cursor + 1 if not self.rendered else 1
-        self.app.edit_entry(entry_at(store, rel, line))  # type: ignore[attr-defined]
+        self.app.edit_entry(entry_at(store, rel, line), line=line)  # type: ignore[attr-defined]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "edit":

@@ -11,6 +11,8 @@ agent wrote elsewhere in the file are kept by the engine either way.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult, SuspendNotSupported
@@ -53,10 +55,13 @@ class EditScreen(PageScreen[Receipt | None]):
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", id="edit.save", priority=True),
         Binding("ctrl+r", "reload_theirs", "Reload theirs", id="edit.reload_theirs", priority=True),
-        Binding("ctrl+k", "keep_mine", "Keep mine", id="edit.keep_mine", priority=True),
+        # not ctrl+k: in the editor, as everywhere, it deletes to the end of the line
+        Binding("ctrl+t", "keep_mine", "Keep mine", id="edit.keep_mine", priority=True),
         Binding("ctrl+o", "external", "$EDITOR", id="edit.external", priority=True),
         Binding("ctrl+u", "insist", "Unlock L0", id="edit.insist", priority=True),
         Binding("escape", "close", "Close", id="edit.close", priority=True),
+        Binding("ctrl+home", "document_edge(False)", "Start", id="edit.start", show=False),
+        Binding("ctrl+end", "document_edge(True)", "End", id="edit.end", show=False),
         # q types a q in the editor; on a read-only view it closes instead of quitting the app
         Binding("q", "close", "Close", id="edit.close_q", show=False),
     ]
@@ -70,8 +75,10 @@ class EditScreen(PageScreen[Receipt | None]):
         file: str | None = None,
         read_only: bool | None = None,
         guarded: bool = False,
+        at_row: int = 0,
     ) -> None:
         super().__init__()
+        self.at_row = at_row  # where the cursor starts: the line the user was on
         # The dsh L0 meta-rules: shown read-only until the user insists (ctrl+u).
         self.guarded = guarded
         self.insisted = False
@@ -151,7 +158,11 @@ class EditScreen(PageScreen[Receipt | None]):
         self.buffer.focus()
 
     def on_mount(self) -> None:
-        self.buffer.focus()
+        buffer = self.buffer
+        buffer.focus()
+        if self.at_row:
+            row = min(self.at_row, buffer.document.line_count - 1)
+            buffer.move_cursor((row, 0), center=True)
 
     @property
     def buffer(self) -> TextArea:
@@ -298,7 +309,7 @@ class EditScreen(PageScreen[Receipt | None]):
                     "beside it (read-only)"
                 )
             lines.append(
-                "\nctrl+k  keep mine: the next ctrl+s replaces their version "
+                "\nctrl+t  keep mine: the next ctrl+s replaces their version "
                 "(it stays in the history)"
             )
             self.show_side("Now in the file (theirs, read-only)", theirs)
@@ -349,17 +360,27 @@ class EditScreen(PageScreen[Receipt | None]):
         text = self.buffer.text
         return text != self.baseline or (self.parked is not None and self.parked != text)
 
+    def action_document_edge(self, end: bool) -> None:
+        buffer = self.buffer
+        buffer.move_cursor(buffer.document.end if end else (0, 0), center=True)
+
     def action_close(self) -> None:
         if self.saving:
             return
-        if self.unsaved():
-            ask(
-                self.app,
-                f"Discard your unsaved changes to {self.entry_id}? Nothing has been written.",
-                self._discard,
-            )
-        else:
+        if not self.confirm_leave(self._discard):
             self.dismiss(None)
+
+    def confirm_leave(self, then: Callable[[], None]) -> bool:
+        """With unsaved text, ask before `then` (closing the editor, or quitting the
+        app: ctrl+q) and say True; without, say False and do nothing."""
+        if not self.unsaved():
+            return False
+        ask(
+            self.app,
+            f"Discard your unsaved changes to {self.entry_id}? Nothing has been written.",
+            then,
+        )
+        return True
 
     def _discard(self) -> None:
         self.dismiss(None)
