@@ -1,4 +1,5 @@
-"""`write_demo`: one deterministic sample store holding all three layouts side by side."""
+"""`write_demo`: one deterministic sample store holding the three seed layouts side by
+side, and a Claude Code memory folder beside them (claude/)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import datetime as dt
 import random
 from pathlib import Path
 
+from memtui.demo.claude import build_claude
 from memtui.demo.common import Sink
 from memtui.demo.companion import build_companion
 from memtui.demo.dsh import build_dsh
@@ -18,6 +20,7 @@ BUILDERS = {
     "workspace": build_workspace,
     "companion": build_companion,
     "dsh": build_dsh,
+    "claude": build_claude,  # its own folder, claude/: a Claude Code memory folder
 }
 
 

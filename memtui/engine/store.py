@@ -181,3 +181,16 @@ def layouts_at(path: str) -> tuple[str, ...]:
     dirs = [d for d, _ in LAYOUT_DIRS if os.path.isdir(os.path.join(path, d))]
     top = Listing(path, tuple(sorted(f for f in files if "/" not in f)), files, tuple(dirs))
     return tuple(name for name, lay in registry().items() if lay.detect(top))
+
+
+def stores_near(root: str) -> list[tuple[str, tuple[str, ...]]]:
+    """(path, layouts) of the stores one folder below `root` and of the folder above
+    it: what the app offers to open next (the demo's claude/ beside its seed store)."""
+    try:
+        names = sorted(n for n in os.listdir(root) if not n.startswith("."))
+    except OSError:
+        names = []
+    paths = [os.path.join(root, n) for n in names if os.path.isdir(os.path.join(root, n))]
+    paths.append(os.path.dirname(root.rstrip(os.sep)) or root)
+    found = [(p, layouts_at(p)) for p in paths if os.path.realpath(p) != os.path.realpath(root)]
+    return [(p, layouts) for p, layouts in found if layouts]

@@ -6,6 +6,7 @@ every change goes through an engine operation in `run_op`.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -54,6 +55,7 @@ class MemtuiApp(App[None]):
             for n, (key, title) in enumerate((("index", "Index"), *PANES), 1)
         ],
         Binding("slash", "search", "Search", id="search"),
+        Binding("c", "context", "Context", id="context", show=False),
         Binding("z", "undo", "Undo", id="undo", show=False),
         Binding("question_mark", "help", "Help", id="help"),
         Binding("ctrl+r", "reload", "Reload", id="reload", show=False),
@@ -389,6 +391,22 @@ class MemtuiApp(App[None]):
         from memtui.ui.screens.help import HelpScreen
 
         self.push_screen(HelpScreen())
+
+    def open_store(self, path: str) -> None:
+        """Show another store in this app (one the palette found beside this one)."""
+        self.root = os.path.realpath(path)
+        self.store = None  # nothing of the old snapshot is reused for another root
+        self._top = []
+        self.load_store()
+        if self.watch_files:
+            self.watch_store()  # exclusive: the old root's watcher stops
+
+    def action_context(self) -> None:
+        """What each layout's agent loads at session start, the cut marked (SPEC §3c)."""
+        from memtui.ui.screens.context import ContextScreen
+
+        if self.store is not None:
+            self.push_screen(ContextScreen(self.store))
 
     def action_search(self) -> None:
         from memtui.ui.screens.search import SearchScreen

@@ -22,6 +22,12 @@ APP_COMMANDS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("Show the pending queue", "Pane 5", "show_pane('pending')", ()),
     ("Show the warnings", "Pane 6", "show_pane('warnings')", ()),
     ("Search the store", "Full text, CJK included (/)", "search", ()),
+    (
+        "What the agent loads",
+        "Each layout's files at session start, the cut marked (c)",
+        "context",
+        (),
+    ),
     ("Reload the store", "Read every file again (ctrl+r)", "reload", ()),
     ("Help", "Keys and what they do (?)", "help", ()),
     (
@@ -73,9 +79,25 @@ def commands(app: MemtuiApp) -> Iterator[SystemCommand]:
     for title, help_text, action, needs in APP_COMMANDS:
         if offered(needs):
             yield SystemCommand(title, help_text, partial(app.run_action, action))
+    yield from _stores_near(app)
     for pane in app.query(Pane):
         if not offered((pane.LAYOUT,) if pane.LAYOUT else ()):
             continue
         for title, help_text, action in getattr(pane, "COMMANDS", ()):
             if pane.check_action(action, ()) is not False:  # False: not in this mode
                 yield SystemCommand(title, help_text, partial(pane.run_action, action))
+
+
+def _stores_near(app: MemtuiApp) -> Iterator[SystemCommand]:
+    """The stores beside this one (the demo's claude/ folder, a parent store): open one."""
+    import os
+
+    from memtui.engine.store import stores_near
+
+    for path, layouts in stores_near(app.root):
+        name = os.path.relpath(path, app.root)
+        yield SystemCommand(
+            f"Open the store {name}",
+            f"{path} ({', '.join(layouts)})",
+            partial(app.open_store, path),
+        )

@@ -23,6 +23,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from memtui.engine.archive import ARCHIVED_EVENTS, ARCHIVED_PROFILE
+from memtui.engine.layouts import registry
 from memtui.engine.layouts import workspace as ws_layout
 from memtui.engine.model import Finding, Section
 from memtui.engine.store import Store
@@ -47,7 +48,8 @@ COMPANION_FILES = (
     ("MEMORY.md", "MEMORY.md"),
     (".mood_state_aux", ".mood_state_aux"),
 )
-LAYOUTS = frozenset({"workspace", "companion", "dsh"})  # open on the first snapshot
+OWN_VIEWS = frozenset({"workspace", "companion", "dsh"})  # drawn here; the others from outlines
+LAYOUTS = frozenset(registry())  # every layout's group is open on the first snapshot
 
 
 @dataclass(slots=True)
@@ -91,7 +93,12 @@ class IndexTree(Tree[Node]):
         Binding("enter", "select_cursor", "Open", id="index.open"),
         Binding("right", "fold(True)", "Expand", show=False),
         Binding("left", "fold(False)", "Collapse", show=False),
+        Binding("home,g", "edge(False)", "First", show=False),  # as in every list
+        Binding("end,G", "edge(True)", "Last", show=False),
     ]
+
+    def action_edge(self, last: bool) -> None:
+        self.move_cursor_to_line(self.last_line if last else 0)
 
     def action_fold(self, expand: bool) -> None:
         node = self.cursor_node
@@ -109,8 +116,8 @@ class IndexPane(Pane):
     """Pane 1: the store's structure. Selecting a file or section opens it in the File pane."""
 
     DEFAULT_CSS = """
-    IndexPane { width: 40; height: 1fr; }
-    """
+    IndexPane { height: 1fr; }
+    """  # its width is the stylesheet's (styles/memtui.tcss: #pane-index)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "history", "History", id="index.history"),
         Binding("e", "edit", "Edit", id="index.edit"),
@@ -532,6 +539,7 @@ class _Builder:
             out.append(Node("companion", self.label("Companion", style="group"), kids=self.cp()))
         if store.dsh:
             out.append(Node("dsh", self.label("Dsh", style="group"), kids=self.dsh()))
+        out += self.outlined()
         archived = sorted(f for f in self.files if f.startswith("archive/"))
         if archived and not store.dsh:
             out.append(self.archive_group(archived))
@@ -578,6 +586,7 @@ class _Builder:
             claimed.update(("index.txt", "facts.md", ws_layout.DSH_L0, *JSON_FILES))
             claimed.update(s.file for s in store.dsh.sops)
             claimed.update(c.file for c in store.dsh.candidates)
+        claimed.update(self.outline_files())
         return sorted(
             f
             for f in self.files
@@ -585,6 +594,51 @@ class _Builder:
             and not f.startswith("archive/")
             and not (store.dsh and f.startswith(("sops/", "pending/")))
         )
+
+    # layouts drawn from their outline (engine: Layout.outline) ---------------------
+
+    def outlined(self) -> list[Node]:
+        """A group per layout this tree has no own view of, its rows the layout's outline."""
+        layouts = registry()
+        out = []
+        for name, data in self.store.data.items():
+            if name in OWN_VIEWS:
+                continue
+            items = layouts[name].outline(self.store, data)
+            kids = functools.partial(self.outline_nodes, name, items)
+            out.append(Node(name, self.label(name.capitalize(), style="group"), kids=kids))
+        return out
+
+    def outline_nodes(self, key: str, items: Iterable[Any]) -> list[Node]:
+        return _unique(key, [self.outline_node(key, item) for item in items])
+
+    def outline_node(self, parent: str, item: Any) -> Node:
+        badges = [self.badge(text, level) for text, level in item.badges]
+        entry = item.entry_id if "edit" in item.verbs else None
+        verb = next((v for v in ("archive", "restore") if v in item.verbs), None)
+        toggle = (verb, item.entry_id) if verb and item.entry_id else None
+        children = item.children
+        kids = (
+            (lambda: self.outline_nodes(f"{parent}/{item.label}", children())) if children else None
+        )
+        if item.file:
+            self.covered.add(item.file)
+        return Node(item.label, self.label(item.label, *badges), item.file, item.line, entry,
+                    toggle, kids)  # fmt: skip
+
+    def outline_files(self) -> set[str]:
+        """The files the outlined layouts claim: their entries' files, and what lies
+        under a folder one of their top rows stands for."""
+        layouts = registry()
+        claimed: set[str] = set()
+        for name, data in self.store.data.items():
+            if name in OWN_VIEWS:
+                continue
+            claimed.update(e.file for e in layouts[name].entries(data, titles=False))
+            tops = [i.file for i in layouts[name].outline(self.store, data) if i.file]
+            claimed.update(tops)
+            claimed.update(f for f in self.files if any(f.startswith(t + "/") for t in tops))
+        return claimed
 
     def plain_file(self, rel: str) -> Node:
         return self.file(rel, rel, entry=self.entry_for(rel))

@@ -1,0 +1,47 @@
+"""`context` as rows a face can draw: each file's loaded lines, the cut, and what
+falls past it (named), with one kind per row so no face works the cut out again."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memtui.engine.context import context_of, unloaded
+from memtui.engine.textfile import split_lines
+
+if TYPE_CHECKING:
+    from memtui.engine.store import Store
+
+HEAD, LOADED, CUT, UNLOADED, NOTE = "head", "loaded", "cut", "unloaded", "note"
+
+
+def context_rows(store: Store) -> list[tuple[str, str]]:
+    """(kind, text) rows: a head per file, its loaded lines numbered, then the cut
+    marker and the lines the agent never sees."""
+    out: list[tuple[str, str]] = []
+    for name, files in context_of(store).items():
+        if not files:
+            out.append((NOTE, f"{name}: nothing it loads is in this store"))
+        for cf in files:
+            state = f"cut at line {cf.first_unloaded_line}" if cf.cut else "loaded whole"
+            out.append((HEAD, f"{name} · {cf.file} · {cf.lines} lines · {state}"))
+            shown = cf.text.split("\n") if cf.text else []
+            width = len(str(max(len(shown), 1) + 1))
+            first = _first_line(store, cf.file, cf.text)
+            out += [(LOADED, f"{n:>{width}}  {t}") for n, t in enumerate(shown, first)]
+            if cf.cut:
+                out.append((CUT, f"──── the agent's cut: {cf.note}; {unloaded(store, cf)} ────"))
+                tf = store.texts.get(cf.file)
+                rest = split_lines(tf.text)[cf.first_unloaded_line - 1 :] if tf else []
+                start = cf.first_unloaded_line or 0
+                out += [(UNLOADED, f"{n:>{width}}  {t}") for n, t in enumerate(rest, start)]
+            out.append((NOTE, ""))
+    return out
+
+
+def _first_line(store: Store, rel: str, text: str) -> int:
+    """The file line the loaded text starts on (Claude trims blank lines first)."""
+    tf = store.texts.get(rel)
+    if tf is None or not text:
+        return 1
+    at = tf.text.find(text[:200])
+    return tf.text.count("\n", 0, at) + 1 if at >= 0 else 1

@@ -1,0 +1,56 @@
+"""What the agent loads (SPEC §3c): each layout's files as the agent gets them, the
+cut marked and the lines past it shown as not loaded. The rows come from the
+engine (engine.context_rows); this screen only draws them."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Footer, Static
+
+from memtui.engine.context_rows import CUT, HEAD, UNLOADED, context_rows
+from memtui.engine.store import Store
+from memtui.ui.safe import literal, row
+from memtui.ui.screens.page import PageScreen
+from memtui.ui.style import component_style
+from memtui.ui.widgets.rows import Rows
+
+
+class ContextRows(Rows):
+    COMPONENT_CLASSES = {"rows--cursor", "rows--selected", "context--head", "context--cut",
+                         "context--unloaded"}  # fmt: skip
+
+
+class ContextScreen(PageScreen[None]):
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="context.close"),
+        Binding("q", "close", "Close", id="context.close_q", show=False),
+    ]
+
+    def __init__(self, store: Store) -> None:
+        super().__init__()
+        self.rows = context_rows(store)
+
+    def compose(self) -> ComposeResult:
+        yield Static(row("What the agent loads at session start"), classes="page-title")
+        note = "Each file as the agent gets it; past the cut line it never sees. Esc closes"
+        yield Static(literal(note), classes="page-note")
+        yield ContextRows(id="context-rows")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        rows = self.query_one(ContextRows)
+        rows.set_rows(len(self.rows), self._draw, keep_cursor=False)
+        rows.focus()
+
+    def _draw(self, index: int) -> Text:
+        kind, text = self.rows[index]
+        out = row(text)
+        style = {HEAD: "context--head", CUT: "context--cut", UNLOADED: "context--unloaded"}
+        if kind in style:
+            out.stylize(component_style(self.query_one(ContextRows), style[kind]))
+        return out
+
+    def action_close(self) -> None:
+        self.dismiss(None)
