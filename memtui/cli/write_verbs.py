@@ -12,6 +12,7 @@ from typing import Any
 from memtui.cli import CallError, Refused
 from memtui.cli.output import emit_json, line, warn
 from memtui.cli.read_verbs import add_pending_filters, filtered_candidates, load, store_root
+from memtui.engine.layouts.claude_rules import TYPES as CLAUDE_TYPES
 from memtui.engine.layouts.companion import EVENT_TYPES
 
 _ID_HELP = "a candidate id as `pending` lists it (e.g. 20261129-0007)"
@@ -120,7 +121,7 @@ def _expected(args: argparse.Namespace) -> dict[str, str] | None:
 
 
 def _register_add(verb: Callable[..., argparse.ArgumentParser]) -> None:
-    p = verb("add", add, "add memory by hand: a fact, a sop, an event or a topic")
+    p = verb("add", add, "add memory by hand: a fact, a sop, an event, a topic or a memory")
     kinds = p.add_subparsers(dest="kind", required=True, metavar="KIND")
     text = "a fact line in a facts.md section"
     f = kinds.add_parser("fact", help=text, description=text)
@@ -146,7 +147,15 @@ def _register_add(verb: Callable[..., argparse.ArgumentParser]) -> None:
     t.add_argument("--section", required=True, help="the memory.md section for its pointer")
     t.add_argument("--description", required=True, help="the pointer's text")
     t.add_argument("--body-file", required=True, metavar="F", help="the topic's text (-: stdin)")
-    for sub in (f, s, e, t):  # options after the kind work too
+    text = "a Claude Code memory <file>.md (front matter) with its MEMORY.md line"
+    m = kinds.add_parser("memory", help=text, description=text)
+    m.add_argument("file", help="the memory's file, e.g. feedback_testing.md")
+    m.add_argument("--type", required=True, choices=CLAUDE_TYPES, help="the memory's type")
+    m.add_argument("--description", required=True, help="what recall sees, one line")
+    m.add_argument("--title", help="its name: (default: the file name)")
+    m.add_argument("--hook", help="the index line's hook (default: the description)")
+    m.add_argument("--body-file", required=True, metavar="F", help="the memory (-: stdin)")
+    for sub in (f, s, e, t, m):  # options after the kind work too
         sub.add_argument(
             "--store", metavar="PATH", default=argparse.SUPPRESS, help="the store's root"
         )
@@ -484,6 +493,20 @@ def add(args: argparse.Namespace) -> int:
                 due=args.due,
                 user_state=args.state,
                 follow_up=args.follow_up,
+                dry_run=args.dry_run,
+            )
+        elif args.kind == "memory":
+            from memtui.engine.ops.claude import add_memory
+
+            body = _read_text_file(args.body_file, root)
+            r = add_memory(
+                root,
+                args.file,
+                args.type,
+                args.description,
+                body,
+                title=args.title,
+                hook=args.hook,
                 dry_run=args.dry_run,
             )
         else:

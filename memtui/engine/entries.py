@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -18,10 +17,10 @@ from memtui.engine.identity import (
     split_expect,
 )
 from memtui.engine.layouts import registry
+from memtui.engine.layouts.common import read_late
 from memtui.engine.layouts.companion import EVENTS
 from memtui.engine.layouts.seeds import event_entry as _event_entry
 from memtui.engine.model import Entry, Event
-from memtui.engine.textfile import TextFile, read_file
 from memtui.engine.write.transaction import WriteError
 
 if TYPE_CHECKING:
@@ -115,17 +114,12 @@ def entry_text(store: Store, entry: Entry) -> str | None:
     """The entry's exact text as it stands in the file (None if the file is unreadable)."""
     tf = store.texts.get(entry.file)
     if tf is None and entry.file in store.files and entry.file not in store.unreadable:
-        tf = _read_late(store, entry.file)  # a file no layout parses (archive/, other files)
+        tf = read_late(store, entry.file)  # a file no layout parses (archive/, other files)
     if tf is None:
         return None
     if entry.span is None:
         return tf.text
     return tf.text[entry.span.char_start : entry.span.char_stop]
-
-
-def _read_late(store: Store, rel: str) -> TextFile | None:
-    got = read_file(os.path.join(store.root, rel), rel, store.config.thresholds.max_file_bytes)
-    return got if isinstance(got, TextFile) else None
 
 
 def entry_at(store: Store, rel: str, line: int) -> str:

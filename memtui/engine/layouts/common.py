@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from memtui.engine.model import ContextFile, Entry, OutlineItem
+from memtui.engine.textfile import TextFile, read_file
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -46,7 +48,7 @@ def _rows(rows: list[Entry]):  # type: ignore[no-untyped-def]
 
 def whole_or_cut(store: Store, rel: str, cap: int | None) -> ContextFile | None:
     """`rel` as the agent is given it: whole, or its first `cap` lines."""
-    tf = store.texts.get(rel)
+    tf = store.texts.get(rel) or read_late(store, rel)
     if tf is None:
         return None
     lines = tf.text.splitlines(keepends=True)
@@ -55,3 +57,11 @@ def whole_or_cut(store: Store, rel: str, cap: int | None) -> ContextFile | None:
     return ContextFile(
         rel, "".join(lines[:cap]), cap + 1, cap, f"only the first {cap} lines are loaded"
     )
+
+
+def read_late(store: Store, rel: str) -> TextFile | None:
+    """A file of the store no parser read (the dsh L0 rules, archive/), read now."""
+    if rel not in store.files or rel in store.unreadable:
+        return None
+    got = read_file(os.path.join(store.root, rel), rel, store.config.thresholds.max_file_bytes)
+    return got if isinstance(got, TextFile) else None
