@@ -14,6 +14,7 @@ VERBS = (
     "open",
     "demo",
     "completion",
+    "serve",
     "check",
     "list",
     "show",
@@ -57,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         fix_verb,
         open_verb,
         read_verbs,
+        serve_verb,
         write_verbs,
     )
 
@@ -82,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     open_verb.register(verbs)
     demo_verb.register(verbs)
     completion_verb.register(verbs)
+    serve_verb.register(verbs, store)
     read_verbs.register(verbs, store)
     write_verbs.register(verbs, store)
     fix_verb.register(verbs, store)

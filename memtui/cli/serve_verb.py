@@ -1,0 +1,95 @@
+"""`memtui serve`: the app in a browser, through textual-serve (the `web` extra).
+
+textual-serve starts one app process per browser tab with a shell command; that process
+has pipes, not a terminal, so it cannot be `memtui PATH` (which prints a summary without
+a terminal): it is this module run as a program, which always starts the app.
+
+The served app can change memory and textual-serve has no authentication, so it binds
+to loopback unless --public says otherwise (and then warns).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import shlex
+import sys
+from typing import Any
+
+from memtui.cli import CallError, Refused
+from memtui.cli.output import line, warn
+
+
+def register(verbs: Any, store: argparse.ArgumentParser) -> None:
+    text = "serve the app in a web browser (needs the web extra: pip install 'memtui[web]')"
+    p = verbs.add_parser("serve", parents=[store], help=text, description=text)
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default: 127.0.0.1, this machine only)",
+    )
+    p.add_argument("--port", type=int, default=8000, help="the port (default: 8000)")
+    p.add_argument(
+        "--public",
+        action="store_true",
+        help="allow a host other than loopback: anyone who reaches it can change the "
+        "memory (there is no authentication)",
+    )
+    p.add_argument("--read-only", action="store_true", help="serve the app with changes disabled")
+    p.set_defaults(handler=run)
+
+
+def is_loopback(host: str) -> bool:
+    if host.lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a name: it may resolve anywhere
+        return False
+
+
+def run(args: argparse.Namespace) -> int:
+    from memtui.cli.read_verbs import store_root
+
+    if not is_loopback(args.host) and not args.public:
+        raise CallError(
+            f"--host {args.host} is not loopback: the served app can change memory and has "
+            "no authentication. Add --public to serve it there anyway"
+        )
+    if not 0 < args.port < 65536:
+        raise CallError(f"--port {args.port}: a port is 1-65535")
+    if not is_loopback(args.host):
+        warn(
+            f"serving on {args.host}: anyone who can reach port {args.port} can read and "
+            "change this memory (no authentication)"
+        )
+    root = store_root(args.store)
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        raise Refused(
+            "memtui serve needs textual-serve: pip install 'memtui[web]'; nothing was started"
+        ) from None
+    command = [sys.executable, "-m", "memtui.cli.serve_verb", root]
+    if args.read_only:
+        command.append("--read-only")
+    line(f"serving {root} on http://{args.host}:{args.port} (Ctrl+C to stop)")
+    sys.stdout.flush()
+    Server(shlex.join(command), host=args.host, port=args.port, title="memtui").serve()
+    return 0
+
+
+def app_main(argv: list[str]) -> int:
+    """One browser tab's app: `python -m memtui.cli.serve_verb ROOT [--read-only]`."""
+    from memtui.ui.app import MemtuiApp
+
+    p = argparse.ArgumentParser(prog="memtui-served-app")
+    p.add_argument("root")
+    p.add_argument("--read-only", action="store_true")
+    args = p.parse_args(argv)
+    MemtuiApp(args.root, read_only=args.read_only).run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(app_main(sys.argv[1:]))
