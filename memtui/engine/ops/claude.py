@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Callable
 
+from memtui.engine.compose import new_front_matter_text
 from memtui.engine.identity import check_shown_bytes, split_expect
 from memtui.engine.layouts.claude import LINK, target_of
 from memtui.engine.layouts.claude_rules import ARCHIVE, ARCHIVED, INDEX, TYPES, cut
@@ -185,8 +186,8 @@ def add_memory(
         index = load(tx, INDEX, limits, must_exist=False)
         old = index.text if index else ""
         eol = eol_of_text(old)
-        meta = [f"name: {_yaml(name)}", f"description: {_yaml(desc or '')}", f"type: {type_}"]
-        text = eol.join(["---", *meta, "---", "", body.rstrip("\r\n"), ""])
+        meta = {"name": name, "description": desc or "", "type": type_}
+        text = new_front_matter_text(meta, body, eol)
         tx.write(file, text.encode("utf-8"), mode=tx.LIKE_SIBLINGS)
         if old and not old.endswith("\n"):
             old += eol
@@ -199,16 +200,6 @@ def add_memory(
                 f"{loaded.first_unloaded_line - 1}, so the new line is not loaded"
             )
         return tx.commit()
-
-
-def _yaml(value: str) -> str:
-    """A one-line YAML scalar: as written when plain YAML reads it back the same."""
-    plain = (
-        value
-        and value == value.strip()
-        and not re.search(r"^[-?:,\[\]{}#&*!|>'\"%@`]|: | #", value)
-    )
-    return value if plain else json.dumps(value, ensure_ascii=False)
 
 
 CLAUDE_KINDS = ("claude", "claude-index")
