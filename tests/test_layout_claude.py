@@ -200,3 +200,13 @@ def test_cli_check_and_context_json(tmp_path: Path) -> None:
         201,
     )
     assert file["loaded"]["lines"] == 200 and file["text"] == _pointers(200).rstrip("\n")
+
+
+def test_a_memory_is_named_by_its_bare_file_name_too(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "c", FOLDER)
+    shown = run_cli("show", "user_role.md", "--store", str(root))
+    assert shown.returncode == 0 and shown.stdout.startswith("# claude:user_role.md")
+    assert run_cli("archive", "user_role.md", "--store", str(root)).returncode == 0
+    assert (root / ".archive/user_role.md.archived").is_file()
+    assert run_cli("restore", "user_role.md", "--store", str(root)).returncode == 0
+    assert (root / "MEMORY.md").read_text() == INDEX

@@ -16,7 +16,7 @@ from memtui.engine.identity import (
     pick_event,
     split_expect,
 )
-from memtui.engine.layouts import registry
+from memtui.engine.layouts import bare_kind, registry
 from memtui.engine.layouts.common import read_late
 from memtui.engine.layouts.companion import EVENTS
 from memtui.engine.layouts.seeds import event_entry as _event_entry
@@ -96,7 +96,7 @@ def _resolve_event(store: Store, ref: EventRef) -> Entry:
 
 def _normalise(ref: str) -> str:
     kind, sep, _rest = ref.partition(":")
-    return ref if sep and kind else f"pending:{ref}"
+    return ref if sep and kind else f"{bare_kind(ref)}:{ref}"
 
 
 def fingerprint_of(store: Store, entry: Entry) -> str | None:

@@ -29,3 +29,9 @@ def registry() -> dict[str, Layout]:
 def for_kind(kind: str) -> Layout | None:
     """The layout that owns entry ids of `kind` (`topic`, `event`, `claude`, ...)."""
     return next((lay for lay in registry().values() if kind in lay.kinds), None)
+
+
+def bare_kind(ref: str) -> str:
+    """The kind an id without one means (SPEC §6): a Claude memory by its file name
+    (`feedback_testing.md`), else a dsh candidate by its id."""
+    return "claude" if ref.partition("@")[0].strip().endswith(".md") else "pending"

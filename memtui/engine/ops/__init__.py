@@ -39,11 +39,13 @@ def edit_entry(root: str, entry_id: str, new_text: str, **shown: Any) -> Receipt
 
 def _owner(entry_id: str, verb: str) -> tuple[Any, str, str]:
     from memtui.engine.identity import event_ref
-    from memtui.engine.layouts import for_kind, registry
+    from memtui.engine.layouts import bare_kind, for_kind, registry
 
     kind, sep, name = entry_id.strip().partition(":")
     if not sep and event_ref(entry_id) is not None:  # a bare E020
         kind, name = "event", entry_id.strip()
+    elif not sep:  # a bare memory file name, or a candidate id
+        kind, name = bare_kind(entry_id), entry_id.strip()
     layout = for_kind(kind) if name else None
     if layout is None:
         kinds = ", ".join(f"{k}:" for lay in registry().values() for k in lay.kinds)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 
 from memtui.engine import frontmatter
 from memtui.engine.identity import check_shown, event_ref, fingerprint, pick_event, split_expect
+from memtui.engine.layouts import bare_kind
 from memtui.engine.layouts.companion import EVENT_ID, EVENTS, HEADS, PROFILE, _events, small_int
 from memtui.engine.layouts.dsh import INDEX as DSH_INDEX
 from memtui.engine.layouts.workspace import DSH_L0, INDEX, TOPIC_LIKE, topic_id
@@ -237,7 +238,7 @@ def _split_ref(ref: str, expect: str | None) -> tuple[str, str, str | None]:
         return "event", eref.shown, eref.fp
     kind, sep, rest = ref.partition(":")
     if not sep:
-        return "pending", *split_expect(ref, expect)
+        return bare_kind(ref), *split_expect(ref, expect)
     kinds = ("event", "fact", "sop", "pending", "profile", "topic", "file", *CLAUDE_KINDS)
     if kind not in kinds or not rest:
         raise Refused(f"{ref!r} is not an entry id (see `memtui list`)")
