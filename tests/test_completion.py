@@ -38,6 +38,11 @@ def script(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def memtui_on_path() -> dict[str, str]:
+    """The environment with memtui on PATH as a user has it: this interpreter's scripts."""
+    return {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+
+
 def complete(script: Path, line: str, cwd: Path) -> list[str]:
     """What bash offers for `line` (the cursor at its end), via the registered function."""
     driver = f"""
@@ -50,12 +55,10 @@ COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ))
 "$fn" memtui "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
 printf '%s\\n' "${{COMPREPLY[@]}}"
 """
-    # memtui on PATH as a user has it: this interpreter's scripts folder
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     res = subprocess.run(
         ["bash", "-c", driver, "bash", line],
         cwd=cwd,
-        env=env,
+        env=memtui_on_path(),
         capture_output=True,
         text=True,
         timeout=60,
@@ -114,3 +117,19 @@ def test_zsh_and_fish_scripts_load_in_their_shell(shell):
     check = ["zsh", "-n"] if shell == "zsh" else ["fish", "--no-execute"]
     got = subprocess.run([*check], input=res.stdout, capture_output=True, text=True, timeout=60)
     assert got.returncode == 0, got.stderr
+
+
+def test_fish_completes_event_ids_from_the_store(store, tmp_path):
+    if shutil.which("fish") is None:
+        pytest.skip("fish is not installed: its completion was not exercised")
+    script = tmp_path / "memtui.fish"
+    script.write_text(run_cli("completion", "fish").stdout, encoding="utf-8")
+    res = subprocess.run(
+        ["fish", "-c", f"source {script}; complete -C 'memtui show ev'"],
+        cwd=store(STORE),
+        env=memtui_on_path(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert [row.split("\t")[0] for row in res.stdout.splitlines()] == ["event:E006", "event:E007"]
