@@ -98,6 +98,7 @@ class EventsPane(ListPane):
     BINDINGS = [
         # One "otv View" in the Footer; the header says which is which.
         Binding("o", "toggle_open", "Open only", id="events.open_only", group=FILTERS),
+        Binding("O", "toggle_overdue", "Overdue only", id="events.overdue_only", group=FILTERS),
         Binding("t", "cycle_type", "Type", id="events.type", group=FILTERS),
         Binding("v", "toggle_archived", "Archived", id="events.archived", group=FILTERS),
         Binding("d", "toggle_done", "Done/reopen", id="events.done"),
@@ -108,6 +109,7 @@ class EventsPane(ListPane):
     LAYOUT = "companion"
     COMMANDS = [
         ("Events: show open only / all", "Toggle the open-only filter (o)", "toggle_open"),
+        ("Events: show overdue only / all", "Open and past their due date (O)", "toggle_overdue"),
         ("Events: next type filter", "all, 情绪事件, 约定, 用户Todo, 重要事件 (t)", "cycle_type"),
         ("Events: mark done / reopen", "Set the highlighted event's 状态 (d)", "toggle_done"),
         (
@@ -130,6 +132,7 @@ class EventsPane(ListPane):
         self.timeline: Timeline | None = None
         self.view: list[int] = []  # indices into timeline.events, after the filters
         self.open_only = False
+        self.overdue_only = False
         self.type_index = 0
         self.current_id: str | None = None  # the highlighted event, kept across snapshots
         self.archived = False  # showing archive/memory/events.md
@@ -186,7 +189,9 @@ class EventsPane(ListPane):
         self.view = [
             i
             for i, e in enumerate(events)
-            if (not self.open_only or e.is_open) and (wanted == "all" or e.type == wanted)
+            if (not self.open_only or e.is_open)
+            and (not self.overdue_only or i in line.overdue)
+            and (wanted == "all" or e.type == wanted)
         ]
         rows = self.rows
         keep = self.current_id
@@ -279,12 +284,14 @@ class EventsPane(ListPane):
             text.append(" │ last active ")
             active = store.companion.last_active
             text.append_text(row(active) if active else Text("unknown", style="italic"))
-            text.append(" │ o open only · t type · v archived", style="dim")
+            text.append(" │ o open only · O overdue · t type · v archived", style="dim")
         self.show_header(text)
 
     def _counts(self, text: Text, line: Timeline) -> None:
         total, shown = len(line.events), len(self.view)
         filters = ["open only"] if self.open_only else []
+        if self.overdue_only:
+            filters.append("overdue")
         if self.type_index:
             filters.append(TYPES[self.type_index])
         text.append(f"{total} events" if not filters else f"{shown} of {total} events")
@@ -318,6 +325,10 @@ class EventsPane(ListPane):
 
     def action_toggle_open(self) -> None:
         self.open_only = not self.open_only
+        self._refilter()
+
+    def action_toggle_overdue(self) -> None:
+        self.overdue_only = not self.overdue_only
         self._refilter()
 
     def action_cycle_type(self) -> None:

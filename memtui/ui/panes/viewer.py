@@ -256,12 +256,7 @@ class FilePane(Pane):
             return
         index = max(0, min(index, rows.count - 1))
         rows.cursor = index
-
-        def centre() -> None:
-            height = max(1, rows.scrollable_content_region.height)
-            rows.scroll_to(y=max(0, index - height // 2), animate=False, immediate=True)
-
-        self.call_after_refresh(centre)
+        rows.centre_on(index)  # now, or once the pane is laid out (a first open from search)
 
     # --- rendered Markdown ----------------------------------------------------------
 

@@ -23,6 +23,7 @@ from textual.strip import Strip
 
 RowFn = Callable[[int], Text]
 STRIPS_MAX = 2000  # drawn rows kept; a screen holds about 50
+CENTRE_TRIES = 20  # refreshes a row to centre waits for the list to be able to scroll
 
 
 class Rows(ScrollView, can_focus=True):
@@ -77,6 +78,8 @@ class Rows(ScrollView, can_focus=True):
         self.widest = 0
         self._measured_at = -1  # the content width the rows were measured at
         self._fit_due = False
+        self._centre_due: int | None = None  # a row to centre once the list has a size
+        self._centre_tries = 0
 
     def set_rows(self, count: int, render_row: RowFn, keep_cursor: bool = True) -> None:
         self._render_row = render_row
@@ -182,7 +185,36 @@ class Rows(ScrollView, can_focus=True):
         elif index >= top + height:
             self.scroll_to(y=index - height + 1, animate=False)
 
+    def centre_on(self, index: int) -> None:
+        """Scroll so row `index` is mid-screen. A list not laid out yet (its tab just
+        shown, the screen over it just closed) cannot scroll: it is centred once it
+        can, unless the user moves first."""
+        self._centre_due = index
+        self._centre_tries = CENTRE_TRIES
+        self.call_after_refresh(self._centre)
+
+    def _centre(self) -> None:
+        index = self._centre_due
+        height = self.scrollable_content_region.height
+        if index is None or height <= 0:
+            return  # on_resize tries again
+        target = min(max(0, index - height // 2), self.max_scroll_y)
+        self.scroll_to(y=target, animate=False, immediate=True)
+        if self.scroll_offset.y == target:
+            self._centre_due = None
+        elif self._centre_tries > 0:  # no scrollbar worked out yet: after the next layout
+            self._centre_tries -= 1
+            self.call_after_refresh(self._centre)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._centre_due is not None:
+            self.call_after_refresh(self._centre)
+
+    def _user_moved(self) -> None:
+        self._centre_due = None
+
     def action_move(self, step: int) -> None:
+        self._user_moved()
         if self.count:
             self.cursor = max(0, min(self.count - 1, self.cursor + step))
 
@@ -190,6 +222,7 @@ class Rows(ScrollView, can_focus=True):
         self.action_move(direction * max(1, self.scrollable_content_region.height - 1))
 
     def action_jump(self, index: int) -> None:
+        self._user_moved()
         if self.count:
             self.cursor = index if index >= 0 else self.count - 1
 
@@ -203,6 +236,7 @@ class Rows(ScrollView, can_focus=True):
         self.refresh_line_of(index)
 
     def on_click(self, event: events.Click) -> None:
+        self._user_moved()
         index = self.scroll_offset.y + event.y
         if 0 <= index < self.count:
             if index == self.cursor and event.chain > 1:
