@@ -399,7 +399,8 @@ def test_restoring_the_last_archived_item_leaves_no_empty_heading(tmp_path: Path
     from memtui.engine.ops import companion
 
     profile = "# 用户档案\n\n## 爱好\n- 骑车\n- 钓鱼\n\n## 工作\n- 后端\n"
-    root = write_tree(tmp_path / "c", {"memory/user_profile.md": profile})
+    files = {"memory/user_profile.md": profile, "memory/persona.md": "# 人设\n"}  # a store
+    root = write_tree(tmp_path / "c", files)
     companion.archive_profile_item(str(root), "工作", "后端")
     companion.archive_profile_item(str(root), "爱好", "钓鱼")
     companion.restore_profile_item(str(root), "工作", "后端")

@@ -81,12 +81,12 @@ def state(dirs: Dirs, change: dict[str, Any]) -> str:
     size = change.get("after_size")
     if now == change["after"]:
         return NEW
-    if data is not None and size is not None and sha256(data[:size]) == change["after"]:
-        return CARRIES
-    if now != change["before"]:
-        return FOREIGN
-    staged = change["action"] != "write" or journal.exists(dirs, change["temp"])
-    return OLD if staged else STRANDED
+    if now == change["before"]:  # before any prefix test: a change may cut the file's tail
+        staged = change["action"] != "write" or journal.exists(dirs, change["temp"])
+        return OLD if staged else STRANDED
+    if data is not None and size and len(data) > size and sha256(data[:size]) == change["after"]:
+        return CARRIES  # (an empty "after" is the prefix of everything: exact match only)
+    return FOREIGN
 
 
 def settle(dirs: Dirs, record: dict[str, Any]) -> tuple[str, list[str]]:
@@ -103,7 +103,13 @@ def settle(dirs: Dirs, record: dict[str, Any]) -> tuple[str, list[str]]:
         for change, s in pairs:
             if s in (FOREIGN, STRANDED):
                 conflicts.append(_keep_both(dirs, record, change, when))
-        outcome = "completed after an interruption, except where a file was written since"
+        carried = [c["path"] for c, s in pairs if s == CARRIES]
+        outcome = (
+            "completed after an interruption, except where a file was written since"
+            if conflicts
+            else f"completed after an interruption (kept what was appended since to "
+            f"{', '.join(carried)})"
+        )
     else:
         for change, s in pairs:
             if s == NEW:
