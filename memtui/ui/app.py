@@ -23,7 +23,17 @@ from textual.widgets import Footer, Header, TabbedContent, TabPane
 from memtui.engine.store import Store, open_store
 from memtui.sanitize import printable
 from memtui.ui import live
-from memtui.ui.messages import OpDone, OpFailed, StoreChanged, StoreFailed, StoreLoaded
+from memtui.ui.messages import (
+    EditEntry,
+    OpDone,
+    OpenFile,
+    OpFailed,
+    RunOp,
+    ShowHistory,
+    StoreChanged,
+    StoreFailed,
+    StoreLoaded,
+)
 from memtui.ui.panes import Pane
 
 PANES = (
@@ -291,6 +301,24 @@ class MemtuiApp(App[None]):
         self.say(message.reason, severity="error", title=f"{message.label}: nothing changed")
 
     NARROW = 100  # below this many columns the index is a full-width page, not a sidebar
+
+    # A pane's wish (ui.messages): the shell runs it.
+
+    def on_open_file(self, message: OpenFile) -> None:
+        self.open_file(message.rel, message.line)
+
+    def on_edit_entry(self, message: EditEntry) -> None:
+        self.edit_entry(message.entry_id, message.line)
+
+    def on_show_history(self, message: ShowHistory) -> None:
+        self.show_history(message.rel)
+
+    def on_run_op(self, message: RunOp) -> None:
+        label, fn = message.label, message.fn
+        if message.confirm is None:
+            self.run_op(label, fn)
+        else:
+            self.confirm(message.confirm, lambda: self.run_op(label, fn))
 
     def on_resize(self, event: events.Resize) -> None:
         index = self.query("#pane-index")

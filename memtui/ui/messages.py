@@ -40,3 +40,36 @@ class OpDone(Message):
 class OpFailed(Message):
     label: str
     reason: str
+
+
+# --- a pane's wishes, up to the shell (which runs them through the engine) ------
+
+
+@dataclass
+class OpenFile(Message):
+    """Show a file in the File pane, at a line (1-based)."""
+
+    rel: str
+    line: int | None = None
+
+
+@dataclass
+class EditEntry(Message):
+    """Open the editor on an entry (its id), at a line of its file if known."""
+
+    entry_id: str
+    line: int | None = None
+
+
+@dataclass
+class ShowHistory(Message):
+    rel: str
+
+
+@dataclass
+class RunOp(Message):
+    """Run one engine operation in a worker, after asking `confirm` when given."""
+
+    label: str
+    fn: Callable[[], Any]
+    confirm: str | None = None

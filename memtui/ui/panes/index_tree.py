@@ -28,6 +28,7 @@ from memtui.engine.layouts import workspace as ws_layout
 from memtui.engine.model import Finding, Section
 from memtui.engine.store import Store
 from memtui.ui.editing import say
+from memtui.ui.messages import EditEntry, OpenFile, RunOp, ShowHistory
 from memtui.ui.panes import Pane
 from memtui.ui.safe import row
 from memtui.ui.style import component_style, size_text
@@ -248,7 +249,7 @@ class IndexPane(Pane):
     def _open(self, node: TreeNode[Node]) -> None:
         spec = node.data
         if spec is not None and spec.rel is not None:
-            self.app.open_file(spec.rel, spec.line)  # type: ignore[attr-defined]
+            self.post_message(OpenFile(spec.rel, spec.line))
         elif node.allow_expand:
             node.toggle()
 
@@ -265,14 +266,14 @@ class IndexPane(Pane):
         if spec is None or spec.rel is None:
             self.app.notify("History: choose a file first", severity="warning")
             return
-        self.app.show_history(spec.rel)  # type: ignore[attr-defined]
+        self.post_message(ShowHistory(spec.rel))
 
     def action_edit(self) -> None:
         spec = self._current()
         if spec is None or spec.entry is None:
             self.app.notify("Edit: this node is not an entry memtui can edit", severity="warning")
             return
-        self.app.edit_entry(spec.entry)  # type: ignore[attr-defined]
+        self.post_message(EditEntry(spec.entry))
 
     def action_archive(self) -> None:
         spec = self._current()
@@ -292,7 +293,7 @@ class IndexPane(Pane):
         if verb in ("archive-item", "restore-item"):
             self._pick_profile_item(verb, entry)
             return
-        root = self.app.root  # type: ignore[attr-defined]
+        root = self.store.root if self.store is not None else ""
         fn = _toggle_op(root, verb, entry, self._shown(entry if verb == "archive" else spec.rel))
         if verb == "archive":
             question = (
@@ -301,8 +302,7 @@ class IndexPane(Pane):
             )
         else:
             question = f"Restore {entry} from archive/ to where it was?"
-        app: Any = self.app
-        app.confirm(question, lambda: app.run_op(f"{verb} {entry}", fn))
+        self.post_message(RunOp(f"{verb} {entry}", fn, confirm=question))
 
     def _shown(self, ref: str | None) -> str | None:
         """The fingerprint of entry `ref` (a file: `rel`) as this snapshot shows it: the
