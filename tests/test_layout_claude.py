@@ -210,3 +210,20 @@ def test_a_memory_is_named_by_its_bare_file_name_too(tmp_path: Path) -> None:
     assert (root / ".archive/user_role.md.archived").is_file()
     assert run_cli("restore", "user_role.md", "--store", str(root)).returncode == 0
     assert (root / "MEMORY.md").read_text() == INDEX
+
+
+def test_a_web_link_is_content_not_a_pointer(tmp_path: Path) -> None:
+    index = INDEX + "- [Docs](https://example.com/guide.md) — the team guide\n"
+    root = write_tree(tmp_path / "c", {**FOLDER, "MEMORY.md": index})
+    assert findings(root) == expect(("index-content", "warning", "MEMORY.md", 3))
+
+
+def test_archive_and_restore_keep_crlf_and_a_missing_final_newline(tmp_path: Path) -> None:
+    index = INDEX.replace("\n", "\r\n").rstrip("\r\n")  # the last line is the memory's own
+    root = write_tree(tmp_path / "c", {**FOLDER, "MEMORY.md": index})
+    before = tree_digest(root)
+    ops.archive(str(root), "claude:feedback_testing.md")
+    assert (root / "MEMORY.md").read_bytes() == INDEX.splitlines()[0].encode() + b"\r\n"
+    ops.restore(str(root), "claude:feedback_testing.md")
+    own = (".history", ".memory.lock", ".archive")
+    assert {k: v for k, v in tree_digest(root).items() if not k.startswith(own)} == before

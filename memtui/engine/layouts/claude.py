@@ -206,6 +206,8 @@ def _index_lines(reader: StoreReader, tf: TextFile) -> list[IndexLine]:
     found = []
     for i, offset, raw in iter_lines(tf.text):
         match = LINK.search(raw) if i not in code else None
+        if match and "://" in match.group(2):
+            match = None  # a web link is no pointer to a memory: content
         end = offset + len(raw)
         end += 2 if tf.text.startswith("\r\n", end) else 1 if tf.text.startswith("\n", end) else 0
         span = Span(INDEX, i, i + 1, offset, end)
