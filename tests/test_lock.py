@@ -235,3 +235,24 @@ def test_storelock_is_released_on_exit(root: Path, mark: Path):
     lock.release()  # a second release is harmless
     with StoreLock(str(root), wait=0):
         pass
+
+
+def test_a_transaction_also_holds_an_agents_per_file_lock(root: Path, mark: Path):
+    """Hermes takes flock on memories/MEMORY.md.lock around each write: memtui holds the
+    same lock for the whole transaction, so the agent waits, then proceeds."""
+    (root / "memories").mkdir()
+    (root / "memories" / "MEMORY.md").write_text("a fact")
+    with Transaction(str(root), "edit") as tx:
+        tx.lock("memories/MEMORY.md.lock")
+        got = subprocess.run(
+            ["flock", "-x", "-w", "0.2", str(root / "memories" / "MEMORY.md.lock"), "true"],
+            timeout=30,
+        )
+        assert got.returncode == 1  # held by memtui
+        tx.read("memories/MEMORY.md")
+        tx.write("memories/MEMORY.md", "a fact\n§\nanother".encode())
+        tx.commit()
+    got = subprocess.run(
+        ["flock", "-x", "-w", "5", str(root / "memories" / "MEMORY.md.lock"), "true"], timeout=30
+    )
+    assert got.returncode == 0  # released with the transaction

@@ -32,7 +32,7 @@ def _new_lock_mode(path: str) -> int:
     return store_mode(os.path.dirname(path))
 
 
-def open_lock_file(path: str) -> int:
+def open_lock_file(path: str, name: str = LOCK_NAME) -> int:
     """A descriptor on the lock file, which must be a regular file; Unsafe otherwise."""
     try:
         fault_point("lock", path)
@@ -46,21 +46,23 @@ def open_lock_file(path: str) -> int:
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENXIO):
             raise Unsafe(
-                f"{LOCK_NAME} is a {'symbolic link' if exc.errno == errno.ELOOP else 'FIFO'}, "
+                f"{name} is a {'symbolic link' if exc.errno == errno.ELOOP else 'FIFO'}, "
                 "not the lock file the agent shares; nothing was changed"
             ) from None
-        raise WriteError(f"{LOCK_NAME}: {plain(exc)}; nothing was changed") from None
+        raise WriteError(f"{name}: {plain(exc)}; nothing was changed") from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise Unsafe(f"{LOCK_NAME} is not a regular file; nothing was changed")
+        raise Unsafe(f"{name} is not a regular file; nothing was changed")
     return fd
 
 
 class StoreLock:
-    """Exclusive flock on <root>/.memory.lock; a context manager. Not re-entrant."""
+    """Exclusive flock on <root>/.memory.lock (or another lock file of the store, such as
+    Hermes' `memories/MEMORY.md.lock`); a context manager. Not re-entrant."""
 
-    def __init__(self, root: str, wait: float = WAIT_SECONDS) -> None:
-        self.path = os.path.join(root, LOCK_NAME)
+    def __init__(self, root: str, wait: float = WAIT_SECONDS, name: str = LOCK_NAME) -> None:
+        self.path = os.path.join(root, name)
+        self.name = name
         self.wait = wait
         self._fd: int | None = None
 
@@ -72,7 +74,7 @@ class StoreLock:
         self.release()
 
     def acquire(self) -> None:
-        fd = open_lock_file(self.path)
+        fd = open_lock_file(self.path, self.name)
         deadline = time.monotonic() + self.wait
         delay = 0.005
         while True:
@@ -82,7 +84,7 @@ class StoreLock:
                 if time.monotonic() >= deadline:
                     os.close(fd)
                     raise LockTimeout(
-                        f"the store lock {LOCK_NAME} is held by another writer (the agent?) "
+                        f"the lock {self.name} is held by another writer (the agent?) "
                         f"and was not free within {self.wait:g} s; nothing was changed"
                     ) from None
                 time.sleep(delay)

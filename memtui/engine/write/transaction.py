@@ -132,6 +132,7 @@ class Transaction:
         self.opid = current_operation() or self.txid  # a bulk action's chunks share one
         self._lock = StoreLock(self.root) if lock_wait is None else StoreLock(self.root, lock_wait)
         self._dirs: Dirs | None = None
+        self._file_locks: list[StoreLock] = []  # an agent's own per-file locks, also held
         self._limit = thresholds_at(self.root).max_file_bytes
         self.recovered: list[str] = []  # what settling an earlier interrupted change did
         self._seen: dict[str, str | None] = {}
@@ -183,7 +184,20 @@ class Transaction:
                 self._dirs.close()
                 self._dirs = None
         finally:
+            while self._file_locks:
+                self._file_locks.pop().release()
             self._lock.release()
+
+    def lock(self, rel: str) -> None:
+        """Also hold an agent's own lock file for one of its files, as the agent takes it
+        (Hermes: flock on `memories/MEMORY.md.lock` around every read-modify-write).
+        Call before reading the file; held until the transaction ends."""
+        if self.dry_run:
+            return
+        checked = self._check(rel)
+        held = StoreLock(self.root, self._lock.wait, name=checked)
+        held.acquire()
+        self._file_locks.append(held)
 
     @property
     def dirs(self) -> Dirs:
