@@ -53,6 +53,14 @@ def styles_path() -> Path:
 
 
 PANE_KEYS = Binding.Group("Panes", compact=True)
+PANE_TIPS = {
+    "index": "Show the index tree",
+    "file": "Show the file viewer",
+    "events": "Show the events timeline",
+    "mood": "Show the mood chart",
+    "pending": "Show the pending queue",
+    "warnings": "Show the warnings",
+}
 SLOW_OP = 1.0  # seconds before a running change says it is still working
 
 
@@ -61,7 +69,14 @@ class MemtuiApp(App[None]):
     TITLE = "memtui"
     BINDINGS = [
         *[  # 1 the index, 2-6 the tabs: one "123456 Panes" in the Footer, so ? and q fit
-            Binding(str(n), f"show_pane('{key}')", title, id=f"pane.{key}", group=PANE_KEYS)
+            Binding(
+                str(n),
+                f"show_pane('{key}')",
+                title,
+                id=f"pane.{key}",
+                group=PANE_KEYS,
+                tooltip=PANE_TIPS[key],  # the palette's title for it (ui.commands)
+            )
             for n, (key, title) in enumerate((("index", "Index"), *PANES), 1)
         ],
         Binding("slash", "search", "Search", id="search"),

@@ -7,6 +7,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
+from textual.binding import Binding
 
 from memtui.ui.panes import Pane
 
@@ -15,12 +16,6 @@ if TYPE_CHECKING:
 
 # (title, help, action, what it needs: "write" = not read-only, or a layout)
 APP_COMMANDS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
-    ("Show the index tree", "Pane 1", "show_pane('index')", ()),
-    ("Show the file viewer", "Pane 2", "show_pane('file')", ()),
-    ("Show the events timeline", "Pane 3", "show_pane('events')", ()),
-    ("Show the mood chart", "Pane 4", "show_pane('mood')", ()),
-    ("Show the pending queue", "Pane 5", "show_pane('pending')", ()),
-    ("Show the warnings", "Pane 6", "show_pane('warnings')", ()),
     ("Search the store", "Full text, CJK included (/)", "search", ()),
     (
         "What the agent loads",
@@ -76,6 +71,12 @@ def commands(app: MemtuiApp) -> Iterator[SystemCommand]:
         wanted = [n for n in needs if n != "write"]
         return layouts is None or all(n in layouts for n in wanted)
 
+    for binding in app.BINDINGS:  # the panes, from their keys: title and key said once
+        if isinstance(binding, Binding) and binding.tooltip and binding.action.startswith("show_"):
+            action = binding.action
+            yield SystemCommand(
+                binding.tooltip, f"Pane {binding.key}", partial(app.run_action, action)
+            )
     for title, help_text, action, needs in APP_COMMANDS:
         if offered(needs):
             yield SystemCommand(title, help_text, partial(app.run_action, action))
