@@ -24,7 +24,15 @@ from memtui.ui.screens.confirm import ConfirmScreen
 from memtui.ui.screens.prompt import PromptScreen
 from tests import demo_facts as facts
 from tests.conftest import tree_digest
-from tests.ui_helpers import SIZE, HostApp, demo_store, press_until, run, until
+from tests.ui_helpers import (
+    SIZE,
+    HostApp,
+    answer_confirm,
+    demo_store,
+    press_until,
+    run,
+    until,
+)
 
 # The demo's candidates, in the pane's order (file name order).
 FIRST, SECOND, THIRD = facts.FIRST, facts.SECOND, facts.THIRD
@@ -85,7 +93,10 @@ def test_accept_two_selected_moves_them_and_writes_facts(demo: Path) -> None:
         assert pane.rows.selected == {0, 1}
         assert "✓" in pane.render_row(0).plain
         assert pane.current is not None and pane.current.id == THIRD
-        await press_until(pilot, "a", lambda: len(pane.candidates) == COUNT - 2)
+        await pilot.press("a")
+        question = await answer_confirm(pilot, app, "y")  # asked once, with the count
+        assert question.startswith("Accept 2 candidates")
+        await until(pilot, lambda: len(pane.candidates) == COUNT - 2)
         # the cursor stayed on the same candidate; the accepted rows are gone
         assert pane.current is not None and pane.current.id == THIRD
         assert pane.selected == set()
@@ -365,8 +376,10 @@ def test_snapshot_pending_with_preview(demo: Path, snap_compare: Any, monkeypatc
 
     async def ready(pilot: Pilot) -> None:
         pane = await loaded(pilot, pilot.app)  # type: ignore[arg-type]
-        await pilot.press("down", "space")  # selects the 2nd, rests on the 3rd (a new sop)
+        # selects the 2nd and the 3rd (a new sop): the preview is what `a` does to both
+        await pilot.press("down", "space", "space")
         await preview_of(pilot, pane, "+++ b/sops/setup-grafana.md")
+        assert "2 selected" in pane.preview_text.plain
 
     # no Footer: the app's own keys (which other panes add to) would be in the picture
     app = PendingOnly(str(demo), footer=False)

@@ -1,10 +1,11 @@
 """The dsh queue: pending candidates to accept into memory or reject, with a preview.
 
 10,000 candidates cost one pass per snapshot (column widths, an id index); a row
-is formatted only when the Rows widget draws it. The preview shows what accepting
-the highlighted candidate would change: a dry run of `dsh.accept` in a thread
-worker, started only once the highlight rests (holding ↓ through the list queues
-nothing), shown as the unified diff of every file it would write.
+is formatted only when the Rows widget draws it. The preview shows what `a` would
+change: for the selection when there is one, else for the highlighted candidate;
+a dry run of `dsh.accept` in a thread worker, started only once the highlight
+rests (holding ↓ through the list queues nothing), shown as the unified diff of
+every file it would write.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from memtui.engine.layouts.dsh import META, STATS
 from memtui.engine.model import Candidate
 from memtui.engine.store import Store
 from memtui.sanitize import one_line
+from memtui.ui.editing import ask
 from memtui.ui.panes import Pane
 from memtui.ui.safe import literal, row
 from memtui.ui.widgets.rows import Rows
@@ -47,7 +49,8 @@ _ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d")
 _FIRST = ("facts.md", "sops/")
 
 
-PreviewKey = tuple[str, str, int]  # (candidate file, its digest, snapshot number)
+PreviewKey = tuple[str, str, int]  # (candidate file(s), their digest(s), snapshot number)
+PREVIEW_STEPS = (20, 30, 40, 50, 60, 70, 80)  # the preview's share of the pane, in %
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,14 +74,16 @@ def acceptable(cand: Candidate) -> bool:
     return cand.valid and bool(cand.evidence and cand.evidence.strip())
 
 
-def dry_run(root: str, rel: str, expected: Mapping[str, str]) -> DryRun:
-    """What accepting one candidate would change now (runs in a thread; writes nothing)."""
+def dry_run(root: str, rel: str | list[str], expected: Mapping[str, str]) -> DryRun:
+    """What accepting one candidate, or several at once, would change now (runs in a
+    thread; writes nothing)."""
     from memtui.engine.diff import unified
     from memtui.engine.ops import dsh
     from memtui.engine.write.transaction import WriteError
 
     try:
-        receipts = dsh.accept(root, [rel], dry_run=True, expected=dict(expected))
+        files = [rel] if isinstance(rel, str) else rel
+        receipts = dsh.accept(root, files, dry_run=True, expected=dict(expected))
     except WriteError as exc:  # a refusal (no evidence, …) or a conflict
         return DryRun("", (), str(exc))
     except Exception as exc:  # shown in the preview, never a traceback
@@ -151,6 +156,9 @@ class PendingPane(Pane):
         Binding("ctrl+a,asterisk", "select_all", "All", id="pending.select_all", key_display="*"),
         Binding("e", "edit", "Edit", id="pending.edit"),
         Binding("p", "toggle_preview", "Preview", id="pending.preview", show=False),
+        Binding("[", "resize_preview(-1)", "Smaller preview", id="pending.shrink", show=False),
+        Binding("]", "resize_preview(1)", "Larger preview", id="pending.grow", show=False),
+        Binding("m", "zoom_preview", "Zoom preview", id="pending.zoom", show=False),
     ]
     LAYOUT = "dsh"
     COMMANDS = [
@@ -172,6 +180,9 @@ class PendingPane(Pane):
         ),
         ("Pending: edit the candidate", "Change its text first, then accept it (e)", "edit"),
         ("Pending: show / hide the preview", "What accepting would change (p)", "toggle_preview"),
+        ("Pending: smaller preview", "Give the list more room ([)", "resize_preview(-1)"),
+        ("Pending: larger preview", "Give the diff more room (])", "resize_preview(1)"),
+        ("Pending: zoom the preview", "The preview alone, or back (m)", "zoom_preview"),
     ]
 
     @dataclass
@@ -193,6 +204,9 @@ class PendingPane(Pane):
         self.problems: dict[str, str] = {}  # candidate file -> why it is broken
         self.selected: set[str] = set()  # candidate files, kept across snapshots
         self.show_preview = True
+        self.preview_share: int | None = None  # % of the pane; None: the layout's default
+        self.zoomed = False  # the preview alone, the list hidden
+        self.narrow = False
         self.widths = (ID_MAX, TARGET_MAX)
         self.preview_key: PreviewKey | None = None
         self.preview_text = Text()
@@ -224,7 +238,38 @@ class PendingPane(Pane):
         return self
 
     def on_resize(self, event: events.Resize) -> None:
-        self.set_class(event.size.width < NARROW, "-narrow")
+        self.narrow = event.size.width < NARROW
+        self.set_class(self.narrow, "-narrow")
+        self._size_preview()
+
+    def _size_preview(self) -> None:
+        """The split as chosen with [ ] and m (inline styles: they beat the CSS)."""
+        preview = self.query_one("#pending-preview")
+        listing = self.query_one("#pending-list")
+        listing.display = not (self.zoomed and self.show_preview)
+        share = (
+            "1fr"
+            if self.zoomed
+            else (None if self.preview_share is None else f"{self.preview_share}%")
+        )
+        preview.styles.width = "1fr" if self.narrow else share  # None: the CSS's
+        preview.styles.height = share if self.narrow else "1fr"
+
+    def action_resize_preview(self, step: int) -> None:
+        self.zoomed = False
+        default = 45 if self.narrow else 40
+        now = self.preview_share or default
+        index = min(range(len(PREVIEW_STEPS)), key=lambda i: abs(PREVIEW_STEPS[i] - now))
+        self.preview_share = PREVIEW_STEPS[max(0, min(len(PREVIEW_STEPS) - 1, index + step))]
+        self._size_preview()
+
+    def action_zoom_preview(self) -> None:
+        self.zoomed = not self.zoomed
+        self._size_preview()
+        if self.zoomed:
+            self.query_one("#pending-preview").focus()
+        else:
+            self.rows.focus()
 
     # --- snapshots ---------------------------------------------------------------
 
@@ -373,6 +418,10 @@ class PendingPane(Pane):
             return
         self._preview_due = False
         cand, store = self.current, self.store
+        chosen = [c for c in self._targets() if acceptable(c)] if self.selected else []
+        if store is not None and chosen:
+            self._preview_selection(store, chosen)
+            return
         if cand is None or store is None:
             self.preview_key = None
             self._draw(None, Text("Nothing pending." if store is not None else "", style="italic"))
@@ -393,8 +442,44 @@ class PendingPane(Pane):
         expected = {cand.file: digest} if digest else {}
         self._dry_run(key, store.root, cand.file, expected)
 
+    def _preview_selection(self, store: Store, chosen: list[Candidate]) -> None:
+        """What `a` does to the whole selection: one dry run of accepting all of it."""
+        files = [c.file for c in chosen]
+        expected = _expected(store, files)
+        key = ("\n".join(files), "\n".join(expected.get(f, "") for f in files), self._generation)
+        if key == self.preview_key:
+            return
+        self.preview_key = key
+        shown = f"selection:{key[0]}"
+        result = self._results.get(key)
+        head = self._selection_detail(chosen)
+        if result is not None:
+            self._draw(shown, head, self._diff(result))
+            return
+        working = Text("working out what accepting them would change…", style="italic")
+        self._draw(shown, head, working)
+        self._dry_run(key, store.root, files, expected)
+
+    def _selection_detail(self, chosen: list[Candidate]) -> Text:
+        text = Text(end="")
+        text.append(f"{len(chosen)} selected", style="bold")
+        left = len(self.selected) - len(chosen)
+        if left:
+            text.append(f" (and {left} that cannot be accepted)", style=self._style("refused"))
+        text.append("\n")
+        for cand in chosen[:BODY_LINES]:
+            text.append_text(literal(f"  pending:{cand.id}  "))
+            text.append_text(_kind(cand))
+            text.append("\n")
+        if len(chosen) > BODY_LINES:
+            text.append(f"  … {len(chosen) - BODY_LINES} more\n", style=self._style("muted"))
+        text.append("\naccepting them (a) would change\n", style=self._style("heading"))
+        return text
+
     @work(thread=True, exclusive=True, group="preview", exit_on_error=False)
-    def _dry_run(self, key: PreviewKey, root: str, rel: str, expected: dict[str, str]) -> None:
+    def _dry_run(
+        self, key: PreviewKey, root: str, rel: str | list[str], expected: dict[str, str]
+    ) -> None:
         from textual.worker import get_current_worker
 
         result = dry_run(root, rel, expected)
@@ -406,8 +491,14 @@ class PendingPane(Pane):
         if len(self._results) >= CACHE:
             self._results.clear()
         self._results[message.key] = message.result
-        cand = self.current
-        if message.key == self.preview_key and cand is not None:
+        cand, store = self.current, self.store
+        if message.key != self.preview_key:
+            return
+        chosen = [c for c in self._targets() if acceptable(c)] if self.selected else []
+        if chosen:
+            shown = f"selection:{message.key[0]}"
+            self._draw(shown, self._selection_detail(chosen), self._diff(message.result))
+        elif cand is not None and store is not None:
             self._draw(cand.file, self._detail(cand), self._diff(message.result))
 
     def _draw(self, shown: str | None, *parts: Text) -> None:
@@ -532,6 +623,7 @@ class PendingPane(Pane):
         rows.toggle_selected(rows.cursor)
         rows.action_move(1)
         self._header()
+        self._schedule()
 
     def action_select_all(self) -> None:
         wanted = {c.file for c in self.candidates if acceptable(c)}
@@ -540,10 +632,12 @@ class PendingPane(Pane):
         rows.selected = {self.positions[f] for f in self.selected}
         rows.refresh()
         self._header()
+        self._schedule()
 
     def action_toggle_preview(self) -> None:
         self.show_preview = not self.show_preview
         self.set_class(not self.show_preview, "-no-preview")
+        self._size_preview()
         self.preview_key = None
         self._schedule()
 
@@ -590,7 +684,15 @@ class PendingPane(Pane):
                 post(PendingPane.EngineRefused(left))
             return receipts
 
-        app.run_op(f"accept {_count(ok)}", run)
+        if len(ok) == 1:
+            app.run_op(f"accept {_count(ok)}", run)
+            return
+        ask(  # many at once: asked once, with the count (z undoes them together)
+            app,
+            f"Accept {len(ok)} candidates into memory? They move to archive/pending/ and "
+            "their facts and sops are written, as one operation that z undoes.",
+            lambda: app.run_op(f"accept {_count(ok)}", run),
+        )
 
     def on_pending_pane_engine_refused(self, message: PendingPane.EngineRefused) -> None:
         message.stop()

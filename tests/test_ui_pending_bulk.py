@@ -1,0 +1,86 @@
+"""The pending queue in bulk, driven by Pilot over demo stores: the preview shows what
+`a` does to the whole selection; accepting several asks once, with the count (the
+real ConfirmScreen); the preview split can be resized and zoomed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests import demo_facts as facts
+from tests.conftest import memory_digest
+from tests.test_ui_pending import PendingOnly, loaded, preview_of
+from tests.ui_helpers import answer_confirm, demo_store, run, until
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    return demo_store(tmp_path / "demo")
+
+
+def test_the_preview_shows_what_a_does_to_the_whole_selection(demo: Path) -> None:
+    async def body(pilot, app) -> None:
+        pane = await loaded(pilot, app)
+        await preview_of(pilot, pane, f"pending:{facts.FIRST}")
+        await pilot.press("space", "space", "space")  # the first three; rests on the 4th
+        text = await preview_of(pilot, pane, "3 selected")
+        for cid in (facts.FIRST, facts.SECOND, facts.THIRD):
+            assert f"pending:{cid}" in text
+        text = await preview_of(pilot, pane, "+++ b/")
+        for cid in (facts.FIRST, facts.SECOND, facts.THIRD):  # each would leave the queue
+            assert f"moves pending/{cid}.md → archive/pending/{cid}.md" in text
+        fourth = pane.current
+        assert fourth is not None and f"pending:{fourth.id}" not in text
+        await pilot.press("ctrl+a")  # every acceptable one
+        await preview_of(pilot, pane, f"{facts.CANDIDATES - 1} selected")
+        await pilot.press("ctrl+a")  # cleared: the highlighted one again
+        await preview_of(pilot, pane, f"pending:{fourth.id}  ")
+
+    run(PendingOnly(str(demo)), body)
+
+
+def test_accepting_several_asks_once_and_no_writes_nothing(demo: Path) -> None:
+    before = memory_digest(demo)
+
+    async def body(pilot, app) -> None:
+        pane = await loaded(pilot, app)
+        await pilot.press("space", "space", "space")
+        await pilot.press("a")
+        question = await answer_confirm(pilot, app, "n")
+        assert question.startswith("Accept 3 candidates")
+        assert len(pane.candidates) == facts.CANDIDATES
+
+    run(PendingOnly(str(demo)), body)
+    assert memory_digest(demo) == before
+
+
+def test_accepting_one_does_not_ask(demo: Path) -> None:
+    async def body(pilot, app) -> None:
+        pane = await loaded(pilot, app)
+        await pilot.press("a")
+        await until(pilot, lambda: len(pane.candidates) == facts.CANDIDATES - 1)
+
+    run(PendingOnly(str(demo)), body)
+
+
+def test_the_preview_split_resizes_and_zooms(demo: Path) -> None:
+    async def body(pilot, app) -> None:
+        pane = await loaded(pilot, app)
+        preview = pane.query_one("#pending-preview")
+        listing = pane.query_one("#pending-list")
+        await pilot.pause()
+        start = preview.size.width
+        await pilot.press("]", "]")
+        await until(pilot, lambda: preview.size.width > start)
+        await pilot.press("[", "[", "[", "[")
+        await until(pilot, lambda: preview.size.width < start)
+        await pilot.press("m")
+        await until(
+            pilot, lambda: not listing.display and preview.outer_size.width == pane.size.width
+        )
+        await pilot.press("m")
+        await until(pilot, lambda: listing.display and preview.size.width < start)
+        assert pane.rows.has_focus
+
+    run(PendingOnly(str(demo)), body)
