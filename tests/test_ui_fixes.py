@@ -112,3 +112,16 @@ def test_f_on_a_finding_without_a_fix_says_so(demo) -> None:
         await until(pilot, lambda: any("has no quick fix" in t for _s, t in app.said))
 
     run(app, body, loaded=True)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
+def test_snapshot_fix_dry_run(demo, snap_compare, size) -> None:
+    async def ready(pilot) -> None:
+        app = pilot.app
+        await until(pilot, lambda: app.store is not None)
+        await cursor_on(pilot, app, "topic-orphan")
+        await pilot.press("f")
+        await until(pilot, lambda: isinstance(app.screen, DryRunScreen))
+        await pilot.pause()
+
+    assert snap_compare(WarningsOnly(demo), terminal_size=size, run_before=ready)
