@@ -35,14 +35,10 @@ from memtui.ui.messages import (
     StoreLoaded,
 )
 from memtui.ui.panes import Pane
+from memtui.ui.panes.registry import PANES as PANE_SPECS
 
-PANES = (
-    ("file", "File"),
-    ("events", "Events"),
-    ("mood", "Mood"),
-    ("pending", "Pending"),
-    ("warnings", "Warnings"),
-)
+# (key, title) of the tabs, after the index (ui.panes.registry.PANES: the one list)
+PANES = tuple((spec.key, spec.title) for spec in PANE_SPECS[1:])
 
 
 def styles_path() -> Path:
@@ -53,14 +49,6 @@ def styles_path() -> Path:
 
 
 PANE_KEYS = Binding.Group("Panes", compact=True)
-PANE_TIPS = {
-    "index": "Show the index tree",
-    "file": "Show the file viewer",
-    "events": "Show the events timeline",
-    "mood": "Show the mood chart",
-    "pending": "Show the pending queue",
-    "warnings": "Show the warnings",
-}
 SLOW_OP = 1.0  # seconds before a running change says it is still working
 
 
@@ -75,9 +63,9 @@ class MemtuiApp(App[None]):
                 title,
                 id=f"pane.{key}",
                 group=PANE_KEYS,
-                tooltip=PANE_TIPS[key],  # the palette's title for it (ui.commands)
+                tooltip=tip,  # the palette's title for it (ui.commands)
             )
-            for n, (key, title) in enumerate((("index", "Index"), *PANES), 1)
+            for n, (key, title, tip) in enumerate(((s.key, s.title, s.tip) for s in PANE_SPECS), 1)
         ],
         Binding("slash", "search", "Search", id="search"),
         Binding("c", "context", "Context", id="context", show=False),

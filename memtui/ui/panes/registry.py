@@ -1,21 +1,35 @@
-"""Which class draws which pane (keys as in the app's 1-6 bindings)."""
+"""The app's panes, in order: each with its key (1-6), title, palette title and the
+class that draws it. The shell's bindings, tabs and palette all come from PANES."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
 
 from memtui.ui.panes import Pane
 
 
+@dataclass(frozen=True, slots=True)
+class PaneSpec:
+    key: str  # its id (`pane-<key>`) and show_pane's argument
+    title: str  # the tab's and the Footer's
+    tip: str  # the palette's title (the binding's tooltip)
+    cls: str  # module:Class, imported when the pane is made
+
+
+PANES = (
+    PaneSpec("index", "Index", "Show the index tree", "index_tree:IndexPane"),
+    PaneSpec("file", "File", "Show the file viewer", "viewer:FilePane"),
+    PaneSpec("events", "Events", "Show the events timeline", "events:EventsPane"),
+    PaneSpec("mood", "Mood", "Show the mood chart", "mood:MoodPane"),
+    PaneSpec("pending", "Pending", "Show the pending queue", "pending:PendingPane"),
+    PaneSpec("warnings", "Warnings", "Show the warnings", "warnings:WarningsPane"),
+)
+BY_KEY = {spec.key: spec for spec in PANES}
+
+
 def make_pane(key: str) -> Pane:
-    if key == "index":
-        from memtui.ui.panes.index_tree import IndexPane as cls
-    elif key == "file":
-        from memtui.ui.panes.viewer import FilePane as cls  # type: ignore[assignment]
-    elif key == "events":
-        from memtui.ui.panes.events import EventsPane as cls  # type: ignore[assignment]
-    elif key == "mood":
-        from memtui.ui.panes.mood import MoodPane as cls  # type: ignore[assignment]
-    elif key == "pending":
-        from memtui.ui.panes.pending import PendingPane as cls  # type: ignore[assignment]
-    else:
-        from memtui.ui.panes.warnings import WarningsPane as cls  # type: ignore[assignment]
-    return cls(id=f"pane-{key}")
+    module, _, name = BY_KEY[key].cls.partition(":")
+    cls = getattr(import_module(f"memtui.ui.panes.{module}"), name)
+    pane: Pane = cls(id=f"pane-{key}")
+    return pane
