@@ -10,7 +10,7 @@ from typing import Any
 from memtui.cli import CallError, Refused
 from memtui.cli.formats import FORMATS
 from memtui.cli.output import emit_json, level_word, line, location, warn
-from memtui.engine.layouts import registry
+from memtui.engine.layouts import NAMES
 
 
 def register(verbs: Any, store: argparse.ArgumentParser) -> None:
@@ -32,7 +32,7 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     p = verb("list", list_entries, "every entry with its id")
     p.add_argument(
         "--layout",
-        choices=(*registry(), "store"),
+        choices=(*NAMES, "store"),
         help="only the entries of this layout",
     )
     p = verb("show", show, "one entry or file, exactly as stored")

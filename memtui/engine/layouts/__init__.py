@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from memtui.engine.layouts.base import Layout
 
 
+# Their names, in detection order, for what needs no parser (the CLI's --layout choices).
+NAMES = ("workspace", "companion", "dsh", "claude")
+
+
 @cache
 def registry() -> dict[str, Layout]:
     """Every layout by name, in detection order (imported when first asked for, so the
@@ -23,6 +27,7 @@ def registry() -> dict[str, Layout]:
     from memtui.engine.layouts.seeds import Companion, Dsh, Workspace
 
     found: list[Layout] = [Workspace(), Companion(), Dsh(), Claude()]
+    assert tuple(layout.name for layout in found) == NAMES
     return {layout.name: layout for layout in found}
 
 
