@@ -125,3 +125,17 @@ def test_snapshot_fix_dry_run(demo, snap_compare, size) -> None:
         await pilot.pause()
 
     assert snap_compare(WarningsOnly(demo), terminal_size=size, run_before=ready)
+
+
+def test_read_only_hides_f_and_says_why(demo) -> None:
+    before = memory(demo)
+    app = WarningsOnly(demo, read_only=True)
+
+    async def body(pilot, app) -> None:
+        await cursor_on(pilot, app, "topic-orphan")
+        await pilot.press("f")
+        await until(pilot, lambda: any("read-only" in t for _s, t in app.said))
+        assert not isinstance(app.screen, DryRunScreen)
+
+    run(app, body, loaded=True)
+    assert memory(demo) == before

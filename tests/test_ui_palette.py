@@ -130,6 +130,8 @@ def test_read_only_palette_offers_nothing_that_writes(tmp_path: Path) -> None:
         "Index: archive or restore the selected entry",
         "File: edit the entry at the cursor",
         "Events: archive or restore the event",
+        "Undo the last operation",
+        "Warnings: fix the finding",
     }
 
     async def body(pilot: Pilot, app: MemtuiApp) -> None:

@@ -402,7 +402,14 @@ class MemtuiApp(App[None]):
         self.exit()
 
     # Keys that change files; read-only hides them, so say why when one is pressed.
-    CHANGING_KEYS = {"a": "accept", "r": "reject", "e": "edit", "x": "archive", "d": "done"}
+    CHANGING_KEYS = {
+        "a": "accept",
+        "r": "reject",
+        "e": "edit",
+        "x": "archive",
+        "d": "done",
+        "f": "fix",
+    }
 
     def on_key(self, event: events.Key) -> None:
         what = self.CHANGING_KEYS.get(event.key)

@@ -24,6 +24,12 @@ APP_COMMANDS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
         (),
     ),
     ("Reload the store", "Read every file again (ctrl+r)", "reload", ()),
+    (
+        "Undo the last operation",
+        "Every file it changed put back, after a confirm listing them (z)",
+        "undo",
+        ("write",),
+    ),
     ("Help", "Keys and what they do (?)", "help", ()),
     (
         "Run maintenance (dry run)",

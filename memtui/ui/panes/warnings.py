@@ -178,6 +178,10 @@ class WarningsPane(ListPane):
             return
         app.open_file(item.file, item.line)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # a fix writes: hidden on a read-only store, as every changing key is
+        return not (action == "fix" and getattr(self.app, "read_only", False))
+
     def action_fix(self) -> None:
         """The highlighted finding's quick fix: a dry-run diff, `a` to apply it."""
         from memtui.ui.fixing import offer_fix
