@@ -18,7 +18,7 @@ from memtui.engine import frontmatter
 from memtui.engine.layouts import claude_rules as rules
 from memtui.engine.layouts.base import Listing
 from memtui.engine.layouts.claude_rules import ARCHIVE, ARCHIVED, INDEX, LINK
-from memtui.engine.layouts.common import refused
+from memtui.engine.layouts.common import op_options, refused
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.paths import LAYOUT_DIRS, LOCK_NAME
 from memtui.engine.textfile import TextFile, iter_lines
@@ -151,18 +151,14 @@ class Claude:
 
         if kind != "claude":
             raise refused(f"{kind}:{name}: archive the memory (claude:{name}) with its line")
-        return archive_memory(root, name, **_plain(shown))
+        return archive_memory(root, name, **op_options(shown))
 
     def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.engine.ops.claude import restore_memory
 
         if kind != "claude":
             raise refused(f"{kind}:{name}: restore the memory (claude:{name})")
-        return restore_memory(root, name, **_plain(shown))
-
-
-def _plain(shown: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in shown.items() if k in ("expect", "dry_run")}
+        return restore_memory(root, name, **op_options(shown))
 
 
 def _head(root: str, rel: str, limit: int) -> str:

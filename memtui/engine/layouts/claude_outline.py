@@ -75,9 +75,9 @@ def _index(data: ClaudeData, levels: dict[tuple[str | None, int | None], str]) -
                        verbs=("edit",), children=rows)  # fmt: skip
 
 
-def _level(cut: object) -> str:
-    lines, units = getattr(cut, "line_count", 0), getattr(cut, "unit_count", 0)
-    return WARNING if lines >= rules.WARN_LINES or units >= rules.WARN_UNITS else "ok"
+def _level(cut: rules.Cut) -> str:
+    near = cut.line_count >= rules.WARN_LINES or cut.unit_count >= rules.WARN_UNITS
+    return WARNING if near else "ok"
 
 
 def _over(count: int) -> tuple[tuple[str, str], ...]:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from memtui.engine.model import ContextFile, Entry, OutlineItem
 from memtui.engine.textfile import TextFile, read_file
@@ -36,7 +37,7 @@ def by_file(entries: list[Entry]) -> list[OutlineItem]:
     ]
 
 
-def _rows(rows: list[Entry]):  # type: ignore[no-untyped-def]
+def _rows(rows: list[Entry]) -> Callable[[], tuple[OutlineItem, ...]]:
     def children() -> tuple[OutlineItem, ...]:
         return tuple(
             OutlineItem(e.title or e.id, file=e.file, line=e.line, entry_id=e.id, verbs=("edit",))
@@ -65,3 +66,8 @@ def read_late(store: Store, rel: str) -> TextFile | None:
         return None
     got = read_file(os.path.join(store.root, rel), rel, store.config.thresholds.max_file_bytes)
     return got if isinstance(got, TextFile) else None
+
+
+def op_options(shown: dict[str, Any]) -> dict[str, Any]:
+    """The options every archive/restore op takes (`item` is a profile entry's own)."""
+    return {k: v for k, v in shown.items() if k in ("expect", "dry_run")}

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts import companion, dsh, workspace
 from memtui.engine.layouts.base import Listing
-from memtui.engine.layouts.common import by_file, refused, whole_or_cut
+from memtui.engine.layouts.common import by_file, op_options, refused, whole_or_cut
 from memtui.engine.model import ContextFile, Entry, Event, OutlineItem
 from memtui.engine.paths import LOCK_NAME
 
@@ -70,12 +70,12 @@ class Workspace(_Seed):
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.engine.ops.workspace import archive_topic
 
-        return archive_topic(root, name, **_plain(shown))
+        return archive_topic(root, name, **op_options(shown))
 
     def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.engine.ops.workspace import restore_topic
 
-        return restore_topic(root, name, **_plain(shown))
+        return restore_topic(root, name, **op_options(shown))
 
 
 class Companion(_Seed):
@@ -111,16 +111,16 @@ class Companion(_Seed):
 
         if kind == "profile":
             item = _item(shown)
-            return ops.archive_profile_item(root, name, item, **_plain(shown))
-        return ops.archive_event(root, f"event:{name}", **_plain(shown))
+            return ops.archive_profile_item(root, name, item, **op_options(shown))
+        return ops.archive_event(root, f"event:{name}", **op_options(shown))
 
     def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.engine.ops import companion as ops
 
         if kind == "profile":
             item = _item(shown)
-            return ops.restore_profile_item(root, name, item, **_plain(shown))
-        return ops.restore_event(root, f"event:{name}", **_plain(shown))
+            return ops.restore_profile_item(root, name, item, **op_options(shown))
+        return ops.restore_event(root, f"event:{name}", **op_options(shown))
 
 
 def event_entry(e: Event, eid: str, titles: bool = True) -> Entry:
@@ -156,17 +156,12 @@ class Dsh(_Seed):
 
         if kind == "pending":
             raise refused("a pending candidate leaves with `memtui reject` (or accept)")
-        return ops.archive(root, f"{kind}:{name}", **_plain(shown))
+        return ops.archive(root, f"{kind}:{name}", **op_options(shown))
 
     def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.engine.ops import dsh as ops
 
-        return ops.restore(root, f"{kind}:{name}", **_plain(shown))
-
-
-def _plain(shown: dict[str, Any]) -> dict[str, Any]:
-    """The options every archive/restore op takes (`item` is the profile's own)."""
-    return {k: v for k, v in shown.items() if k in ("expect", "dry_run")}
+        return ops.restore(root, f"{kind}:{name}", **op_options(shown))
 
 
 def _item(shown: dict[str, Any]) -> str:
