@@ -227,3 +227,11 @@ def test_archive_and_restore_keep_crlf_and_a_missing_final_newline(tmp_path: Pat
     ops.restore(str(root), "claude:feedback_testing.md")
     own = (".history", ".memory.lock", ".archive")
     assert {k: v for k, v in tree_digest(root).items() if not k.startswith(own)} == before
+
+
+def test_front_matter_yaml_would_refuse_is_read_as_claude_reads_it(tmp_path: Path) -> None:
+    # Claude Code quotes what YAML chokes on: `description: a: b` is the text "a: b"
+    colon = "---\nname: Mocks\ndescription: Don't mock the DB: prod broke\ntype: feedback\n---\nx\n"
+    index = INDEX + "- [Mocks](feedback_mocks.md) — no mocks\n"
+    root = write_tree(tmp_path / "c", {**FOLDER, "feedback_mocks.md": colon, "MEMORY.md": index})
+    assert findings(root) == []

@@ -9,6 +9,7 @@ takes its own, and its content-hash check guards against a concurrent write.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -185,11 +186,27 @@ def _meta(text: str) -> dict[str, Any] | None:
     """Front matter as recall sees it: it must close within the first 30 lines."""
     try:
         split = frontmatter.split(text)
-        if split.yaml_text is None or split.body_line > rules.RECALL_LINES:
-            return None
+    except frontmatter.FrontMatterError:
+        return None
+    if split.yaml_text is None or split.body_line > rules.RECALL_LINES:
+        return None
+    try:
         return frontmatter.load(split.yaml_text)
     except (frontmatter.FrontMatterError, ValueError, RecursionError):
-        return None
+        return _lenient(split.yaml_text)
+
+
+FIELD = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*\r?$", re.M)
+
+
+def _lenient(yaml_text: str) -> dict[str, Any]:
+    """Claude Code's own parser quotes what YAML would choke on (`description: a: b`
+    is the text `a: b`): each `key: value` line as text, quotes taken off."""
+    out: dict[str, Any] = {}
+    for key, value in FIELD.findall(yaml_text):
+        quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "'\""
+        out.setdefault(key, value[1:-1] if quoted else value)
+    return out
 
 
 def target_of(ref: str) -> str:
