@@ -90,7 +90,6 @@ def sarif_log(root: str, findings: list[Any], version: str) -> dict[str, Any]:
                     "driver": {
                         "name": "memtui",
                         "version": version,
-                        "informationUri": "https://pypi.org/project/memtui/",
                         "rules": rules,
                     }
                 },
