@@ -83,11 +83,8 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     verb("index", index, "rebuild the dsh index segment and MEMORY.md's unresolved block")
     p = verb("undo", undo, "put back every file of one operation (default: the last; see `log`)")
     p.add_argument("op", nargs="?", metavar="OP", help="the operation's id, or a unique prefix")
-    text = "dedupe and tidy (a dry run unless --apply)"
-    p = verbs.add_parser("maintain", parents=[store], help=text, description=text)
-    p.set_defaults(handler=maintain)
+    p = verb("maintain", maintain, "dedupe and tidy (a dry run unless --apply)")
     p.add_argument("--apply", action="store_true", help="really remove exact duplicates")
-    p.add_argument("--json", action="store_true", help="print JSON for scripts")
     _register_add(verb)
 
 
@@ -177,7 +174,7 @@ def _settling(handler: Callable[[argparse.Namespace], int]) -> Callable[..., int
     """Settle a change a crash interrupted first, and say what that did (SPEC §0)."""
 
     def run(args: argparse.Namespace) -> int:
-        if not args.dry_run:
+        if not args.dry_run and getattr(args, "apply", True):  # maintain: a dry run unless --apply
             from memtui.engine.write.transaction import settle_interrupted
 
             with _engine_errors():
@@ -468,7 +465,9 @@ def index(args: argparse.Namespace) -> int:
 def maintain(args: argparse.Namespace) -> int:
     from memtui.engine.ops import dsh
 
-    args.dry_run = not args.apply
+    if args.apply and args.dry_run:
+        raise CallError("--apply and --dry-run contradict each other")
+    args.dry_run = not args.apply  # without --apply, maintain is a dry run
     with _engine_errors():
         receipt = dsh.maintain(store_root(args.store), apply=args.apply)
     return _report(args, [receipt])
