@@ -1,0 +1,204 @@
+"""Every performance figure, each against its floor measured in the same run.
+
+    .venv/bin/python benchmarks/all.py [--size 500] [--dir D] [--rounds 5] [--json] [--quick]
+
+Runs are alternating: each round times the floor and then memtui, so a noisy
+machine's drift hits both alike, and a ratio is the median of the rounds' ratios.
+Read side (run.py): open and check ÷ reading every byte in one Python process,
+search ÷ `grep -rF` (the worse of two queries). Write side (bulk_accept.py):
+bulk accept ÷ the same number of durable single-file writes. The app (ui.py,
+in a child process): the store fully shown on the large store, first screen
+large ÷ small, key → frame median, and the CPU share of one core while idle
+on the large store with the live poller on.
+
+`--json` prints `{"figure": {"ratio": …, "target": …, "ok": …}}` as the last
+line. `--quick` is a smoke test on a tiny store (figures meaningless).
+The exit code is 0 when every gate holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import gc
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bulk_accept
+import run as read_side
+
+PY = sys.executable
+TODAY = dt.date(2026, 11, 29)
+QUERIES = ("deploy", "周末")
+# figure -> (gate, moonshot, unit); every figure is "at most" its gate.
+GATES = {
+    "open": (5.0, 2.0, "x read-all"),
+    "check": (5.0, 2.0, "x read-all"),
+    "search": (2.0, 1.0, "x grep -rF"),
+    "bulk_accept": (1.0, 0.2, "x durable writes"),
+    "app_fully_shown": (2.0, 1.0, "s"),
+    "app_first_screen": (1.3, 1.1, "x small store"),
+    "app_key_to_frame": (0.016, 0.008, "s"),
+    "app_idle_cpu": (0.01, 0.001, "of one core"),
+}
+
+
+def once(cmd: list[str]) -> float:
+    return read_side.measure(cmd, 1)[0]
+
+
+def read_figures(root: Path, rounds: int) -> dict[str, tuple[float, float, float]]:
+    """figure -> (median ratio, median seconds, median floor seconds)."""
+    root_s = str(root)
+    once([PY, "-c", read_side.READ_ALL, root_s])  # warm the page cache
+    samples: dict[str, list[tuple[float, float]]] = {}
+    for _ in range(rounds):
+        floor = once([PY, "-c", read_side.READ_ALL, root_s])
+        samples.setdefault("open", []).append((once([PY, "-c", read_side.OPEN, root_s]), floor))
+        floor = once([PY, "-c", read_side.READ_ALL, root_s])
+        check = [*read_side.MEMTUI, "check", "--json", "--store", root_s]
+        samples.setdefault("check", []).append((once(check), floor))
+        for q in QUERIES:
+            grep = once(["grep", "-rF", q, root_s])
+            search = [*read_side.MEMTUI, "search", "-s", q, "--store", root_s]
+            samples.setdefault(f"search {q}", []).append((once(search), grep))
+    return {name: summarise(pairs) for name, pairs in samples.items()}
+
+
+def summarise(pairs: list[tuple[float, float]]) -> tuple[float, float, float]:
+    return (
+        statistics.median(t / f for t, f in pairs),
+        statistics.median(t for t, _ in pairs),
+        statistics.median(f for _, f in pairs),
+    )
+
+
+def accept_figure(template: Path, count: int, rounds: int) -> tuple[float, float, float]:
+    pairs = []
+    for _ in range(rounds):
+        base = bulk_accept.run("baseline", template, count)[0]
+        pairs.append((bulk_accept.run("accept", template, count)[0], base))
+    return summarise(pairs)
+
+
+async def idle_cpu(root: Path, seconds: float) -> float:
+    """CPU seconds per wall second, all threads, with the app open and nothing changing."""
+    import ui
+
+    app = ui.TimedApp(str(root), watch=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        while app.store is None:
+            await pilot.pause(0.005)
+        await pilot.pause(1.0)  # the poller's first walk and the panes settle
+        cpu, wall = time.process_time(), time.perf_counter()
+        await asyncio.sleep(seconds)
+        return (time.process_time() - cpu) / (time.perf_counter() - wall)
+
+
+def app_worker(small: Path, large: Path, rounds: int, keys: int, idle: float) -> dict:
+    """The app's figures, in this process (run as a child so the read side stays clean)."""
+    import ui
+
+    ui.KEYS = keys
+    asyncio.run(ui.first_screen(small))  # warm imports and caches once
+    firsts: dict[Path, list[tuple[float, float]]] = {small: [], large: []}
+    for _ in range(rounds):
+        for root in (small, large):
+            gc.collect()
+            firsts[root].append(asyncio.run(ui.first_screen(root)))
+    ratio = statistics.median(
+        b[0] / s[0] for s, b in zip(firsts[small], firsts[large], strict=True)
+    )
+    key = asyncio.run(ui.measure(large))["median_key"]
+    gc.collect()
+    idle_small = asyncio.run(idle_cpu(small, idle))
+    gc.collect()
+    idle_large = asyncio.run(idle_cpu(large, idle))
+    return {
+        "app_fully_shown": (statistics.median(x[1] for x in firsts[large]), 0, 0),
+        "app_first_screen": (
+            ratio,
+            statistics.median(x[0] for x in firsts[large]),
+            statistics.median(x[0] for x in firsts[small]),
+        ),
+        "app_key_to_frame": (key, 0, 0),
+        "app_idle_cpu": (idle_large, idle_large, idle_small),
+    }
+
+
+def app_figures(small: Path, large: Path, rounds: int, keys: int, idle: float) -> dict:
+    import subprocess
+
+    args = [str(small), str(large), str(rounds), str(keys), str(idle)]
+    out = subprocess.run(
+        [PY, __file__, "--app-worker", *args], check=True, stdout=subprocess.PIPE, text=True
+    ).stdout
+    return {k: tuple(v) for k, v in json.loads(out.strip().splitlines()[-1]).items()}
+
+
+def stores(args: argparse.Namespace) -> tuple[Path, Path]:
+    from memtui.demo import write_demo
+
+    work = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="memtui-all-"))
+    small, large = work / "small", work / "large"
+    for root, size in ((small, 1), (large, args.size)):
+        if not root.exists():
+            write_demo(root, size=size, today=TODAY)
+    return small, large
+
+
+def report(figures: dict[str, tuple[float, float, float]], as_json: bool) -> bool:
+    summary, all_ok = {}, True
+    print(f"{'figure':<18}{'median':>10}{'gate':>9}{'moonshot':>10}  unit / floor  verdict")
+    for name, (gate, moon, unit) in GATES.items():
+        ratio, ours, floor = figures[name]
+        ok = ratio < gate if name == "app_key_to_frame" else ratio <= gate
+        all_ok &= ok
+        verdict = ("ok" + (", moonshot" if ratio <= moon else "")) if ok else "MISS"
+        detail = f"{unit}" + (f" ({ours:.3f} vs {floor:.3f})" if floor else "")
+        print(f"{name:<18}{ratio:>10.3f}{gate:>9.3f}{moon:>10.3f}  {detail}  {verdict}")
+        summary[name] = {"ratio": round(ratio, 4), "target": gate, "ok": ok}
+    for q in QUERIES:
+        ratio, ours, floor = figures[f"search {q}"]
+        print(f"  search -s {q}: {ratio:.2f}x ({ours:.3f}s vs grep {floor:.3f}s)")
+    if as_json:
+        print(json.dumps(summary, ensure_ascii=False))
+    return all_ok
+
+
+def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "--app-worker":
+        small, large, rounds, keys, idle = sys.argv[2:7]
+        got = app_worker(Path(small), Path(large), int(rounds), int(keys), float(idle))
+        print(json.dumps(got))
+        return 0
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--size", type=int, default=500)
+    ap.add_argument("--dir", help="reuse (or create) the small and large stores here")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--json", action="store_true", help="a JSON summary as the last line")
+    ap.add_argument("--quick", action="store_true", help="smoke test: tiny store, one round")
+    args = ap.parse_args()
+    count, keys, idle = 1000, 300, 10.0
+    if args.quick:
+        args.size, args.rounds, count, keys, idle = 2, 1, 20, 5, 0.5
+    small, large = stores(args)
+    started = time.perf_counter()
+    figures = read_figures(large, args.rounds)
+    figures["search"] = max((figures[f"search {q}"] for q in QUERIES), key=lambda f: f[0])
+    figures["bulk_accept"] = accept_figure(large, count, args.rounds)
+    figures.update(app_figures(small, large, args.rounds, keys, idle))
+    took = time.perf_counter() - started
+    print(f"--size {args.size}, {args.rounds} alternating rounds, {took:.0f}s")
+    return 0 if report(figures, args.json) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
