@@ -7,7 +7,6 @@ import os
 import sys
 from collections.abc import Sequence
 
-from memtui import __version__
 from memtui.cli.output import warn
 
 VERBS = (
@@ -50,6 +49,19 @@ class Refused(Exception):
     """An action refused or failed: exit status 1, nothing changed."""
 
 
+class _Version(argparse.Action):
+    """argparse's version action, but the version is looked up only when asked for."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from memtui import __version__
+
+        print(f"memtui {__version__}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     from memtui.cli import (
         completion_verb,
@@ -70,8 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "-V",
         "--version",
-        action="version",
-        version=f"memtui {__version__}",
+        action=_Version,
         help="print memtui's version (from the installed package) and exit",
     )
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
