@@ -167,7 +167,9 @@ class MemtuiApp(App[None]):
         polls, every = 0, 2
         quick = live.quick(self.root, self._top_files())
         swept = live.sweep(self.root, self._known_files())
+        start = time.perf_counter()
         full = live.full(self.root)
+        walk_every = live.full_every(time.perf_counter() - start)
         while not worker.is_cancelled:
             time.sleep(live.POLL)
             polls += 1
@@ -180,8 +182,10 @@ class MemtuiApp(App[None]):
                 every = live.sweep_every(time.perf_counter() - start)
                 paths += live.changed(swept, now_swept, added=False)
                 swept = now_swept
-            if polls % live.FULL_EVERY == 0:
+            if polls % walk_every == 0:
+                start = time.perf_counter()
                 now_full = live.full(self.root)
+                walk_every = live.full_every(time.perf_counter() - start)
                 paths += live.changed(full, now_full)
                 full = now_full
             if paths:
