@@ -36,7 +36,8 @@ HOLDER = r"""
 exec 9>"$ROOT/.memory.lock"
 flock -x -w 10 9 || { echo "no lock" >&2; exit 1; }
 : > "$MARK/held"
-while [ ! -e "$MARK/go" ]; do sleep 0.01; done
+n=0  # a deadline of its own (60 s), so no holder outlives a failed test for long
+while [ ! -e "$MARK/go" ] && [ $n -lt 6000 ]; do sleep 0.01; n=$((n + 1)); done
 echo agent >> "$MARK/log"
 flock -u 9
 exec 9>&-
