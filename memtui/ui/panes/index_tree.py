@@ -33,6 +33,7 @@ from memtui.ui.panes import Pane
 from memtui.ui.safe import row
 from memtui.ui.style import component_style, size_text
 
+LISTED = 12  # entries a bulk archive's confirm names before "… and N more"
 CHUNK = 500  # children shown under one node before they are split into ranges
 LEVEL_MARK = {"error": "✖", "warning": "⚠", "info": "ℹ"}
 JSON_FILES = (
@@ -96,7 +97,13 @@ class IndexTree(Tree[Node]):
         Binding("left", "fold(False)", "Collapse", show=False),
         Binding("home,g", "edge(False)", "First", show=False),  # as in every list
         Binding("end,G", "edge(True)", "Last", show=False),
+        # space selects for a bulk archive (x) instead of Tree's fold: right/left fold
+        Binding("space", "pane('toggle_select')", "Select", id="index.select"),
+        Binding("asterisk", "pane('select_group')", "All", show=False, id="index.select_all"),
     ]
+
+    def action_pane(self, action: str) -> None:
+        getattr(self.query_ancestor(IndexPane), f"action_{action}")()
 
     def action_edge(self, last: bool) -> None:
         self.move_cursor_to_line(self.last_line if last else 0)
@@ -134,6 +141,12 @@ class IndexPane(Pane):
             "archive",
         ),
         ("Index: expand everything built so far", "Lazy groups stay folded", "expand_all"),
+        ("Index: select / unselect", "For a bulk archive with x (space)", "toggle_select"),
+        (
+            "Index: select every archivable row of the group",
+            "Topics, fact sections, sops… under the cursor's group; again to clear (*)",
+            "select_group",
+        ),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -141,6 +154,7 @@ class IndexPane(Pane):
         self.store: Store | None = None
         self._first = True
         self._styles: dict[str, Style] = {}
+        self.selected: dict[str, str] = {}  # node key -> entry id, for a bulk archive (x)
 
     def compose(self) -> ComposeResult:
         tree = IndexTree(Text("store"), id="index-tree")
@@ -187,6 +201,13 @@ class IndexPane(Pane):
             tree.move_cursor(cursor)
         elif tree.cursor_line < 0 or tree.cursor_line > tree.last_line:
             tree.cursor_line = 0
+        # a selection outlives a snapshot only where its row still stands, still archivable
+        present = {
+            spec.key: spec.toggle[1]
+            for node in _built(tree)
+            if (spec := node.data) is not None and _archivable(spec)
+        }
+        self.selected = {k: v for k, v in self.selected.items() if present.get(k) == v}
         self.refresh_bindings()
 
     def _remember(self, tree: IndexTree) -> tuple[set[str] | None, str | None]:
@@ -210,7 +231,7 @@ class IndexPane(Pane):
         cursor_key: str | None,
     ) -> TreeNode[Node] | None:
         """Add a node; rebuild and expand it again if it was expanded before."""
-        node = parent.add(spec.label, data=spec, allow_expand=spec.kids is not None)
+        node = parent.add(self._label(spec), data=spec, allow_expand=spec.kids is not None)
         found = node if spec.key == cursor_key else None
         # first snapshot: the layouts open; later ones: what the user had open
         again = spec.key in (LAYOUTS if expanded is None else expanded)
@@ -229,9 +250,17 @@ class IndexPane(Pane):
         return _unique(spec.key, spec.kids())
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[Node]) -> None:
-        node = event.node
+        self._add_children(event.node)
+
+    def _add_children(self, node: TreeNode[Node]) -> None:
         for child in self._fill(node):
-            node.add(child.label, data=child, allow_expand=child.kids is not None)
+            node.add(self._label(child), data=child, allow_expand=child.kids is not None)
+
+    def _label(self, spec: Node) -> Text:
+        """The row as drawn: a selected row is marked as in the pending queue."""
+        if spec.key not in self.selected:
+            return spec.label
+        return Text("✓ ", style=self._styles.get("ok") or "", end="") + spec.label
 
     def on_tree_node_selected(self, event: Tree.NodeSelected[Node]) -> None:
         event.stop()
@@ -275,7 +304,69 @@ class IndexPane(Pane):
             return
         self.post_message(EditEntry(spec.entry))
 
+    # --- selection: space, *, then x archives them all -----------------------------
+
+    def action_toggle_select(self) -> None:
+        node = self.index_tree.cursor_node
+        spec = node.data if node is not None else None
+        if node is None or spec is None or not _archivable(spec):
+            self.app.notify(
+                "Select: only rows x can archive (topics, fact sections, sops…)",
+                severity="warning",
+            )
+            return
+        self._mark([node], spec.key not in self.selected)
+
+    def action_select_group(self) -> None:
+        """Every archivable row under the cursor's group; again to clear them."""
+        node = self.index_tree.cursor_node
+        if node is None:
+            return
+        group = node if node.allow_expand or node.parent is None else node.parent
+        if not group.is_root and not group.is_expanded:
+            self._add_children(group)
+            group.expand()
+        rows = [n for n in group.children if n.data is not None and _archivable(n.data)]
+        if not rows:
+            self.app.notify("Select: nothing here x can archive", severity="warning")
+            return
+        self._mark(rows, not all(n.data.key in self.selected for n in rows))  # type: ignore[union-attr]
+
+    def _mark(self, nodes: list[TreeNode[Node]], on: bool) -> None:
+        for node in nodes:
+            spec = node.data
+            assert spec is not None and spec.toggle is not None
+            if on:
+                self.selected[spec.key] = spec.toggle[1]
+            else:
+                self.selected.pop(spec.key, None)
+            node.set_label(self._label(spec))
+        self.refresh_bindings()
+
+    def _archive_selected(self) -> None:
+        """One confirm listing them, then one action (one operation for undo)."""
+        from memtui.engine import ops
+
+        entries = list(dict.fromkeys(self.selected.values()))
+        root = self.store.root if self.store is not None else ""
+        shown = [(entry, self._shown(entry)) for entry in entries]
+
+        def archive_all() -> list[Any]:
+            return [ops.archive(root, entry, expect=fp) for entry, fp in shown]
+
+        listed = [f"  {e}" for e in entries[:LISTED]]
+        if len(entries) > LISTED:
+            listed.append(f"  … and {len(entries) - LISTED} more")
+        question = (
+            f"Archive these {len(entries)}? They move under archive/ and leave the index; "
+            "z undoes them all.\n" + "\n".join(listed)
+        )
+        self.post_message(RunOp(f"archive {len(entries)} entries", archive_all, confirm=question))
+
     def action_archive(self) -> None:
+        if self.selected:
+            self._archive_selected()
+            return
         spec = self._current()
         if spec is None or spec.toggle is None:
             self.app.notify(
@@ -389,6 +480,8 @@ class IndexPane(Pane):
         if action in ("edit", "archive"):
             if getattr(self.app, "read_only", False):
                 return False  # hidden: nothing may change
+            if action == "archive" and self.selected:
+                return True
             if spec is None:
                 return None
             wanted = spec.entry if action == "edit" else spec.toggle
@@ -404,6 +497,19 @@ def _toggle_op(root: str, verb: str, entry: str, shown: str | None) -> Callable[
 
     op = ops.archive if verb == "archive" else ops.restore
     return lambda: op(root, entry, expect=shown)
+
+
+def _archivable(spec: Node) -> bool:
+    return spec.toggle is not None and spec.toggle[0] == "archive" and bool(spec.toggle[1])
+
+
+def _built(tree: Tree[Node]) -> list[TreeNode[Node]]:
+    out, stack = [], list(tree.root.children)
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(node.children)
+    return out
 
 
 def _unique(parent_key: str, specs: list[Node]) -> list[Node]:
