@@ -13,7 +13,7 @@ from memtui.cli import CallError, Refused
 from memtui.cli.output import emit_json, line, warn
 from memtui.cli.read_verbs import add_pending_filters, filtered_candidates, load, store_root
 from memtui.engine.layouts.claude_rules import TYPES as CLAUDE_TYPES
-from memtui.engine.layouts.companion import EVENT_TYPES
+from memtui.engine.layouts.companion_vocab import EVENT_TYPES
 
 _ID_HELP = "a candidate id as `pending` lists it (e.g. 20261129-0007)"
 _ENTRY_HELP = "the entry's id as `list` gives it (e.g. fact:PYTHON_ENV, event:E020)"

@@ -9,13 +9,13 @@ import itertools
 import re
 import sys
 
+from memtui.engine.layouts.companion_vocab import EVENT_TYPES  # noqa: F401 - re-exported
 from memtui.engine.markdown import fences, sections
 from memtui.engine.model import Companion, Event, Mood, MoodSnapshot, ProfileCategory, Span
 from memtui.engine.reader import StoreReader
 from memtui.engine.textfile import LineCounter, TextFile, iter_lines
 
 EVENTS = "memory/events.md"
-EVENT_TYPES = ("情绪事件", "约定", "用户Todo", "重要事件")  # the seed's 类型 values
 PERSONA = "memory/persona.md"
 PROFILE = "memory/user_profile.md"
 MOOD = "memory/mood_state.md"
