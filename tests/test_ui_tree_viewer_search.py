@@ -18,6 +18,7 @@ from textual.widgets import Footer, Input, Markdown, TabbedContent, TabPane
 from textual.widgets.tree import TreeNode
 
 from memtui.engine.config import Thresholds
+from memtui.engine.layouts.workspace import INDEX_CAP_LINES
 from memtui.engine.search import search
 from memtui.ui.app import MemtuiApp
 from memtui.ui.panes.index_tree import CHUNK, IndexPane, IndexTree, Node
@@ -139,8 +140,12 @@ def test_tree_shows_the_three_layouts_and_the_index_badge(demo: Path) -> None:
         assert tops[:3] == ["Workspace", "Companion", "Dsh"]
         assert tops[-1].startswith("History")
         memory = find(tree, "memory.md").label
-        badge = f"{facts.INDEX_LINES}/{Thresholds().index_block_lines}"
-        assert f"{badge} lines" in memory.plain  # type: ignore[union-attr]
+        t = Thresholds()
+        badge = (
+            f"{facts.INDEX_LINES} lines · warn {t.index_warn_lines} · "
+            f"block {t.index_block_lines} · cap {INDEX_CAP_LINES}"
+        )
+        assert badge in memory.plain  # type: ignore[union-attr]
         # the badge has the warning colour of the theme (150-179 lines)
         warning = component_style(tree, "index--warning")
         start = memory.plain.index(badge)  # type: ignore[union-attr]

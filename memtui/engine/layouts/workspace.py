@@ -11,6 +11,7 @@ from memtui.engine.reader import StoreReader
 from memtui.engine.textfile import iter_lines, line_count
 
 INDEX = "memory.md"
+INDEX_CAP_LINES = 200  # SPEC §1: memory.md's hard cap (the thresholds warn and block below it)
 COMPANIONS = ("soul.md", "user.md", "agent.md")
 TOPIC_LIKE = re.compile(r"memory[_\-].*\.md", re.IGNORECASE)
 TOPIC_NAME = re.compile(r"memory_([a-z0-9_]+)\.md")

@@ -599,9 +599,10 @@ class _Builder:
         entry: str | None = None,
         kids: Callable[[], list[Node]] | None = None,
         toggle: tuple[str, str] | None = None,
+        last: Text | None = None,
     ) -> Node:
         self.covered.add(rel)
-        label = self.label(shown, *badges, *self.file_badges(rel))
+        label = self.label(shown, *badges, *self.file_badges(rel), last)
         return Node(f"file:{rel}", label, rel, None, entry, toggle, kids)
 
     def group(
@@ -766,13 +767,17 @@ class _Builder:
                     if w.index_lines >= t.index_warn_lines
                     else None
                 )
-                lines = self.level_badge(f"{w.index_lines}/{t.index_block_lines} lines", level)
+                lines = self.level_badge(
+                    f"{w.index_lines} lines · warn {t.index_warn_lines} · "
+                    f"block {t.index_block_lines} · cap {ws_layout.INDEX_CAP_LINES}",
+                    level,
+                )
                 out.append(
                     self.file(
                         w.index_file,
                         w.index_file,
-                        lines,
                         entry=self.entry_for(w.index_file),
+                        last=lines,  # long: after the findings, which stay in a narrow sidebar
                         kids=self.index_sections if w.index_sections or w.pointers else None,
                     )
                 )
