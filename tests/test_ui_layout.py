@@ -53,3 +53,43 @@ def test_a_narrow_start_focuses_what_is_shown(tmp_path: Path) -> None:
     import asyncio
 
     asyncio.run(main())
+
+
+def test_a_dsh_only_store_has_no_events_or_mood_tab(tmp_path: Path) -> None:
+    from textual.widgets import TabbedContent
+
+    from tests.conftest import write_tree
+    from tests.helpers import ACCEPT_STORE
+
+    root = write_tree(tmp_path / "dsh", ACCEPT_STORE)
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        await pilot.pause()
+        assert app.store.layouts == ("dsh",)  # type: ignore[union-attr]
+        tabs = app.query_one(TabbedContent)
+        shown = [t.id for t in tabs.query("Tab") if t.display]
+        assert shown == ["--content-tab-tab-file", "--content-tab-tab-pending",
+                         "--content-tab-tab-warnings"]  # fmt: skip
+        await pilot.press("3")  # Events: nothing to show, the key does nothing
+        await pilot.pause()
+        assert tabs.active == "tab-file"
+
+    run(MemtuiApp(str(root), watch=False), body)
+
+
+def test_a_store_with_every_layout_keeps_every_tab(tmp_path: Path) -> None:
+    from textual.widgets import TabbedContent
+
+    root = demo_store(tmp_path / "store")
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        await pilot.pause()
+        tabs = app.query_one(TabbedContent)
+        assert all(t.display for t in tabs.query("Tab"))
+        await pilot.press("3")
+        await pilot.pause()
+        assert tabs.active == "tab-events"
+
+    run(MemtuiApp(str(root), watch=False), body)

@@ -86,6 +86,7 @@ class MemtuiApp(App[None]):
         self._top: list[str] = []  # the snapshot's files at the root (the poller's)
         self._slow: dict[str, Timer] = {}  # their "still working" timers, by label
         self._quit_when_done = False
+        self._absent: set[str] = set()  # panes this store has nothing for (no tab)
         self.load_seconds: float | None = None
 
     # --- layout --------------------------------------------------------------
@@ -209,6 +210,7 @@ class MemtuiApp(App[None]):
             if callable(show):
                 show(message.store)
         self._badge(message.store)
+        self._show_tabs(message.store)
         self._load_done()  # after self.store is this snapshot: the next load builds on it
 
     def on_store_failed(self, message: StoreFailed) -> None:
@@ -346,6 +348,27 @@ class MemtuiApp(App[None]):
             active = self.query_one(TabbedContent).active_pane
             if active is not None:
                 active.query(Pane).first().focus()
+
+    def _show_tabs(self, store: Store) -> None:
+        """Tabs only for panes the store has (a dsh-only store: no Events, no Mood)."""
+        from memtui.ui.panes.registry import absent
+
+        found = self.query("#panes")
+        if not found:
+            return  # a partial layout (tests compose single panes)
+        tabs = found.first(TabbedContent)
+        self._absent = absent(store.layouts)
+        for pane in tabs.query(TabPane):  # those composed (tests compose a few)
+            key = (pane.id or "").removeprefix("tab-")
+            (tabs.hide_tab if key in self._absent else tabs.show_tab)(f"tab-{key}")
+        if tabs.active.removeprefix("tab-") in self._absent:
+            tabs.active = "tab-file"
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "show_pane" and parameters and parameters[0] in self._absent:
+            return None  # shown dimmed: this store has nothing for that pane
+        return True
 
     def action_show_pane(self, key: str) -> None:
         self._lay_out(index_shown=key == "index")
