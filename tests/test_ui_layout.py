@@ -1,8 +1,10 @@
 """The layout follows the terminal: at 120 columns the index sits beside the tabs;
-below 100 it is a full-width page behind `1`; back at 120 it is beside them again."""
+below 100 it is a full-width page behind `1` (the first page a narrow start shows),
+with a compact footer whose keys all fit; back at 120 it is beside the tabs again."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -34,16 +36,29 @@ def test_narrow_then_wide_again_shows_the_index_beside_the_tabs(tmp_path: Path) 
     run(MemtuiApp(str(root), watch=False), body)
 
 
-def test_a_narrow_start_focuses_what_is_shown(tmp_path: Path) -> None:
+def test_a_narrow_start_opens_on_the_index_with_the_focus_and_the_footer_fits(
+    tmp_path: Path,
+) -> None:
+    from textual.widgets._footer import FooterKey
+
     root = demo_store(tmp_path / "store")
 
     async def body(pilot: Pilot, app: MemtuiApp) -> None:
         await until(pilot, lambda: app.store is not None)
         await pilot.pause()
-        index = app.query_one("#pane-index")
-        assert not index.display
+        index, tabs = app.query_one("#pane-index"), app.query_one("#panes")
+        assert index.display and not tabs.display and index.size.width > 0
         focused = app.focused
-        assert focused is not None and index not in focused.ancestors_with_self
+        assert focused is not None and index in focused.ancestors_with_self
+        keys = list(app.screen.query(FooterKey))
+        assert keys, "the footer shows keys"
+        spans = sorted((k.region.x, k.region.right, k.key_display) for k in keys)
+        assert all(right <= 80 for _x, right, _k in spans), spans  # none cut off at the edge
+        assert all(a[1] <= b[0] for a, b in itertools.pairwise(spans)), spans  # none covered
+        assert {"q", "?", "/"} <= {k for _x, _r, k in spans}
+        await pilot.press("2")  # the tabs, as before
+        await pilot.pause()
+        assert not index.display and tabs.display
 
     async def main() -> None:
         app = MemtuiApp(str(root), watch=False)

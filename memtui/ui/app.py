@@ -110,7 +110,11 @@ class MemtuiApp(App[None]):
         """The first frame is on the screen: now load. A worker parsing a large store
         holds the GIL most of the time, and would slow the first paint by as much as
         the store is larger."""
-        self._lay_out(index_shown=False)  # again, now that the first focus is given
+        # the index first at any size: narrow (80x24), it is the page shown, with the focus
+        self._lay_out(index_shown=True)
+        index = self.query("#pane-index")
+        if index and self.size.width < self.NARROW:
+            index.first().focus()
         self.load_store()
         if self.watch_files:
             self.watch_store()
@@ -344,6 +348,9 @@ class MemtuiApp(App[None]):
         index.set_class(narrow and index_shown, "-overlay")
         index.display = not narrow or index_shown
         tabs.display = not (narrow and index_shown)
+        for footer in self.query(Footer):  # narrow: every key fits (^p still opens the palette)
+            footer.compact = narrow
+            footer.show_command_palette = not narrow
         if not index.display and index.has_focus_within:  # keys must not act unseen
             active = self.query_one(TabbedContent).active_pane
             if active is not None:

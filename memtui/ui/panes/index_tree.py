@@ -98,7 +98,7 @@ class IndexTree(Tree[Node]):
         Binding("home,g", "edge(False)", "First", show=False),  # as in every list
         Binding("end,G", "edge(True)", "Last", show=False),
         # space selects for a bulk archive (x) instead of Tree's fold: right/left fold
-        Binding("space", "pane('toggle_select')", "Select", id="index.select"),
+        Binding("space", "pane('toggle_select')", "Select", show=False, id="index.select"),
         Binding("asterisk", "pane('select_group')", "All", show=False, id="index.select_all"),
     ]
 
