@@ -28,6 +28,7 @@ SHOTS = (  # (file name, keys pressed before the picture)
     ("warnings", ("6",)),
     ("search", ("slash", *"deploy")),
     ("help", ("question_mark",)),
+    ("context", ("c",)),
 )
 
 
