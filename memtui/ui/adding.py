@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from memtui.engine.layouts.companion import EVENT_TYPES
+from memtui.engine.ops.companion import EVENT_TYPES
 from memtui.ui.screens.choose import ChoiceScreen
 from memtui.ui.screens.prompt import PromptScreen
 

@@ -59,7 +59,7 @@ def edit_entry(app: App[Any], entry_id: str, line: int | None = None) -> None:
     """Open the in-app editor on an entry of the app's current store snapshot; `line`
     (1-based, in the entry's file): the line the user was on, where the cursor starts."""
     from memtui.engine.entries import EntryNotFound, entry_text, resolve
-    from memtui.engine.layouts.workspace import DSH_L0
+    from memtui.engine.ops.edit import is_l0
     from memtui.ui.screens.edit import EditScreen
 
     store = getattr(app, "store", None)
@@ -75,7 +75,7 @@ def edit_entry(app: App[Any], entry_id: str, line: int | None = None) -> None:
     if seen is None:
         say(app, f"{entry.file} cannot be read as text; it is never edited", severity="error")
         return
-    guarded = entry.file == DSH_L0 and "index.txt" in store.files  # as ops.edit.is_l0
+    guarded = is_l0(store.root, entry.file)  # the engine's rule, asked, not restated
     app.push_screen(
         EditScreen(
             entry.id,

@@ -15,7 +15,9 @@ they raise. The work is split over `dsh_accept`, `dsh_reject`, `dsh_chunks`,
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
+from memtui.engine.layouts.dsh import META, STATS
 from memtui.engine.ops import dsh_entries
 from memtui.engine.ops.dsh_accept import accept
 from memtui.engine.ops.dsh_entries import (
@@ -28,6 +30,9 @@ from memtui.engine.ops.dsh_entries import (
 from memtui.engine.ops.dsh_maintain import maintain
 from memtui.engine.ops.dsh_reject import digest, reject, unreject
 from memtui.engine.write.transaction import Receipt
+
+if TYPE_CHECKING:
+    from memtui.engine.store import Store
 
 
 def restore(
@@ -58,3 +63,11 @@ __all__ = [
     "unreject",
     "update_sop",
 ]
+
+
+def accept_blocked_by(store: Store) -> str | None:
+    """A bookkeeping file every accept updates, if it does not parse (so no accept can)."""
+    return next(
+        (f.file for f in store.findings if f.code == "json-invalid" and f.file in (META, STATS)),
+        None,
+    )

@@ -7,7 +7,6 @@ when the Rows widget draws it.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -18,64 +17,20 @@ from textual import work
 from textual.binding import Binding
 from textual.message import Message
 
-from memtui.engine.identity import event_ids, fingerprint
-from memtui.engine.layouts.companion import EVENT_TYPES, EVENTS, parse_date
+from memtui.engine.identity import fingerprint
 from memtui.engine.model import Event
 from memtui.engine.store import Store
+from memtui.engine.timeline import ARCHIVED, EVENT_TYPES, EVENTS, Timeline, timeline, timeline_of
 from memtui.ui.panes.listing import ListPane
 from memtui.ui.safe import literal, row
 from memtui.ui.widgets.rows import Rows
 
-ARCHIVED = "archive/" + EVENTS
 FILTERS = Binding.Group("View", compact=True)
 TYPES = ("all", *EVENT_TYPES)
 MUTATING = frozenset({"toggle_done", "archive", "edit"})
 LIVE_ONLY = frozenset({"toggle_done", "edit"})  # not for archived events
 # Column widths, in terminal cells.
 LABEL_W, DATE_W, TYPE_W, STARS_W, STATUS_W, DUE_W = 7, 10, 8, 10, 4, 10
-
-
-@dataclass(frozen=True, slots=True)
-class Timeline:
-    """One snapshot's events, sorted once: what the pane's filters index into."""
-
-    events: tuple[Event, ...]  # non-sentinel events, newest first
-    # entry ids as entries.iter_entries gives them, without `event:`: E007, or with the
-    # fingerprint where the label alone is ambiguous (E007#2@…, L12@…)
-    ids: tuple[str, ...]
-    overdue: frozenset[int]  # indices into events
-    today: dt.date
-
-
-def timeline(store: Store) -> Timeline:
-    companion = store.companion
-    return timeline_of(companion.events if companion else (), store.today)
-
-
-def timeline_of(raw: tuple[Event, ...] | list[Event], today: dt.date) -> Timeline:
-    items = [
-        (event, eid, position)
-        for position, (event, eid) in enumerate(zip(raw, event_ids(raw), strict=True))
-        if eid is not None
-    ]
-
-    def key(item: tuple[Event, str, int]) -> tuple[dt.date, int, int]:
-        event, _id, position = item
-        return (parse_date(event.date) or dt.date.min, event.number or 0, position)
-
-    items.sort(key=key, reverse=True)
-    overdue = set()
-    for i, (event, _id, _pos) in enumerate(items):
-        if event.is_open and event.due:
-            due = parse_date(event.due)
-            if due is not None and due < today:
-                overdue.add(i)
-    return Timeline(
-        tuple(item[0] for item in items),
-        tuple(item[1] for item in items),
-        frozenset(overdue),
-        today,
-    )
 
 
 class EventRows(Rows):

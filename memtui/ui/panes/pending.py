@@ -26,8 +26,8 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Static
 
-from memtui.engine.layouts.dsh import META, STATS
 from memtui.engine.model import Candidate
+from memtui.engine.ops.dsh import accept_blocked_by
 from memtui.engine.store import Store
 from memtui.sanitize import one_line
 from memtui.ui.editing import ask
@@ -282,7 +282,7 @@ class PendingPane(Pane):
         self.positions = {c.file: i for i, c in enumerate(cands)}
         self.selected &= self.positions.keys()
         self.problems = self._broken(store, cands)
-        self.blocked = _blocking(store)
+        self.blocked = accept_blocked_by(store)
         self._generation += 1
         self._results.clear()
         self.preview_key = None
@@ -806,11 +806,3 @@ def _cell(text: Text, width: int, style: Style | None = None) -> Text:
     text.truncate(width, overflow="ellipsis", pad=True)
     text.append(" ")
     return text
-
-
-def _blocking(store: Store) -> str | None:
-    """A bookkeeping file every accept updates, if it does not parse."""
-    return next(
-        (f.file for f in store.findings if f.code == "json-invalid" and f.file in (META, STATS)),
-        None,
-    )

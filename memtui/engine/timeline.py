@@ -1,0 +1,61 @@
+"""The companion timeline as the events pane shows it: one snapshot's events sorted
+once, newest first, with the overdue ones marked (the same rule as `event-overdue`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memtui.engine.identity import event_ids
+from memtui.engine.layouts.companion import EVENTS, parse_date
+from memtui.engine.layouts.companion_vocab import EVENT_TYPES  # noqa: F401 - the filter's values
+from memtui.engine.model import Event
+
+if TYPE_CHECKING:
+    from memtui.engine.store import Store
+
+ARCHIVED = "archive/" + EVENTS  # where archived events live
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    """One snapshot's events, sorted once: what the pane's filters index into."""
+
+    events: tuple[Event, ...]  # non-sentinel events, newest first
+    # entry ids as entries.iter_entries gives them, without `event:`: E007, or with the
+    # fingerprint where the label alone is ambiguous (E007#2@…, L12@…)
+    ids: tuple[str, ...]
+    overdue: frozenset[int]  # indices into events
+    today: dt.date
+
+
+def timeline(store: Store) -> Timeline:
+    companion = store.companion
+    return timeline_of(companion.events if companion else (), store.today)
+
+
+def timeline_of(raw: tuple[Event, ...] | list[Event], today: dt.date) -> Timeline:
+    items = [
+        (event, eid, position)
+        for position, (event, eid) in enumerate(zip(raw, event_ids(raw), strict=True))
+        if eid is not None
+    ]
+
+    def key(item: tuple[Event, str, int]) -> tuple[dt.date, int, int]:
+        event, _id, position = item
+        return (parse_date(event.date) or dt.date.min, event.number or 0, position)
+
+    items.sort(key=key, reverse=True)
+    overdue = set()
+    for i, (event, _id, _pos) in enumerate(items):
+        if event.is_open and event.due:
+            due = parse_date(event.due)
+            if due is not None and due < today:
+                overdue.add(i)
+    return Timeline(
+        tuple(item[0] for item in items),
+        tuple(item[1] for item in items),
+        frozenset(overdue),
+        today,
+    )
