@@ -1,0 +1,133 @@
+"""Approval queues beyond dsh's candidates: what an agent staged for a person to
+approve or reject (Hermes' `pending/memory/*.json`, OpenClaw's Memory Audit).
+
+A layout with a queue gives `queue(store, data)`, `preview(root, item_id)`,
+`approve(root, ids, **shown)` and `reject(root, ids, reason, **shown)`; the faces
+call the functions below and never know which layout answered. An item's id
+names the record the user saw: `<kind>:<name>`, with its fingerprint checked
+under the lock like any other entry (SPEC §6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from memtui.engine.errors import MemtuiError
+
+if TYPE_CHECKING:
+    from memtui.engine.store import Store
+    from memtui.engine.write.transaction import Receipt
+
+
+@dataclass(frozen=True, slots=True)
+class QueueItem:
+    """One staged change, as plain data for both faces."""
+
+    id: str  # `<kind>:<name>`, e.g. `hermes-pending:1a2b3c4d`
+    layout: str  # the layout that owns it
+    action: str  # add | replace | remove | batch | edit | delete | move | ...
+    target: str  # what it would change, in words or a path (`memories/MEMORY.md`)
+    summary: str  # one line, the agent's own words where it gave some
+    file: str  # the record's file, relative to the root
+    line: int | None = None  # 1-based, for records that share one file (jsonl)
+    created: str | None = None  # ISO time, when the record says
+    origin: str | None = None  # who staged it (foreground, background_review, ...)
+    problem: str | None = None  # why approving would be refused now; None: it applies
+    read_only: bool = False  # shown, never approved or rejected here (Hermes skills)
+    fingerprint: str = ""  # of the record's bytes, for `--expect`
+    fields: tuple[tuple[str, str], ...] = ()  # label/value pairs the detail shows
+
+    @property
+    def approvable(self) -> bool:
+        return self.problem is None and not self.read_only
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "layout": self.layout,
+            "action": self.action,
+            "target": self.target,
+            "summary": self.summary,
+            "file": self.file,
+            "line": self.line,
+            "created": self.created,
+            "origin": self.origin,
+            "problem": self.problem,
+            "read_only": self.read_only,
+            "fingerprint": self.fingerprint,
+            "fields": [list(pair) for pair in self.fields],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Gauge:
+    """A file's size against its limit, before and after (Hermes' character gauge)."""
+
+    file: str
+    unit: str  # chars | lines | ...
+    before: int
+    after: int
+    limit: int
+
+
+@dataclass(frozen=True, slots=True)
+class QueuePreview:
+    """What approving one item would change now: a unified diff per file, the gauges,
+    or the refusal. Writes nothing."""
+
+    item_id: str
+    diff: str
+    gauges: tuple[Gauge, ...] = ()
+    error: str | None = None
+
+
+class NotQueued(MemtuiError):
+    """An id that names no queue item of any layout."""
+
+
+def items(store: Store) -> list[QueueItem]:
+    """Every layout's queue items in this snapshot, in layout order."""
+    from memtui.engine.layouts import registry
+
+    found: list[QueueItem] = []
+    for name, layout in registry().items():
+        data = store.data.get(name)
+        queue = getattr(layout, "queue", None)
+        if data is not None and queue is not None:
+            found.extend(queue(store, data))
+    return found
+
+
+def _owner(item_id: str) -> Any:
+    from memtui.engine.layouts import for_kind
+
+    kind = item_id.partition(":")[0]
+    layout = for_kind(kind)
+    if layout is None or getattr(layout, "approve", None) is None:
+        raise NotQueued(f"{item_id}: no queue holds an item of this kind")
+    return layout
+
+
+def is_queue_id(ref: str) -> bool:
+    """Whether `ref` names another layout's queue item rather than a dsh candidate."""
+    from memtui.engine.layouts import for_kind
+
+    kind, sep, _ = ref.partition(":")
+    layout = for_kind(kind) if sep else None
+    return layout is not None and getattr(layout, "approve", None) is not None
+
+
+def preview(root: str, item_id: str) -> QueuePreview:
+    return _owner(item_id).preview(root, item_id)
+
+
+def approve(root: str, ids: Sequence[str], **shown: Any) -> list[Receipt]:
+    """Approve items (all of one layout): each replayed as its agent would, or refused
+    with the reason and nothing changed."""
+    return _owner(ids[0]).approve(root, list(ids), **shown) if ids else []
+
+
+def reject(root: str, ids: Sequence[str], reason: str, **shown: Any) -> list[Receipt]:
+    return _owner(ids[0]).reject(root, list(ids), reason, **shown) if ids else []
