@@ -54,7 +54,7 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     p.add_argument("--overdue", action="store_true", help="only open events past their due date")
     verb("mood", mood, "the mood history, current values and healing-loop guard")
     verb("log", oplog, "the operations memtui made, newest first (`memtui undo OP`)")
-    p = verb("pending", pending, "the dsh candidates waiting to be accepted or rejected")
+    p = verb("pending", pending, "the dsh candidates and other agents' staged writes")
     add_pending_filters(p)
 
 
@@ -332,11 +332,21 @@ def mood(args: argparse.Namespace) -> int:
 def pending(args: argparse.Namespace) -> int:
     store = load(args)
     candidates = filtered_candidates(store, args.entry_type, args.target)
+    from memtui.cli import queue_cli
+
+    queued = queue_cli.items(store, args)  # other layouts' approval queues (engine.queue)
     if args.json:
-        emit_json({"root": store.root, "pending": [c.to_json() for c in candidates]})
+        emit_json(
+            {
+                "root": store.root,
+                "pending": [c.to_json() for c in candidates],
+                "queue": [item.to_json() for item in queued],
+            }
+        )
         return 0
-    if store.dsh is None:
+    if store.dsh is None and not queued:
         warn("this store has no dsh layout (index.txt with facts.md, sops/ or pending/)")
+    queue_cli.print_items(queued)
     why = _why_unusable(store, candidates)
     for c in candidates:
         evidence = c.evidence or "(no evidence: cannot be accepted)"

@@ -283,6 +283,10 @@ def accept(args: argparse.Namespace) -> int:
 
     if not args.ids and not args.all:
         raise CallError("accept needs candidate ids or --all")
+    from memtui.cli import queue_cli
+
+    if queue_cli.is_queue_call(args.ids):  # another agent's queue (hermes-pending:…)
+        return queue_cli.accept(args)
     if args.all and (args.ids or args.body_file):
         raise CallError("--all takes no ids and no --body-file (--type/--target filter it)")
     if args.all and (args.entry_type or args.target):
@@ -320,6 +324,10 @@ def reject(args: argparse.Namespace) -> int:
         reason = check_reason(args.reason)
     except InputError as exc:
         raise Refused(str(exc)) from None
+    from memtui.cli import queue_cli
+
+    if queue_cli.is_queue_call(args.ids):  # another agent's queue (hermes-pending:…)
+        return queue_cli.reject(args, reason)
     with _engine_errors():
         receipts = dsh.reject(
             root, args.ids, reason, expected=_expected(args), dry_run=args.dry_run

@@ -65,6 +65,12 @@ def edit_entry(
     """
     if not isinstance(new_text, str):
         raise Refused("the new text must be text")
+    if entry_id.strip().startswith("hermes:"):  # a Hermes §-entry: its own rules and lock
+        from memtui.engine.ops.hermes import edit_entry as edit_hermes
+
+        return edit_hermes(
+            root, entry_id, new_text, seen_text=seen_text, expect=expect, dry_run=dry_run
+        )
     kind, name, expect = _split_ref(entry_id, expect)
     if seen_text is not None:  # the text seen names the entry more exactly than an id
         expect = fingerprint(seen_text)

@@ -1,0 +1,178 @@
+"""Approving and rejecting Hermes' staged memory writes (`pending/memory/<id>.json`),
+as `/memory approve` does: the payload replayed against the file under Hermes' own
+lock (hermes_replay.replay), then the record leaves pending/. Nothing is discarded:
+the transaction keeps the record's bytes in .history/, the reason in the audit.
+
+Each id is its own transaction: one refused id changes nothing and the others go on
+(their refusals in a last receipt's details["refused"], as dsh accept reports them).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from typing import Any
+
+from memtui.engine.errors import MemtuiError
+from memtui.engine.identity import check_shown_bytes, split_expect
+from memtui.engine.layouts import hermes_rules as rules
+from memtui.engine.layouts.hermes import PENDING
+from memtui.engine.layouts.hermes_replay import QUEUE, ReplayRefused, parse_record, replay
+from memtui.engine.ops.common import Refused
+from memtui.engine.ops.hermes import open_file
+from memtui.engine.queue import Gauge, QueuePreview
+from memtui.engine.textfile import TextFile, Unreadable, decode
+from memtui.engine.write.operation import new_id
+from memtui.engine.write.transaction import Receipt, Transaction, WriteError
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
+
+
+def record_rel(item_id: str, expect: str | None = None) -> tuple[str, str, str | None]:
+    """(id as shown, record file, fingerprint) of `hermes-pending:<id>`; Refused for a
+    skill (read-only here) or a name that is no record's."""
+    ref, fp = split_expect(item_id.strip(), expect)
+    name = ref.removeprefix(f"{PENDING}:")
+    if name.startswith("skills/"):
+        raise Refused(
+            f"{ref}: staged skill writes are shown read-only; review them in Hermes "
+            "(/skills pending)"
+        )
+    if not _NAME.fullmatch(name):
+        raise Refused(f"{ref} names no staged write (see `memtui pending`)")
+    return ref, f"{QUEUE}/{name}.json", fp
+
+
+def _record(tx: Transaction, ref: str, rel: str, fp: str | None) -> tuple[bytes, Any]:
+    raw = tx.read(rel)
+    if raw is None:
+        raise Refused(f"no staged write {ref} ({rel} does not exist: approved or rejected?)")
+    check_shown_bytes(ref, raw, fp, rel)
+    return raw, _decoded(rel, raw)
+
+
+def _decoded(rel: str, raw: bytes) -> TextFile:
+    got = decode(rel, raw)
+    if isinstance(got, Unreadable):
+        raise Refused(f"{rel} is {got.reason}; reject it")
+    return got
+
+
+def _approve_one(root: str, item_id: str, expect: str | None, dry_run: bool) -> Receipt:
+    ref, rel, fp = record_rel(item_id, expect)
+    with Transaction(root, "approve", details={"pending": ref}, dry_run=dry_run) as tx:
+        _raw, tf = _record(tx, ref, rel, fp)
+        record = parse_record(rel, tf.text)
+        if isinstance(record, str):
+            raise Refused(f"{ref}: {rel} is {record}; Hermes cannot replay it (reject it)")
+        target_rel, target, limit = open_file(tx, record.target)
+        old = target.text if target else ""
+        before = rules.dedupe(rules.split_entries(old))
+        try:
+            after = replay(record, old, limit)
+        except ReplayRefused as exc:
+            raise Refused(f"{ref}: refused, {exc}; nothing was changed") from None
+        new = rules.join(after)
+        noop = record.action == "add" and after == before  # "Entry already exists"
+        if not noop and (target is None or new != old):
+            data = target.encode(new) if target else new.encode("utf-8")
+            tx.write(target_rel, data)
+        tx.remove(rel)
+        tx.details.update(
+            action=record.action,
+            file=target_rel,
+            chars=f"{rules.char_count(before):,} → {rules.char_count(after):,} of {limit:,}",
+            gauge=[rules.char_count(before), rules.char_count(after), limit],
+        )
+        if noop:
+            tx.details["note"] = "the entry already exists: Hermes adds no duplicate"
+        return tx.commit()
+
+
+def _reject_one(root: str, item_id: str, reason: str, expect: str | None, dry_run: bool) -> Receipt:
+    ref, rel, fp = record_rel(item_id, expect)
+    details = {"pending": ref, "reason": reason}
+    with Transaction(root, "reject", details=details, dry_run=dry_run) as tx:
+        _record(tx, ref, rel, fp)
+        tx.remove(rel)
+        return tx.commit()
+
+
+def _each(
+    ids: list[str], expected: dict[str, str] | None, dry_run: bool, op: str,
+    one: Callable[[str, str | None], Receipt],
+) -> list[Receipt]:  # fmt: skip
+    """One transaction per id; a single id's refusal is raised, several are listed."""
+    receipts, refused = [], []
+    for item_id in ids:
+        try:
+            receipts.append(one(item_id, (expected or {}).get(item_id)))
+        except (WriteError, MemtuiError) as exc:
+            if len(ids) == 1:
+                raise
+            refused.append({"id": item_id, "reason": str(exc)})
+    if refused:
+        summary = f"{op} {len(receipts)}; refused {len(refused)}"
+        receipts.append(
+            Receipt(new_id(), op, (), dry_run, {"summary": summary, "refused": refused})
+        )
+    return receipts
+
+
+def approve(
+    root: str,
+    ids: list[str],
+    *,
+    expect: str | None = None,
+    expected: dict[str, str] | None = None,
+    dry_run: bool = False,
+    **_shown: Any,
+) -> list[Receipt]:
+    """Replay each staged write as Hermes would, or refuse it saying why."""
+    root = os.path.realpath(root)
+    if expect is not None and len(ids) == 1:
+        expected = {ids[0]: expect}
+    return _each(
+        ids, expected, dry_run, "approve", lambda i, fp: _approve_one(root, i, fp, dry_run)
+    )
+
+
+def reject(
+    root: str,
+    ids: list[str],
+    reason: str,
+    *,
+    expect: str | None = None,
+    expected: dict[str, str] | None = None,
+    dry_run: bool = False,
+    **_shown: Any,
+) -> list[Receipt]:
+    """Take each staged write out of pending/ unapplied; the reason goes in the audit."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise Refused("a rejection needs a reason (it is kept in the audit)")
+    root = os.path.realpath(root)
+    if expect is not None and len(ids) == 1:
+        expected = {ids[0]: expect}
+    return _each(
+        ids,
+        expected,
+        dry_run,
+        "reject",
+        lambda i, fp: _reject_one(root, i, reason.strip(), fp, dry_run),
+    )
+
+
+def preview(root: str, item_id: str) -> QueuePreview:
+    """What approving would do now: the file's diff and its gauge before and after, or
+    the refusal. A dry run: nothing is locked or written."""
+    from memtui.engine.diff import change_diff
+
+    try:
+        receipt = _approve_one(os.path.realpath(root), item_id, None, dry_run=True)
+    except (WriteError, MemtuiError) as exc:
+        return QueuePreview(item_id, "", (), str(exc))
+    diff = "".join(change_diff(c) for c in receipt.changes if c.action == "write")
+    before, after, limit = receipt.details["gauge"]
+    gauge = Gauge(receipt.details["file"], "chars", before, after, limit)
+    return QueuePreview(item_id, diff, (gauge,))
