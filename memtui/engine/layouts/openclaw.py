@@ -1,0 +1,227 @@
+"""The OpenClaw agent workspace (SPEC §3b): `~/.openclaw/workspace/`.
+
+The bootstrap files (AGENTS.md … MEMORY.md) are injected into every session, each
+cut at 20,000 characters and all of them at 60,000 (openclaw_rules); the daily
+notes `memory/YYYY-MM-DD[-slug].md` are append-only logs, today's and yesterday's
+read at session start; `memory/audit/suggestions.jsonl` is the Memory Audit queue
+(openclaw_audit). OpenClaw takes no lock on these files: memtui takes its own, and
+its content-hash check guards against a concurrent write.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from memtui.engine.layouts import openclaw_audit as audit
+from memtui.engine.layouts import openclaw_rules as rules
+from memtui.engine.layouts.base import Listing
+from memtui.engine.layouts.common import read_late, refused
+from memtui.engine.markdown import sections
+from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
+from memtui.engine.paths import LOCK_NAME
+from memtui.engine.textfile import TextFile
+
+if TYPE_CHECKING:
+    from memtui.engine.queue import QueueItem, QueuePreview
+    from memtui.engine.reader import StoreReader
+    from memtui.engine.store import Store
+    from memtui.engine.write.transaction import Receipt
+
+DAILY = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:-(.+))?\.md")
+# Files OpenClaw itself keeps directly under memory/ that are no daily note (SPEC §3b).
+OWN_MEMORY_FILES = ("context-digest.md",)
+ALT_MEMORY = "memory.md"
+
+
+@dataclass(frozen=True, slots=True)
+class Daily:
+    file: str
+    date: dt.date | None  # None: not named YYYY-MM-DD[-slug].md
+    future: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OpenClawData:
+    present: tuple[str, ...]  # the bootstrap files that exist, in injection order
+    injected: tuple[rules.Injected, ...]
+    sections: tuple[tuple[str, str, Span], ...]  # (file, heading, span) of `## ` sections
+    daily: tuple[Daily, ...]  # dated notes newest first, then the misnamed ones
+    queue: tuple[audit.Suggestion, ...]
+    today: dt.date
+
+
+def detect(top: Listing) -> bool:
+    """AGENTS.md with SOUL.md, USER.md, MEMORY.md or memory/ (SPEC §3b)."""
+    root = set(top.root_files)
+    return rules.AGENTS in root and (
+        bool(root & {"SOUL.md", "USER.md", rules.MEMORY}) or "memory" in top.dirs
+    )
+
+
+def first_unloaded(item: rules.Injected) -> int | None:
+    """The 1-based line of the first character of the file the agent does not get
+    from its start (None: it gets the whole file)."""
+    t = item.trim
+    if t is None or (not t.truncated and not item.clamped):
+        return None
+    prefix = item.loaded_prefix
+    line = prefix.count("\n") + 1
+    rest = t.trimmed[len(prefix) :]
+    return line + 1 if rest.startswith(("\n", "\r\n")) else line
+
+
+class OpenClaw:
+    name = "openclaw"
+    looks_for = "AGENTS.md with SOUL.md, USER.md, MEMORY.md or memory/ (openclaw)"
+    kinds = ("openclaw", "openclaw-daily", audit.KIND)
+
+    def detect(self, top: Listing) -> bool:
+        return detect(top)
+
+    def folders(self, top: Listing) -> list[tuple[str, bool]]:
+        """memory/ is listed flat for every layout; the audit queue lives below it."""
+        audit_dir = os.path.dirname(audit.QUEUE)
+        return [(audit_dir, False)] if os.path.isdir(os.path.join(top.root, audit_dir)) else []
+
+    def parse(self, reader: StoreReader, top: Listing) -> OpenClawData:
+        from memtui.engine.layouts.openclaw_findings import check
+
+        texts = {name: reader.read(name) for name in rules.BOOTSTRAP if name in top.root_files}
+        present = tuple(n for n in rules.BOOTSTRAP if texts.get(n) is not None)
+        order = [(n, _text(texts.get(n))) for n in rules.BOOTSTRAP if n != rules.MEMORY]
+        if texts.get(rules.MEMORY) is not None:
+            order.append((rules.MEMORY, _text(texts[rules.MEMORY])))
+        where = {n: os.path.join(reader.root, n) for n in rules.BOOTSTRAP}
+        injected = tuple(rules.build(order, where))
+        found = []
+        for name in present:
+            tf = texts[name]
+            assert tf is not None
+            for s in sections(tf, 2, False):
+                found.append((name, s.name.strip(), s.span))
+        daily = _daily(top.files, reader.today)
+        queue_tf = reader.read(audit.QUEUE)
+        queue = tuple(audit.read(queue_tf.text)) if queue_tf is not None else ()
+        data = OpenClawData(present, injected, tuple(found), daily, queue, reader.today)
+        check(reader, data, top, queue_tf)
+        return data
+
+    # --- entries, outline, context ---------------------------------------------
+
+    def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
+        for name in data.present:
+            yield Entry(f"openclaw:{name}", "openclaw", self.name, name, name)
+        for file, heading, span in data.sections:
+            title = f"{file} · {heading}"
+            yield Entry(f"openclaw:{file}#{heading}", "openclaw", self.name, title, file, span)
+        for d in data.daily:
+            name = d.file.split("/", 1)[1]
+            yield Entry(f"openclaw-daily:{name}", "openclaw-daily", self.name, name, d.file)
+
+    def outline(self, store: Store, data: Any) -> list[OutlineItem]:
+        from memtui.engine.layouts.openclaw_outline import outline
+
+        return outline(store, data)
+
+    def context(self, store: Store, data: Any) -> list[ContextFile]:
+        out = []
+        for item in data.injected:
+            out.append(_context_file(item))
+        for d in data.daily:
+            if d.date is not None and (data.today - d.date).days in (0, 1):
+                tf = store.texts.get(d.file) or read_late(store, d.file)
+                if tf is not None:
+                    when = "today" if d.date == data.today else "yesterday"
+                    note = f"the daily note of {when}: read at session start (docs: memory.md)"
+                    out.append(ContextFile(d.file, tf.text, None, _lines(tf.text), note))
+        return out
+
+    def locks(self, rel: str) -> list[str]:
+        return [LOCK_NAME]  # OpenClaw takes none; memtui's own keeps memtui's changes apart
+
+    # --- ops ---------------------------------------------------------------------
+
+    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        raise refused(
+            f"{kind}:{name}: an OpenClaw workspace has no archive; edit the file, or apply "
+            "a Memory Audit delete or move (memtui pending)"
+        )
+
+    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        raise refused(f"{kind}:{name}: an OpenClaw workspace has no archive to restore from")
+
+    def queue(self, store: Store, data: Any) -> list[QueueItem]:
+        from memtui.engine.ops.openclaw_audit import queue_items
+
+        return queue_items(store, data)
+
+    def preview(self, root: str, item_id: str) -> QueuePreview:
+        from memtui.engine.ops.openclaw_audit import preview
+
+        return preview(root, item_id)
+
+    def approve(self, root: str, ids: list[str], **shown: Any) -> list[Receipt]:
+        from memtui.engine.ops.openclaw_audit import approve
+
+        return approve(root, ids, **shown)
+
+    def reject(self, root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
+        from memtui.engine.ops.openclaw_audit import reject
+
+        return reject(root, ids, reason, **shown)
+
+
+def _text(tf: TextFile | None) -> str | None:
+    return None if tf is None else tf.text
+
+
+def _lines(text: str) -> int:
+    return len(text.splitlines())
+
+
+def _context_file(item: rules.Injected) -> ContextFile:
+    if item.trim is None:
+        return ContextFile(item.name, item.text, None, 0, "missing: OpenClaw injects this marker")
+    first = first_unloaded(item)
+    if first is None:
+        return ContextFile(item.name, item.text, None, _lines(item.text))
+    t = item.trim
+    if item.clamped:
+        why = f"the {rules.TOTAL_MAX_CHARS:,}-character budget of all bootstrap files"
+    else:
+        why = f"{rules.MAX_CHARS:,} characters ({t.original:,} in the file)"
+    tail = f"; its last {t.tail_units:,} characters are loaded again" if t.tail_units else ""
+    note = f"OpenClaw cuts {item.name} at {why}: line {first} on is not loaded{tail}"
+    return ContextFile(item.name, item.text, first, first - 1, note)
+
+
+def _daily(files: frozenset[str], today: dt.date) -> tuple[Daily, ...]:
+    dated, odd = [], []
+    for rel in files:
+        parts = rel.split("/")
+        if len(parts) != 2 or parts[0] != "memory" or not parts[1].endswith(".md"):
+            continue
+        if parts[1] in OWN_MEMORY_FILES:
+            continue
+        date = _date(parts[1])
+        if date is None:
+            odd.append(Daily(rel, None, False))
+        else:
+            dated.append(Daily(rel, date, date > today))
+    dated.sort(key=lambda d: (d.date, d.file), reverse=True)
+    return tuple(dated) + tuple(sorted(odd, key=lambda d: d.file))
+
+
+def _date(name: str) -> dt.date | None:
+    m = DAILY.fullmatch(name)
+    if not m:
+        return None
+    try:
+        return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return None
