@@ -49,6 +49,16 @@ def check(reader: StoreReader, data: OpenClawData, top: Listing, queue: TextFile
                 f"{rules.MAX_CHARS:,} OpenClaw injects: past that the file is cut",
                 level="warning",
             )
+    injected = {item.name for item in data.injected}
+    for name in data.present:
+        if name not in injected:
+            add(
+                "bootstrap-size",
+                name,
+                1,
+                f"{name} is never injected: the bootstrap files before it use up OpenClaw's "
+                f"{rules.TOTAL_MAX_CHARS:,}-character budget",
+            )
     if rules.LEFTOVER in data.present:
         add(
             "bootstrap-leftover",

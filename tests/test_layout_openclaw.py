@@ -1,0 +1,259 @@
+"""The OpenClaw agent workspace (SPEC §3b) on a workspace no one here wrote: detection,
+the findings where they are due and nowhere else, what the agent is given of each
+bootstrap file (the cut re-stated below from OpenClaw's source, not from memtui's),
+and edits that leave every byte outside their lines alone."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from memtui.engine.store import layouts_at
+from tests.conftest import run_cli, tree_digest, write_tree
+
+# --- OpenClaw's rules, re-stated from openclaw/openclaw -----------------------------
+# src/agents/embedded-agent-helpers/bootstrap.ts: DEFAULT_BOOTSTRAP_MAX_CHARS = 20_000,
+# DEFAULT_BOOTSTRAP_TOTAL_MAX_CHARS = 60_000, BOOTSTRAP_HEAD_RATIO 0.75 / TAIL 0.25 of
+# what is left once the marker is reserved. "chars" are String#length: UTF-16 units.
+MAX = 20_000
+
+
+def js_len(s: str) -> int:
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def js_slice_safe(s: str, start: int, end: int | None = None) -> str:
+    """src/utils.ts sliceUtf16Safe: a UTF-16 slice that never splits a surrogate pair
+    (a start inside a pair moves forward, an end inside one moves back)."""
+    u = s.encode("utf-16-le", "surrogatepass")
+    units = [u[i] | u[i + 1] << 8 for i in range(0, len(u), 2)]
+    n = len(units)
+    lo = max(n + start, 0) if start < 0 else min(start, n)
+    hi = n if end is None else min(end, n)
+    if 0 < lo < n and 0xDC00 <= units[lo] <= 0xDFFF and 0xD800 <= units[lo - 1] <= 0xDBFF:
+        lo += 1
+    if 0 < hi < n and 0xD800 <= units[hi - 1] <= 0xDBFF and 0xDC00 <= units[hi] <= 0xDFFF:
+        hi -= 1
+    return u[2 * lo : 2 * hi].decode("utf-16-le", "surrogatepass")
+
+
+def openclaw_cut(content: str, name: str, limit: int = MAX) -> tuple[str, str]:
+    """trimBootstrapContent (bootstrap.ts) for a file other than AGENTS.md: (what is
+    injected, the head kept from the file's start)."""
+    trimmed = content.rstrip()  # trimEnd (ASCII whitespace is all these texts end with)
+    length = js_len(trimmed)
+    if length <= limit:
+        return trimmed, trimmed
+
+    def marker(h: int, t: int) -> str:
+        return (
+            f"\n[...truncated, read {name} for full content...]\n"
+            f"…(truncated {name}: kept {h}+{t} chars of {length})…\n"
+        )
+
+    head = tail = 0
+    for _ in range(3):  # the marker's digits change its length: settle as the source does
+        budget = limit - js_len(marker(head, tail)) - (int(head > 0) + int(tail > 0))
+        head, tail = math.floor(budget * 0.75), math.floor(budget * 0.25)
+    while (over := head + tail + js_len(marker(head, tail)) + 2 - limit) > 0:
+        tail = max(0, tail - over)  # the tail gives way first
+    kept_head = js_slice_safe(trimmed, 0, head)
+    return "\n".join([kept_head, marker(head, tail), js_slice_safe(trimmed, -tail)]), kept_head
+
+
+def first_unloaded(trimmed: str, head: str) -> int:
+    """The first line of the file with a character the head does not hold."""
+    line = head.count("\n") + 1
+    return line + 1 if trimmed[len(head) :].startswith("\n") else line
+
+
+# --- a workspace no one here wrote -------------------------------------------------
+
+
+def lines_to(units: int, word: str) -> str:
+    """Numbered lines of CJK and emoji text, `units` UTF-16 units long once OpenClaw has
+    trimmed its end (the final newline)."""
+    out, total, n = [], 0, 0
+    while True:
+        line = f"{n:04d} {word} 记忆 😀 notes\n"
+        if total + js_len(line) > units - 1:
+            break
+        out.append(line)
+        total += js_len(line)
+        n += 1
+    return "".join(out) + "x" * (units - total) + "\n"  # trimEnd leaves `units` units
+
+
+def workspace(tmp_path: Path, **extra: str) -> Path:
+    files = {
+        "AGENTS.md": "# AGENTS.md\n\n- Read SOUL.md first\n",
+        "SOUL.md": lines_to(15_999, "soul"),  # just under 80%: no finding
+        "USER.md": lines_to(16_000, "user"),  # 80%: warning
+        "MEMORY.md": lines_to(20_001, "memory"),  # one unit over: cut, error
+        "memory/2026-11-29.md": "- today\n",
+        "memory/2026-11-28-standup.md": "- yesterday, with a slug\n",
+        "memory/2026-11-30.md": "- tomorrow\n",  # future: daily-name
+        "memory/2026-02-30.md": "- no such day\n",  # daily-name
+        "memory/ideas.md": "- misnamed\n",  # daily-name
+        "memory/context-digest.md": "- OpenClaw's own\n",  # not flagged
+        "memory/2026-11-01.txt": "not Markdown\n",  # not flagged: not a .md
+    }
+    files.update(extra)
+    return write_tree(tmp_path / "ws", files)
+
+
+def check_json(root: Path) -> set[tuple[str, str, str | None, int | None]]:
+    got = run_cli("check", "--json", "--store", str(root))
+    assert got.returncode in (0, 1), got.stderr
+    return {
+        (f["code"], f["level"], f["file"], f["line"])
+        for f in json.loads(got.stdout)["findings"]
+        if f["code"] in ("bootstrap-size", "daily-name", "memory-case", "bootstrap-leftover")
+    }
+
+
+def test_detected_by_agents_md_with_a_companion_file_and_stealing_no_other_layout(
+    tmp_path: Path,
+) -> None:
+    root = workspace(tmp_path)
+    assert layouts_at(str(root)) == ("openclaw",)
+    alone = write_tree(tmp_path / "alone", {"AGENTS.md": "# rules\n"})
+    assert layouts_at(str(alone)) == ()
+    seed = write_tree(tmp_path / "seed", {"memory.md": "# index\n", "soul.md": "# soul\n"})
+    assert layouts_at(str(seed)) == ("workspace",)
+    claude = write_tree(tmp_path / "claude", {"MEMORY.md": "- [A](a.md) — a\n", "a.md": "a\n"})
+    assert layouts_at(str(claude)) == ("claude",)
+    companion = write_tree(tmp_path / "comp", {"MEMORY.md": "# m\n", "memory/events.md": "# e\n"})
+    assert "openclaw" not in layouts_at(str(companion))
+
+
+def test_check_reports_bootstrap_size_and_daily_name_where_due_and_nowhere_else(
+    tmp_path: Path,
+) -> None:
+    root = workspace(tmp_path)
+    memory = (root / "MEMORY.md").read_text(encoding="utf-8")
+    _, head = openclaw_cut(memory, "MEMORY.md")
+    assert check_json(root) == {
+        ("bootstrap-size", "warning", "USER.md", None),
+        ("bootstrap-size", "error", "MEMORY.md", first_unloaded(memory.rstrip(), head)),
+        ("daily-name", "warning", "memory/2026-11-30.md", None),
+        ("daily-name", "warning", "memory/2026-02-30.md", None),
+        ("daily-name", "warning", "memory/ideas.md", None),
+    }
+
+
+def test_a_leftover_bootstrap_and_both_memory_cases_are_reported(tmp_path: Path) -> None:
+    root = workspace(tmp_path, **{"BOOTSTRAP.md": "# hello\n", "memory.md": "old\n"})
+    found = check_json(root)
+    assert ("bootstrap-leftover", "info", "BOOTSTRAP.md", None) in found
+    assert ("memory-case", "warning", "memory.md", None) in found
+
+
+def context(root: Path) -> dict[str, dict]:
+    got = run_cli("context", "--json", "--store", str(root))
+    assert got.returncode == 0, got.stderr
+    layout = next(lay for lay in json.loads(got.stdout)["layouts"] if lay["layout"] == "openclaw")
+    return {f["file"]: f for f in layout["files"]}
+
+
+def test_context_gives_each_file_as_injected_cut_at_20000_utf16_units(tmp_path: Path) -> None:
+    root = workspace(tmp_path)
+    files = context(root)
+    for name in ("SOUL.md", "USER.md"):  # under the limit: whole
+        text = (root / name).read_text(encoding="utf-8")
+        assert files[name]["text"] == text.rstrip()
+        assert files[name]["cut"] is False and files[name]["first_unloaded_line"] is None
+    memory = (root / "MEMORY.md").read_text(encoding="utf-8")
+    injected, head = openclaw_cut(memory, "MEMORY.md")
+    got = files["MEMORY.md"]
+    assert got["text"] == injected
+    assert js_len(got["text"]) <= MAX
+    assert got["first_unloaded_line"] == first_unloaded(memory.rstrip(), head)
+    assert "[...truncated, read MEMORY.md for full content...]" in got["text"]
+    # HEARTBEAT.md and IDENTITY.md are absent: OpenClaw injects its missing marker
+    assert files["IDENTITY.md"]["text"] == f"[MISSING] Expected at: {root / 'IDENTITY.md'}"
+
+
+def test_a_file_of_exactly_20000_units_is_loaded_whole(tmp_path: Path) -> None:
+    tools = lines_to(20_000, "tools")
+    root = write_tree(tmp_path / "ws", {"AGENTS.md": "# A\n", "USER.md": "u\n", "TOOLS.md": tools})
+    got = context(root)["TOOLS.md"]
+    assert got["text"] == tools.rstrip() and got["cut"] is False
+    assert ("bootstrap-size", "warning", "TOOLS.md", None) in check_json(root)
+
+
+def test_a_cut_inside_an_emoji_keeps_no_half_of_it(tmp_path: Path) -> None:
+    """The head ends where sliceUtf16Safe puts it: never between an emoji's two units."""
+    for pad in (0, 1):
+        text = "#" * (1 + pad) + "\n" + "😀" * 12_000 + "\n"
+        injected, head = openclaw_cut(text, "SOUL.md")
+        root = workspace(tmp_path / f"p{pad}", **{"SOUL.md": text})
+        assert context(root)["SOUL.md"]["text"] == injected
+        assert "\ufffd" not in injected
+        assert js_len(head) % 2 == (2 + pad) % 2  # "#"*k + "\n" then whole emoji only
+
+
+def test_today_and_yesterday_are_read_at_session_start(tmp_path: Path) -> None:
+    files = context(workspace(tmp_path))  # today is pinned to 2026-11-29 (conftest)
+    assert files["memory/2026-11-29.md"]["text"] == "- today\n"
+    assert files["memory/2026-11-28-standup.md"]["text"] == "- yesterday, with a slug\n"
+    assert "memory/2026-11-30.md" not in files
+
+
+def test_the_files_together_are_held_to_60000_units(tmp_path: Path) -> None:
+    """buildBootstrapContextFiles: each file gets min(20,000, what is left of 60,000);
+    once nothing is left, later files are not injected at all."""
+    big = lines_to(19_000, "big")
+    root = write_tree(
+        tmp_path / "ws",
+        {"AGENTS.md": "# A\n", "SOUL.md": big, "TOOLS.md": big, "IDENTITY.md": big,
+         "USER.md": big, "MEMORY.md": "# never reached\n"},
+    )  # fmt: skip
+    files = context(root)
+    left = 60_000 - 3 - 3 * js_len(big.rstrip())  # after AGENTS.md and three big files
+    assert files["USER.md"]["text"] == openclaw_cut(big, "USER.md", left)[0]
+    assert files["USER.md"]["cut"] is True
+    assert "MEMORY.md" not in files
+    found = check_json(root)
+    assert ("bootstrap-size", "error", "MEMORY.md", 1) in found
+    assert any(f[0] == "bootstrap-size" and f[2] == "USER.md" and f[1] == "error" for f in found)
+
+
+# --- edits ------------------------------------------------------------------------
+
+
+def edit(root: Path, tmp_path: Path, entry: str, text: str) -> object:
+    new = tmp_path / "new.md"
+    new.write_bytes(text.encode("utf-8"))
+    return run_cli("edit", entry, "--text-file", str(new), "--store", str(root))
+
+
+def test_a_section_edit_changes_only_its_lines(tmp_path: Path) -> None:
+    memory = "# 记忆\r\n\r\n## Prefs\r\n- 喜欢绿茶 🍵\r\n\r\n## Work\r\n- rust\r\n"
+    root = workspace(tmp_path, **{"MEMORY.md": memory})
+    before = tree_digest(root)
+    got = edit(root, tmp_path, "openclaw:MEMORY.md#Prefs", "## Prefs\n- 喜欢咖啡 ☕\n")
+    assert got.returncode == 0, got.stderr
+    after = (root / "MEMORY.md").read_bytes()
+    assert after == memory.replace("喜欢绿茶 🍵", "喜欢咖啡 ☕").encode("utf-8")
+    changed = {k for k, v in tree_digest(root).items() if before.get(k) != v}
+    assert {c for c in changed if not c.startswith(".history")} - {".memory.lock"} == {"MEMORY.md"}
+
+
+def test_a_whole_bootstrap_file_is_edited_and_a_daily_note_is_not(tmp_path: Path) -> None:
+    root = workspace(tmp_path)
+    got = edit(root, tmp_path, "openclaw:AGENTS.md", "# AGENTS.md\n\n- Read USER.md too\n")
+    assert got.returncode == 0, got.stderr
+    assert (root / "AGENTS.md").read_text(encoding="utf-8").endswith("- Read USER.md too\n")
+    before = tree_digest(root)
+    got = edit(root, tmp_path, "openclaw-daily:2026-11-29.md", "- rewritten\n")
+    assert got.returncode == 1
+    assert "append-only" in got.stderr and "Traceback" not in got.stderr
+    assert tree_digest(root) == before
+
+
+def test_ids_are_listed(tmp_path: Path) -> None:
+    got = run_cli("list", "--json", "--store", str(workspace(tmp_path)))
+    ids = {e["id"] for e in json.loads(got.stdout)["entries"]}
+    assert {"openclaw:MEMORY.md", "openclaw:AGENTS.md", "openclaw-daily:2026-11-29.md"} <= ids
