@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 # Their names, in detection order, for what needs no parser (the CLI's --layout choices).
-NAMES = ("workspace", "companion", "dsh", "claude", "hermes")
+NAMES = ("workspace", "companion", "dsh", "claude", "hermes", "openclaw")
 
 
 @cache
@@ -25,9 +25,10 @@ def registry() -> dict[str, Layout]:
     parser modules can be imported on their own)."""
     from memtui.engine.layouts.claude import Claude
     from memtui.engine.layouts.hermes import Hermes
+    from memtui.engine.layouts.openclaw import OpenClaw
     from memtui.engine.layouts.seeds import Companion, Dsh, Workspace
 
-    found: list[Layout] = [Workspace(), Companion(), Dsh(), Claude(), Hermes()]
+    found: list[Layout] = [Workspace(), Companion(), Dsh(), Claude(), Hermes(), OpenClaw()]
     assert tuple(layout.name for layout in found) == NAMES
     return {layout.name: layout for layout in found}
 

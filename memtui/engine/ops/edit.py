@@ -24,6 +24,7 @@ from memtui.engine.ops.claude import CLAUDE_KINDS, claude_target
 from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.companion import parse_event_ref
 from memtui.engine.ops.lines import check_root, eol_of_text, line_ranges, load
+from memtui.engine.ops.openclaw import OPENCLAW_KINDS, openclaw_target
 from memtui.engine.ops.structure import check_structure
 from memtui.engine.paths import LAYOUT_DIRS, is_temp_name
 from memtui.engine.textfile import TextFile, decode, line_count
@@ -246,6 +247,7 @@ def _split_ref(ref: str, expect: str | None) -> tuple[str, str, str | None]:
     if not sep:
         return bare_kind(ref), *split_expect(ref, expect)
     kinds = ("event", "fact", "sop", "pending", "profile", "topic", "file", *CLAUDE_KINDS)
+    kinds += OPENCLAW_KINDS
     if kind not in kinds or not rest:
         raise Refused(f"{ref!r} is not an entry id (see `memtui list`)")
     if kind == "event":
@@ -296,6 +298,8 @@ def _target(
         return _topic(root, name), _whole, 0
     if kind in CLAUDE_KINDS:
         return claude_target(root, kind, name)
+    if kind in OPENCLAW_KINDS:
+        return openclaw_target(root, kind, name, expect)
     return _file(root, name), _whole, 0
 
 
