@@ -28,13 +28,14 @@ import pytest
 from memtui.engine import queue
 from memtui.engine.ops.common import Refused
 from memtui.engine.store import open_store
-from tests.conftest import tree_digest, write_tree
+from tests.conftest import run_cli, tree_digest, write_tree
 
 LOG = "memory/audit/suggestions.jsonl"
 WS = "/home/someone/.openclaw/workspace"  # where OpenClaw ran, as its records say
 ISO_MS = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\Z")
 MEMORY = (
-    "# MEMORY.md\r\n\r\n## Prefs\r\n- 喜欢绿茶 🍵\r\n- dark mode\r\n\r\n## Work\r\n- rust\r\n\r\n\r\n"
+    "# MEMORY.md\r\n\r\n## Prefs\r\n- 喜欢绿茶 🍵\r\n- dark mode\r\n\r\n"
+    "## Work\r\n- rust\r\n\r\n\r\n"
 )
 
 
@@ -226,3 +227,28 @@ def test_the_preview_shows_the_diff_and_writes_nothing(tmp_path: Path) -> None:
     assert got.error is None
     assert "-- 喜欢绿茶 🍵" in got.diff and "+- 喜欢咖啡" in got.diff
     assert memory_files(root) == before
+
+
+def test_the_command_line_lists_applies_and_rejects_by_id(tmp_path: Path) -> None:
+    add = record("ma_add", "add", "- 喜欢安静")
+    stale = record("ma_stale", "edit", "- x", 4, 4, hash="0" * 16)
+    gone = record("ma_gone", "delete", "", 5, 5)
+    root = workspace(tmp_path, add, stale, gone)
+    listed = run_cli("pending", "--json", "--store", str(root))
+    assert listed.returncode == 0, listed.stderr
+    queued = {i["id"]: i for i in json.loads(listed.stdout)["queue"]}
+    assert set(queued) == {f"openclaw-audit:{r}" for r in ("ma_add", "ma_stale", "ma_gone")}
+    assert queued["openclaw-audit:ma_stale"]["problem"]
+    got = run_cli(
+        "accept", "openclaw-audit:ma_add", "openclaw-audit:ma_stale", "--store", str(root)
+    )
+    assert got.returncode == 1 and "Traceback" not in got.stderr
+    assert "ma_stale" in got.stderr and "conflict" in got.stderr
+    got = run_cli("reject", "openclaw-audit:ma_gone", "--reason", "keep", "--store", str(root))
+    assert got.returncode == 0, got.stderr
+    states = {}
+    for raw in (root / LOG).read_text(encoding="utf-8").splitlines():
+        rec = json.loads(raw)
+        states[rec["id"]] = rec["status"]
+    assert states == {"ma_add": "applied", "ma_stale": "conflict", "ma_gone": "rejected"}
+    assert (root / "MEMORY.md").read_text(encoding="utf-8").endswith("\n\n- 喜欢安静\n")

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.diff import change_diff
+from memtui.engine.errors import MemtuiError
 from memtui.engine.identity import fingerprint, split_expect
 from memtui.engine.layouts import openclaw_audit as audit
 from memtui.engine.layouts.claude_rules import JS_SPACE
@@ -26,6 +27,7 @@ from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import check_root, eol_of_text, load
 from memtui.engine.queue import QueueItem, QueuePreview
 from memtui.engine.textfile import TextFile
+from memtui.engine.write.operation import new_id
 from memtui.engine.write.transaction import Receipt, Transaction
 
 if TYPE_CHECKING:
@@ -194,33 +196,42 @@ def preview(root: str, item_id: str) -> QueuePreview:
 
 
 def approve(root: str, ids: list[str], **shown: Any) -> list[Receipt]:
-    return _each(ids, lambda i: _apply_one(root, i, shown.get("expect"), shown.get("dry_run")))
+    dry = bool(shown.get("dry_run"))
+    return _each(ids, shown, "approve", lambda i, fp: _apply_one(root, i, fp, dry))
 
 
 def reject(root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
-    return _each(
-        ids, lambda i: _reject_one(root, i, reason, shown.get("expect"), shown.get("dry_run"))
-    )
+    if not isinstance(reason, str) or not reason.strip():
+        raise Refused("a rejection needs a reason (it is kept in memtui's audit log)")
+    dry = bool(shown.get("dry_run"))
+    return _each(ids, shown, "reject", lambda i, fp: _reject_one(root, i, reason.strip(), fp, dry))
 
 
-def _each(ids: list[str], one: Callable[[str], Receipt]) -> list[Receipt]:
-    """Each id its own transaction; refusals are gathered and raised after the rest ran
-    (the receipts of what was done ride on the exception as `done`)."""
-    done: list[Receipt] = []
-    problems: list[str] = []
+def _each(
+    ids: list[str], shown: dict[str, Any], op: str, one: Callable[[str, str | None], Receipt]
+) -> list[Receipt]:
+    """One transaction per id. One id's refusal is raised; with several, the refusals are
+    listed in a last receipt's `refused` (the convention of engine.queue's callers). A
+    conflict is both: its record was appended, and the approval refused."""
+    expected = dict(shown.get("expected") or {})
+    if shown.get("expect") is not None and len(ids) == 1:
+        expected[ids[0]] = shown["expect"]
+    receipts, refused = [], []
     for item_id in ids:
         try:
-            done.append(one(item_id))
-        except Refused as exc:
-            problems.append(str(exc))
-            conflict = getattr(exc, "receipt", None)
-            if conflict is not None:
-                done.append(conflict)
-    if problems:
-        exc = Refused("; ".join(problems))
-        exc.done = done  # type: ignore[attr-defined]
-        raise exc
-    return done
+            receipts.append(one(item_id, expected.get(item_id)))
+        except MemtuiError as exc:
+            if len(ids) == 1:
+                raise
+            done = getattr(exc, "receipt", None)
+            if done is not None:
+                receipts.append(done)
+            refused.append({"id": item_id, "reason": str(exc)})
+    if refused:
+        summary = f"{op} {len(ids) - len(refused)}; refused {len(refused)}"
+        details = {"summary": summary, "refused": refused}
+        receipts.append(Receipt(new_id(), op, (), bool(shown.get("dry_run")), details))
+    return receipts
 
 
 def _name(item_id: str, expect: str | None) -> tuple[str, str | None]:
