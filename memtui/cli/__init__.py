@@ -38,6 +38,7 @@ VERBS = (
     "undo",
     "fix",
     "context",
+    "stores",
 )
 
 
@@ -71,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         open_verb,
         read_verbs,
         serve_verb,
+        stores_verb,
         write_verbs,
     )
 
@@ -100,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     write_verbs.register(verbs, store)
     fix_verb.register(verbs, store)
     context_verb.register(verbs, store)
+    stores_verb.register(verbs)
     return parser
 
 

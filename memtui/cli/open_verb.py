@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from memtui.cli import CallError
 from memtui.cli.read_verbs import store_root, summary
 
 
@@ -27,13 +28,23 @@ def register(verbs: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    root = store_root(args.path)
+    try:
+        root = store_root(args.path)
+    except CallError:
+        if args.path or not ui_wanted(args.summary):
+            raise  # a script (or a PATH that is no store) still gets exit 2
+        root = ""  # no store to open: the app offers the machine's stores (SPEC §3b)
     return launch(root, read_only=args.read_only, summary_only=args.summary)
 
 
+def ui_wanted(summary_only: bool) -> bool:
+    """A full-screen app needs a terminal; without one, or asked to, a summary."""
+    return not summary_only and sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def launch(root: str, *, read_only: bool = False, summary_only: bool = False) -> int:
-    if summary_only or not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return summary(root)  # a full-screen app needs a terminal
+    if not ui_wanted(summary_only):
+        return summary(root)
     from memtui.ui.app import MemtuiApp
 
     MemtuiApp(root, read_only=read_only).run()

@@ -115,6 +115,11 @@ class MemtuiApp(App[None]):
         index = self.query("#pane-index")
         if index and self.size.width < self.NARROW:
             index.first().focus()
+        if not self.root:  # no store to open: the machine's stores to pick from (SPEC §3b)
+            from memtui.ui.screens.stores import StoresScreen
+
+            self.push_screen(StoresScreen(first=True))
+            return
         self.load_store()
         if self.watch_files:
             self.watch_store()

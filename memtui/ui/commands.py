@@ -108,3 +108,10 @@ def _stores_near(app: MemtuiApp) -> Iterator[SystemCommand]:
             f"{path} ({', '.join(layouts)})",
             partial(app.open_store, path),
         )
+    from memtui.ui.screens.stores import show_stores
+
+    yield SystemCommand(
+        "Stores on this machine",
+        "Every store memtui finds in the usual places (memtui stores): pick one to open",
+        partial(show_stores, app),
+    )
