@@ -60,12 +60,22 @@ def limit_of(tx: Transaction, target: str) -> int:
         return limit
 
 
-def open_file(tx: Transaction, target: str) -> tuple[str, TextFile | None, int]:
-    """(file, its text now under both locks, its limit)."""
+def open_file(
+    tx: Transaction, target: str, *, drifting: bool = False
+) -> tuple[str, TextFile | None, int]:
+    """(file, its text now under both locks, its limit). Refused if Hermes would refuse
+    to rewrite it (drift), unless `drifting` (a replay checks that as Hermes does)."""
     rel = rules.FILES[target]
     hold(tx, rel)
     tf = load(tx, rel, thresholds(tx.root), must_exist=False)
-    return rel, tf, limit_of(tx, target)
+    limit = limit_of(tx, target)
+    why = rules.drift(tf.text, limit) if tf is not None and not drifting else None
+    if why:
+        raise Refused(
+            f"{rel}: Hermes would refuse to rewrite this file, {why}; fix it in an editor "
+            "first (memtui check shows the line); nothing was changed"
+        )
+    return rel, tf, limit
 
 
 def checked(rel: str, new: str, expected: list[str], limit: int) -> None:

@@ -66,7 +66,7 @@ def _approve_one(root: str, item_id: str, expect: str | None, dry_run: bool) -> 
         record = parse_record(rel, tf.text)
         if isinstance(record, str):
             raise Refused(f"{ref}: {rel} is {record}; Hermes cannot replay it (reject it)")
-        target_rel, target, limit = open_file(tx, record.target)
+        target_rel, target, limit = open_file(tx, record.target, drifting=True)
         old = target.text if target else ""
         before = rules.dedupe(rules.split_entries(old))
         try:
