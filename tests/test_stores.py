@@ -14,7 +14,6 @@ import pytest
 
 from memtui.cli import main
 from memtui.engine import stores
-from memtui.engine.layouts import NAMES
 from memtui.engine.store import open_store
 from tests.conftest import run_cli, tree_digest, write_tree
 from tests.helpers import ENV
@@ -42,10 +41,6 @@ OPENCLAW = {
     "memory/2026-11-28.md": "# 2026-11-28\n- shipped\n",
 }
 KEYS = {"path", "real", "layouts", "files", "bytes", "errors", "warnings", "problem"}
-
-needs_openclaw = pytest.mark.skipif(
-    "openclaw" not in NAMES, reason="the openclaw layout lands later"
-)
 
 
 def size_of(files: dict[str, str]) -> int:
@@ -141,7 +136,6 @@ def test_a_hermes_home_its_profiles_and_hermes_home_are_listed(
         assert got[str(root)].errors == opened.count("error")
 
 
-@needs_openclaw
 def test_an_openclaw_workspace_is_listed(home: Path) -> None:
     ws = write_tree(home / ".openclaw" / "workspace", OPENCLAW)
     (found,) = stores.stores()
