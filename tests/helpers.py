@@ -180,3 +180,23 @@ ACCEPT_STORE = {
     "memory_stats.json": '{"facts": 1, "accepted": 0}\n',
     f"pending/{ACCEPT_CID}.md": candidate(ACCEPT_CID, body="- pytest runs from the repo root\n"),
 }
+
+
+# --- small stores' texts (test_candidates, test_l0_guard, test_unresolved_block, ...) ------
+
+# A dsh index.txt with its rules line and an empty auto block.
+DSH_INDEX = "[RULES] No Execution, No Memory\n# --- auto ---\n# --- end auto ---\n"
+
+# A companion events.md: one open promise and the agent's sentinel.
+OPEN_EVENT = (
+    "### [E001] 2026-11-20 · 约定\n**类型**：约定\n**内容**：周末去看海\n"
+    "**状态**：待跟进\n**到期日**：2026-12-01\n\n"
+    "### [E000] 2026-11-29T21:40 · last_active\n"
+)
+
+# A companion events.md of two short events and the sentinel.
+TWO_EVENTS = (
+    "### [E001] 2026-11-20 · 约定\n**内容**：周末去看海\n\n"
+    "### [E002] 2026-11-21 · 用户Todo\n**内容**：买猫粮\n\n"
+    "### [E000] 2026-11-29T21:40 · last_active\n"
+)

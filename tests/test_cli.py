@@ -13,7 +13,7 @@ from conftest import TODAY, run_cli, tree_digest, write_tree
 
 from memtui import __version__
 from memtui.cli import main
-from tests.helpers import CANDIDATE, ENV, INDEX_TXT, MOOD, REPO
+from tests.helpers import CANDIDATE, DSH_INDEX, ENV, INDEX_TXT, MOOD, REPO
 
 EVENTS = """\
 # 事件记录
@@ -200,6 +200,29 @@ def test_store_path_that_does_not_exist(tmp_path):
     assert res.returncode == 2 and "nope" in res.stderr
 
 
+def test_add_topic_takes_store_after_the_kind(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "ws",
+        {"memory.md": "# idx\n\n## Projects\n- {old} → memory_old.md\n", "memory_old.md": "x\n"},
+    )
+    body = write_tree(tmp_path, {"b.txt": "the body\n"}) / "b.txt"
+    args = ["--section", "Projects", "--description", "new one", "--body-file", str(body)]
+    got = run_cli("add", "topic", "newtopic", *args, "--store", str(root), cwd=tmp_path, env=ENV)
+    assert got.returncode == 0, got.stderr
+    assert (root / "memory_newtopic.md").read_text() == "the body\n"
+    assert "- new one → memory_newtopic.md" in (root / "memory.md").read_text()
+
+
+def test_add_fact_takes_store_after_the_kind(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "d", {"index.txt": DSH_INDEX, "facts.md": "## ENV\n- a\n"})
+    got = run_cli(
+        "add", "fact", "ENV", "b", "--evidence", "seen", "--store", str(root), "--dry-run",
+        cwd=tmp_path, env=ENV,
+    )  # fmt: skip
+    assert got.returncode == 0, got.stderr
+    assert (root / "facts.md").read_text() == "## ENV\n- a\n"  # a dry run
+
+
 # --- calls ---------------------------------------------------------------------------
 
 
@@ -300,6 +323,17 @@ def test_show_file_outside_the_root_is_refused(root, tmp_path):
         res = cli("show", ref, "--store", str(root))
         assert res.returncode == 1, ref
         assert "OUTSIDE-SECRET-42" not in res.stdout + res.stderr
+
+
+def test_any_file_resolves_as_file_path_even_a_topic(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "ws",
+        {"memory.md": "# idx\n\n## P\n- {py} → memory_python.md\n", "memory_python.md": "py\n"},
+    )
+    got = run_cli("show", "file:memory_python.md", "--store", str(root), env=ENV)
+    assert got.returncode == 0, got.stderr
+    assert got.stdout.endswith("py\n")
+    assert run_cli("show", "file:nope.md", "--store", str(root), env=ENV).returncode == 1
 
 
 # --- check ---------------------------------------------------------------------------------

@@ -7,9 +7,12 @@ test also fails on a false positive next to the finding it is about.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from memtui.engine.store import open_store
+from tests.conftest import write_tree
 from tests.helpers import TODAY_DATE, expect, findings, line_of, with_changes
 
 SOUL = """# XiaoPaw 的自我设定
@@ -342,3 +345,11 @@ def test_toml_agent_max_bytes(store):
     files["memtui.toml"] = "[thresholds]\nagent_max_bytes = 100\n"
     root = store(files)
     assert findings(root) == [("agent-size", "warning", "agent.md", None)]
+
+
+def test_a_user_md_field_twice_is_a_user_duplicate(tmp_path: Path) -> None:
+    user = "# 用户\n\n## preferences\n- tea\n\n## Preferences\n- dup\n"
+    root = write_tree(
+        tmp_path / "ws", {"memory.md": "# idx\n\n## P\n", "user.md": user, "soul.md": "# s\n"}
+    )
+    assert ("user-duplicate", "warning", "user.md", 6) in findings(root)

@@ -18,7 +18,7 @@ from memtui.engine.ops import companion
 from memtui.engine.ops.common import Refused
 from memtui.engine.store import open_store
 from memtui.engine.textfile import BOM
-from tests.conftest import TODAY, tree_digest
+from tests.conftest import TODAY, tree_digest, write_tree
 from tests.helpers import TODAY_DATE, needs_seed_tools
 from tests.test_seed_template import TEMPLATE
 
@@ -554,3 +554,19 @@ def test_ops_keep_eol_bom_and_final_newline(make, eol, bom, final):
     companion.archive_event(str(root), "E008")
     assert (root / EVENTS).read_bytes() == shaped(after_done, eol, bom, final)
     assert (root / ARCHIVED).read_bytes() == shaped(block, eol, False, True)
+
+
+def test_restoring_the_last_archived_item_leaves_no_empty_heading(tmp_path: Path) -> None:
+    from memtui.engine.ops import companion
+
+    profile = "# 用户档案\n\n## 爱好\n- 骑车\n- 钓鱼\n\n## 工作\n- 后端\n"
+    files = {"memory/user_profile.md": profile, "memory/persona.md": "# 人设\n"}  # a store
+    root = write_tree(tmp_path / "c", files)
+    companion.archive_profile_item(str(root), "工作", "后端")
+    companion.archive_profile_item(str(root), "爱好", "钓鱼")
+    companion.restore_profile_item(str(root), "工作", "后端")
+    archived = (root / "archive/memory/user_profile.md").read_text(encoding="utf-8")
+    assert "## 工作" not in archived and "## 爱好\n- 钓鱼\n" in archived
+    companion.restore_profile_item(str(root), "爱好", "钓鱼")
+    assert "##" not in (root / "archive/memory/user_profile.md").read_text(encoding="utf-8")
+    assert "- 钓鱼" in (root / "memory/user_profile.md").read_text(encoding="utf-8")

@@ -19,8 +19,17 @@ from memtui.engine.ops.edit import edit_entry
 from memtui.engine.store import open_store
 from memtui.engine.textfile import BOM
 from memtui.engine.write.transaction import Conflict
-from tests.conftest import tree_digest
-from tests.helpers import CANDIDATE, E006, E007, EVENTS, EVENTS_MD, SENTINEL, TODAY_DATE
+from tests.conftest import tree_digest, write_tree
+from tests.helpers import (
+    CANDIDATE,
+    E006,
+    E007,
+    EVENTS,
+    EVENTS_MD,
+    SENTINEL,
+    TODAY_DATE,
+    TWO_EVENTS,
+)
 
 AGENT_APPEND = (
     "\n### [E008] 2026-11-29 · TYPE\n**类型**：TYPE\n**内容**：CONTENT\n**后续**：FOLLOWUP\n"
@@ -240,3 +249,39 @@ def test_dry_run_returns_the_planned_change(make):
     (change,) = receipt.changes
     assert change.old == EVENTS_MD.encode()
     assert change.new == (E006 + new + SENTINEL).encode()
+
+
+def test_an_event_edit_may_not_take_anothers_number_or_split(tmp_path: Path) -> None:
+    from memtui.engine.ops.common import Refused
+    from memtui.engine.ops.edit import edit_entry
+
+    root = write_tree(tmp_path / "c", {"memory/events.md": TWO_EVENTS})
+    e001 = "### [E001] 2026-11-20 · 约定\n**内容**：周末去看海\n\n"
+    for new, why in (
+        (e001.replace("[E001]", "[E002]"), "already another event's number"),
+        (e001 + "### [E003] 2026-11-22 · 约定\n**内容**：x\n\n", "2 `### ` event headings"),
+    ):
+        try:
+            edit_entry(str(root), "event:E001", new, seen_text=e001)
+        except Refused as exc:
+            assert why in str(exc)
+        else:
+            raise AssertionError(f"accepted: {new!r}")
+    assert (root / "memory/events.md").read_text(encoding="utf-8") == TWO_EVENTS
+    # renumbering onto a free number, and editing the text, are fine
+    edit_entry(str(root), "event:E001", e001.replace("[E001]", "[E007]"), seen_text=e001)
+    assert "### [E007] 2026-11-20" in (root / "memory/events.md").read_text(encoding="utf-8")
+
+
+def test_an_event_edit_may_not_take_an_archived_events_number(tmp_path: Path) -> None:
+    from memtui.engine.ops.common import Refused
+    from memtui.engine.ops.edit import edit_entry
+
+    archived = "### [E090] 2025-10-01 · 约定\n**内容**：旧事\n"
+    root = write_tree(
+        tmp_path / "c", {"memory/events.md": TWO_EVENTS, "archive/memory/events.md": archived}
+    )
+    e001 = "### [E001] 2026-11-20 · 约定\n**内容**：周末去看海\n\n"
+    with pytest.raises(Refused, match="or its archive"):
+        edit_entry(str(root), "event:E001", e001.replace("[E001]", "[E090]"), seen_text=e001)
+    assert (root / "memory/events.md").read_text(encoding="utf-8") == TWO_EVENTS

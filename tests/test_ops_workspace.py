@@ -15,7 +15,7 @@ from memtui.engine.ops import workspace
 from memtui.engine.ops.common import Refused
 from memtui.engine.store import open_store
 from memtui.engine.textfile import BOM
-from tests.conftest import tree_digest
+from tests.conftest import tree_digest, write_tree
 from tests.helpers import TODAY_DATE
 
 INDEX_MD = """\
@@ -237,3 +237,20 @@ def test_add_topic_dry_run(make):
     changes = {c.path: c for c in receipt.changes}
     assert (changes["memory_plan.md"].old, changes["memory_plan.md"].new) == (None, b"x\n")
     assert changes["memory.md"].new.decode().count("memory_plan.md") == 1
+
+
+def test_restoring_topics_empties_their_archived_section_only_when_none_is_left(
+    tmp_path: Path,
+) -> None:
+    index = "# idx\n\n## Projects\n- {a} → memory_a.md\n- {b} → memory_b.md\n"
+    root = write_tree(
+        tmp_path / "ws", {"memory.md": index, "memory_a.md": "a\n", "memory_b.md": "b\n"}
+    )
+    workspace.archive_topic(str(root), "a")
+    workspace.archive_topic(str(root), "b")
+    workspace.restore_topic(str(root), "a")
+    archived = (root / "archive/memory.md").read_text(encoding="utf-8")
+    assert "## Projects\n" in archived and "memory_b.md" in archived
+    workspace.restore_topic(str(root), "b")
+    assert "## Projects" not in (root / "archive/memory.md").read_text(encoding="utf-8")
+    assert (root / "memory.md").read_text(encoding="utf-8").count("→") == 2

@@ -1,0 +1,258 @@
+"""The index tree driven by Pilot over real stores (TreeAndFile: the real app with only the
+index and File panes): the layouts and their badges, the keys (history, edit, archive,
+restore), read-only, state kept across a reload, and nodes built only when expanded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from memtui.engine.config import Thresholds
+from memtui.engine.layouts.workspace import INDEX_CAP_LINES
+from memtui.ui.panes.index_tree import CHUNK, IndexPane
+from memtui.ui.panes.viewer import FilePane, component_style
+from tests import demo_facts as facts
+from tests.conftest import tree_digest, write_tree
+from tests.ui_helpers import (
+    TreeAndFile,
+    answer_confirm,
+    built,
+    cursor_to,
+    demo_store,
+    find,
+    labels,
+    loaded,
+    press_on,
+    press_until,
+    run,
+    until,
+    visible,
+)
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    return demo_store(tmp_path / "demo")
+
+
+def test_tree_shows_the_three_layouts_and_the_index_badge(demo: Path) -> None:
+    async def body(pilot: Pilot, app: TreeAndFile) -> None:
+        tree = await loaded(pilot, app)
+        labels = [n.label.plain for n in visible(tree)]  # type: ignore[union-attr]
+        tops = [n.label.plain for n in tree.root.children]  # type: ignore[union-attr]
+        assert tops[:3] == ["Workspace", "Companion", "Dsh"]
+        assert tops[-1].startswith("History")
+        memory = find(tree, "memory.md").label
+        t = Thresholds()
+        badge = (
+            f"{facts.INDEX_LINES} lines · warn {t.index_warn_lines} · "
+            f"block {t.index_block_lines} · cap {INDEX_CAP_LINES}"
+        )
+        assert badge in memory.plain  # type: ignore[union-attr]
+        # the badge has the warning colour of the theme (150-179 lines)
+        warning = component_style(tree, "index--warning")
+        start = memory.plain.index(badge)  # type: ignore[union-attr]
+        styles = [s.style for s in memory.spans if s.start <= start < s.end]  # type: ignore[union-attr]
+        assert warning in styles
+        l1 = f"index.txt  {facts.L1_LINES}/{Thresholds().l1_max_lines} lines  stale"
+        assert any(label.startswith(l1) for label in labels)
+        events = (
+            f"events.md  {facts.EVENTS} events · {facts.OPEN} open  {len(facts.OVERDUE)} overdue"
+        )
+        assert any(label.startswith(events) for label in labels)
+        assert any(f"🔥{facts.L1_HEAT}" in label for label in labels)  # index.txt's read heat
+        # a missing pointer under its section, an orphan among the topics
+        await cursor_to(pilot, tree, "memory.md")
+        await pilot.press("right")
+        for node in [
+            n
+            for n in visible(tree)
+            if n.parent and n.parent.data and n.parent.data.rel == "memory.md"
+        ]:
+            node.expand()
+        await pilot.pause()
+        missing = find(tree, "旧版博客迁移")  # the pointer to memory_blog_migration.md
+        assert "missing" in missing.label.plain  # type: ignore[union-attr]
+        await press_on(pilot, tree, "topics", "right")
+        assert "orphan" in find(tree, "memory_draft_ideas.md").label.plain  # type: ignore[union-attr]
+        assert "bad name" in find(tree, "memory_Travel-Plans.md").label.plain  # type: ignore[union-attr]
+
+    run(TreeAndFile(str(demo)), body)
+
+
+def test_keys_call_history_edit_and_archive(demo: Path) -> None:
+    async def body(pilot: Pilot, app: TreeAndFile) -> None:
+        tree = await loaded(pilot, app)
+        await press_on(pilot, tree, "sops", "right")
+        await cursor_to(pilot, tree, "rotate-nginx")
+        await pilot.press("h", "e")
+        assert app.calls == [("history", "sops/rotate-nginx.md"), ("edit", "sop:rotate-nginx")]
+        await pilot.press("x")
+        assert "sop:rotate-nginx" in await answer_confirm(pilot, app, "y")
+        await until(pilot, lambda: not (demo / "sops" / "rotate-nginx.md").exists())
+        assert (demo / "archive" / "sops" / "rotate-nginx.md").exists()
+        # the reload counts one sop less and keeps the sops group open
+        sops = f"sops ({facts.SOPS - 1})"
+        await until(pilot, lambda: sops in labels(tree))
+        assert find(tree, sops).is_expanded
+        assert "rotate-nginx" not in labels(tree)
+
+    run(TreeAndFile(str(demo)), body)
+
+
+def test_x_on_a_fact_section_and_a_topic_asks_first_then_archives(demo: Path) -> None:
+    """Through the real dialog: "No" has the focus (Enter keeps everything), y archives."""
+    before = tree_digest(demo)
+
+    async def body(pilot: Pilot, app: TreeAndFile) -> None:
+        tree = await loaded(pilot, app)
+        await press_on(pilot, tree, "facts.md", "right")
+        await cursor_to(pilot, tree, "GIT")
+        await pilot.press("x")
+        assert "fact:GIT" in await answer_confirm(pilot, app, "enter")
+        assert app._changes_running == 0 and tree_digest(demo) == before
+        await pilot.press("x")
+        await answer_confirm(pilot, app, "y")
+        await until(pilot, lambda: "## GIT" not in (demo / "facts.md").read_text("utf-8"))
+        assert "## GIT" in (demo / "archive" / "facts" / "GIT.md").read_text("utf-8")
+
+        await until(pilot, lambda: "archive/facts/GIT.md" in app.store.files)  # type: ignore[union-attr]
+        await press_on(pilot, tree, "topics", "right")
+        await cursor_to(pilot, tree, "memory_blog_notes.md")
+        await pilot.press("x")
+        assert "topic:blog_notes" in await answer_confirm(pilot, app, "y")
+        await until(pilot, lambda: not (demo / "memory_blog_notes.md").exists())
+        assert (demo / "archive" / "memory_blog_notes.md").exists()
+        assert "→ memory_blog_notes.md" not in (demo / "memory.md").read_text("utf-8")
+
+    run(TreeAndFile(str(demo)), body)
+
+
+def test_x_on_a_profile_category_picks_an_item_and_archives_then_restores_it(
+    demo: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    from memtui.ui.screens.choose import ChoiceScreen
+    from tests.conftest import run_cli
+
+    cli = shutil.copytree(demo, tmp_path / "cli")
+    profile = "memory/user_profile.md"
+
+    async def pick(pilot: Pilot, app: TreeAndFile, key: str, down: int) -> ChoiceScreen:
+        await press_until(pilot, key, lambda: isinstance(app.screen, ChoiceScreen))
+        screen = app.screen
+        assert isinstance(screen, ChoiceScreen)
+        await pilot.press(*["down"] * down, "enter")
+        return screen
+
+    async def body(pilot: Pilot, app: TreeAndFile) -> None:
+        tree = await loaded(pilot, app)
+        await press_on(pilot, tree, "user_profile.md", "right")
+        await cursor_to(pilot, tree, "重要关系")
+        choice = await pick(pilot, app, "x", 2)  # the third item: 爸爸
+        assert choice.choices[2] == facts.FATHER
+        question = await answer_confirm(pilot, app, "y")
+        assert "重要关系" in question and "爸爸" in question
+        await until(pilot, lambda: "爸爸" not in (demo / profile).read_text("utf-8"))
+        await until(
+            pilot, lambda: app.store is not None and f"archive/{profile}" in app.store.files
+        )
+        await pilot.pause()
+        await press_on(pilot, tree, "archive", "right")
+        await cursor_to(pilot, tree, profile)  # shown by its path under archive/
+        choice = await pick(pilot, app, "x", 0)
+        assert choice.choices == [f"{facts.RELATIONS} · {facts.FATHER}"]
+        assert "Restore" in await answer_confirm(pilot, app, "y")
+        await until(pilot, lambda: "爸爸" in (demo / profile).read_text("utf-8"))
+
+    run(TreeAndFile(str(demo)), body)
+    args = (f"profile:{facts.RELATIONS}", "--item", facts.FATHER, "--store", str(cli))
+    assert run_cli("archive", *args).returncode == 0
+    assert run_cli("restore", *args).returncode == 0
+    for rel in (profile, f"archive/{profile}"):
+        assert (demo / rel).read_bytes() == (cli / rel).read_bytes()
+
+
+def test_x_on_a_rejected_candidate_brings_it_back_to_pending(demo: Path) -> None:
+    from memtui.engine.ops import dsh
+
+    cid = facts.SECOND
+    before = (demo / "pending" / f"{cid}.md").read_bytes()
+    dsh.reject(str(demo), [cid], "by mistake")
+
+    async def body(pilot: Pilot, app: TreeAndFile) -> None:
+        tree = await loaded(pilot, app)
+        await press_on(pilot, tree, "archive", "right")
+        await cursor_to(pilot, tree, f"rejected/{cid}.md")
+        await pilot.press("x")
+        assert f"pending:{cid}" in await answer_confirm(pilot, app, "y")
+        await until(pilot, lambda: (demo / "pending" / f"{cid}.md").exists())
+
+    run(TreeAndFile(str(demo)), body)
+    assert (demo / "pending" / f"{cid}.md").read_bytes() == before
+
+
+def test_read_only_hides_edit_and_archive(demo: Path) -> None:
+    async def body(pilot: Pilot, app: TreeAndFile) -> None:
+        tree = await loaded(pilot, app)
+        await cursor_to(pilot, tree, "agent.md")
+        pane = app.query_one(IndexPane)
+        assert pane.check_action("edit", ()) is False
+        assert pane.check_action("archive", ()) is False
+        assert pane.check_action("history", ()) is True
+
+    run(TreeAndFile(str(demo), read_only=True), body)
+
+
+def test_expanded_state_cursor_and_viewer_line_survive_a_reload(demo: Path) -> None:
+    async def body(pilot: Pilot, app: TreeAndFile) -> None:
+        tree = await loaded(pilot, app)
+        await press_on(pilot, tree, "facts.md", "right")
+        await press_on(pilot, tree, "NETWORK", "enter")
+        viewer = app.query_one(FilePane)
+        line = viewer.rows.cursor
+        # the agent appends a fact; the watcher would reload: do what it does
+        with (demo / "facts.md").open("a", encoding="utf-8") as fh:
+            fh.write("- appended by the agent\n")
+        before = len(viewer.lines)
+        app.load_store()
+        await until(pilot, lambda: len(viewer.lines) == before + 1)
+        await pilot.pause()
+        assert find(tree, "facts.md").is_expanded
+        assert tree.cursor_node is not None
+        assert tree.cursor_node.label.plain.startswith("NETWORK")  # type: ignore[union-attr]
+        assert viewer.rel == "facts.md" and viewer.rows.cursor == line
+
+    run(TreeAndFile(str(demo)), body)
+
+
+def test_sops_are_built_only_when_expanded(tmp_path: Path) -> None:
+    count = 3000
+    files: dict[str, str | bytes] = {
+        "index.txt": "[RULES] x\n# --- auto ---\n# --- end auto ---\n",
+        "facts.md": "## ENV\n- a fact\n",
+    }
+    for i in range(count):
+        files[f"sops/task-{i:04d}.md"] = f"# task {i}\n1. do it\n"
+    root = write_tree(tmp_path / "big", files)
+
+    async def body(pilot: Pilot, app: TreeAndFile) -> None:
+        tree = await loaded(pilot, app)
+        sops = find(tree, "sops (3000)")
+        assert not sops.children
+        assert len(built(tree)) < 30
+        sops.expand()
+        await pilot.pause()
+        chunks = [n.label.plain for n in sops.children]  # type: ignore[union-attr]
+        assert chunks[0] == f"sops 1–{CHUNK}" and len(chunks) == -(-count // CHUNK)
+        assert all(not n.children for n in sops.children)
+        sops.children[1].expand()
+        await pilot.pause()
+        assert len(sops.children[1].children) == CHUNK
+        assert sops.children[1].children[0].label.plain == f"task-{CHUNK:04d}  task {CHUNK}"  # type: ignore[union-attr]
+        assert len(built(tree)) < 30 + CHUNK + len(chunks)
+
+    run(TreeAndFile(str(root)), body)
