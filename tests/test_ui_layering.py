@@ -7,13 +7,12 @@ import ast
 from pathlib import Path
 
 UI = Path(__file__).resolve().parents[1] / "memtui" / "ui"
-# the mood chart exists for the companion layout alone; the index tree still builds the
-# seed layouts' views itself (the Layout-protocol issue moves them into outlines)
-ALLOWED = {"panes/mood.py", "panes/index_tree.py"}
+# the mood chart exists for the companion layout alone
+ALLOWED = {"panes/mood.py"}
 
 
 def layout_imports(path: Path) -> list[str]:
-    found = []
+    found: list[str] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
             "memtui.engine.layouts"

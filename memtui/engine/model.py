@@ -353,9 +353,17 @@ class OutlineItem:
     file: str | None = None
     line: int | None = None  # 1-based
     entry_id: str | None = None
-    badges: tuple[tuple[str, str], ...] = ()  # (text, level): level is error|warning|info|ok
-    verbs: tuple[str, ...] = ()  # what a face may offer on it: edit, archive, restore, open
+    # (text, level): level is error|warning|info|ok|muted|heat. A tally of findings is one
+    # badge with one level per word: ("✖1 ⚠3", "error warning").
+    badges: tuple[tuple[str, str], ...] = ()
+    # what a face may offer on it: edit, open, archive, restore, and archive-item,
+    # restore-item (x asks which item first), restore-event (restored in the Events pane)
+    verbs: tuple[str, ...] = ()
     children: Callable[[], tuple[OutlineItem, ...]] | None = field(default=None, compare=False)
+    key: str = ""  # stable among its siblings across snapshots (default: the label)
+    style: str = ""  # the label's own look: group | muted
+    target: str | None = None  # the id archive/restore acts on, when not entry_id
+    folder: str | None = None  # a group standing for a folder: the files under it are its
 
 
 @dataclass(frozen=True, slots=True)

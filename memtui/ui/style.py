@@ -5,6 +5,10 @@ from __future__ import annotations
 from rich.style import Style
 from textual.widget import Widget
 
+from memtui.engine.outline import size_text  # the engine's outline shows sizes too
+
+__all__ = ["component_style", "size_text"]
+
 
 def component_style(widget: Widget, name: str, default: Style | None = None) -> Style:
     """A component class's colours as drawn, for Rich Text inside the widget.
@@ -27,12 +31,3 @@ def component_style(widget: Widget, name: str, default: Style | None = None) -> 
         bgcolor=full.bgcolor if part.bgcolor is not None else None,
     )
     return colours + part.without_color
-
-
-def size_text(n: int) -> str:
-    """A file size for people: 512 B, 3.4 KB, 1.2 MB."""
-    if n < 1024:
-        return f"{n} B"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KB"
-    return f"{n / 1024 / 1024:.1f} MB"

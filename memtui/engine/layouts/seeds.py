@@ -60,6 +60,11 @@ class Workspace(_Seed):
     def parse(self, reader: StoreReader, top: Listing) -> Any:
         return workspace.parse(reader, list(top.root_files))
 
+    def outline(self, store: Store, data: Any) -> list[OutlineItem]:
+        from memtui.engine.layouts.workspace_outline import outline
+
+        return outline(store, data)
+
     def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
         # reversed: with several pointers to one file, the first one's description wins
         described = {p.target: p.description for p in reversed(data.pointers)}
@@ -94,6 +99,11 @@ class Companion(_Seed):
 
     def parse(self, reader: StoreReader, top: Listing) -> Any:
         return companion.parse(reader)
+
+    def outline(self, store: Store, data: Any) -> list[OutlineItem]:
+        from memtui.engine.layouts.companion_outline import outline
+
+        return outline(store, data)
 
     def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
         from memtui.engine.identity import event_ids
@@ -140,6 +150,11 @@ class Dsh(_Seed):
 
     def parse(self, reader: StoreReader, top: Listing) -> Any:
         return dsh.parse(reader)
+
+    def outline(self, store: Store, data: Any) -> list[OutlineItem]:
+        from memtui.engine.layouts.dsh_outline import outline
+
+        return outline(store, data)
 
     def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
         for s in data.fact_sections:
