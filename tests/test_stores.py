@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from memtui.cli import main
 from memtui.engine import stores
 from memtui.engine.store import open_store
 from tests.conftest import run_cli, tree_digest, write_tree
-from tests.helpers import ENV
+from tests.helpers import ENV, WAIT
 
 DSH = {"index.txt": "# index\n", "facts.md": "## PYTHON_ENV\n- use a venv\n"}
 CLAUDE = {
@@ -117,6 +118,37 @@ def test_finding_is_quick_listing_only_measuring_opens(
     assert opened == [] and found[0].files is None and not found[0].measured
     done = dict(stores.measured(found))
     assert opened == [found[0].path] and done[0].files == 2
+
+
+def test_closing_the_measuring_early_opens_no_further_store(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app's list closed while stores are still being opened: those not begun are
+    dropped (a quit never waits for a whole machine's stores)."""
+    for n in range(5):
+        claude_project(home, f"-p{n}", CLAUDE)
+    found = stores.find()
+    opened: list[str] = []
+    opener: list[threading.Thread] = []
+    second_started, release = threading.Event(), threading.Event()
+
+    def slow_second(path: str, *args: object, **kwargs: object) -> object:
+        opened.append(path)
+        if len(opened) == 2:
+            opener.append(threading.current_thread())
+            second_started.set()
+            release.wait(WAIT)
+        return open_store(path)
+
+    monkeypatch.setattr("memtui.engine.store.open_store", slow_second)
+    results = stores.measured(found, workers=1)
+    first = next(results)
+    assert second_started.wait(WAIT), "the second store was never begun"
+    results.close()
+    release.set()
+    opener[0].join(WAIT)  # the pool's one thread ends once it has nothing left to open
+    assert not opener[0].is_alive()
+    assert first[0] == 0 and opened == [found[0].path, found[1].path]
 
 
 def test_a_hermes_home_its_profiles_and_hermes_home_are_listed(

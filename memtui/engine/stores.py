@@ -78,8 +78,15 @@ def places(cwd: str | None = None, env: Mapping[str, str] | None = None) -> list
     for root in hermes:  # a Hermes home, then its profiles
         out += [root, *_subfolders(os.path.join(root, "profiles"))]
     out.append(os.path.join(home, ".openclaw", "workspace"))
-    out.append(os.getcwd() if cwd is None else cwd)
-    return out
+    here = _here() if cwd is None else cwd
+    return out if here is None else [*out, here]
+
+
+def _here() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:  # the current folder was removed: there is nothing to look at
+        return None
 
 
 def _subfolders(parent: str) -> list[str]:
@@ -97,7 +104,7 @@ def find(cwd: str | None = None, env: Mapping[str, str] | None = None) -> list[F
     (a link to a store listed elsewhere is not listed twice). A usual place that is
     a folder but cannot be read is listed with the reason; the current folder only
     if it is a store."""
-    here = os.getcwd() if cwd is None else cwd
+    here = _here() if cwd is None else cwd
     found: list[FoundStore] = []
     seen: set[str] = set()
     for path in places(here, env):
@@ -166,13 +173,17 @@ def _why(exc: BaseException) -> str:
 
 
 def measured(found: list[FoundStore], workers: int = WORKERS) -> Iterator[tuple[int, FoundStore]]:
-    """(index in `found`, measured store) for each, as each is done."""
+    """(index in `found`, measured store) for each, as each is done. Closing it early
+    (the list's screen closed) drops the stores not started yet."""
     if not found:
         return
-    with ThreadPoolExecutor(max_workers=min(workers, len(found))) as pool:
+    pool = ThreadPoolExecutor(max_workers=min(workers, len(found)))
+    try:
         jobs = {pool.submit(measure, store): i for i, store in enumerate(found)}
         for job in as_completed(jobs):
             yield jobs[job], job.result()
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def stores(cwd: str | None = None, env: Mapping[str, str] | None = None) -> list[FoundStore]:

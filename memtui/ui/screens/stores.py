@@ -4,6 +4,7 @@ layouts' detection, quick); each store's counts fill in as it is opened."""
 
 from __future__ import annotations
 
+from contextlib import closing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -85,10 +86,11 @@ class StoresScreen(ModalScreen[None]):
         worker = get_current_worker()
         found = find()
         self.post_message(self.Listed(found))
-        for index, store in measured(found):
-            if worker.is_cancelled:
-                return
-            self.post_message(self.Measured(index, store))
+        with closing(measured(found)) as results:  # closed: the stores not begun are dropped
+            for index, store in results:
+                if worker.is_cancelled:  # the screen or the app closed
+                    return
+                self.post_message(self.Measured(index, store))
 
     def on_stores_screen_listed(self, message: Listed) -> None:
         self.found = list(message.found)
