@@ -11,6 +11,7 @@ from memtui.demo.claude import build_claude
 from memtui.demo.common import Sink
 from memtui.demo.companion import build_companion
 from memtui.demo.dsh import build_dsh
+from memtui.demo.hermes import build_hermes
 from memtui.demo.openclaw import build_openclaw
 from memtui.demo.workspace import build_workspace
 
@@ -22,6 +23,7 @@ BUILDERS = {
     "companion": build_companion,
     "dsh": build_dsh,
     "claude": build_claude,  # its own folder, claude/: a Claude Code memory folder
+    "hermes": build_hermes,  # its own folder, hermes/: a Hermes Agent home with its queue
     "openclaw": build_openclaw,  # its own folder, openclaw/: an OpenClaw agent workspace
 }
 
