@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 from memtui.engine.store import layouts_at
@@ -126,6 +127,9 @@ def test_detected_by_agents_md_with_a_companion_file_and_stealing_no_other_layou
     assert layouts_at(str(claude)) == ("claude",)
     companion = write_tree(tmp_path / "comp", {"MEMORY.md": "# m\n", "memory/events.md": "# e\n"})
     assert "openclaw" not in layouts_at(str(companion))
+    # MEMORY.md linking to a daily note is still OpenClaw's, not a Claude index
+    linked = workspace(tmp_path / "linked", **{"MEMORY.md": "- [today](memory/2026-11-29.md)\n"})
+    assert layouts_at(str(linked)) == ("openclaw",)
 
 
 def test_check_reports_bootstrap_size_and_daily_name_where_due_and_nowhere_else(
@@ -257,3 +261,79 @@ def test_ids_are_listed(tmp_path: Path) -> None:
     got = run_cli("list", "--json", "--store", str(workspace(tmp_path)))
     ids = {e["id"] for e in json.loads(got.stdout)["entries"]}
     assert {"openclaw:MEMORY.md", "openclaw:AGENTS.md", "openclaw-daily:2026-11-29.md"} <= ids
+
+
+# bootstrap.ts trimAgentsBootstrapContent: AGENTS.md keeps 45% head, 15% tail and, in
+# 35%, a digest of its policy lines (isPolicyDigestCandidate; the high-priority words
+# first, then the rest, each in file order, while they fit).
+POLICY = re.compile(
+    r"\b(?:AGENTS\.md|scoped|required|must|never|do not|before subtree|read scoped|owner|"
+    r"security|secret|credential|test|validation|command|commit|push|github|pr)\b",
+    re.I,
+)
+HIGH = re.compile(
+    r"\b(?:AGENTS\.md|scoped|required|must|never|do not|before subtree|read scoped|"
+    r"security|secret|credential)\b",
+    re.I,
+)
+
+
+def policy_digest(trimmed: str, budget: int) -> tuple[str, int]:
+    cands = []
+    for i, raw in enumerate(re.split(r"\r?\n", trimmed)):
+        line = re.sub(r"\s+", " ", raw.strip())
+        if line and (
+            re.match(r"^(?:#{1,6}|\s*[-*+]|\s*\d+[.)])\s+\S", line) or POLICY.search(line)
+        ):
+            cands.append((i, line))
+    chosen: set[int] = set()
+    used = 0
+    for high_only in (True, False):
+        for i, line in cands:
+            if (high_only and not HIGH.search(line)) or (not high_only and i in chosen):
+                continue
+            if used + (1 if chosen else 0) + len(line) <= budget:
+                used += (1 if chosen else 0) + len(line)
+                chosen.add(i)
+    kept = [line for i, line in cands if i in chosen]
+    return "\n".join(kept), len(cands) - len(kept)
+
+
+def agents_cut(content: str) -> str:
+    trimmed = content.rstrip()
+    head, tail = math.floor(MAX * 0.45), math.floor(MAX * 0.15)
+    digest, omitted = policy_digest(trimmed, math.floor(MAX * 0.35))
+
+    def render() -> str:
+        parts = [
+            trimmed[:head],
+            "[...truncated, read AGENTS.md for full content...]",
+            "[Policy digest from AGENTS.md]" if digest else "",
+            digest,
+            f"[...{omitted} more policy lines omitted...]" if omitted else "",
+            f"…(truncated AGENTS.md: kept {head}+policy {len(digest)}+{tail} chars of "
+            f"{len(trimmed)})…",
+            trimmed[-tail:] if tail else "",
+        ]
+        return "\n".join(p for p in parts if p)
+
+    while len(out := render()) > MAX:
+        tail = max(0, tail - (len(out) - MAX))  # the tail gives way first
+    return out
+
+
+def test_agents_md_keeps_its_policy_lines_when_cut(tmp_path: Path) -> None:
+    rows = []
+    for n in range(1200):  # ASCII only: len() is String#length here
+        rows.append(
+            f"- Never push to main without review ({n})"
+            if n % 7 == 0
+            else f"notes on the build, item {n}"
+            if n % 3
+            else f"1. run the test suite {n}"
+        )
+    agents = "\n".join(rows) + "\n"
+    root = workspace(tmp_path, **{"AGENTS.md": agents})
+    got = context(root)["AGENTS.md"]
+    assert got["text"] == agents_cut(agents)
+    assert "[Policy digest from AGENTS.md]" in got["text"] and len(got["text"]) <= MAX

@@ -20,6 +20,7 @@ from memtui.engine.layouts import claude_rules as rules
 from memtui.engine.layouts.base import Listing
 from memtui.engine.layouts.claude_rules import ARCHIVE, ARCHIVED, INDEX, LINK
 from memtui.engine.layouts.common import op_options, refused
+from memtui.engine.layouts.openclaw import detect as openclaw_workspace
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.paths import LAYOUT_DIRS, LOCK_NAME
 from memtui.engine.textfile import TextFile, iter_lines
@@ -82,8 +83,8 @@ class Claude:
     # --- detection and parse ---------------------------------------------------
 
     def detect(self, top: Listing) -> bool:
-        if COMPANION_EVENTS in top.files:
-            return False  # that MEMORY.md is the companion's
+        if COMPANION_EVENTS in top.files or openclaw_workspace(top):
+            return False  # that MEMORY.md is the companion's, or OpenClaw's
         if INDEX in top.root_files and _pointers(_head(top.root, INDEX, 64 * 1024)):
             return True
         typed = (f for f in top.root_files if f.endswith(".md") and f != INDEX)
