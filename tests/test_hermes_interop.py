@@ -206,3 +206,28 @@ def test_memtui_lists_the_entries_hermes_loads_in_a_crlf_file(tmp_path):
     data = store.data["hermes"]
     assert list(data.file("memory").entries) == ["one", "two\nlines", "three"]
     assert data.file("memory").drift is None
+
+
+def test_the_command_line_verbs_leave_files_hermes_reads_as_meant(tmp_path):
+    root = home(tmp_path, DELIM.join(ENTRIES), user="Name: Ana")
+    text = tmp_path / "new.txt"
+    text.write_text("Deploys happen on Tuesdays\n", encoding="utf-8")
+
+    steps = [
+        ("edit", "hermes:memory#3", "--text-file", str(text)),
+        ("add", "hermes", "user", "Prefers short answers"),
+        ("archive", "hermes:memory#1"),
+    ]
+    for argv in steps:
+        result = run_cli("--store", str(root), *argv)
+        assert result.returncode == 0, result.stderr
+
+    raw = memory_text(root)
+    assert hermes_read(raw) == [ENTRIES[1], "Deploys happen on Tuesdays"]
+    assert survives(raw)
+    user = (root / "memories/USER.md").read_text(encoding="utf-8")
+    assert hermes_read(user) == ["Name: Ana", "Prefers short answers"] and survives(user, 1375)
+    archived = json.loads((root / "memories/archived.jsonl").read_text(encoding="utf-8"))
+    restored = run_cli("--store", str(root), "restore", f"hermes-archived:{archived['id']}")
+    assert restored.returncode == 0, restored.stderr
+    assert hermes_read(memory_text(root)) == [ENTRIES[0], ENTRIES[1], "Deploys happen on Tuesdays"]

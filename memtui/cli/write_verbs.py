@@ -118,7 +118,7 @@ def _expected(args: argparse.Namespace) -> dict[str, str] | None:
 
 
 def _register_add(verb: Callable[..., argparse.ArgumentParser]) -> None:
-    p = verb("add", add, "add memory by hand: a fact, a sop, an event, a topic or a memory")
+    p = verb("add", add, "add memory by hand: a fact, a sop, an event, a topic, a memory, …")
     kinds = p.add_subparsers(dest="kind", required=True, metavar="KIND")
     text = "a fact line in a facts.md section"
     f = kinds.add_parser("fact", help=text, description=text)
@@ -152,7 +152,16 @@ def _register_add(verb: Callable[..., argparse.ArgumentParser]) -> None:
     m.add_argument("--title", help="its name: (default: the file name)")
     m.add_argument("--hook", help="the index line's hook (default: the description)")
     m.add_argument("--body-file", required=True, metavar="F", help="the memory (-: stdin)")
-    for sub in (f, s, e, t, m):  # options after the kind work too
+    text = "an entry in Hermes' MEMORY.md (memory) or USER.md (user), as its add does"
+    h = kinds.add_parser("hermes", help=text, description=text)
+    h.add_argument(
+        "hermes_target",
+        choices=("memory", "user"),
+        metavar="memory|user",
+        help="MEMORY.md (the agent's notes) or USER.md (the user profile)",
+    )
+    h.add_argument("text", help="the entry (it may span lines; stripped as Hermes strips it)")
+    for sub in (f, s, e, t, m, h):  # options after the kind work too
         sub.add_argument(
             "--store", metavar="PATH", default=argparse.SUPPRESS, help="the store's root"
         )
@@ -502,6 +511,10 @@ def add(args: argparse.Namespace) -> int:
                 follow_up=args.follow_up,
                 dry_run=args.dry_run,
             )
+        elif args.kind == "hermes":
+            from memtui.engine.ops.hermes import add_entry
+
+            r = add_entry(root, args.hermes_target, args.text, dry_run=args.dry_run)
         elif args.kind == "memory":
             from memtui.engine.ops.claude import add_memory
 
