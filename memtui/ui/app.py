@@ -173,33 +173,12 @@ class MemtuiApp(App[None]):
     def watch_store(self) -> None:
         from textual.worker import get_current_worker
 
-        worker = get_current_worker()
-        polls, every = 0, 2
-        quick = live.quick(self.root, self._top_files())
-        swept = live.sweep(self.root, self._known_files())
-        start = time.perf_counter()
-        full = live.full(self.root)
-        walk_every = live.full_every(time.perf_counter() - start)
-        while not worker.is_cancelled:
-            time.sleep(live.POLL)
-            polls += 1
-            now_quick = live.quick(self.root, self._top_files())
-            paths = live.changed(quick, now_quick)
-            quick = now_quick
-            if polls % every == 0:
-                start = time.perf_counter()
-                now_swept = live.sweep(self.root, self._known_files())
-                every = live.sweep_every(time.perf_counter() - start)
-                paths += live.changed(swept, now_swept, added=False)
-                swept = now_swept
-            if polls % walk_every == 0:
-                start = time.perf_counter()
-                now_full = live.full(self.root)
-                walk_every = live.full_every(time.perf_counter() - start)
-                paths += live.changed(full, now_full)
-                full = now_full
-            if paths:
-                self.post_message(StoreChanged(paths))
+        live.watch(
+            self.root,
+            lambda: (self._known_files(), self._top_files()),
+            lambda paths: self.post_message(StoreChanged(paths)),
+            live.Cancelled(get_current_worker()),
+        )
 
     def _known_files(self) -> tuple[str, ...]:
         store = self.store

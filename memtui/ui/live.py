@@ -1,4 +1,11 @@
-"""Noticing the agent's writes cheaply: stat, don't read.
+"""Noticing the agent's writes cheaply: the OS tells, else stat, don't read.
+
+`watch` listens for the operating system's change notifications (watchfiles:
+inotify, FSEvents, kqueue), so an idle app costs nothing; a change counts when it
+lands in a folder the store reads. Where notifications are missing or fail (some
+network file systems, an exhausted inotify limit), it polls as below, and even
+with notifications a slow sweep (NOTIFIED_SHARE of a core) still stats every file
+read, for a file system that delivers no events for writes from another host.
 
 Each poll (POLL seconds) stats the layout folders (a file created, removed or
 renamed there changes the folder's mtime; an atomic replace is a rename), the
@@ -17,7 +24,9 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
+from typing import Protocol
 
 from memtui.engine.paths import LAYOUT_DIRS, discover
 
@@ -28,6 +37,8 @@ SWEEP_SHARE = 0.003  # of the time, at most, spent on each of the sweep and the 
 SWEEP_MAX = 60  # polls between sweeps, however large the store
 FULL_EVERY = 20  # polls, at least, between walks of the whole tree
 QUICK_TOP_MAX = 64  # root files stat'ed every poll; more wait for the sweep
+NOTIFIED_SHARE = 0.0003  # of the time spent sweeping when notifications work
+SETTLE_MS = 50  # notifications this close together make one change
 
 
 def _stat(root: str, rel: str) -> tuple[int, int, int] | None:
@@ -75,3 +86,128 @@ def changed(old: Fingerprint, new: Fingerprint, *, added: bool = True) -> tuple[
     (a sweep over a newer snapshot's files: those were read already)."""
     keys = old.keys() | new.keys() if added else old.keys()
     return tuple(sorted(k for k in keys if old.get(k) != new.get(k)))
+
+
+class Stop(Protocol):
+    """When to stop watching: a threading.Event, or a worker's cancellation."""
+
+    def is_set(self) -> bool: ...
+
+    def wait(self, timeout: float) -> bool: ...
+
+
+class Cancelled:
+    """A worker's cancellation as a `Stop`."""
+
+    def __init__(self, worker: object) -> None:
+        self._worker = worker
+
+    def is_set(self) -> bool:
+        return bool(getattr(self._worker, "is_cancelled", False))
+
+    def wait(self, timeout: float) -> bool:
+        time.sleep(timeout)
+        return self.is_set()
+
+
+Files = Callable[[], tuple[tuple[str, ...], list[str]]]  # (every file read, root files)
+
+
+def watch(
+    root: str, files: Files, changed_paths: Callable[[tuple[str, ...]], None], stop: Stop
+) -> None:
+    """Call `changed_paths` with what changed on disk, until `stop` is set."""
+    try:
+        import watchfiles
+
+        events = watchfiles.watch(
+            root,
+            watch_filter=None,
+            debounce=SETTLE_MS,
+            step=SETTLE_MS,
+            stop_event=stop,
+            rust_timeout=int(POLL * 1000),
+            yield_on_timeout=True,
+            raise_interrupt=False,
+            ignore_permission_denied=True,
+        )
+        _notified(root, files, changed_paths, stop, events)
+    except (OSError, RuntimeError):  # no notifications here (or they broke): poll
+        if not stop.is_set():
+            poll(root, files, changed_paths, stop)
+
+
+def _notified(
+    root: str,
+    files: Files,
+    changed_paths: Callable[[tuple[str, ...]], None],
+    stop: Stop,
+    events: Iterable[set[tuple[object, str]]],
+) -> None:
+    known, _ = files()
+    swept, every = sweep(root, known), SWEEP_MAX
+    for waits, batch in enumerate(events, 1):
+        if stop.is_set():
+            return
+        known, _ = files()
+        paths = read_paths(root, (path for _, path in batch), known)
+        # the first look (once the watch is set up) and the slow sweep catch writes no
+        # notification reports
+        if waits == 1 or waits % every == 0:
+            start = time.perf_counter()
+            now_swept = sweep(root, known)
+            cost = time.perf_counter() - start
+            every = max(SWEEP_MAX, math.ceil(cost / NOTIFIED_SHARE / POLL))
+            paths += changed(swept, now_swept, added=False)
+            swept = now_swept
+        if paths:
+            changed_paths(tuple(sorted(set(paths))))
+
+
+def read_paths(root: str, absolute: Iterable[str], known: Iterable[str]) -> tuple[str, ...]:
+    """The notified paths the store reads: files it read, or anything new in a folder
+    it reads (the root, the layout folders, the folders of the files it read). An
+    agent's logs or caches elsewhere in its home do not reload the store."""
+    folders = {".", "memory", *(name for name, _ in LAYOUT_DIRS)}
+    folders.update(os.path.dirname(rel) or "." for rel in known)
+    found = []
+    for path in absolute:
+        rel = os.path.relpath(path, root)
+        if rel.startswith((".history", os.pardir)) or rel == ".memory.lock":
+            continue  # memtui's own books; outside the root
+        if (os.path.dirname(rel) or ".") in folders:
+            found.append(rel)
+    return tuple(found)
+
+
+def poll(
+    root: str, files: Files, changed_paths: Callable[[tuple[str, ...]], None], stop: Stop
+) -> None:
+    """The fallback: stat what the store reads every POLL seconds (see the top)."""
+    polls, every = 0, 2
+    known, top = files()
+    quick_seen = quick(root, top)
+    swept = sweep(root, known)
+    start = time.perf_counter()
+    walked = full(root)
+    walk_every = full_every(time.perf_counter() - start)
+    while not stop.wait(POLL):
+        polls += 1
+        known, top = files()
+        now_quick = quick(root, top)
+        paths = changed(quick_seen, now_quick)
+        quick_seen = now_quick
+        if polls % every == 0:
+            start = time.perf_counter()
+            now_swept = sweep(root, known)
+            every = sweep_every(time.perf_counter() - start)
+            paths += changed(swept, now_swept, added=False)
+            swept = now_swept
+        if polls % walk_every == 0:
+            start = time.perf_counter()
+            now_walked = full(root)
+            walk_every = full_every(time.perf_counter() - start)
+            paths += changed(walked, now_walked)
+            walked = now_walked
+        if paths:
+            changed_paths(paths)
