@@ -208,8 +208,9 @@ def test_only_pending_suggestions_are_queued_and_a_settled_one_is_refused(
     assert memory_files(root) == before
 
 
-def test_a_target_outside_the_workspace_is_reported_and_refused(tmp_path: Path) -> None:
-    out = record("ma_out", "add", "- escape", target=surface("agent-memory", "../outside.md"))
+@pytest.mark.parametrize("path", ["../outside.md", "/tmp/outside.md", "memory/../../o.md"])
+def test_a_target_outside_the_workspace_is_reported_and_refused(tmp_path: Path, path: str) -> None:
+    out = record("ma_out", "add", "- escape", target=surface("agent-memory", path))
     root = workspace(tmp_path, out)
     found = {(f.code, f.file, f.line) for f in open_store(root).findings}
     assert ("path-escape", LOG, 1) in found
@@ -252,3 +253,22 @@ def test_the_command_line_lists_applies_and_rejects_by_id(tmp_path: Path) -> Non
         states[rec["id"]] = rec["status"]
     assert states == {"ma_add": "applied", "ma_stale": "conflict", "ma_gone": "rejected"}
     assert (root / "MEMORY.md").read_text(encoding="utf-8").endswith("\n\n- 喜欢安静\n")
+
+
+def test_a_dry_run_writes_nothing_and_an_undo_puts_every_byte_back(tmp_path: Path) -> None:
+    move = record("ma_move", "move", "- rust", 8, 8, target=surface("user-profile", "USER.md"))
+    move["source"] = {**surface("agent-memory", "MEMORY.md"), "startLine": 8, "endLine": 8,
+                      "hash": range_hash(MEMORY, 8, 8)}  # fmt: skip
+    root = workspace(tmp_path, move)
+    before = memory_files(root)
+    for verb in (["accept", "openclaw-audit:ma_move"], ["reject", "openclaw-audit:ma_move",
+                 "--reason", "no"]):  # fmt: skip
+        got = run_cli(*verb, "--dry-run", "--store", str(root))
+        assert got.returncode == 0, got.stderr
+        assert memory_files(root) == before
+    got = run_cli("accept", "openclaw-audit:ma_move", "--store", str(root))
+    assert got.returncode == 0, got.stderr
+    assert memory_files(root) != before
+    got = run_cli("undo", "--store", str(root))
+    assert got.returncode == 0, got.stderr
+    assert memory_files(root) == before  # MEMORY.md, USER.md and the log, in one operation

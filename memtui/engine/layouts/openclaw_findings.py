@@ -97,16 +97,15 @@ def check(reader: StoreReader, data: OpenClawData, top: Listing, queue: TextFile
 
 
 def _queue_paths(reader: StoreReader, s: audit.Suggestion) -> None:
+    """A suggestion whose file leads outside the workspace (`../`, absolute, a link out)."""
     for role in ("target", "source"):
         place = s.record.get(role)
-        if role == "source" and place is None:
-            continue
         path = place.get("path") if isinstance(place, dict) else None
-        if audit.relative_md(path) is None:
+        if isinstance(path, str) and reader.escapes("", path.strip().replace("\\", "/")):
             reader.findings.add(
                 "path-escape",
                 audit.QUEUE,
                 s.line,
-                f"{audit.QUEUE} line {s.line}: suggestion {s.id}'s {role} {path!r} is not a "
-                "Markdown file inside the workspace; memtui will not apply it",
+                f"{audit.QUEUE} line {s.line}: suggestion {s.id}'s {role} {path!r} is "
+                "outside the workspace; memtui will not apply it",
             )
