@@ -37,7 +37,9 @@ AGENTS_DIGEST, AGENTS_HEAD, AGENTS_TAIL = 0.35, 0.45, 0.15
 DIGEST_LINE = 240  # AGENTS_POLICY_DIGEST_MAX_LINE_CHARS
 
 _S = "[" + re.escape(JS_SPACE) + "]"  # JavaScript's \s
-_DIGEST_SHAPE = re.compile(rf"^(?:#{{1,6}}|{_S}*[-*+]|{_S}*\d+[.)]){_S}+[^{re.escape(JS_SPACE)}]")
+_DIGEST_SHAPE = re.compile(
+    rf"^(?:#{{1,6}}|{_S}*[-*+]|{_S}*\d+[.)]){_S}+[^{re.escape(JS_SPACE)}]", re.A
+)
 _WORDS = r"AGENTS\.md|scoped|required|must|never|do not|before subtree|read scoped"
 _DIGEST_WORD = re.compile(
     rf"\b(?:{_WORDS}|owner|security|secret|credential|test|validation|command|commit|push"
