@@ -188,15 +188,17 @@ def _context_file(item: rules.Injected) -> ContextFile:
     if item.trim is None:
         return ContextFile(item.name, item.text, None, 0, "missing: OpenClaw injects this marker")
     first = first_unloaded(item)
+    private = " (in the main, private session only)" if item.name == rules.MEMORY else ""
     if first is None:
-        return ContextFile(item.name, item.text, None, _lines(item.text))
+        note = f"loaded whole{private}" if private else ""
+        return ContextFile(item.name, item.text, None, _lines(item.text), note)
     t = item.trim
     if item.clamped:
         why = f"the {rules.TOTAL_MAX_CHARS:,}-character budget of all bootstrap files"
     else:
         why = f"{rules.MAX_CHARS:,} characters ({t.original:,} in the file)"
     tail = f"; its last {t.tail_units:,} characters are loaded again" if t.tail_units else ""
-    note = f"OpenClaw cuts {item.name} at {why}: line {first} on is not loaded{tail}"
+    note = f"OpenClaw cuts {item.name} at {why}: line {first} on is not loaded{tail}{private}"
     return ContextFile(item.name, item.text, first, first - 1, note)
 
 
