@@ -33,7 +33,9 @@ if TYPE_CHECKING:
     from memtui.engine.write.transaction import Receipt
 
 DAILY = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:-(.+))?\.md")
-# Files OpenClaw itself keeps directly under memory/ that are no daily note (SPEC §3b).
+# Files OpenClaw itself keeps directly under memory/ that are no daily note: the bundled
+# context-digest hook's rolling digest (src/hooks/bundled/context-digest/HOOK.md). The
+# session-memory hook's notes are dated (memory/YYYY-MM-DD-slug.md): DAILY takes them.
 OWN_MEMORY_FILES = ("context-digest.md",)
 ALT_MEMORY = "memory.md"
 
