@@ -250,6 +250,15 @@ def test_the_preview_is_the_files_diff_and_its_gauge_before_and_after(home):
     assert gauge.after == before + len(DELIM) + len("Prefers ruff over flake8")
 
 
+def test_the_preview_of_a_write_that_would_be_refused_says_why_and_writes_nothing(home):
+    before = memory_state(home)
+
+    shown = preview(str(home), "hermes-pending:0b0b0b01")
+
+    assert shown.diff == "" and "stale" in (shown.error or "")
+    assert memory_state(home) == before
+
+
 # --- Hermes' own lock ---------------------------------------------------------------------
 
 

@@ -277,3 +277,30 @@ def test_context_of_an_oversized_file_names_what_is_left_out(tmp_path):
     assert got["cut"] is True
     assert "chars truncated — memory over budget" in got["text"]
     assert got["first_unloaded_line"] is not None
+
+
+# --- the outline ------------------------------------------------------------------------
+
+
+def test_the_outline_gauges_each_file_against_its_limit(tmp_path):
+    root = write_tree(
+        tmp_path / "home",
+        {
+            "memories/MEMORY.md": "a" * 85,
+            "memories/USER.md": "b" * 120,
+            "config.yaml": _limits(100, 100),
+            "pending/memory/1a2b3c4d.json": record("1a2b3c4d", {"action": "add", "content": "c"}),
+        },
+    )
+    from memtui.engine.layouts import registry
+
+    store = open_store(root)
+    rows = registry()["hermes"].outline(store, store.data["hermes"])
+
+    assert [(r.label, r.badges[0]) for r in rows[:2]] == [
+        ("MEMORY.md", ("85% · 85/100 chars", "warning")),
+        ("USER.md", ("100% · 120/100 chars", "error")),
+    ]
+    [entry] = rows[0].children()
+    assert (entry.entry_id, entry.verbs) == ("hermes:memory#1", ("edit", "archive"))
+    assert rows[2].label == "pending (1)"
