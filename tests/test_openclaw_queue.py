@@ -227,6 +227,9 @@ def test_the_preview_shows_the_diff_and_writes_nothing(tmp_path: Path) -> None:
     got = queue.preview(str(root), "openclaw-audit:ma_edit")
     assert got.error is None
     assert "-- 喜欢绿茶 🍵" in got.diff and "+- 喜欢咖啡" in got.diff
+    (gauge,) = got.gauges  # MEMORY.md against the 20,000 characters OpenClaw injects
+    assert (gauge.file, gauge.limit) == ("MEMORY.md", 20_000)
+    assert gauge.before - gauge.after == len("- 喜欢绿茶 🍵") + 1 - len("- 喜欢咖啡")  # 🍵: 2 units
     assert memory_files(root) == before
 
 

@@ -21,11 +21,12 @@ from memtui.engine.diff import change_diff
 from memtui.engine.errors import MemtuiError
 from memtui.engine.identity import fingerprint, split_expect
 from memtui.engine.layouts import openclaw_audit as audit
+from memtui.engine.layouts import openclaw_rules as rules
 from memtui.engine.layouts.claude_rules import JS_SPACE
 from memtui.engine.layouts.common import read_late
 from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import check_root, eol_of_text, load
-from memtui.engine.queue import QueueItem, QueuePreview
+from memtui.engine.queue import Gauge, QueueItem, QueuePreview
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.operation import new_id
 from memtui.engine.write.transaction import Receipt, Transaction
@@ -189,7 +190,18 @@ def preview(root: str, item_id: str) -> QueuePreview:
         return QueuePreview(item_id, "", error=str(exc))
     diff = "".join(change_diff(c) for c in receipt.changes)
     error = receipt.details.get("conflict")
-    return QueuePreview(item_id, diff, error=f"conflict: {error}" if error else None)
+    gauges = tuple(_gauge(c) for c in receipt.changes if c.path in rules.BOOTSTRAP)
+    return QueuePreview(item_id, diff, gauges, f"conflict: {error}" if error else None)
+
+
+def _gauge(change: Any) -> Gauge:
+    """A bootstrap file's size against the 20,000 characters OpenClaw injects of it."""
+
+    def size(data: bytes | None) -> int:
+        text = (data or b"").decode("utf-8", "replace").removeprefix("\ufeff")
+        return rules.units(rules.trim_end(text))
+
+    return Gauge(change.path, "chars", size(change.old), size(change.new), rules.MAX_CHARS)
 
 
 # --- approve and reject ---------------------------------------------------------------
