@@ -13,6 +13,7 @@ from textual.widgets import Input
 from memtui.engine.search import search
 from memtui.ui.panes.viewer import FilePane
 from memtui.ui.screens.search import CAP, SearchScreen
+from tests.conftest import write_tree
 from tests.ui_helpers import (
     CJK,
     SIZE,
@@ -23,6 +24,7 @@ from tests.ui_helpers import (
     press_until,
     run,
     searched,
+    until,
 )
 
 
@@ -70,6 +72,31 @@ def test_search_bad_regex_and_escape(demo: Path) -> None:
         assert app.is_running
 
     run(TreeAndFile(str(demo)), body)
+
+
+def test_search_sees_a_claude_memory_in_a_subfolder(tmp_path: Path) -> None:
+    """The app's search lists every file the store has, here a Claude memory two folders
+    down (Layout.folders), and enter opens it at the line."""
+    memory = "---\nname: nested\ndescription: in a folder\ntype: project\n---\nthe needle\n"
+    root = write_tree(
+        tmp_path / "memory",
+        {
+            "MEMORY.md": "- [Nested](project/notes/nested.md) — in a folder\n",
+            "project/notes/nested.md": memory,
+        },
+    )
+
+    async def body(pilot: Pilot, app: TreeAndFile) -> None:
+        await loaded(pilot, app)
+        screen = await open_search(pilot, app)
+        await searched(pilot, screen, "needle")
+        assert [(h.file, h.line) for h in screen.hits] == [("project/notes/nested.md", 6)]
+        await press_until(pilot, "enter", lambda: not isinstance(app.screen, SearchScreen))
+        viewer = app.query_one(FilePane)
+        await until(pilot, lambda: viewer.rel == "project/notes/nested.md" and not viewer.loading)
+        assert viewer.rows.cursor == 5
+
+    run(TreeAndFile(str(root)), body)
 
 
 def test_snapshot_search(demo: Path, snap_compare: Any) -> None:

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 from memtui.engine.config import store_config
 from memtui.engine.errors import MemtuiError
-from memtui.engine.paths import Top, discover, discover_top, is_inside, resolve_root
+from memtui.engine.paths import Top, discover_top, is_inside, resolve_root
+from memtui.engine.store import listing
 from memtui.engine.textfile import read_bytes
 
 
@@ -59,8 +60,8 @@ def search(
     root = resolve_root(root_path)
     top = discover_top(root)
     grep = None if regex else _start_grep(root, top, query, fold)  # runs beside the scan
-    scan, _, _ = discover(root, top)
-    max_bytes = store_config(root, frozenset(scan.files)).thresholds.max_file_bytes
+    scan, listed = listing(root, top)  # every layout's files, as open_store lists them
+    max_bytes = store_config(root, listed.files).thresholds.max_file_bytes
     if regex:
         try:
             pattern = re.compile(query, re.MULTILINE | (re.IGNORECASE if fold else 0))
@@ -70,6 +71,7 @@ def search(
     maybe = _grep_result(grep)
     if maybe is not None:
         maybe.update(scan.links)  # grep -r does not look inside links
+        maybe.update(_not_grepped(scan.files, top))
         files = [rel for rel in files if rel in maybe]
     for rel in files:
         data = _read(os.path.join(root, rel), max_bytes)
@@ -103,6 +105,13 @@ def _start_grep(root: str, top: Top, query: str, fold: bool) -> subprocess.Popen
         )
     except OSError:
         return None
+
+
+def _not_grepped(files: list[str], top: Top) -> list[str]:
+    """The files in folders grep was not asked to look in (those only a layout reads,
+    such as a Claude memory's subfolders): Python reads them all."""
+    shared = set(top[2])
+    return [rel for rel in files if "/" in rel and rel.split("/", 1)[0] not in shared]
 
 
 def _grep_result(proc: subprocess.Popen[bytes] | None) -> set[str] | None:

@@ -16,7 +16,15 @@ from memtui.engine.config import today as config_today
 from memtui.engine.layouts import registry
 from memtui.engine.layouts.base import Listing
 from memtui.engine.model import LEVELS, Companion, Dsh, Finding, Workspace
-from memtui.engine.paths import LAYOUT_DIRS, discover, is_inside, list_files, resolve_root
+from memtui.engine.paths import (
+    LAYOUT_DIRS,
+    Scan,
+    Top,
+    discover,
+    is_inside,
+    list_files,
+    resolve_root,
+)
 from memtui.engine.reader import Memo, StoreReader
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.journal import pending as interrupted
@@ -95,13 +103,8 @@ def _open(
     path: str | os.PathLike[str], today: dt.date | None, previous: Store | None, reopen: bool
 ) -> Store:
     root = resolve_root(path)
-    scan, root_files, dirs = discover(root)
-    top = Listing(root, tuple(root_files), frozenset(scan.files), tuple(dirs))
-    extra = [(d, r) for lay in registry().values() if lay.detect(top) for d, r in lay.folders(top)]
-    for folder, recursive in dict(extra).items():
-        list_files(root, folder, recursive, scan)
-    files = frozenset(scan.files)
-    top = Listing(root, tuple(root_files), files, tuple(dirs))
+    scan, top = listing(root)
+    files = top.files
     config = store_config(root, files)
     escaped = frozenset(rel for rel, _ in scan.escapes)
     reader = StoreReader(root, files, escaped, config.thresholds, today or config_today())
@@ -154,6 +157,21 @@ def _open(
         memo=MappingProxyType(reader.memo or {}),
         escaped=escaped,
     )
+
+
+def listing(root: str, top: Top | None = None) -> tuple[Scan, Listing]:
+    """Every file the store holds, before one is read: the root's own, the shared layout
+    folders' (paths.LAYOUT_DIRS) and those of the folders its layouts read beyond them
+    (Layout.folders: a Claude memory's subfolders, Hermes' memories/, ...). Opening and
+    searching both list a store here, so search sees every file the store has."""
+    scan, root_files, dirs = discover(root, top)
+    found = Listing(root, tuple(root_files), frozenset(scan.files), tuple(dirs))
+    extra = [
+        (d, r) for lay in registry().values() if lay.detect(found) for d, r in lay.folders(found)
+    ]
+    for folder, recursive in dict(extra).items():
+        list_files(root, folder, recursive, scan)
+    return scan, Listing(root, tuple(root_files), frozenset(scan.files), tuple(dirs))
 
 
 def no_layout(path: str) -> str:
