@@ -364,6 +364,7 @@ class OutlineItem:
     style: str = ""  # the label's own look: group | muted
     target: str | None = None  # the id archive/restore acts on, when not entry_id
     folder: str | None = None  # a group standing for a folder: the files under it are its
+    holds: tuple[str, ...] = ()  # the files a group's rows stand for (without building them)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from memtui.engine.model import Finding, OutlineItem
@@ -38,7 +39,8 @@ def store_outline(store: Store) -> list[OutlineItem]:
     for name, data in store.data.items():
         items = tuple(layouts[name].outline(store, data))
         tops += items
-        claimed.update(e.file for e in layouts[name].entries(data, titles=False, events=False))
+        if not any(i.holds for i in items):  # no group names its files: its entries do
+            claimed.update(e.file for e in layouts[name].entries(data, titles=False, events=False))
         out.append(
             OutlineItem(name.capitalize(), key=name, style="group", children=lambda i=items: i)
         )
@@ -49,6 +51,7 @@ def store_outline(store: Store) -> list[OutlineItem]:
         out.append(archive_group(rows, archived))
     folders = tuple(f"{p}/" for t in tops for p in (t.file, t.folder) if p)
     claimed.update(t.file for t in tops if t.file)
+    claimed.update(f for t in tops for f in t.holds)
     others = [
         f
         for f in sorted(store.files)
@@ -194,7 +197,6 @@ class Rows:
         verb: str | None = None,
         target: str | None = None,
         style: str = "",
-        folder: str | None = None,
     ) -> OutlineItem:
         """A row; `entry` is what `edit` opens, `verb` (archive, restore, ...) acts on
         `target`, or on `entry` when there is no target."""
@@ -210,7 +212,6 @@ class Rows:
             key=key,
             style=style,
             target=target,
-            folder=folder,
         )
 
     def group(
@@ -221,10 +222,10 @@ class Rows:
         children: Kids,
         *badges: Badge | None,
         folder: str | None = None,
+        holds: tuple[str, ...] = (),
     ) -> OutlineItem:
-        return self.row(
-            f"{title} ({count})", *badges, key=key, children=children, style="group", folder=folder
-        )
+        row = self.row(f"{title} ({count})", *badges, key=key, children=children, style="group")
+        return replace(row, folder=folder, holds=holds)
 
 
 def each(make: Callable[[Any], OutlineItem], items: Iterable[Any]) -> Kids:

@@ -39,12 +39,21 @@ def outline(store: Store, d: Dsh) -> list[OutlineItem]:
     if d.sops:
         found = tally(f for s in d.sops for f in rows.by_file.get(s.file, ()))
         sops = chunked("sops", "sops", d.sops, lambda s: _sop(rows, s))
-        out.append(rows.group("sops", "sops", len(d.sops), sops, found, folder="sops"))
+        files = tuple(s.file for s in d.sops)
+        out.append(rows.group("sops", "sops", len(d.sops), sops, found, folder="sops", holds=files))
     if d.candidates:
         found = tally(f for c in d.candidates for f in rows.by_file.get(c.file, ()))
         pending = chunked("pending", "candidates", d.candidates, lambda c: _candidate(rows, c))
         out.append(
-            rows.group("pending", "pending", len(d.candidates), pending, found, folder="pending")
+            rows.group(
+                "pending",
+                "pending",
+                len(d.candidates),
+                pending,
+                found,
+                folder="pending",
+                holds=tuple(c.file for c in d.candidates),
+            )
         )
     archived = sorted(f for f in rows.files if f.startswith(PREFIX))
     if archived:

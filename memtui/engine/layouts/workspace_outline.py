@@ -43,7 +43,7 @@ def outline(store: Store, w: Workspace) -> list[OutlineItem]:
         found = tally(f for name in w.topics for f in rows.by_file.get(name, ()))
         titles = {p.target: p.description for p in reversed(w.pointers)}  # the first wins
         topics = chunked("topics", "topics", sorted(w.topics), lambda n: _topic(rows, titles, n))
-        out.append(rows.group("topics", "topics", len(w.topics), topics, found))
+        out.append(rows.group("topics", "topics", len(w.topics), topics, found, holds=w.topics))
     sections_of = {
         "soul.md": w.soul_sections,
         "user.md": w.user_sections,
