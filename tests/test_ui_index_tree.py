@@ -4,6 +4,7 @@ restore), read-only, state kept across a reload, and nodes built only when expan
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -256,3 +257,24 @@ def test_sops_are_built_only_when_expanded(tmp_path: Path) -> None:
         assert len(built(tree)) < 30 + CHUNK + len(chunks)
 
     run(TreeAndFile(str(root)), body)
+
+
+def test_a_findings_tally_draws_each_mark_in_its_levels_colour(demo: Path) -> None:
+    """The engine hands "✖1 ⚠3" as one badge with a level per word; each word is drawn
+    in its own level's colour, one space apart (as before outlines)."""
+
+    async def body(pilot: Pilot, app: TreeAndFile) -> None:
+        tree = await loaded(pilot, app)
+        label = find(tree, "memory.md").label
+        plain = label.plain  # type: ignore[union-attr]
+
+        def styles_at(i: int) -> list[object]:
+            return [s.style for s in label.spans if s.start <= i < s.end]  # type: ignore[union-attr]
+
+        error, warning = plain.index("✖"), plain.index("⚠")
+        assert re.fullmatch(r"✖\d+ ", plain[error:warning])
+        assert component_style(tree, "index--error") in styles_at(error)
+        assert component_style(tree, "index--warning") in styles_at(warning)
+        assert styles_at(warning - 1) == []  # the space between the two is plain
+
+    run(TreeAndFile(str(demo)), body)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -23,15 +23,14 @@ from textual.widgets.tree import TreeNode
 from memtui.engine.model import OutlineItem
 from memtui.engine.outline import CHUNK, store_outline
 from memtui.engine.store import Store
-from memtui.ui.messages import EditEntry, OpenFile, RunOp, ShowHistory
+from memtui.ui.messages import EditEntry, OpenFile, ShowHistory
 from memtui.ui.panes import Pane
-from memtui.ui.panes.item_pick import ItemPick
+from memtui.ui.panes.tree_archive import Archiving
 from memtui.ui.safe import row
 from memtui.ui.style import component_style
 
 __all__ = ["CHUNK", "IndexPane", "IndexTree", "Node"]
 
-LISTED = 12  # entries a bulk archive's confirm names before "… and N more"
 STYLES = ("error", "warning", "info", "ok", "muted", "heat", "group")
 TOGGLES = ("archive", "restore", "archive-item", "restore-item", "restore-event")
 HISTORY = OutlineItem("History (.history)", key="history", style="group",
@@ -99,7 +98,7 @@ class IndexTree(Tree[Node]):
             self.move_cursor(node.parent)
 
 
-class IndexPane(ItemPick, Pane):
+class IndexPane(Archiving, Pane):
     """Pane 1: the store's structure. Selecting a file or section opens it in the File pane."""
 
     DEFAULT_CSS = """
@@ -356,71 +355,6 @@ class IndexPane(ItemPick, Pane):
                 self.selected.pop(spec.key, None)
             node.set_label(self._label(spec))
         self.refresh_bindings()
-
-    def _archive_selected(self) -> None:
-        """One confirm listing them, then one action (one operation for undo)."""
-        from memtui.engine import ops
-
-        entries = list(dict.fromkeys(self.selected.values()))
-        root = self.store.root if self.store is not None else ""
-        shown = [(entry, self._shown(entry)) for entry in entries]
-
-        def archive_all() -> list[Any]:
-            return [ops.archive(root, entry, expect=fp) for entry, fp in shown]
-
-        listed = [f"  {e}" for e in entries[:LISTED]]
-        if len(entries) > LISTED:
-            listed.append(f"  … and {len(entries) - LISTED} more")
-        question = (
-            f"Archive these {len(entries)}? They move under archive/ and leave the index; "
-            "z undoes them all.\n" + "\n".join(listed)
-        )
-        self.post_message(RunOp(f"archive {len(entries)} entries", archive_all, confirm=question))
-
-    def action_archive(self) -> None:
-        if self.selected:
-            self._archive_selected()
-            return
-        spec = self._current()
-        if spec is None or spec.toggle is None:
-            self.app.notify(
-                "Archive: choose a fact section, a sop, a topic or an archived one",
-                severity="warning",
-            )
-            return
-        verb, entry = spec.toggle
-        if verb not in ("archive", "restore"):
-            self.pick_item(verb, entry, self._shown(entry) if verb == "archive-item" else None)
-            return
-        from memtui.engine import ops
-
-        root = self.store.root if self.store is not None else ""
-        op = ops.archive if verb == "archive" else ops.restore
-        shown = self._shown(entry if verb == "archive" else spec.rel)
-        if verb == "archive":
-            question = (
-                f"Archive {entry}? It moves under archive/ and leaves the index; "
-                "press x on it there to restore it."
-            )
-        else:
-            question = f"Restore {entry} from archive/ to where it was?"
-        self.post_message(
-            RunOp(f"{verb} {entry}", lambda: op(root, entry, expect=shown), confirm=question)
-        )
-
-    def _shown(self, ref: str | None) -> str | None:
-        """The fingerprint of entry `ref` (a file: `rel`) as this snapshot shows it: the
-        engine refuses the action if the agent has changed it since."""
-        from memtui.engine.entries import EntryNotFound, fingerprint_of, resolve
-
-        store = self.store
-        if store is None or not ref:
-            return None
-        try:
-            entry = resolve(store, ref if ":" in ref else f"file:{ref}")
-        except EntryNotFound:
-            return None
-        return fingerprint_of(store, entry)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         try:

@@ -1,0 +1,155 @@
+"""x in the index tree: archive or restore the row (asked first, refused by the engine
+if the agent changed it since this snapshot), the selected rows as one operation, or one
+item of an entry (a profile category's items, the archived profile's) picked first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import work
+from textual.widget import Widget
+
+from memtui.engine.store import Store
+from memtui.ui.editing import say
+from memtui.ui.messages import RunOp
+
+LISTED = 12  # entries a bulk archive's confirm names before "… and N more"
+EVENTS_ELSEWHERE = (
+    "Archived events are restored in the Events pane: 3, then v lists them, "
+    "then x restores the highlighted one"
+)
+
+
+class Archiving:
+    """Mixed into the index pane (its `store`, `selected` and cursor row)."""
+
+    store: Store | None
+    selected: dict[str, str]
+
+    def _archive_selected(self: Any) -> None:
+        """One confirm listing them, then one action (one operation for undo)."""
+        from memtui.engine import ops
+
+        entries = list(dict.fromkeys(self.selected.values()))
+        root = self.store.root if self.store is not None else ""
+        shown = [(entry, self._shown(entry)) for entry in entries]
+
+        def archive_all() -> list[Any]:
+            return [ops.archive(root, entry, expect=fp) for entry, fp in shown]
+
+        listed = [f"  {e}" for e in entries[:LISTED]]
+        if len(entries) > LISTED:
+            listed.append(f"  … and {len(entries) - LISTED} more")
+        question = (
+            f"Archive these {len(entries)}? They move under archive/ and leave the index; "
+            "z undoes them all.\n" + "\n".join(listed)
+        )
+        self.post_message(RunOp(f"archive {len(entries)} entries", archive_all, confirm=question))
+
+    def action_archive(self: Any) -> None:
+        if self.selected:
+            self._archive_selected()
+            return
+        spec = self._current()
+        if spec is None or spec.toggle is None:
+            self.app.notify(
+                "Archive: choose a fact section, a sop, a topic or an archived one",
+                severity="warning",
+            )
+            return
+        verb, entry = spec.toggle
+        if verb not in ("archive", "restore"):
+            self.pick_item(verb, entry, self._shown(entry) if verb == "archive-item" else None)
+            return
+        from memtui.engine import ops
+
+        root = self.store.root if self.store is not None else ""
+        op = ops.archive if verb == "archive" else ops.restore
+        shown = self._shown(entry if verb == "archive" else spec.rel)
+        if verb == "archive":
+            question = (
+                f"Archive {entry}? It moves under archive/ and leaves the index; "
+                "press x on it there to restore it."
+            )
+        else:
+            question = f"Restore {entry} from archive/ to where it was?"
+        self.post_message(
+            RunOp(f"{verb} {entry}", lambda: op(root, entry, expect=shown), confirm=question)
+        )
+
+    def _shown(self: Any, ref: str | None) -> str | None:
+        """The fingerprint of entry `ref` (a file: `rel`) as this snapshot shows it: the
+        engine refuses the action if the agent has changed it since."""
+        from memtui.engine.entries import EntryNotFound, fingerprint_of, resolve
+
+        store = self.store
+        if store is None or not ref:
+            return None
+        try:
+            entry = resolve(store, ref if ":" in ref else f"file:{ref}")
+        except EntryNotFound:
+            return None
+        return fingerprint_of(store, entry)
+
+    def pick_item(self: Any, verb: str, entry_id: str, shown: str | None) -> None:
+        store = self.store
+        if verb == "restore-event":
+            self.app.notify(EVENTS_ELSEWHERE)
+            return
+        if store is None or store.companion is None:
+            return
+        if verb == "archive-item":
+            category = entry_id.partition(":")[2]
+            cat = next((c for c in store.companion.profile if c.name == category), None)
+            if cat is None or not cat.items:
+                say(self.app, f"{category}: no items to archive", severity="warning")
+                return
+            _choose(self, verb, [(category, item) for item in cat.items], None, shown)
+        else:
+            self._read_archived_profile(store)
+
+    @work(thread=True, exclusive=True, group="archived-profile")
+    def _read_archived_profile(self: Any, store: Store) -> None:
+        from memtui.engine.archive import archived_profile
+
+        pairs, problem = archived_profile(store)
+        self.app.call_from_thread(_choose, self, "restore-item", pairs, problem)
+
+
+def _choose(
+    pane: Widget,
+    verb: str,
+    pairs: list[tuple[str, str]],
+    problem: str | None,
+    shown: str | None = None,
+) -> None:
+    """Which item, then archive or restore it; `shown`: the category's fingerprint
+    as displayed (an item is named by its text, so a restore needs none)."""
+    from memtui.engine import ops
+    from memtui.ui.screens.choose import ChoiceScreen
+
+    if not pairs:
+        say(pane.app, problem or "no archived profile items", severity="warning")
+        return
+    archiving = verb == "archive-item"
+    question = (
+        f"Archive which item of {pairs[0][0]}? It moves to archive/memory/user_profile.md."
+        if archiving
+        else "Restore which item? It goes back to the end of its category."
+    )
+    choices = [item if archiving else f"{cat} · {item}" for cat, item in pairs]
+    op = ops.archive if archiving else ops.restore
+    app: Any = pane.app
+    root = app.root
+
+    def picked(index: int | None) -> None:
+        if index is None:
+            return
+        cat, item = pairs[index]
+        label = f"{'archive' if archiving else 'restore'} {cat} item"
+        app.confirm(
+            f"{'Archive' if archiving else 'Restore'} “{item}” ({cat})?",
+            lambda: app.run_op(label, lambda: op(root, f"profile:{cat}", item=item, expect=shown)),
+        )
+
+    app.push_screen(ChoiceScreen(question, choices), picked)
