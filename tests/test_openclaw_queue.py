@@ -28,6 +28,7 @@ import pytest
 from memtui.engine import queue
 from memtui.engine.ops.common import Refused
 from memtui.engine.store import open_store
+from memtui.engine.write.transaction import Conflict
 from tests.conftest import run_cli, tree_digest, write_tree
 
 LOG = "memory/audit/suggestions.jsonl"
@@ -275,3 +276,18 @@ def test_a_dry_run_writes_nothing_and_an_undo_puts_every_byte_back(tmp_path: Pat
     got = run_cli("undo", "--store", str(root))
     assert got.returncode == 0, got.stderr
     assert memory_files(root) == before  # MEMORY.md, USER.md and the log, in one operation
+
+
+def test_an_item_settled_by_openclaw_since_it_was_shown_is_not_applied_again(
+    tmp_path: Path,
+) -> None:
+    rec = record("ma_add", "add", "- once")
+    root = workspace(tmp_path, rec)
+    (shown,) = queue.items(open_store(root))
+    applied = {**rec, "status": "applied", "updatedAt": "2026-11-28T07:00:00.000Z"}
+    with (root / LOG).open("a", encoding="utf-8") as log:  # the Gateway applied it meanwhile
+        log.write(stringify(applied) + "\n")
+    before = memory_files(root)
+    with pytest.raises(Conflict, match="changed since it was shown"):
+        queue.approve(str(root), [shown.id], expected={shown.id: shown.fingerprint})
+    assert memory_files(root) == before

@@ -29,7 +29,7 @@ from memtui.engine.ops.lines import check_root, eol_of_text, load
 from memtui.engine.queue import Gauge, QueueItem, QueuePreview
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.operation import new_id
-from memtui.engine.write.transaction import Receipt, Transaction
+from memtui.engine.write.transaction import Conflict, Receipt, Transaction
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.openclaw import OpenClawData
@@ -186,7 +186,7 @@ def preview(root: str, item_id: str) -> QueuePreview:
     """The diff approving would make now, or why it would not apply. Writes nothing."""
     try:
         receipt = _apply_one(root, item_id, None, dry_run=True)
-    except Refused as exc:
+    except MemtuiError as exc:  # refused, or a file memtui may not write (a link)
         return QueuePreview(item_id, "", error=str(exc))
     diff = "".join(change_diff(c) for c in receipt.changes)
     error = receipt.details.get("conflict")
@@ -263,8 +263,6 @@ def _find(
     if found is None:
         raise Refused(f"{item_id}: no such suggestion in {audit.QUEUE}")
     if expect is not None and fingerprint(_record_line(log.text, found.line)) != expect:
-        from memtui.engine.write.transaction import Conflict
-
         raise Conflict(
             f"{item_id} changed since it was shown (a newer record in {audit.QUEUE}); "
             "nothing was changed — reload and try again"
