@@ -90,7 +90,10 @@ def test_writes_the_store_does_not_read_are_not_reported(home, watching):
 def test_read_paths_keeps_what_the_store_reads(home):
     paths = [str(home / p) for p in ("facts.md", "logs/a.log", ".history/x", "memories/new.md")]
     paths.append(os.path.join(str(home.parent), "elsewhere.md"))
-    assert live.read_paths(str(home), paths, KNOWN) == ("facts.md", "memories/new.md")
+    assert live.read_paths(str(home), paths, live.read_folders(KNOWN)) == (
+        "facts.md",
+        "memories/new.md",
+    )
 
 
 def test_without_notifications_it_polls(home, monkeypatch):

@@ -146,11 +146,14 @@ def _notified(
 ) -> None:
     known, _ = files()
     swept, every = sweep(root, known), SWEEP_MAX
+    folders = read_folders(known)
     for waits, batch in enumerate(events, 1):
         if stop.is_set():
             return
-        known, _ = files()
-        paths = read_paths(root, (path for _, path in batch), known)
+        now_known, _ = files()
+        if now_known is not known:  # a new snapshot: its folders, once
+            known, folders = now_known, read_folders(now_known)
+        paths = read_paths(root, (path for _, path in batch), folders) if batch else ()
         # the first look (once the watch is set up) and the slow sweep catch writes no
         # notification reports
         if waits == 1 or waits % every == 0:
@@ -164,12 +167,16 @@ def _notified(
             changed_paths(tuple(sorted(set(paths))))
 
 
-def read_paths(root: str, absolute: Iterable[str], known: Iterable[str]) -> tuple[str, ...]:
-    """The notified paths the store reads: files it read, or anything new in a folder
-    it reads (the root, the layout folders, the folders of the files it read). An
-    agent's logs or caches elsewhere in its home do not reload the store."""
+def read_folders(known: Iterable[str]) -> frozenset[str]:
+    """The folders the store reads: the root, the layout folders, those of its files."""
     folders = {".", "memory", *(name for name, _ in LAYOUT_DIRS)}
     folders.update(os.path.dirname(rel) or "." for rel in known)
+    return frozenset(folders)
+
+
+def read_paths(root: str, absolute: Iterable[str], folders: frozenset[str]) -> tuple[str, ...]:
+    """The notified paths in `folders` (read_folders): an agent's logs or caches
+    elsewhere in its home do not reload the store."""
     found = []
     for path in absolute:
         rel = os.path.relpath(path, root)
