@@ -10,7 +10,8 @@ import math
 import re
 from pathlib import Path
 
-from memtui.engine.store import layouts_at
+from memtui.engine.layouts import registry
+from memtui.engine.store import layouts_at, open_store
 from tests.conftest import run_cli, tree_digest, write_tree
 
 # --- OpenClaw's rules, re-stated from openclaw/openclaw -----------------------------
@@ -337,3 +338,20 @@ def test_agents_md_keeps_its_policy_lines_when_cut(tmp_path: Path) -> None:
     got = context(root)["AGENTS.md"]
     assert got["text"] == agents_cut(agents)
     assert "[Policy digest from AGENTS.md]" in got["text"] and len(got["text"]) <= MAX
+
+
+def test_the_outline_lists_the_bootstrap_files_in_order_and_the_notes_newest_first(
+    tmp_path: Path,
+) -> None:
+    store = open_store(workspace(tmp_path, **{"BOOTSTRAP.md": "# hi\n"}))
+    rows = registry()["openclaw"].outline(store, store.data["openclaw"])
+    labels = [r.label for r in rows]
+    assert labels[:4] == ["AGENTS.md", "SOUL.md", "USER.md", "BOOTSTRAP.md"]
+    assert labels[4] == "MEMORY.md" and labels[5].startswith("daily notes")
+    memory = rows[4]
+    assert ("error" in {level for _, level in memory.badges}) and memory.entry_id
+    notes = rows[5].children()
+    assert [n.label for n in notes] == [
+        "2026-11-30.md", "2026-11-29.md", "2026-11-28-standup.md", "2026-02-30.md", "ideas.md"
+    ]  # fmt: skip
+    assert notes[0].badges == (("future", "warning"),) and notes[1].badges == ()
