@@ -57,7 +57,7 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
     if data.queue:
         items.append(
             OutlineItem(
-                f"memory audit ({len(pending)} pending)",
+                "memory audit",
                 file=audit.QUEUE,
                 badges=((f"{len(pending)} pending", WARNING),) if pending else (),
                 verbs=("open",),
