@@ -32,7 +32,9 @@ def _loader() -> Any:
 
 
 _FENCE = re.compile(r"---[ \t]*\r?")
-_CLOSE_LINE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
+# The closing line, found from the newline before it: a literal first character lets
+# the search skip along the text instead of trying `^` at every character.
+_CLOSE_LINE = re.compile(r"\n(?:---|\.\.\.)[ \t]*\r?(?=\n|\Z)")
 
 
 class FrontMatterError(ValueError):
@@ -48,13 +50,13 @@ class Split:
 
 def split(text: str) -> Split:
     """Front matter is `---` on the first line up to the next `---` (or `...`) line."""
-    first_nl = text.find("\n")
+    first_nl = text.find("\n") if text.startswith("---") else -1
     if first_nl < 0 or not _FENCE.fullmatch(text[:first_nl]):
         return Split(None, text, 0)
-    close = _CLOSE_LINE.search(text, first_nl + 1)
+    close = _CLOSE_LINE.search(text, first_nl)
     if close is None:
         raise FrontMatterError("front matter has no closing '---' line")
-    pos, end = close.start(), close.end()
+    pos, end = close.start() + 1, close.end()
     body_start = end + 1 if end < len(text) else end
     line_no = text.count("\n", 0, pos) + 1
     return Split(text[first_nl + 1 : pos], text[body_start:], line_no)
@@ -107,10 +109,8 @@ def _has_alias(text: str) -> bool:
         return False  # the load reports the syntax error
 
 
-_FLAT_DOC = re.compile(r"(?:[ \t]*\r?\n|[A-Za-z_][A-Za-z0-9_]*:(?:[ \t][^\n]*)?\n)*")
-_PAIR = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*):[ \t]*([^\n]*?)[ \t]*\r?$", re.M)
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
-_PLAIN = re.compile(r"[^-?:,\[\]{}#&*!|>'\"%@`\s](?:[^:#\n]|:(?![ \t])|(?<![ \t])#)*")
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 _YAML_WORDS = re.compile(  # what YAML 1.1 reads as other than a string
     r"(?P<int>[-+]?(?:0|[1-9][0-9]*))|(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF"
@@ -124,6 +124,12 @@ _ODD = re.compile(
 )
 _UNSURE = object()
 _WORD_START = frozenset("yYnNtTfFoO0123456789+-.<=~")
+_BOOL_START = frozenset("yYnNtTfFoO")  # of the words above, only booleans start so
+_BOOLS = frozenset(
+    {"y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE"}
+    | {"false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF"}
+)
+_INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _INT_ITEM = r"[ \t]*[-+]?(?:0|[1-9][0-9]*)[ \t]*"
 _INT_LIST = re.compile(rf"\[{_INT_ITEM}(?:,{_INT_ITEM})*\]")
 _FLOW = re.compile(r"[\[\]{}]")
@@ -132,26 +138,39 @@ _scalars: dict[str, Any] = {}  # raw plain scalar -> value; agents repeat them a
 
 
 def _load_flat(text: str) -> dict[str, Any] | None:
-    """Parse `key: scalar` lines; None (use YAML) for anything outside that subset."""
-    if not text.strip():
+    """Parse `key: scalar` lines; None (use YAML) for anything outside that subset.
+
+    Line by line with str methods, not one regular expression over the text: agents'
+    front matter is a few short lines, and 10,000 candidates are parsed at each open."""
+    if not text.strip(" \r\n"):
         return {}
-    if not text.endswith("\n") or not _FLAT_DOC.fullmatch(text) or _ODD.search(text):
+    if text[-1] != "\n" or _ODD.search(text):
         return None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            return None  # a CR that ends no line: YAML reads it as a line break
     data: dict[str, Any] = {}
-    for key, raw in _PAIR.findall(text):
+    for line in text.split("\n")[:-1]:
+        key, colon, raw = line.partition(":")
+        if not colon:
+            if line.strip(" "):
+                return None  # no `key: value` line, or a tab YAML reads otherwise
+            continue
         if key not in _plain_keys:
-            if _YAML_WORDS.fullmatch(key) or key in _NULLS:
+            if not _KEY.fullmatch(key) or _YAML_WORDS.fullmatch(key) or key in _NULLS:
                 return None  # `on:` is the key True to YAML
             _plain_keys.add(key)
+        if (raw and raw[0] not in " \t") or key in data:
+            return None  # `a:b` is no pair to YAML
+        raw = raw.strip(" \t")
         value = _scalars.get(raw, _UNSURE)
         if value is _UNSURE:
             value = _flat_value(raw)
-            if value is _UNSURE or key in data:
+            if value is _UNSURE:
                 return None
             if not isinstance(value, list) and len(_scalars) < 4096:
                 _scalars[raw] = value
-        elif key in data:
-            return None
         data[key] = value
     return data
 
@@ -166,14 +185,31 @@ def _flat_value(raw: str) -> Any:
         return inner if ok else _UNSURE
     if first == "[":
         return _flat_list(raw)
-    if not _PLAIN.fullmatch(raw) or raw.endswith(":"):
+    if not _is_plain(raw):
         return _UNSURE
-    if raw[0] not in _WORD_START:
+    if first not in _WORD_START:
         return raw  # cannot be an int, float, bool or null
+    if first in _BOOL_START:
+        return _UNSURE if raw in _BOOLS else raw
+    if raw.isdigit() and raw.isascii() and (first != "0" or raw == "0"):
+        return int(raw)  # the usual number, without the regular expression
+    rest = raw[1:]
+    if ("-" in rest or "+" in rest) and "e" not in rest and "E" not in rest:
+        return raw  # a sign only starts a YAML number or its exponent: 2026-11-29, ids
     word = _YAML_WORDS.fullmatch(raw)
     if word is None:
         return raw
     return int(raw) if word.lastgroup == "int" else _UNSURE
+
+
+def _is_plain(raw: str) -> bool:
+    """A plain scalar that is one YAML value: no indicator first, no `: ` or ` #` inside
+    (the regular expression in tests/test_fast_yaml.py, with str methods: this runs
+    for every value read)."""
+    first = raw[0]
+    if first in _INDICATORS or first.isspace() or raw[-1] == ":":
+        return False
+    return not (": " in raw or ":\t" in raw or " #" in raw or "\t#" in raw or "\n" in raw)
 
 
 def _flat_list(raw: str) -> Any:

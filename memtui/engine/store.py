@@ -95,6 +95,13 @@ def _gc_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        if gc.get_freeze_count() == 0:
+            # Hand what was made to the oldest generation unwalked (freeze, then
+            # unfreeze): else the first allocation after enable() walks all of it
+            # as young objects. A cycle among them is still found by the next full
+            # collection.
+            gc.freeze()
+            gc.unfreeze()
         if was_enabled:
             gc.enable()
 

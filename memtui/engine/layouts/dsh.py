@@ -214,6 +214,9 @@ def _parse_sop(reader: StoreReader, tf: TextFile, name: str, path: str) -> Sop:
     except frontmatter.FrontMatterError as exc:
         reader.findings.add("sop-bad-frontmatter", path, 1, str(exc))
     title = meta.get("title") if isinstance(meta.get("title"), str) else None
+    if title is None and body.startswith("# "):
+        # The usual sop: its first line is the heading (no fence can hide line one).
+        title = body.partition("\n")[0][2:].strip()
     if title is None:
         head = body.split("\n", 40)[:40]
         code = fences("\n".join(head)).lines("\n".join(head))  # `# comment` in a bash block
