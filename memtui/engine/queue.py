@@ -10,7 +10,7 @@ under the lock like any other entry (SPEC §6).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -131,3 +131,34 @@ def approve(root: str, ids: Sequence[str], **shown: Any) -> list[Receipt]:
 
 def reject(root: str, ids: Sequence[str], reason: str, **shown: Any) -> list[Receipt]:
     return _owner(ids[0]).reject(root, list(ids), reason, **shown) if ids else []
+
+
+def each(
+    ids: Sequence[str], op: str, one: Callable[[str, str | None], Receipt], **shown: Any
+) -> list[Receipt]:
+    """Run `one(item_id, fingerprint shown)` per id, each its own transaction, for a
+    layout's approve or reject. One id's refusal is raised; with several, the others go
+    on and the refusals are listed in a last receipt's `refused`, which the faces report
+    (exit 1). A refusal that still wrote (a conflict recorded) carries its `receipt`."""
+    from memtui.engine.write.operation import new_id
+    from memtui.engine.write.transaction import Receipt
+
+    expected = dict(shown.get("expected") or {})
+    if shown.get("expect") is not None and len(ids) == 1:
+        expected[ids[0]] = shown["expect"]
+    receipts, refused = [], []
+    for item_id in ids:
+        try:
+            receipts.append(one(item_id, expected.get(item_id)))
+        except MemtuiError as exc:
+            if len(ids) == 1:
+                raise
+            done = getattr(exc, "receipt", None)
+            if done is not None:
+                receipts.append(done)
+            refused.append({"id": item_id, "reason": str(exc)})
+    if refused:
+        summary = f"{op} {len(ids) - len(refused)}; refused {len(refused)}"
+        details = {"summary": summary, "refused": refused}
+        receipts.append(Receipt(new_id(), op, (), bool(shown.get("dry_run")), details))
+    return receipts

@@ -26,9 +26,8 @@ from memtui.engine.layouts.claude_rules import JS_SPACE
 from memtui.engine.layouts.common import read_late
 from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import check_root, eol_of_text, load
-from memtui.engine.queue import Gauge, QueueItem, QueuePreview
+from memtui.engine.queue import Gauge, QueueItem, QueuePreview, each
 from memtui.engine.textfile import TextFile
-from memtui.engine.write.operation import new_id
 from memtui.engine.write.transaction import Conflict, Receipt, Transaction
 
 if TYPE_CHECKING:
@@ -209,41 +208,14 @@ def _gauge(change: Any) -> Gauge:
 
 def approve(root: str, ids: list[str], **shown: Any) -> list[Receipt]:
     dry = bool(shown.get("dry_run"))
-    return _each(ids, shown, "approve", lambda i, fp: _apply_one(root, i, fp, dry))
+    return each(ids, "approve", lambda i, fp: _apply_one(root, i, fp, dry), **shown)
 
 
 def reject(root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
     if not isinstance(reason, str) or not reason.strip():
         raise Refused("a rejection needs a reason (it is kept in memtui's audit log)")
     dry = bool(shown.get("dry_run"))
-    return _each(ids, shown, "reject", lambda i, fp: _reject_one(root, i, reason.strip(), fp, dry))
-
-
-def _each(
-    ids: list[str], shown: dict[str, Any], op: str, one: Callable[[str, str | None], Receipt]
-) -> list[Receipt]:
-    """One transaction per id. One id's refusal is raised; with several, the refusals are
-    listed in a last receipt's `refused` (the convention of engine.queue's callers). A
-    conflict is both: its record was appended, and the approval refused."""
-    expected = dict(shown.get("expected") or {})
-    if shown.get("expect") is not None and len(ids) == 1:
-        expected[ids[0]] = shown["expect"]
-    receipts, refused = [], []
-    for item_id in ids:
-        try:
-            receipts.append(one(item_id, expected.get(item_id)))
-        except MemtuiError as exc:
-            if len(ids) == 1:
-                raise
-            done = getattr(exc, "receipt", None)
-            if done is not None:
-                receipts.append(done)
-            refused.append({"id": item_id, "reason": str(exc)})
-    if refused:
-        summary = f"{op} {len(ids) - len(refused)}; refused {len(refused)}"
-        details = {"summary": summary, "refused": refused}
-        receipts.append(Receipt(new_id(), op, (), bool(shown.get("dry_run")), details))
-    return receipts
+    return each(ids, "reject", lambda i, fp: _reject_one(root, i, reason.strip(), fp, dry), **shown)
 
 
 def _name(item_id: str, expect: str | None) -> tuple[str, str | None]:
