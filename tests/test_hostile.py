@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from conftest import TODAY, run_cli, tree_digest, write_tree
 
-from memtui.cli import main
 from memtui.engine import open_store
 from memtui.engine.config import Thresholds
 from tests.helpers import CANDIDATE, ENV, INDEX_TXT, MOOD, with_changes
+from tests.hostile_calls import cli
 
 # C0 controls but tab and newline, DEL, C1: none may reach a terminal raw.
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -95,17 +95,6 @@ VERBS: list[tuple[str, ...]] = [
 @pytest.fixture(autouse=True)
 def _no_debug(monkeypatch):
     monkeypatch.delenv("MEMTUI_DEBUG", raising=False)
-
-
-def cli(capsys, *argv: str) -> tuple[int, str, str]:
-    """The CLI in-process (same code as `python -m memtui`)."""
-    capsys.readouterr()
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:  # argparse
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def all_paths(root: Path) -> set[str]:

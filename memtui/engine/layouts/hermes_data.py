@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader
 
 ARCHIVE = "memories/archived.jsonl"  # Hermes reads only MEMORY.md and USER.md
+BOM_CHAR = "\ufeff"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,19 +81,10 @@ class HermesData:
 def limits_of(reader: StoreReader) -> dict[str, int]:
     """memory.memory_char_limit / memory.user_char_limit from config.yaml, else Hermes'
     defaults; a value Hermes could not use is reported (config-invalid) and defaulted."""
-    limits = dict(rules.DEFAULT_LIMITS)
     tf = reader.read(rules.CONFIG)
     if tf is None:
-        return limits
-    problem, section = _memory_section(tf.text)
-    for target, key in rules.LIMIT_KEYS.items():
-        value = section.get(key) if section else None
-        if value is None:
-            continue
-        try:
-            limits[target] = int(value)  # load_on_disk_store: int(mem_cfg.get(...))
-        except (TypeError, ValueError, OverflowError):
-            problem = problem or f"memory.{key} is {value!r}, not a whole number"
+        return dict(rules.DEFAULT_LIMITS)
+    limits, problem = configured_limits(tf.text)
     if problem:
         reader.findings.add(
             "config-invalid",
@@ -102,6 +94,22 @@ def limits_of(reader: StoreReader) -> dict[str, int]:
             f"({rules.DEFAULT_LIMITS['memory']:,} / {rules.DEFAULT_LIMITS['user']:,} characters)",
         )
     return limits
+
+
+def configured_limits(text: str) -> tuple[dict[str, int], str | None]:
+    """The limits config.yaml's text gives, as load_on_disk_store reads them: both
+    `int(...)` in one try, memory's first, so when either fails both stay the defaults.
+    And why the text is no usable config (None: it is)."""
+    problem, section = _memory_section(text)
+    limits = dict(rules.DEFAULT_LIMITS)
+    for target, key in rules.LIMIT_KEYS.items():
+        value = section.get(key, limits[target]) if section else limits[target]
+        try:
+            limits[target] = int(value)
+        except (TypeError, ValueError, OverflowError):
+            why = f"memory.{key} is {value!r}, not a whole number"
+            return dict(rules.DEFAULT_LIMITS), problem or why
+    return limits, problem
 
 
 def _memory_section(text: str) -> tuple[str | None, dict[str, Any] | None]:
@@ -125,7 +133,9 @@ def memory_file(reader: StoreReader, target: str, limit: int) -> MemoryFile | No
     if tf is None:
         return None
     found = tuple(rules.pieces(tf.text))
-    entries = tuple(rules.dedupe([p.text for p in found]))
+    # Hermes reads with encoding="utf-8": a BOM stays, as U+FEFF heading the first entry
+    # (which its threat scan then blocks from the prompt).
+    entries = tuple(rules.dedupe(rules.split_entries(BOM_CHAR + tf.text if tf.bom else tf.text)))
     return MemoryFile(rel, target, tf, found, entries, limit, rules.drift(tf.text, limit))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts import hermes_rules as rules
-from memtui.engine.layouts.hermes_data import ARCHIVE, HermesData, MemoryFile
+from memtui.engine.layouts.hermes_data import ARCHIVE, BOM_CHAR, HermesData, MemoryFile
 from memtui.engine.model import ERROR
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def _memory_file(reader: StoreReader, mf: MemoryFile) -> None:
             )
         else:
             first[piece.text] = n
-        found = rules.threats(piece.text)
+        found = rules.threats(BOM_CHAR + piece.text if n == 1 and mf.tf.bom else piece.text)
         if found:
             add(
                 "entry-injection",

@@ -90,7 +90,7 @@ def _payload_problem(payload: dict[str, Any]) -> str | None:
     for item in texts:
         for key in ("content", "old_text"):
             if item.get(key) is not None and not isinstance(item.get(key), str):
-                return f"`{key}` is not text"
+                return f"a record whose `{key}` is not text"
     return None
 
 

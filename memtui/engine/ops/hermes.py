@@ -17,7 +17,7 @@ import re
 
 from memtui.engine.identity import check_shown, split_expect
 from memtui.engine.layouts import hermes_rules as rules
-from memtui.engine.layouts.hermes_data import ARCHIVE, _memory_section
+from memtui.engine.layouts.hermes_data import ARCHIVE, configured_limits
 from memtui.engine.ops.common import Refused, eol_of, thresholds
 from memtui.engine.ops.lines import check_root, encode, load
 from memtui.engine.textfile import TextFile
@@ -53,11 +53,7 @@ def limit_of(tx: Transaction, target: str) -> int:
         return limit
     if raw is None:
         return limit
-    _problem, section = _memory_section(raw.decode("utf-8-sig", "replace"))
-    try:
-        return int((section or {}).get(rules.LIMIT_KEYS[target], limit))
-    except (TypeError, ValueError, OverflowError):
-        return limit
+    return configured_limits(raw.decode("utf-8-sig", "replace"))[0][target]
 
 
 def open_file(

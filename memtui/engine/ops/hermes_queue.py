@@ -44,28 +44,33 @@ def record_rel(item_id: str, expect: str | None = None) -> tuple[str, str, str |
     return ref, f"{QUEUE}/{name}.json", fp
 
 
-def _record(tx: Transaction, ref: str, rel: str, fp: str | None) -> tuple[bytes, Any]:
+def _record(tx: Transaction, ref: str, rel: str, fp: str | None) -> bytes:
     raw = tx.read(rel)
     if raw is None:
         raise Refused(f"no staged write {ref} ({rel} does not exist: approved or rejected?)")
     check_shown_bytes(ref, raw, fp, rel)
-    return raw, _decoded(rel, raw)
+    return raw
 
 
-def _decoded(rel: str, raw: bytes) -> TextFile:
+def _decoded(ref: str, rel: str, raw: bytes) -> TextFile:
     got = decode(rel, raw)
     if isinstance(got, Unreadable):
-        raise Refused(f"{rel} is {got.reason}; reject it")
+        raise Refused(
+            f"{ref}: {rel} cannot be read ({got.reason}); nothing was changed (reject it)"
+        )
     return got
 
 
 def _approve_one(root: str, item_id: str, expect: str | None, dry_run: bool) -> Receipt:
     ref, rel, fp = record_rel(item_id, expect)
     with Transaction(root, "approve", details={"pending": ref}, dry_run=dry_run) as tx:
-        _raw, tf = _record(tx, ref, rel, fp)
+        tf = _decoded(ref, rel, _record(tx, ref, rel, fp))
         record = parse_record(rel, tf.text)
         if isinstance(record, str):
-            raise Refused(f"{ref}: {rel} is {record}; Hermes cannot replay it (reject it)")
+            raise Refused(
+                f"{ref}: {rel} is {record}; Hermes cannot replay it, nothing was changed "
+                "(reject it)"
+            )
         target_rel, target, limit = open_file(tx, record.target, drifting=True)
         old = target.text if target else ""
         before = rules.dedupe(rules.split_entries(old))
