@@ -31,3 +31,62 @@ def test_no_ui_module_imports_a_layout_module():
         and (mods := layout_imports(path))
     }
     assert offenders == {}
+
+
+# What a pane may ask of the app directly: post its wishes up (ui.messages), hand a
+# worker thread's result back, watch the theme. The rest goes up as a typed message.
+APP_CALLS = {"post_message", "call_from_thread"}
+APP_CALLS_PENDING = {"panes/index_tree.py", "panes/tree_archive.py"}  # move with the tree
+
+
+def _is_self_app(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "app"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    )
+
+
+def app_uses(path: Path) -> list[str]:
+    """Each use of `self.app` beyond APP_CALLS, as `line: what`."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and _is_self_app(node.value):
+            if node.attr not in APP_CALLS:
+                found.append(f"{node.lineno}: self.app.{node.attr}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in ("getattr", "hasattr") and any(map(_is_self_app, node.args)):
+                found.append(f"{node.lineno}: {node.func.id}(self.app, ...)")
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and _is_self_app(node.value):
+            found.append(f"{node.lineno}: self.app kept in a name")  # it would hide calls
+    return sorted(found, key=lambda use: int(use.partition(":")[0]))
+
+
+def test_panes_talk_up_with_messages_not_through_the_app():
+    offenders = {
+        rel: uses
+        for path in sorted((UI / "panes").glob("*.py"))
+        if (rel := path.relative_to(UI).as_posix()) not in APP_CALLS_PENDING
+        and (uses := app_uses(path))
+    }
+    assert offenders == {}
+
+
+def test_the_pane_rule_sees_each_way_round_it(tmp_path: Path):
+    """The checker itself: a call, a getattr, an alias are each caught."""
+    pane = tmp_path / "pane.py"
+    pane.write_text(
+        "class P:\n"
+        "    def a(self):\n"
+        "        self.app.run_op('x', f)\n"
+        "        getattr(self.app, 'read_only', False)\n"
+        "        app = self.app\n"
+        "        self.app.post_message(m)\n",
+        encoding="utf-8",
+    )
+    assert app_uses(pane) == [
+        "3: self.app.run_op",
+        "4: getattr(self.app, ...)",
+        "5: self.app kept in a name",
+    ]

@@ -119,7 +119,12 @@ async def answer_confirm(pilot: Pilot, app: MemtuiApp, key: str) -> str:
     await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirm dialog")
     screen = app.screen
     assert isinstance(screen, ConfirmScreen)
-    assert app.focused is screen.query_one("#confirm-no"), "the focus must be on No"
+
+    def on_no() -> bool:  # the screen may still be composing when it is pushed
+        no = screen.query("#confirm-no")
+        return bool(no) and app.focused is no.first()
+
+    await until(pilot, on_no, what="the focus on No")
     await pilot.press(key)
     await until(pilot, lambda: app.screen is not screen, what="the confirm dialog to close")
     return screen.question
@@ -159,7 +164,7 @@ class PaneHost(HostApp):
     def show_history(self, rel: str) -> None:
         self.histories.append(rel)
 
-    def edit_entry(self, entry_id: str) -> None:
+    def edit_entry(self, entry_id: str, line: int | None = None) -> None:
         self.edits.append(entry_id)
 
 

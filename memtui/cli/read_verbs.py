@@ -347,34 +347,12 @@ def pending(args: argparse.Namespace) -> int:
     if store.dsh is None and not queued:
         warn("this store has no dsh layout (index.txt with facts.md, sops/ or pending/)")
     queue_cli.print_items(queued)
-    why = _why_unusable(store, candidates)
     for c in candidates:
         evidence = c.evidence or "(no evidence: cannot be accepted)"
-        state = "" if c.valid else f"  [{why.get(c.file, 'broken front matter')}]"
+        state = "" if c.valid else f"  [{c.problem}]"  # the engine's reason, as the app's
         first = c.body.strip().split("\n", 1)[0] if c.body.strip() else ""
         line(f"{c.id}  {c.entry_type or '?'} → {c.target or '?'}  {evidence}{state}  {first}")
     return 0
-
-
-def _why_unusable(store: Any, candidates: list[Any]) -> dict[str, str]:
-    """Candidate file -> why it cannot be used, from its finding: "broken front matter"
-    alone hides a target that leaves the root or an unreadable file."""
-    broken = {c.file for c in candidates if not c.valid}
-    why: dict[str, str] = {}
-    for f in store.findings:
-        if f.file not in broken or f.code not in _UNUSABLE:
-            continue
-        # "candidate <id>: <reason>": the id already starts the line
-        reason = f.message.split(": ", 1)[1] if f.message.startswith("candidate ") else f.message
-        why.setdefault(f.file, _UNUSABLE[f.code] + reason)
-    return why
-
-
-_UNUSABLE = {
-    "pending-bad-frontmatter": "broken front matter: ",
-    "path-escape": "",
-    "unreadable": "",
-}
 
 
 def oplog(args: argparse.Namespace) -> int:

@@ -305,10 +305,24 @@ class Candidate:
     valid: bool
     body_start: int = 0  # char offset of the body in the file's text
     source: TextFile | None = field(default=None, repr=False, compare=False)
+    broken: str | None = None  # why it is not a usable candidate (valid is False)
 
     @property
     def body(self) -> str:
         return self.source.text[self.body_start :] if self.source else ""
+
+    @property
+    def problem(self) -> str | None:
+        """Why accepting it is refused now (SPEC §3: No Execution, No Memory), or None."""
+        if not self.valid:
+            return self.broken or "broken front matter"
+        if not (self.evidence and self.evidence.strip()):
+            return "no evidence (No Execution, No Memory)"
+        return None
+
+    @property
+    def acceptable(self) -> bool:
+        return self.problem is None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -321,7 +335,7 @@ class Candidate:
             "source_seqs": list(self.source_seqs),
             "created_at": self.created_at,
             "valid": self.valid,
-            "acceptable": self.valid and bool(self.evidence and self.evidence.strip()),
+            "acceptable": self.acceptable,
             "body": self.body,
         }
 

@@ -3,9 +3,11 @@ a few questions in turn, then one engine call, as `memtui add` makes it."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.ops.companion import EVENT_TYPES
+from memtui.ui.messages import RunOp
 from memtui.ui.screens.choose import ChoiceScreen
 from memtui.ui.screens.prompt import PromptScreen
 
@@ -35,7 +37,9 @@ async def add_fact(app: MemtuiApp) -> None:
     )
     if section and text and evidence:
         root = app.root
-        app.run_op(f"add fact to {section}", lambda: dsh.add_fact(root, section, text, evidence))
+        app.post_message(
+            RunOp(f"add fact to {section}", partial(dsh.add_fact, root, section, text, evidence))
+        )
 
 
 async def add_event(app: MemtuiApp) -> None:
@@ -64,10 +68,8 @@ async def add_event(app: MemtuiApp) -> None:
             return
         stars = chosen or None
     root = app.root
-    app.run_op(
-        f"add {kind} event",
-        lambda: companion.add_event(root, kind, content, stars=stars, due=due or None),
-    )
+    add = partial(companion.add_event, root, kind, content, stars=stars, due=due or None)
+    app.post_message(RunOp(f"add {kind} event", add))
 
 
 async def _ask(app: MemtuiApp, question: str, **kwargs: Any) -> str | None:

@@ -24,11 +24,14 @@ from memtui.engine.store import Store, open_store
 from memtui.sanitize import printable
 from memtui.ui import live
 from memtui.ui.messages import (
+    Ask,
+    Confirm,
     EditEntry,
     OpDone,
     OpenFile,
     OpFailed,
     RunOp,
+    Say,
     ShowHistory,
     StoreChanged,
     StoreFailed,
@@ -78,7 +81,7 @@ class MemtuiApp(App[None]):
     def __init__(self, root: str, *, read_only: bool = False, watch: bool = True) -> None:
         super().__init__()
         self.root = root
-        self.read_only = read_only
+        self._read_only = read_only
         self.watch_files = watch
         self.store: Store | None = None
         self._changes_running = 0  # changes in progress (a quit waits for them)
@@ -88,6 +91,18 @@ class MemtuiApp(App[None]):
         self._quit_when_done = False
         self._absent: set[str] = set()  # panes this store has nothing for (no tab)
         self.load_seconds: float | None = None
+
+    @property
+    def read_only(self) -> bool:
+        return self._read_only
+
+    @read_only.setter
+    def read_only(self, value: bool) -> None:
+        """Passed down: a pane never asks the app whether it may change files."""
+        self._read_only = value
+        if self.is_running:
+            for pane in self.query(Pane):
+                pane.read_only = value
 
     # --- layout --------------------------------------------------------------
 
@@ -105,6 +120,7 @@ class MemtuiApp(App[None]):
 
     def on_mount(self) -> None:
         self.sub_title = "loading…"
+        self.read_only = self._read_only  # passed down to the panes, now composed
 
     def on_ready(self) -> None:
         """The first frame is on the screen: now load. A worker parsing a large store
@@ -311,11 +327,20 @@ class MemtuiApp(App[None]):
         self.show_history(message.rel)
 
     def on_run_op(self, message: RunOp) -> None:
-        label, fn = message.label, message.fn
+        label, fn, apply = message.label, message.fn, message.apply
         if message.confirm is None:
-            self.run_op(label, fn)
+            self.run_op(label, fn, apply)
         else:
-            self.confirm(message.confirm, lambda: self.run_op(label, fn))
+            self.confirm(message.confirm, lambda: self.run_op(label, fn, apply))
+
+    def on_say(self, message: Say) -> None:
+        self.say(message.text, severity=message.severity, title=message.title)
+
+    def on_confirm(self, message: Confirm) -> None:
+        self.confirm(message.question, message.then)
+
+    def on_ask(self, message: Ask) -> None:
+        self.push_screen(message.screen, message.then)
 
     def on_resize(self, event: events.Resize) -> None:
         index = self.query("#pane-index")
@@ -484,6 +509,8 @@ class MemtuiApp(App[None]):
 
     def open_file(self, rel: str, line: int | None = None) -> None:
         """Show a file in the File pane, at a line (1-based)."""
+        if not self.query("#pane-file"):
+            return  # a partial layout (tests compose single panes)
         self.action_show_pane("file")
         self.query_one("#pane-file").open(rel, line)  # type: ignore[attr-defined]
 

@@ -2,43 +2,35 @@
 
 The app's `edit_entry(entry_id)` and `show_history(rel)` delegate here; these
 push `EditScreen` / `HistoryScreen`. The small helpers below are shared by
-those screens so that they also run on a host app that is not `MemtuiApp`
-(`say` and `reload_store` fall back to plain Textual).
+those screens: what they want of the shell goes up as a message.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
 # Re-exported: code that imports these from memtui.ui.editing keeps working.
 from memtui.editor import EditorFailed as EditorFailed
 from memtui.editor import run_editor as run_editor
-from memtui.sanitize import printable
+from memtui.ui.messages import Say, StoreChanged
 
-# --- services of the host app --------------------------------------------------
+if TYPE_CHECKING:
+    from memtui.ui.app import MemtuiApp
+
+# --- services of the host app, asked for with a message (ui.messages) -----------
 
 
 def say(app: App[Any], text: str, *, severity: Any = "information", title: str = "") -> None:
-    """The app's `say` (store text shown literally), or notify() without markup."""
-    speak = getattr(app, "say", None)
-    if callable(speak):
-        speak(text, severity=severity, title=title)
-    else:
-        app.notify(printable(text), title=printable(title), severity=severity, markup=False)
+    """A toast through the shell's `say` (store text shown literally)."""
+    app.post_message(Say(text, str(severity), title))
 
 
 def reload_store(app: App[Any]) -> None:
-    """Ask the app to read the store again (it does so in its own worker)."""
-    load = getattr(app, "load_store", None)
-    if callable(load):
-        load()
-
-
-def is_read_only(app: App[Any]) -> bool:
-    return bool(getattr(app, "read_only", False))
+    """Ask the shell to read the store again (it does so in its own worker)."""
+    app.post_message(StoreChanged(()))
 
 
 def ask(app: App[Any], question: str, then: Callable[[], None]) -> None:
@@ -55,14 +47,14 @@ def ask(app: App[Any], question: str, then: Callable[[], None]) -> None:
 # --- what the app calls -----------------------------------------------------------
 
 
-def edit_entry(app: App[Any], entry_id: str, line: int | None = None) -> None:
+def edit_entry(app: MemtuiApp, entry_id: str, line: int | None = None) -> None:
     """Open the in-app editor on an entry of the app's current store snapshot; `line`
     (1-based, in the entry's file): the line the user was on, where the cursor starts."""
     from memtui.engine.entries import EntryNotFound, entry_text, resolve
     from memtui.engine.ops.edit import is_l0
     from memtui.ui.screens.edit import EditScreen
 
-    store = getattr(app, "store", None)
+    store = app.store
     if store is None:
         say(app, "the store is still loading; try again in a moment", severity="warning")
         return
@@ -80,9 +72,9 @@ def edit_entry(app: App[Any], entry_id: str, line: int | None = None) -> None:
         EditScreen(
             entry.id,
             seen,
-            _root(app),
+            app.root,
             file=entry.file,
-            read_only=is_read_only(app),
+            read_only=app.read_only,
             guarded=guarded,
             at_row=_row_in(entry, line),
         )
@@ -97,12 +89,8 @@ def _row_in(entry: Any, line: int | None) -> int:
     return max(0, line - 1 - start)
 
 
-def show_history(app: App[Any], rel: str) -> None:
+def show_history(app: MemtuiApp, rel: str) -> None:
     """Open a file's snapshots, diffs and rollback."""
     from memtui.ui.screens.history import HistoryScreen
 
-    app.push_screen(HistoryScreen(_root(app), rel, read_only=is_read_only(app)))
-
-
-def _root(app: App[Any]) -> str:
-    return str(app.root)  # type: ignore[attr-defined]
+    app.push_screen(HistoryScreen(app.root, rel, read_only=app.read_only))

@@ -1,44 +1,50 @@
 """`f` on a finding: its quick fix (engine/fixes.py), shown first as a dry run (the
 report screen's diff, `a` to apply), then applied after a confirm, as one
 operation that `z` undoes. A fix that asks (which profile item, remove the
-dangling pointer or create its file) asks first, with the real choice screen."""
+dangling pointer or create its file) asks first, with the real choice screen.
+
+It runs in the pane that offers it: every wish goes up as a message (ui.messages)
+through `post`, the pane's own post_message."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from textual.app import App
+from textual.message import Message
 
 from memtui.engine.model import Finding
-from memtui.ui.editing import ask, say
+from memtui.ui.messages import Ask, RunOp, Say
+
+Post = Callable[[Message], object]
 
 
-def offer_fix(app: App[Any], store: Any, finding: Finding) -> None:
+def offer_fix(post: Post, store: Any, finding: Finding, *, read_only: bool) -> None:
     from memtui.engine.fixes import fixable, where
 
-    if getattr(app, "read_only", False):
-        say(app, "fix: the store is open read-only (--read-only); nothing changes")
+    if read_only:
+        post(Say("fix: the store is open read-only (--read-only); nothing changes"))
         return
     if not fixable(finding):
-        say(app, f"{finding.code} ({where(finding)}) has no quick fix", severity="warning")
+        post(Say(f"{finding.code} ({where(finding)}) has no quick fix", "warning"))
         return
-    fix = _plan(app, store, finding, ())
+    fix = _plan(post, store, finding, ())
     if fix is None:
         return
     if not fix.choices:
-        _dry_run(app, store, finding, ())
+        _dry_run(post, store, finding, ())
         return
     from memtui.ui.screens.choose import ChoiceScreen
 
     def chosen(index: int | None) -> None:
         if index is not None:
-            _dry_run(app, store, finding, (fix.choices[index],))
+            _dry_run(post, store, finding, (fix.choices[index],))
 
     question = f"{fix.title}: choose {fix.ask or 'what to do'} (enter picks, Esc cancels)"
-    app.push_screen(ChoiceScreen(question, list(fix.choices)), chosen)
+    post(Ask(ChoiceScreen(question, list(fix.choices)), chosen))
 
 
-def _plan(app: App[Any], store: Any, finding: Finding, choose: tuple[str, ...]) -> Any:
+def _plan(post: Post, store: Any, finding: Finding, choose: tuple[str, ...]) -> Any:
     from memtui.engine.errors import MemtuiError
     from memtui.engine.fixes import plan
     from memtui.engine.write.transaction import WriteError
@@ -46,17 +52,17 @@ def _plan(app: App[Any], store: Any, finding: Finding, choose: tuple[str, ...]) 
     try:
         return plan(store, finding, choose)
     except (MemtuiError, WriteError) as exc:
-        say(app, str(exc), severity="warning", title=f"fix {finding.code}")
+        post(Say(str(exc), "warning", f"fix {finding.code}"))
         return None
 
 
-def _dry_run(app: App[Any], store: Any, finding: Finding, choose: tuple[str, ...]) -> None:
-    fix = _plan(app, store, finding, choose)
+def _dry_run(post: Post, store: Any, finding: Finding, choose: tuple[str, ...]) -> None:
+    fix = _plan(post, store, finding, choose)
     if fix is None:
         return
     label = f"fix {finding.code}"
 
     def apply() -> None:
-        ask(app, f"Apply the fix: {fix.title}?", lambda: app.run_op(label, lambda: fix.run(False)))  # type: ignore[attr-defined]
+        post(RunOp(label, lambda: fix.run(False), confirm=f"Apply the fix: {fix.title}?"))
 
-    app.run_op(label, lambda: fix.run(True), apply=apply)  # type: ignore[attr-defined]
+    post(RunOp(label, lambda: fix.run(True), apply=apply))

@@ -1,4 +1,6 @@
-"""Messages from worker threads to the UI: plain dataclasses carrying immutable data."""
+"""Messages up to the shell: from worker threads (a snapshot loaded, an op done) and
+from the panes (run this op, open this file, say this, ...). Plain dataclasses
+carrying immutable data; the shell (ui/app.py) handles each once."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from textual.message import Message
+from textual.screen import ModalScreen
 
 from memtui.engine.store import Store
 
@@ -27,6 +30,10 @@ class StoreChanged(Message):
     """The watcher saw files change on disk (the agent wrote)."""
 
     paths: tuple[str, ...]
+
+    def can_replace(self, message: Message) -> bool:
+        # the poller may post faster than a load runs: one pending reload is enough
+        return isinstance(message, StoreChanged)
 
 
 @dataclass
@@ -68,8 +75,35 @@ class ShowHistory(Message):
 
 @dataclass
 class RunOp(Message):
-    """Run one engine operation in a worker, after asking `confirm` when given."""
+    """Run one engine operation in a worker, after asking `confirm` when given. With
+    `apply`, `fn` is a dry run whose report offers `apply` as the key to go ahead."""
 
     label: str
     fn: Callable[[], Any]
     confirm: str | None = None
+    apply: Callable[[], None] | None = None
+
+
+@dataclass
+class Say(Message):
+    """A toast; store text in it is shown literally (no markup)."""
+
+    text: str
+    severity: str = "information"
+    title: str = ""
+
+
+@dataclass
+class Confirm(Message):
+    """Ask a yes/no question (No has the focus); run `then` on yes."""
+
+    question: str
+    then: Callable[[], None]
+
+
+@dataclass
+class Ask(Message):
+    """Show a modal screen (a prompt, a choice); `then` gets its answer on dismiss."""
+
+    screen: ModalScreen[Any]
+    then: Callable[[Any], None]

@@ -1,26 +1,27 @@
 """`z`: undo the last operation (SPEC §3d) after a confirm that lists its files.
 
 The log is read in a worker (the audit file grows with the store's life); the
-undo itself is an ordinary change through the app's `run_op`, so a refusal (a
-file the agent wrote since) is shown like any other and nothing is written.
+undo itself is an ordinary change (a RunOp message up to the shell), so a refusal
+(a file the agent wrote since) is shown like any other and nothing is written.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from textual.app import App
+from typing import TYPE_CHECKING
 
 from memtui.engine.oplog import Operation
-from memtui.ui.editing import ask, say
+from memtui.ui.messages import RunOp, Say
+
+if TYPE_CHECKING:
+    from memtui.ui.app import MemtuiApp
 
 SHOWN = 12  # files listed in the question; the rest are counted
 
 
-def undo_last(app: App[Any]) -> None:
-    root = str(app.root)  # type: ignore[attr-defined]
-    if getattr(app, "read_only", False):
-        say(app, "undo: the store is open read-only (--read-only); nothing changes")
+def undo_last(app: MemtuiApp) -> None:
+    root = app.root
+    if app.read_only:
+        app.post_message(Say("undo: the store is open read-only (--read-only); nothing changes"))
         return
 
     def read_log() -> None:
@@ -29,11 +30,9 @@ def undo_last(app: App[Any]) -> None:
         try:
             op = find(root, None)
         except OSError as exc:
-            app.call_from_thread(
-                say, app, f"cannot read the operation log: {exc}", severity="error"
-            )
+            app.post_message(Say(f"cannot read the operation log: {exc}", "error"))
             return
-        app.call_from_thread(_ask, app, root, op)
+        app.post_message(_question(root, op))
 
     app.run_worker(read_log, thread=True, group="undo-log", exclusive=True)
 
@@ -58,15 +57,14 @@ def describe(op: Operation) -> str:
     return f"{what} of {when} by {op.who or 'someone'} ({op.opid})"
 
 
-def _ask(app: App[Any], root: str, op: Operation | None) -> None:
+def _question(root: str, op: Operation | None) -> Say | RunOp:
+    """The undo of `op`, asked first; or why there is none."""
     if op is None:
-        say(app, "nothing to undo: the operation log is empty", severity="warning")
-        return
-    label = f"undo {op.op} ({op.opid})"
+        return Say("nothing to undo: the operation log is empty", "warning")
 
-    def go() -> None:
+    def go() -> object:
         from memtui.engine.ops.undo import undo
 
-        app.run_op(label, lambda: undo(root, op.opid))  # type: ignore[attr-defined]
+        return undo(root, op.opid)
 
-    ask(app, undo_question(op), go)
+    return RunOp(f"undo {op.op} ({op.opid})", go, confirm=undo_question(op))

@@ -280,6 +280,12 @@ def _parse_candidate(reader: StoreReader, tf: TextFile | None, path: str) -> Can
             f"candidate {stem} has no evidence and cannot be accepted (No Execution, No Memory)",
         )
     seqs = meta.get("source_seqs")
+    if tf is None:
+        broken: str | None = f"unreadable: {reader.unreadable.get(path, 'cannot be read')}"
+    elif problem is None or problem.endswith(OUTSIDE):
+        broken = problem  # a target leaving the root says so itself
+    else:
+        broken = f"broken front matter: {problem}"
     return Candidate(
         id=_text(meta.get("id")) or stem,
         file=path,
@@ -293,6 +299,7 @@ def _parse_candidate(reader: StoreReader, tf: TextFile | None, path: str) -> Can
         valid=valid,
         body_start=body_start,
         source=tf,
+        broken=broken,
     )
 
 

@@ -22,6 +22,7 @@ class Pane(Widget):
         Binding("question_mark", "app.help", "Help", id="pane.help")
     ]
     LAYOUT: ClassVar[str | None] = None  # the layout its commands need (None: any store)
+    read_only = False  # the shell passes it down once mounted (--read-only)
 
     def show_store(self, store: Store) -> None:
         raise NotImplementedError

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -21,6 +20,7 @@ from memtui.engine.identity import fingerprint
 from memtui.engine.model import Event
 from memtui.engine.store import Store
 from memtui.engine.timeline import ARCHIVED, EVENT_TYPES, EVENTS, Timeline, timeline, timeline_of
+from memtui.ui.messages import EditEntry, OpenFile, RunOp, ShowHistory
 from memtui.ui.panes.listing import ListPane
 from memtui.ui.safe import literal, row
 from memtui.ui.widgets.rows import Rows
@@ -270,7 +270,7 @@ class EventsPane(ListPane):
     # --- actions ------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in MUTATING and getattr(self.app, "read_only", False):
+        if action in MUTATING and self.read_only:
             return False
         if action in LIVE_ONLY and self.archived:
             return None  # shown greyed: restore it first
@@ -320,39 +320,29 @@ class EventsPane(ListPane):
         """`op(root, "event:ID", expect=FINGERPRINT)` on the highlighted event as shown,
         run by the app as "VERB ID"; with a `question` ({id} in it), only once the user
         says yes. The engine refuses if the event is not the one shown any more."""
-        current = self.current
-        if current is None:
+        current, store = self.current, self.store
+        if current is None or store is None:
             return
         event, entry_id = current
-        app: Any = self.app
-        root, ref, shown = app.root, f"event:{entry_id}", fingerprint(event.text)
+        root, ref, shown = store.root, f"event:{entry_id}", fingerprint(event.text)
         label = shown_label(entry_id)
-
-        def run() -> None:
-            app.run_op(f"{verb} {label}", lambda: op(root, ref, expect=shown))
-
-        if question:
-            app.confirm(question.format(id=label), run)
-        else:
-            run()
+        ask = question.format(id=label) if question else None
+        self.post_message(RunOp(f"{verb} {label}", lambda: op(root, ref, expect=shown), ask))
 
     def action_edit(self) -> None:
         current = self.current
         if current is not None:
-            app: Any = self.app
-            app.edit_entry(f"event:{current[1]}")  # with its fingerprint where ambiguous
+            self.post_message(EditEntry(f"event:{current[1]}"))  # fingerprinted if ambiguous
 
     def action_history(self) -> None:
-        app: Any = self.app
-        app.show_history(EVENTS)
+        self.post_message(ShowHistory(EVENTS))
 
     def action_open(self) -> None:
         current = self.current
         if current is None:
             return
         event = current[0]
-        app: Any = self.app
-        app.open_file(event.span.file, event.span.lineno)
+        self.post_message(OpenFile(event.span.file, event.span.lineno))
 
 
 def shown_label(entry_id: str) -> str:

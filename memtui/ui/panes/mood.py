@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -22,6 +21,7 @@ from textual.widgets import Static
 from memtui.engine.layouts.companion import MOOD, MOOD_AUX
 from memtui.engine.model import Mood, MoodSnapshot
 from memtui.engine.store import Store
+from memtui.ui.messages import OpenFile, ShowHistory
 from memtui.ui.panes import Pane
 from memtui.ui.safe import row
 
@@ -341,12 +341,10 @@ class MoodPane(Pane):
         if self.mood is None:
             return
         line = self.mood.snapshots[0].line if self.mood.snapshots else 1
-        app: Any = self.app
-        app.open_file(self.mood.file, line)
+        self.post_message(OpenFile(self.mood.file, line))
 
     def action_history(self) -> None:
-        app: Any = self.app
-        app.show_history(MOOD)
+        self.post_message(ShowHistory(MOOD))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("history", "open") and self.mood is None:

@@ -11,8 +11,9 @@ every file it would write.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from rich.cells import cell_len
@@ -26,12 +27,28 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Static
 
+from memtui.engine import queue
 from memtui.engine.model import Candidate
 from memtui.engine.ops.dsh import accept_blocked_by
+from memtui.engine.queue import QueueItem
 from memtui.engine.store import Store
 from memtui.sanitize import one_line
-from memtui.ui.editing import ask
+from memtui.ui.messages import Ask, EditEntry, OpenFile, RunOp, Say
 from memtui.ui.panes import Pane
+from memtui.ui.panes.pending_preview import DryRun, dry_run, queue_dry_run
+from memtui.ui.panes.queued import (
+    accept_label,
+    approve_all,
+    approve_question,
+    item_detail,
+    item_kind,
+    item_kind_width,
+    item_note,
+    not_approvable,
+    reject_all,
+    reject_label,
+    reject_question,
+)
 from memtui.ui.safe import literal, row
 from memtui.ui.widgets.rows import Rows
 
@@ -43,70 +60,11 @@ BODY_LINES = 40  # body lines shown in the preview
 DIFF_LINES = 400  # diff lines shown in the preview (all files together)
 LINE_MAX = 2000  # characters of one preview line
 CACHE = 64  # dry-run results kept per snapshot
-BROKEN_CODES = ("pending-bad-frontmatter", "path-escape", "unreadable")
 _ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d")
-# Files the preview shows first: what the user reads; the bookkeeping after.
-_FIRST = ("facts.md", "sops/")
 
 
 PreviewKey = tuple[str, str, int]  # (candidate file(s), their digest(s), snapshot number)
 PREVIEW_STEPS = (20, 30, 40, 50, 60, 70, 80)  # the preview's share of the pane, in %
-
-
-@dataclass(frozen=True, slots=True)
-class Section:
-    """One file a dry run would touch: its diff (writes), or where it moves."""
-
-    action: str  # write | move | remove
-    path: str
-    source: str | None
-    diff: str
-
-
-@dataclass(frozen=True, slots=True)
-class DryRun:
-    summary: str
-    sections: tuple[Section, ...]
-    error: str | None  # the refusal or conflict; None when it would be accepted
-
-
-def acceptable(cand: Candidate) -> bool:
-    return cand.valid and bool(cand.evidence and cand.evidence.strip())
-
-
-def dry_run(root: str, rel: str | list[str], expected: Mapping[str, str]) -> DryRun:
-    """What accepting one candidate, or several at once, would change now (runs in a
-    thread; writes nothing)."""
-    from memtui.engine.diff import unified
-    from memtui.engine.ops import dsh
-    from memtui.engine.write.transaction import WriteError
-
-    try:
-        files = [rel] if isinstance(rel, str) else rel
-        receipts = dsh.accept(root, files, dry_run=True, expected=dict(expected))
-    except WriteError as exc:  # a refusal (no evidence, …) or a conflict
-        return DryRun("", (), str(exc))
-    except Exception as exc:  # shown in the preview, never a traceback
-        return DryRun("", (), f"internal error: {exc!r}")
-    sections: list[Section] = []
-    summaries: list[str] = []
-    for receipt in receipts:
-        summary = receipt.details.get("summary")
-        if isinstance(summary, str):
-            summaries.append(summary)
-        for change in receipt.changes:
-            diff = ""
-            if change.action == "write":
-                diff = unified(_decode(change.old), _decode(change.new), change.path)
-            sections.append(Section(change.action, change.path, change.source, diff))
-    sections.sort(key=lambda s: (s.action != "write", not s.path.startswith(_FIRST)))
-    return DryRun("; ".join(summaries), tuple(sections), None)
-
-
-def _decode(data: bytes | None) -> str:
-    if not data:
-        return ""
-    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
 
 
 class PendingRows(Rows):
@@ -200,9 +158,10 @@ class PendingPane(Pane):
         super().__init__(id=id)
         self.store: Store | None = None
         self.candidates: tuple[Candidate, ...] = ()
-        self.positions: dict[str, int] = {}  # candidate file -> row
-        self.problems: dict[str, str] = {}  # candidate file -> why it is broken
-        self.selected: set[str] = set()  # candidate files, kept across snapshots
+        self.items: tuple[QueueItem, ...] = ()  # other layouts' queues, after the candidates
+        self.keys: list[str] = []  # each row's key: a candidate's file or an item's id
+        self.positions: dict[str, int] = {}  # row key -> row
+        self.selected: set[str] = set()  # row keys, kept across snapshots
         self.show_preview = True
         self.preview_share: int | None = None  # % of the pane; None: the layout's default
         self.zoomed = False  # the preview alone, the list hidden
@@ -275,23 +234,25 @@ class PendingPane(Pane):
 
     def show_store(self, store: Store) -> None:
         self.store = store
-        old = self.candidates
+        old = self.keys
         old_cursor = self.rows.cursor if old else 0
         dsh = store.dsh
         self.candidates = cands = dsh.candidates if dsh else ()
-        self.positions = {c.file: i for i, c in enumerate(cands)}
+        self.items = items = tuple(queue.items(store))
+        self.keys = keys = [c.file for c in cands]
+        keys += (item.id for item in items)
+        self.positions = {key: i for i, key in enumerate(keys)}
         self.selected &= self.positions.keys()
-        self.problems = self._broken(store, cands)
         self.blocked = accept_blocked_by(store)
         self._generation += 1
         self._results.clear()
         self.preview_key = None
         self.widths = (
-            _widest((_cells(c.id) for c in cands), ID_MAX),
-            _widest((_kind_width(c) for c in cands), TARGET_MAX),
+            _widest(chain((_cells(c.id) for c in cands), (_cells(i.id) for i in items)), ID_MAX),
+            _widest(chain(map(_kind_width, cands), map(item_kind_width, items)), TARGET_MAX),
         )
         rows = self.rows
-        rows.set_rows(len(cands), self.render_row)
+        rows.set_rows(len(keys), self.render_row)
         rows.selected = {self.positions[f] for f in self.selected}
         cursor = self._follow(old, old_cursor)
         if cursor != rows.cursor:
@@ -299,39 +260,32 @@ class PendingPane(Pane):
         self._header()
         self._schedule()
 
-    def _follow(self, old: tuple[Candidate, ...], old_cursor: int) -> int:
-        """The row of the candidate the cursor was on, or of the next one still here."""
-        if not self.candidates:
+    def _follow(self, old: list[str], old_cursor: int) -> int:
+        """The row of the candidate or item the cursor was on, or of the next one still
+        here."""
+        if not self.keys:
             return 0
         positions = self.positions
         if old and 0 <= old_cursor < len(old):
-            for cand in old[old_cursor:]:
-                if cand.file in positions:
-                    return positions[cand.file]
-            for cand in reversed(old[:old_cursor]):
-                if cand.file in positions:
-                    return positions[cand.file]
-        return min(old_cursor, len(self.candidates) - 1)
-
-    @staticmethod
-    def _broken(store: Store, cands: Iterable[Candidate]) -> dict[str, str]:
-        problems: dict[str, str] = {}
-        broken = {c.file for c in cands if not c.valid}
-        if not broken:
-            return problems
-        for finding in store.findings:
-            if finding.file in broken and finding.code in BROKEN_CODES:
-                problems.setdefault(finding.file, finding.message)
-        for rel in broken:
-            if rel in store.unreadable:
-                problems.setdefault(rel, store.unreadable[rel])
-            problems.setdefault(rel, "its front matter is broken")
-        return problems
+            for key in old[old_cursor:]:
+                if key in positions:
+                    return positions[key]
+            for key in reversed(old[:old_cursor]):
+                if key in positions:
+                    return positions[key]
+        return min(old_cursor, len(self.keys) - 1)
 
     @property
     def current(self) -> Candidate | None:
+        """The highlighted dsh candidate (None on another queue's item)."""
         cursor = self.rows.cursor
         return self.candidates[cursor] if 0 <= cursor < len(self.candidates) else None
+
+    @property
+    def current_item(self) -> QueueItem | None:
+        """The highlighted item of another layout's queue."""
+        at = self.rows.cursor - len(self.candidates)
+        return self.items[at] if 0 <= at < len(self.items) and self.keys else None
 
     # --- drawing -----------------------------------------------------------------
 
@@ -339,24 +293,35 @@ class PendingPane(Pane):
         return self.style_of(f"pending--{name}")
 
     def render_row(self, index: int) -> Text:
-        if not 0 <= index < len(self.candidates):
+        if not 0 <= index < len(self.keys):
             return Text("")
+        chosen = self.keys[index] in self.selected
+        if index >= len(self.candidates):
+            item = self.items[index - len(self.candidates)]
+            note = item_note(item)
+            if item.read_only or item.problem:
+                note.style = self._style("broken" if item.read_only else "refused")
+            return self._row(chosen, item.id, item_kind(item), note, item.created)
         cand = self.candidates[index]
+        note = self._evidence(cand, short=True)
+        return self._row(chosen, cand.id, _kind(cand), note, cand.created_at)
+
+    def _row(self, chosen: bool, name: str, kind: Text, note: Text, created: str | None) -> Text:
+        """Mark, id, kind, note (as wide as there is room) and date: one row."""
         id_w, target_w = self.widths
-        mark = "✓ " if cand.file in self.selected else "  "
-        text = Text(mark, no_wrap=True, end="")
-        text.append_text(_cell(row(cand.id), id_w, self._style("id")))
-        text.append_text(_cell(_kind(cand), target_w))
+        text = Text("✓ " if chosen else "  ", no_wrap=True, end="")
+        text.append_text(_cell(row(name), id_w, self._style("id")))
+        text.append_text(_cell(kind, target_w))
         width = self.rows.scrollable_content_region.width
         evidence_w = max(EVIDENCE_MIN, width - text.cell_len - CREATED_W - 1)
-        text.append_text(_cell(self._evidence(cand, short=True), evidence_w))
-        text.append_text(_cell(row(_when(cand.created_at)), CREATED_W, self._style("muted")))
+        text.append_text(_cell(note, evidence_w))
+        text.append_text(_cell(row(_when(created)), CREATED_W, self._style("muted")))
         return text
 
     def _evidence(self, cand: Candidate, *, short: bool = False) -> Text:
         if not cand.valid:
-            problem = self.problems.get(cand.file, "broken")
-            text = row(f"✗ broken: {problem}") if short else literal(f"broken: {problem}")
+            problem = cand.problem or "broken"
+            text = row(f"✗ {problem}") if short else literal(problem)
             text.style = self._style("broken")
             return text
         if not (cand.evidence and cand.evidence.strip()):
@@ -366,7 +331,7 @@ class PendingPane(Pane):
     def _header(self) -> None:
         text = Text(no_wrap=True, end="")
         store = self.store
-        if store is not None and store.dsh is None:
+        if store is not None and store.dsh is None and not self.items:
             text.append("No dsh layout in this store (index.txt with pending/).", style="italic")
         elif store is not None:
             blocked = self.blocked
@@ -374,9 +339,13 @@ class PendingPane(Pane):
                 note = row(f"no accept until {blocked} parses · ")
                 note.style = self._style("refused")
                 text.append_text(note)
-            cands = self.candidates
-            refused = sum(1 for c in cands if not acceptable(c))
-            text.append(f"{len(cands)} pending · ")
+            cands, items = self.candidates, self.items
+            refused = sum(1 for c in cands if not c.acceptable)
+            refused += sum(1 for i in items if not i.approvable)
+            if store.dsh is not None:
+                text.append(f"{len(cands)} pending · ")
+            if items:  # other layouts' queues, after the candidates
+                text.append(f"{len(items)} queued · ")
             text.append(f"{len(self.selected)} selected", style="bold" if self.selected else "")
             text.append(" · ")
             text.append(
@@ -393,10 +362,11 @@ class PendingPane(Pane):
 
     def on_rows_chosen(self, message: Rows.Chosen) -> None:
         message.stop()
-        cand = self.current
-        app: Any = self.app
-        if cand is not None and app.query("#pane-file"):
-            app.open_file(cand.file, 1)
+        cand, item = self.current, self.current_item
+        if cand is not None:
+            self.post_message(OpenFile(cand.file, 1))
+        elif item is not None:
+            self.post_message(OpenFile(item.file, item.line or 1))
 
     def _schedule(self) -> None:
         """Show the preview once the highlight has rested for DEBOUNCE seconds."""
@@ -418,9 +388,13 @@ class PendingPane(Pane):
             return
         self._preview_due = False
         cand, store = self.current, self.store
-        chosen = [c for c in self._targets() if acceptable(c)] if self.selected else []
+        chosen = [c for c in self._targets() if c.acceptable] if self.selected else []
         if store is not None and chosen:
             self._preview_selection(store, chosen)
+            return
+        item = self.current_item
+        if item is not None and store is not None:
+            self._preview_item(store, item)
             return
         if cand is None or store is None:
             self.preview_key = None
@@ -441,6 +415,32 @@ class PendingPane(Pane):
             self._draw(cand.file, self._detail(cand), working)
         expected = {cand.file: digest} if digest else {}
         self._dry_run(key, store.root, cand.file, expected)
+
+    def _preview_item(self, store: Store, item: QueueItem) -> None:
+        """What approving this queued item would change: the engine's preview."""
+        key = (item.id, item.fingerprint, self._generation)
+        if key == self.preview_key:
+            return
+        self.preview_key = key
+        result = self._results.get(key)
+        if result is not None:
+            self._draw(item.id, self._item_detail(item), self._diff(result, "approving"))
+            return
+        if item.id != self._shown_file:
+            working = Text("working out what approving would change…", style="italic")
+            self._draw(item.id, self._item_detail(item), working)
+        self._queue_dry_run(key, store.root, item.id)
+
+    def _item_detail(self, item: QueueItem) -> Text:
+        heading = self._style("heading")
+        text = item_detail(item, self._style("muted"))
+        note = "read-only here: never approved or rejected" if item.read_only else None
+        if note or item.problem:
+            said = literal(f"{note or 'approving is refused now: ' + str(item.problem)}\n")
+            said.style = self._style("broken" if note else "refused")
+            text.append_text(said)
+        text.append("\napproving would change\n", style=heading)
+        return text
 
     def _preview_selection(self, store: Store, chosen: list[Candidate]) -> None:
         """What `a` does to the whole selection: one dry run of accepting all of it."""
@@ -463,7 +463,7 @@ class PendingPane(Pane):
     def _selection_detail(self, chosen: list[Candidate]) -> Text:
         text = Text(end="")
         text.append(f"{len(chosen)} selected", style="bold")
-        left = len(self.selected) - len(chosen)
+        left = sum(1 for c in self._targets() if not c.acceptable)
         if left:
             text.append(f" (and {left} that cannot be accepted)", style=self._style("refused"))
         text.append("\n")
@@ -473,6 +473,9 @@ class PendingPane(Pane):
             text.append("\n")
         if len(chosen) > BODY_LINES:
             text.append(f"  … {len(chosen) - BODY_LINES} more\n", style=self._style("muted"))
+        queued = len(self._target_items())
+        if queued:  # their previews are their own rows'
+            text.append(f"  and {queued} queued, each previewed on its row\n")
         text.append("\naccepting them (a) would change\n", style=self._style("heading"))
         return text
 
@@ -486,6 +489,14 @@ class PendingPane(Pane):
         if not get_current_worker().is_cancelled:
             self.post_message(self.PreviewReady(key, result))
 
+    @work(thread=True, exclusive=True, group="preview", exit_on_error=False)
+    def _queue_dry_run(self, key: PreviewKey, root: str, item_id: str) -> None:
+        from textual.worker import get_current_worker
+
+        result = queue_dry_run(root, item_id)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.PreviewReady(key, result))
+
     def on_pending_pane_preview_ready(self, message: PendingPane.PreviewReady) -> None:
         message.stop()
         if len(self._results) >= CACHE:
@@ -494,10 +505,13 @@ class PendingPane(Pane):
         cand, store = self.current, self.store
         if message.key != self.preview_key:
             return
-        chosen = [c for c in self._targets() if acceptable(c)] if self.selected else []
+        chosen = [c for c in self._targets() if c.acceptable] if self.selected else []
+        item = self.current_item
         if chosen:
             shown = f"selection:{message.key[0]}"
             self._draw(shown, self._selection_detail(chosen), self._diff(message.result))
+        elif item is not None:
+            self._draw(item.id, self._item_detail(item), self._diff(message.result, "approving"))
         elif cand is not None and store is not None:
             self._draw(cand.file, self._detail(cand), self._diff(message.result))
 
@@ -568,10 +582,10 @@ class PendingPane(Pane):
             parts.append(f"supersedes {len(chain)} version(s)")
         return literal(" · ".join(parts))
 
-    def _diff(self, result: DryRun) -> Text:
+    def _diff(self, result: DryRun, doing: str = "accepting") -> Text:
         text = Text(end="")
         if result.error is not None:
-            text.append_text(literal(f"nothing: accepting is refused — {result.error}"))
+            text.append_text(literal(f"nothing: {doing} is refused — {result.error}"))
             text.style = self._style("refused")
             return text
         styles = {
@@ -609,24 +623,22 @@ class PendingPane(Pane):
     # --- selection ---------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        app: Any = self.app
-        if action in MUTATING and getattr(app, "read_only", False):
-            return False
-        return not (action == "edit" and not hasattr(app, "edit_entry"))
+        return not (action in MUTATING and self.read_only)
 
     def action_toggle_select(self) -> None:
-        cand = self.current
-        if cand is None:
+        cursor = self.rows.cursor
+        if not 0 <= cursor < len(self.keys):
             return
         rows = self.rows
-        self.selected ^= {cand.file}
+        self.selected ^= {self.keys[cursor]}
         rows.toggle_selected(rows.cursor)
         rows.action_move(1)
         self._header()
         self._schedule()
 
     def action_select_all(self) -> None:
-        wanted = {c.file for c in self.candidates if acceptable(c)}
+        wanted = {c.file for c in self.candidates if c.acceptable}
+        wanted |= {i.id for i in self.items if i.approvable}
         self.selected = set() if wanted and wanted <= self.selected else wanted
         rows = self.rows
         rows.selected = {self.positions[f] for f in self.selected}
@@ -648,16 +660,25 @@ class PendingPane(Pane):
         cand = self.current
         return [cand] if cand is not None else []
 
+    def _target_items(self) -> list[QueueItem]:
+        """The selected queue items in list order, or else the highlighted one."""
+        if self.selected:
+            return [i for i in self.items if i.id in self.selected]
+        item = self.current_item
+        return [item] if item is not None else []
+
     # --- changing the store -------------------------------------------------------
 
+    def _say(self, text: str, severity: str = "information", title: str = "") -> None:
+        self.post_message(Say(text, severity, title))
+
     def action_accept(self) -> None:
-        app: Any = self.app
-        store, targets = self.store, self._targets()
-        if store is None or not targets:
-            app.say("nothing to accept", severity="warning")
+        store, targets, items = self.store, self._targets(), self._target_items()
+        if store is None or not (targets or items):
+            self._say("nothing to accept", "warning")
             return
-        ok = [c for c in targets if acceptable(c)]
-        refused = [c for c in targets if not acceptable(c)]
+        ok = [c for c in targets if c.acceptable]
+        refused = [c for c in targets if not c.acceptable]
         if refused:
             names = ", ".join(c.id for c in refused[:5]) + (" …" if len(refused) > 5 else "")
             why = (
@@ -665,12 +686,13 @@ class PendingPane(Pane):
                 if all(c.valid for c in refused)
                 else "no evidence or broken front matter"
             )
-            app.say(
-                f"cannot accept {len(refused)} candidate(s): {names} — {why}",
-                severity="error",
-                title="Refused",
+            self._say(
+                f"cannot accept {len(refused)} candidate(s): {names} — {why}", "error", "Refused"
             )
-        if not ok:
+        good = [i for i in items if i.approvable]
+        if len(good) < len(items):
+            self._say(not_approvable([i for i in items if not i.approvable]), "error", "Refused")
+        if not (ok or good):
             return
         root, files = store.root, [c.file for c in ok]
         post = self.post_message
@@ -678,73 +700,76 @@ class PendingPane(Pane):
         def run() -> Any:
             from memtui.engine.ops import dsh
 
-            receipts = dsh.accept(root, files, expected=_expected(store, files))
+            receipts = dsh.accept(root, files, expected=_expected(store, files)) if files else []
+            receipts += approve_all(root, good, alone=not files)
             left = [r for rc in receipts for r in rc.details.get("refused", ())]
             if left:
                 post(PendingPane.EngineRefused(left))
             return receipts
 
-        if len(ok) == 1:
-            app.run_op(f"accept {_count(ok)}", run)
-            return
-        ask(  # many at once: asked once, with the count (z undoes them together)
-            app,
+        question = (  # many at once: asked once, with the count (z undoes them together)
             f"Accept {len(ok)} candidates into memory? They move to archive/pending/ and "
-            "their facts and sops are written, as one operation that z undoes.",
-            lambda: app.run_op(f"accept {_count(ok)}", run),
+            "their facts and sops are written, as one operation that z undoes."
         )
+        if good:
+            question = approve_question(len(ok), len(good))
+        label = f"accept {_count(ok)}" if not good else accept_label(_count(ok) if ok else "", good)
+        self.post_message(RunOp(label, run, question if len(ok) + len(good) > 1 else None))
 
     def on_pending_pane_engine_refused(self, message: PendingPane.EngineRefused) -> None:
         message.stop()
         shown = "; ".join(f"{r.get('id')}: {r.get('reason')}" for r in message.refused[:5])
         more = " …" if len(message.refused) > 5 else ""
-        app: Any = self.app
-        app.say(f"not accepted: {shown}{more}", severity="warning", title="Refused")
+        self._say(f"not accepted: {shown}{more}", "warning", "Refused")
 
     def action_reject(self) -> None:
-        app: Any = self.app
-        if getattr(app, "read_only", False):
-            app.say("reject: the store is open read-only", severity="warning")
+        if self.read_only:
+            self._say("reject: the store is open read-only", "warning")
             return
-        store, targets = self.store, self._targets()
-        if store is None or not targets:
-            app.say("nothing to reject", severity="warning")
+        store, targets, all_items = self.store, self._targets(), self._target_items()
+        items = [i for i in all_items if not i.read_only]
+        if len(items) < len(all_items):
+            self._say(not_approvable([i for i in all_items if i.read_only]), "error", "Refused")
+        if store is None or not (targets or items):
+            if not all_items:
+                self._say("nothing to reject", "warning")
             return
         from memtui.ui.screens.prompt import PromptScreen
 
         root, files = store.root, [c.file for c in targets]
         what = targets[0].id if len(targets) == 1 else f"{len(targets)} candidates"
+        question = (
+            f"Reject {what}? It moves to archive/rejected/ with the reason in its "
+            "front matter. Why?"
+        )
+        if items:
+            question = reject_question(_count(targets) if targets else "", items)
 
         def answered(reason: str | None) -> None:
             if not reason:
                 return
             from memtui.engine.ops import dsh
 
-            app.run_op(
-                f"reject {_count(targets)}",
-                lambda: dsh.reject(root, files, reason, expected=_expected(store, files)),
-            )
+            def run() -> Any:
+                done = (
+                    dsh.reject(root, files, reason, expected=_expected(store, files))
+                    if files
+                    else []
+                )
+                return [*done, *reject_all(root, items, reason, alone=not files)]
 
-        app.push_screen(
-            PromptScreen(
-                f"Reject {what}? It moves to archive/rejected/ with the reason in its "
-                "front matter. Why?",
-                placeholder="the reason (required)",
-                ok="Reject",
-            ),
-            answered,
-        )
+            label = f"reject {_count(targets)}" if not items else reject_label(targets, items)
+            self.post_message(RunOp(label, run))
+
+        prompt = PromptScreen(question, placeholder="the reason (required)", ok="Reject")
+        self.post_message(Ask(prompt, answered))
 
     def action_edit(self) -> None:
-        app: Any = self.app
         cand = self.current
-        if cand is None:
-            return
-        edit: Callable[[str], None] | None = getattr(app, "edit_entry", None)
-        if edit is None:
-            app.say("editing a candidate is not available in this build", severity="warning")
-            return
-        edit(f"pending:{cand.id}")
+        if cand is not None:
+            self.post_message(EditEntry(f"pending:{cand.id}"))
+        elif self.current_item is not None:
+            self._say("a queued write is approved (a) or rejected (r) as staged", "warning")
 
 
 def _expected(store: Store, files: Iterable[str]) -> dict[str, str]:

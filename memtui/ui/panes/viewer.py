@@ -25,6 +25,7 @@ from memtui.engine.model import Finding
 from memtui.engine.store import Store
 from memtui.engine.textfile import TextFile, Unreadable, decode, read_bytes, split_lines
 from memtui.sanitize import printable
+from memtui.ui.messages import EditEntry, Say, ShowHistory
 from memtui.ui.panes import Pane
 from memtui.ui.safe import literal, row
 
@@ -125,8 +126,6 @@ class FilePane(Pane):
 
     def open(self, rel: str, line: int | None = None) -> None:
         """Show `rel`, its cursor at `line` (1-based; raw mode, so the line is visible)."""
-        if self.store is None:
-            self.store = getattr(self.app, "store", None)
         self.rel = rel
         self.target = line
         self._load(keep_cursor=False)
@@ -290,9 +289,11 @@ class FilePane(Pane):
         if self.rel is None:
             return
         if not self.rendered and not self._can_render():
-            self.app.notify(
-                "Rendered view is only for readable .md files under 64 KB; this one stays raw",
-                severity="warning",
+            self.post_message(
+                Say(
+                    "Rendered view is only for readable .md files under 64 KB; this one stays raw",
+                    "warning",
+                )
             )
             return
         had_focus = self.has_focus_within
@@ -317,7 +318,7 @@ class FilePane(Pane):
 
     def action_history(self) -> None:
         if self.rel is not None:
-            self.app.show_history(self.rel)  # type: ignore[attr-defined]
+            self.post_message(ShowHistory(self.rel))
 
     def action_edit(self) -> None:
         """Edit what the cursor is on: the event, fact section or category holding the
@@ -328,11 +329,11 @@ class FilePane(Pane):
         if store is None or rel is None or rel in store.unreadable:
             return
         line = self.rows.cursor + 1 if not self.rendered else 1
-        self.app.edit_entry(entry_at(store, rel, line), line=line)  # type: ignore[attr-defined]
+        self.post_message(EditEntry(entry_at(store, rel, line), line))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "edit":
-            if getattr(self.app, "read_only", False) or not hasattr(self.app, "edit_entry"):
+            if self.read_only:
                 return False
             store = self.store
             unreadable = store is not None and self.rel in store.unreadable

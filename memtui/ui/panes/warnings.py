@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
@@ -13,6 +11,7 @@ from memtui.engine.fixes import fixable
 from memtui.engine.model import ERROR, INFO, LEVELS, WARNING, Finding
 from memtui.engine.store import Store
 from memtui.sanitize import one_line
+from memtui.ui.messages import OpenFile, Say
 from memtui.ui.panes.listing import ListPane
 from memtui.ui.safe import literal, row
 from memtui.ui.style import component_style
@@ -170,17 +169,18 @@ class WarningsPane(ListPane):
     def action_open(self) -> None:
         cursor = self.rows.cursor
         item = self.items[cursor] if 0 <= cursor < len(self.items) else None
-        app: Any = self.app
         if not isinstance(item, Finding):
             return
         if item.file is None:
-            app.say(f"{item.code}: {item.message} (not tied to a file)", title="Finding")
+            self.post_message(
+                Say(f"{item.code}: {item.message} (not tied to a file)", title="Finding")
+            )
             return
-        app.open_file(item.file, item.line)
+        self.post_message(OpenFile(item.file, item.line))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # a fix writes: hidden on a read-only store, as every changing key is
-        return not (action == "fix" and getattr(self.app, "read_only", False))
+        return not (action == "fix" and self.read_only)
 
     def action_fix(self) -> None:
         """The highlighted finding's quick fix: a dry-run diff, `a` to apply it."""
@@ -189,7 +189,7 @@ class WarningsPane(ListPane):
         cursor = self.rows.cursor
         item = self.items[cursor] if 0 <= cursor < len(self.items) else None
         if isinstance(item, Finding) and self.store is not None:
-            offer_fix(self.app, self.store, item)
+            offer_fix(self.post_message, self.store, item, read_only=self.read_only)
 
     def action_next_group(self, step: int = 1) -> None:
         headers = [n for n, item in enumerate(self.items) if not isinstance(item, Finding)]

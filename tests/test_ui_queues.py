@@ -1,0 +1,248 @@
+"""Other agents' approval queues (engine.queue) in the pending pane, driven by Pilot over
+the demo's real Hermes home and OpenClaw workspace: a row per staged write with why it
+would be refused, the engine's preview (diff and gauge), approve and reject through the
+engine with the fingerprints shown, read-only records never changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import ComposeResult
+from textual.pilot import Pilot
+from textual.widgets import Footer, Input
+
+from memtui.engine.queue import QueueItem
+from memtui.ui.panes.pending import PendingPane
+from memtui.ui.screens.prompt import PromptScreen
+from tests.conftest import tree_digest
+from tests.ui_helpers import HostApp, answer_confirm, demo_store, run, until
+
+ADD = "hermes-pending:3f1a9c02"  # adds to USER.md: applies
+REPLACE = "hermes-pending:7b22e410"  # a replace in MEMORY.md: applies
+STALE = "hermes-pending:0d6b3e58"
+AMBIGUOUS = "hermes-pending:5e7a1b94"
+OVER = "hermes-pending:8c3d2f17"
+SKILL = "hermes-pending:skills/b7d41e09"  # read-only
+PENDING = Path("pending") / "memory"
+
+
+class QueueOnly(HostApp):
+    """The real app with only the pending pane; what it says is recorded."""
+
+    focus_first = "#pane-pending"
+
+    def compose(self) -> ComposeResult:
+        yield PendingPane(id="pane-pending")
+        yield Footer()
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    return demo_store(tmp_path / "demo")
+
+
+@pytest.fixture
+def hermes(demo: Path) -> Path:
+    return demo / "hermes"
+
+
+async def shown(pilot: Pilot, app: HostApp) -> PendingPane:
+    pane = app.query_one(PendingPane)
+    await until(pilot, lambda: len(pane.items) > 0, what="the queue's rows")
+    return pane
+
+
+async def highlight(pilot: Pilot, pane: PendingPane, item_id: str) -> QueueItem:
+    pane.rows.cursor = pane.positions[item_id]
+    await until(pilot, lambda: item_id in pane.preview_text.plain, what=f"{item_id}'s preview")
+    item = pane.current_item
+    assert item is not None and item.id == item_id
+    return item
+
+
+def said(app: HostApp, needle: str) -> bool:
+    return any(needle in text for _, text in app.said)
+
+
+def record(root: Path, item_id: str) -> Path:
+    return root / PENDING / f"{item_id.partition(':')[2]}.json"
+
+
+# --- the rows ------------------------------------------------------------------------
+
+
+def test_each_staged_write_is_a_row_saying_why_it_would_be_refused(hermes: Path) -> None:
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        row = {item.id: pane.render_row(pane.positions[item.id]).plain for item in pane.items}
+        assert "add → memories/USER.md" in row[ADD] and "✗" not in row[ADD]
+        assert "✗ stale" in row[STALE]
+        assert "✗ ambiguous" in row[AMBIGUOUS]
+        assert "✗ over the" in row[OVER]  # the rest cut to the column
+        assert "read-only" in row[SKILL]
+        header = pane.header_text.plain
+        assert f"{len(pane.items)} queued" in header
+        refused = sum(1 for item in pane.items if not item.approvable)
+        assert f"{refused} cannot be accepted" in header
+        assert "No dsh layout" not in header
+
+    run(QueueOnly(hermes), body)
+
+
+def test_the_preview_is_the_engines_diff_and_gauge_before_after_limit(hermes: Path) -> None:
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        await highlight(pilot, pane, ADD)
+        await until(pilot, lambda: "→" in pane.preview_text.plain.split("approving")[-1])
+        text = pane.preview_text.plain
+        assert "+Prefers metric unit" in text
+        gauge = next(line for line in text.splitlines() if line.startswith("memories/USER.md:"))
+        before, _, rest = gauge.removeprefix("memories/USER.md: ").partition(" → ")
+        after, _, limit = rest.partition(" / ")
+        assert int(after.replace(",", "")) > int(before.replace(",", ""))
+        assert limit.endswith("chars")
+        await highlight(pilot, pane, STALE)
+        await until(pilot, lambda: "nothing: approving is refused" in pane.preview_text.plain)
+        assert "stale" in pane.preview_text.plain
+
+    before = tree_digest(hermes)
+    run(QueueOnly(hermes), body)
+    assert tree_digest(hermes) == before  # a preview writes nothing
+
+
+# --- approve ---------------------------------------------------------------------------
+
+
+def test_a_approves_the_highlighted_write_as_hermes_would(hermes: Path) -> None:
+    user = hermes / "memories" / "USER.md"
+
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        await highlight(pilot, pane, ADD)
+        await pilot.press("a")
+        await until(pilot, lambda: ADD not in pane.positions, what="the approved row to go")
+
+    run(QueueOnly(hermes), body)
+    assert "Prefers metric unit" in user.read_text("utf-8")
+    assert not record(hermes, ADD).exists()
+
+
+def test_the_selection_approves_what_applies_and_names_what_is_refused(hermes: Path) -> None:
+    memory = hermes / "memories" / "MEMORY.md"
+    stale = record(hermes, STALE).read_bytes()
+
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        for item_id in (ADD, REPLACE, STALE):
+            pane.rows.cursor = pane.positions[item_id]
+            await pilot.press("space")
+        assert pane.selected == {ADD, REPLACE, STALE}
+        await pilot.press("a")
+        assert await answer_confirm(pilot, app, "y") == (
+            "Approve 2 queued write(s)? Each is applied as its agent would apply it, as one "
+            "operation that z undoes."
+        )
+        await until(pilot, lambda: REPLACE not in pane.positions and ADD not in pane.positions)
+        assert said(app, f"cannot approve 1 queued item(s): {STALE}: stale")
+
+    old = memory.read_text("utf-8")
+    run(QueueOnly(hermes), body)
+    assert memory.read_text("utf-8") != old
+    assert record(hermes, STALE).read_bytes() == stale
+
+
+def test_a_refused_write_is_said_and_nothing_changes(hermes: Path) -> None:
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        for item_id in (AMBIGUOUS, OVER, SKILL):
+            await highlight(pilot, pane, item_id)
+            await pilot.press("a")
+            await until(pilot, lambda item_id=item_id: said(app, f"{item_id}: "))
+
+    before = tree_digest(hermes)
+    run(QueueOnly(hermes), body)
+    assert tree_digest(hermes) == before
+
+
+def test_a_record_the_agent_changed_since_it_was_shown_is_a_conflict(hermes: Path) -> None:
+    """The fingerprint shown goes with the approve: the engine refuses a changed record."""
+
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        await highlight(pilot, pane, ADD)
+        path = record(hermes, ADD)
+        path.write_text(path.read_text("utf-8").replace("metric", "imperial"), "utf-8")
+        await pilot.press("a")
+        await until(pilot, lambda: any(sev == "error" for sev, _ in app.said))
+
+    run(QueueOnly(hermes), body)
+    assert "imperial" in record(hermes, ADD).read_text("utf-8")  # still pending, as changed
+    assert "metric" not in (hermes / "memories" / "USER.md").read_text("utf-8")
+
+
+# --- reject ------------------------------------------------------------------------------
+
+
+def test_r_rejects_with_a_reason_and_the_record_leaves_the_queue(hermes: Path) -> None:
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        await highlight(pilot, pane, STALE)  # refused if approved, but it can be rejected
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, PromptScreen))
+        assert isinstance(app.screen, PromptScreen) and STALE in app.screen.question
+        app.screen.query_one(Input).value = "out of date"
+        await pilot.press("enter")
+        await until(pilot, lambda: STALE not in pane.positions, what="the rejected row to go")
+
+    run(QueueOnly(hermes), body)
+    assert not record(hermes, STALE).exists()
+    assert "out of date" in (hermes / ".history" / "audit.jsonl").read_text("utf-8")
+
+
+def test_read_only_records_are_never_rejected_either(hermes: Path) -> None:
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        await highlight(pilot, pane, SKILL)
+        assert "read-only here" in pane.preview_text.plain
+        await pilot.press("r")
+        await until(pilot, lambda: said(app, f"{SKILL}: read-only here"))
+        assert not isinstance(app.screen, PromptScreen)
+
+    before = tree_digest(hermes)
+    run(QueueOnly(hermes), body)
+    assert tree_digest(hermes) == before
+
+
+def test_a_read_only_store_approves_nothing(hermes: Path) -> None:
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        await highlight(pilot, pane, ADD)
+        assert pane.check_action("accept", ()) is False
+        await pilot.press("a", "r")
+        await pilot.pause()
+
+    before = tree_digest(hermes)
+    run(QueueOnly(hermes, read_only=True), body)
+    assert tree_digest(hermes) == before
+
+
+# --- any layout's queue ------------------------------------------------------------------
+
+
+def test_openclaws_audit_queue_shows_and_applies_the_same_way(demo: Path) -> None:
+    workspace = demo / "openclaw"
+    audit = workspace / "memory" / "audit" / "suggestions.jsonl"
+
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        first: Any = pane.items[0]
+        assert first.approvable and first.line == 1
+        await highlight(pilot, pane, first.id)
+        await until(pilot, lambda: "+" in pane.preview_text.plain.split("approving")[-1])
+        lines = len(audit.read_text("utf-8").splitlines())
+        await pilot.press("a")
+        await until(pilot, lambda: len(audit.read_text("utf-8").splitlines()) > lines)
+
+    run(QueueOnly(workspace), body)
