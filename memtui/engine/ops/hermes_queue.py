@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
 from typing import Any
 
 from memtui.engine.errors import MemtuiError
@@ -21,9 +20,8 @@ from memtui.engine.layouts.hermes import PENDING
 from memtui.engine.layouts.hermes_replay import QUEUE, ReplayRefused, parse_record, replay
 from memtui.engine.ops.common import Refused
 from memtui.engine.ops.hermes import open_file
-from memtui.engine.queue import Gauge, QueuePreview
+from memtui.engine.queue import Gauge, QueuePreview, each
 from memtui.engine.textfile import TextFile, Unreadable, decode
-from memtui.engine.write.operation import new_id
 from memtui.engine.write.transaction import Receipt, Transaction, WriteError
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
@@ -104,68 +102,19 @@ def _reject_one(root: str, item_id: str, reason: str, expect: str | None, dry_ru
         return tx.commit()
 
 
-def _each(
-    ids: list[str], expected: dict[str, str] | None, dry_run: bool, op: str,
-    one: Callable[[str, str | None], Receipt],
-) -> list[Receipt]:  # fmt: skip
-    """One transaction per id; a single id's refusal is raised, several are listed."""
-    receipts, refused = [], []
-    for item_id in ids:
-        try:
-            receipts.append(one(item_id, (expected or {}).get(item_id)))
-        except (WriteError, MemtuiError) as exc:
-            if len(ids) == 1:
-                raise
-            refused.append({"id": item_id, "reason": str(exc)})
-    if refused:
-        summary = f"{op} {len(receipts)}; refused {len(refused)}"
-        receipts.append(
-            Receipt(new_id(), op, (), dry_run, {"summary": summary, "refused": refused})
-        )
-    return receipts
+def approve(root: str, ids: list[str], **shown: Any) -> list[Receipt]:
+    """Replay each staged write as Hermes would, or refuse it saying why (options:
+    expect / expected fingerprints as shown, dry_run)."""
+    root, dry_run = os.path.realpath(root), bool(shown.get("dry_run"))
+    return each(ids, "approve", lambda i, fp: _approve_one(root, i, fp, dry_run), **shown)
 
 
-def approve(
-    root: str,
-    ids: list[str],
-    *,
-    expect: str | None = None,
-    expected: dict[str, str] | None = None,
-    dry_run: bool = False,
-    **_shown: Any,
-) -> list[Receipt]:
-    """Replay each staged write as Hermes would, or refuse it saying why."""
-    root = os.path.realpath(root)
-    if expect is not None and len(ids) == 1:
-        expected = {ids[0]: expect}
-    return _each(
-        ids, expected, dry_run, "approve", lambda i, fp: _approve_one(root, i, fp, dry_run)
-    )
-
-
-def reject(
-    root: str,
-    ids: list[str],
-    reason: str,
-    *,
-    expect: str | None = None,
-    expected: dict[str, str] | None = None,
-    dry_run: bool = False,
-    **_shown: Any,
-) -> list[Receipt]:
+def reject(root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
     """Take each staged write out of pending/ unapplied; the reason goes in the audit."""
     if not isinstance(reason, str) or not reason.strip():
         raise Refused("a rejection needs a reason (it is kept in the audit)")
-    root = os.path.realpath(root)
-    if expect is not None and len(ids) == 1:
-        expected = {ids[0]: expect}
-    return _each(
-        ids,
-        expected,
-        dry_run,
-        "reject",
-        lambda i, fp: _reject_one(root, i, reason.strip(), fp, dry_run),
-    )
+    root, dry_run, why = os.path.realpath(root), bool(shown.get("dry_run")), reason.strip()
+    return each(ids, "reject", lambda i, fp: _reject_one(root, i, why, fp, dry_run), **shown)
 
 
 def preview(root: str, item_id: str) -> QueuePreview:
