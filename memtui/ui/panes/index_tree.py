@@ -23,7 +23,7 @@ from textual.widgets.tree import TreeNode
 from memtui.engine.model import OutlineItem
 from memtui.engine.outline import CHUNK, store_outline
 from memtui.engine.store import Store
-from memtui.ui.messages import EditEntry, OpenFile, ShowHistory
+from memtui.ui.messages import EditEntry, OpenFile, Say, ShowHistory
 from memtui.ui.panes import Pane
 from memtui.ui.panes.tree_archive import Archiving
 from memtui.ui.safe import row
@@ -181,7 +181,7 @@ class IndexPane(Archiving, Pane):
         present = {
             spec.key: spec.toggle[1]
             for node in _built(tree)
-            if (spec := node.data) is not None and spec.toggle and _archivable(spec)
+            if (spec := node.data) is not None and _archivable(spec)
         }
         self.selected = {k: v for k, v in self.selected.items() if present.get(k) == v}
         self.refresh_bindings()
@@ -306,14 +306,14 @@ class IndexPane(Archiving, Pane):
     def action_history(self) -> None:
         spec = self._current()
         if spec is None or spec.rel is None:
-            self.app.notify("History: choose a file first", severity="warning")
+            self.post_message(Say("History: choose a file first", "warning"))
             return
         self.post_message(ShowHistory(spec.rel))
 
     def action_edit(self) -> None:
         spec = self._current()
         if spec is None or spec.entry is None:
-            self.app.notify("Edit: this node is not an entry memtui can edit", severity="warning")
+            self.post_message(Say("Edit: this node is not an entry memtui can edit", "warning"))
             return
         self.post_message(EditEntry(spec.entry))
 
@@ -323,9 +323,8 @@ class IndexPane(Archiving, Pane):
         node = self.index_tree.cursor_node
         spec = node.data if node is not None else None
         if node is None or spec is None or not _archivable(spec):
-            self.app.notify(
-                "Select: only rows x can archive (topics, fact sections, sops…)",
-                severity="warning",
+            self.post_message(
+                Say("Select: only rows x can archive (topics, fact sections, sops…)", "warning")
             )
             return
         self._mark([node], spec.key not in self.selected)
@@ -341,7 +340,7 @@ class IndexPane(Archiving, Pane):
             group.expand()
         rows = [n for n in group.children if n.data is not None and _archivable(n.data)]
         if not rows:
-            self.app.notify("Select: nothing here x can archive", severity="warning")
+            self.post_message(Say("Select: nothing here x can archive", "warning"))
             return
         self._mark(rows, not all(n.data.key in self.selected for n in rows))  # type: ignore[union-attr]
 
@@ -362,7 +361,7 @@ class IndexPane(Archiving, Pane):
         except Exception:  # not composed yet
             spec = None
         if action in ("edit", "archive"):
-            if getattr(self.app, "read_only", False):
+            if self.read_only:
                 return False  # hidden: nothing may change
             if action == "archive" and self.selected:
                 return True

@@ -7,11 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from textual import work
-from textual.widget import Widget
 
 from memtui.engine.store import Store
-from memtui.ui.editing import say
-from memtui.ui.messages import RunOp
+from memtui.ui.messages import Ask, RunOp, Say
 
 LISTED = 12  # entries a bulk archive's confirm names before "… and N more"
 EVENTS_ELSEWHERE = (
@@ -52,9 +50,8 @@ class Archiving:
             return
         spec = self._current()
         if spec is None or spec.toggle is None:
-            self.app.notify(
-                "Archive: choose a fact section, a sop, a topic or an archived one",
-                severity="warning",
+            self.post_message(
+                Say("Archive: choose a fact section, a sop, a topic or an archived one", "warning")
             )
             return
         verb, entry = spec.toggle
@@ -94,7 +91,7 @@ class Archiving:
     def pick_item(self: Any, verb: str, entry_id: str, shown: str | None) -> None:
         store = self.store
         if verb == "restore-event":
-            self.app.notify(EVENTS_ELSEWHERE)
+            self.post_message(Say(EVENTS_ELSEWHERE))
             return
         if store is None or store.companion is None:
             return
@@ -102,9 +99,9 @@ class Archiving:
             category = entry_id.partition(":")[2]
             cat = next((c for c in store.companion.profile if c.name == category), None)
             if cat is None or not cat.items:
-                say(self.app, f"{category}: no items to archive", severity="warning")
+                self.post_message(Say(f"{category}: no items to archive", "warning"))
                 return
-            _choose(self, verb, [(category, item) for item in cat.items], None, shown)
+            self._choose_item(verb, [(category, item) for item in cat.items], None, shown)
         else:
             self._read_archived_profile(store)
 
@@ -113,43 +110,43 @@ class Archiving:
         from memtui.engine.archive import archived_profile
 
         pairs, problem = archived_profile(store)
-        self.app.call_from_thread(_choose, self, "restore-item", pairs, problem)
+        self.app.call_from_thread(self._choose_item, "restore-item", pairs, problem)
 
+    def _choose_item(
+        self: Any,
+        verb: str,
+        pairs: list[tuple[str, str]],
+        problem: str | None,
+        shown: str | None = None,
+    ) -> None:
+        """Which item, then archive or restore it; `shown`: the category's fingerprint
+        as displayed (an item is named by its text, so a restore needs none)."""
+        from memtui.engine import ops
+        from memtui.ui.screens.choose import ChoiceScreen
 
-def _choose(
-    pane: Widget,
-    verb: str,
-    pairs: list[tuple[str, str]],
-    problem: str | None,
-    shown: str | None = None,
-) -> None:
-    """Which item, then archive or restore it; `shown`: the category's fingerprint
-    as displayed (an item is named by its text, so a restore needs none)."""
-    from memtui.engine import ops
-    from memtui.ui.screens.choose import ChoiceScreen
-
-    if not pairs:
-        say(pane.app, problem or "no archived profile items", severity="warning")
-        return
-    archiving = verb == "archive-item"
-    question = (
-        f"Archive which item of {pairs[0][0]}? It moves to archive/memory/user_profile.md."
-        if archiving
-        else "Restore which item? It goes back to the end of its category."
-    )
-    choices = [item if archiving else f"{cat} · {item}" for cat, item in pairs]
-    op = ops.archive if archiving else ops.restore
-    app: Any = pane.app
-    root = app.root
-
-    def picked(index: int | None) -> None:
-        if index is None:
+        if not pairs:
+            self.post_message(Say(problem or "no archived profile items", "warning"))
             return
-        cat, item = pairs[index]
-        label = f"{'archive' if archiving else 'restore'} {cat} item"
-        app.confirm(
-            f"{'Archive' if archiving else 'Restore'} “{item}” ({cat})?",
-            lambda: app.run_op(label, lambda: op(root, f"profile:{cat}", item=item, expect=shown)),
+        archiving = verb == "archive-item"
+        question = (
+            f"Archive which item of {pairs[0][0]}? It moves to archive/memory/user_profile.md."
+            if archiving
+            else "Restore which item? It goes back to the end of its category."
         )
+        choices = [item if archiving else f"{cat} · {item}" for cat, item in pairs]
+        op = ops.archive if archiving else ops.restore
+        root = self.store.root if self.store is not None else ""
 
-    app.push_screen(ChoiceScreen(question, choices), picked)
+        def picked(index: int | None) -> None:
+            if index is None:
+                return
+            cat, item = pairs[index]
+            self.post_message(
+                RunOp(
+                    f"{'archive' if archiving else 'restore'} {cat} item",
+                    lambda: op(root, f"profile:{cat}", item=item, expect=shown),
+                    confirm=f"{'Archive' if archiving else 'Restore'} “{item}” ({cat})?",
+                )
+            )
+
+        self.post_message(Ask(ChoiceScreen(question, choices), picked))
