@@ -156,8 +156,8 @@ class Hermes:
                 QueueItem(
                     id=pending_id(item),
                     layout=self.name,
-                    action=rec.action if rec else "skill" if item.skill else "?",
-                    target=rules.FILES[rec.target] if rec else ("skills" if item.skill else "?"),
+                    action=rec.action if rec else "skill" if item.skill else "bad-record",
+                    target=rules.FILES[rec.target] if rec else "skills" if item.skill else "-",
                     summary=(rec.summary if rec else "") or item.rel,
                     file=item.rel,
                     created=created,
