@@ -85,9 +85,13 @@ def parse(reader: StoreReader) -> Companion:
 # --- events ----------------------------------------------------------------
 
 
-HEADS = re.compile(r"^#{1,6}(?=[ \t\r\n]|\Z)[^\n]*", re.M)  # `#tag` is content
-KEY_FIELDS = re.compile(
-    r"^\*\*[ \t]*(类型|状态|到期日|情绪强度)[ \t]*\*\*[ \t]*[：:][ \t]*([^\n]*?)[ \t]*\r?$", re.M
+HEAD_LINE = r"#{1,6}(?=[ \t\r\n]|\Z)[^\n]*"  # `#tag` is content
+HEADS = re.compile("^" + HEAD_LINE, re.M)
+# A heading (group 1), or one of the fields the checks need (groups 2, 3), in text order.
+HEADS_AND_FIELDS = re.compile(
+    rf"^(?:({HEAD_LINE})"
+    r"|\*\*[ \t]*(类型|状态|到期日|情绪强度)[ \t]*\*\*[ \t]*[：:][ \t]*([^\n]*?)[ \t]*\r?$)",
+    re.M,
 )
 LEADING_TAG = re.compile(r"\[[^\]]*\]\s*")
 
@@ -114,35 +118,42 @@ def _events(tf: TextFile, since: int = 0) -> list[Event]:
     """Each `### ` heading up to the next heading of any level is one event (from
     character `since`, which starts a line).
 
-    Headings and the fields the checks need are found with whole-text regular
-    expressions, then matched up by position: events.md may hold 20,000 events.
+    Headings and the fields the checks need are found with one whole-text regular
+    expression, in text order, in one pass: events.md may hold 20,000 events.
     Those inside fenced code blocks are an event's content.
     """
     text = tf.text
     code = fences(text, since)
-    heads = [(m.start(), m.group()) for m in HEADS.finditer(text, since)]
-    keyed = [(m.start(), m.group(1), m.group(2)) for m in KEY_FIELDS.finditer(text, since)]
-    if code.starts:
-        heads = [h for h in heads if not code.inside(h[0])]
-        keyed = [k for k in keyed if not code.inside(k[0])]
+    inside = code.inside if code.starts else None
     lines = LineCounter(text)
     events: list[Event] = []
-    j = 0
-    for i, (start, heading) in enumerate(heads):
-        stop = heads[i + 1][0] if i + 1 < len(heads) else len(text)
-        if not heading.startswith("### "):
+    # The event being read: its start, title, fields and first line.
+    reading: tuple[int, str, dict[str, str], int] | None = None
+    for m in HEADS_AND_FIELDS.finditer(text, since):
+        if inside is not None and inside(m.start()):
             continue
-        values: dict[str, str] = {}
-        while j < len(keyed) and keyed[j][0] < start:
-            j += 1
-        while j < len(keyed) and keyed[j][0] < stop:
-            values.setdefault(keyed[j][1], keyed[j][2])
-            j += 1
-        first = lines.at(start)
-        last = lines.at(stop) + (1 if stop == len(text) and not text.endswith("\n") else 0)
-        span = Span(tf.path, first, max(last, first + 1), start, stop)
-        events.append(_event(tf, heading[4:].strip(), values, span))
+        heading = m.group(1)
+        if heading is None:  # a field: the first of each kind in an event counts
+            if reading is not None:
+                reading[2].setdefault(m.group(2), m.group(3))
+            continue
+        start = m.start()
+        line = lines.at(start)
+        if reading is not None:
+            events.append(_ended(tf, reading, start, line))
+        reading = (start, heading[4:].strip(), {}, line) if heading.startswith("### ") else None
+    if reading is not None:
+        last = lines.at(len(text)) + (0 if text.endswith("\n") else 1)
+        events.append(_ended(tf, reading, len(text), last))
     return events
+
+
+def _ended(
+    tf: TextFile, reading: tuple[int, str, dict[str, str], int], stop: int, last: int
+) -> Event:
+    """The event read from `reading`'s start up to char `stop`, on line `last`."""
+    start, title, values, first = reading
+    return _event(tf, title, values, Span(tf.path, first, max(last, first + 1), start, stop))
 
 
 def _event(tf: TextFile, title: str, values: dict[str, str], span: Span) -> Event:
