@@ -90,3 +90,11 @@ def test_the_pane_rule_sees_each_way_round_it(tmp_path: Path):
         "4: getattr(self.app, ...)",
         "5: self.app kept in a name",
     ]
+
+
+def test_the_pending_pane_knows_queues_not_the_layouts_behind_them():
+    """Hermes' and OpenClaw's queues reach it as engine.queue items, never by name."""
+    panes = UI / "panes"
+    for name in ("pending.py", "queued.py", "pending_preview.py"):
+        text = (panes / name).read_text(encoding="utf-8").lower()
+        assert "hermes" not in text and "openclaw" not in text, name

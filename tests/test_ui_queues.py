@@ -246,3 +246,15 @@ def test_openclaws_audit_queue_shows_and_applies_the_same_way(demo: Path) -> Non
         await until(pilot, lambda: len(audit.read_text("utf-8").splitlines()) > lines)
 
     run(QueueOnly(workspace), body)
+
+
+def test_the_palette_offers_approving_on_a_store_with_only_a_queue(hermes: Path) -> None:
+    from memtui.ui.app import MemtuiApp
+    from memtui.ui.commands import commands
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await shown(pilot, app)
+        titles = {c.title for c in commands(app)}
+        assert {"Pending: accept", "Pending: reject"} <= titles
+
+    run(MemtuiApp(str(hermes), watch=False), body, loaded=True)

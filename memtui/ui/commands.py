@@ -88,7 +88,7 @@ def commands(app: MemtuiApp) -> Iterator[SystemCommand]:
             yield SystemCommand(title, help_text, partial(app.run_action, action))
     yield from _stores_near(app)
     for pane in app.query(Pane):
-        if not offered((pane.LAYOUT,) if pane.LAYOUT else ()):
+        if store is not None and not pane.has_work(store):
             continue
         for title, help_text, action in getattr(pane, "COMMANDS", ()):
             if pane.check_action(action, ()) is not False:  # False: not in this mode

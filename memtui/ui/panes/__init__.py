@@ -27,6 +27,10 @@ class Pane(Widget):
     def show_store(self, store: Store) -> None:
         raise NotImplementedError
 
+    def has_work(self, store: Store) -> bool:
+        """Whether its palette commands mean anything for this store (its layout's)."""
+        return self.LAYOUT is None or self.LAYOUT in store.layouts
+
     def on_mount(self) -> None:
         # Textual runs this as well as a subclass's own on_mount (handlers run per class).
         self.watch(self.app, "theme", self._theme_changed, init=False)

@@ -275,6 +275,10 @@ class PendingPane(Pane):
                     return positions[key]
         return min(old_cursor, len(self.keys) - 1)
 
+    def has_work(self, store: Store) -> bool:
+        """dsh's candidates, or any layout's queue (the palette offers accept, reject)."""
+        return store.dsh is not None or bool(self.items)
+
     @property
     def current(self) -> Candidate | None:
         """The highlighted dsh candidate (None on another queue's item)."""

@@ -109,7 +109,7 @@ def _each_queue(
 
 
 def accept_label(candidates: str, items: Sequence[QueueItem]) -> str:
-    """`approve hermes-pending:1a2b3c4d`, `accept 2 candidates and 3 queued`."""
+    """`approve <kind>:<name>`, `accept 2 candidates and 3 queued`."""
     queued = items[0].id if len(items) == 1 else f"{len(items)} queued"
     return f"accept {candidates} and {queued}" if candidates else f"approve {queued}"
 
