@@ -18,6 +18,18 @@ from memtui.cli import main
 # may reach a terminal (or a JSON reader) raw.
 RAW = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
+# The read verbs every hostile store goes through, text and JSON.
+READS = (
+    ("check",),
+    ("check", "--json"),
+    ("list",),
+    ("list", "--json"),
+    ("pending",),
+    ("pending", "--json"),
+    ("context",),
+    ("context", "--json"),
+)
+
 
 def cli(capsys, *argv: str) -> tuple[int, str, str]:
     """The CLI in-process (same code as `python -m memtui`): (exit status, out, err)."""

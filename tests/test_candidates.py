@@ -132,3 +132,28 @@ def test_a_twice_rejected_id_comes_back_under_its_own_name(tmp_path: Path) -> No
     assert (root / "archive/rejected/20261129-0001.1.md").exists()
     dsh.restore(str(root), "pending:20261129-0001.1")
     assert (root / "pending/20261129-0001.md").read_text(encoding="utf-8") == CANDIDATE
+
+
+def test_why_a_candidate_cannot_be_accepted_is_the_engines_for_both_faces(tmp_path: Path) -> None:
+    """Candidate.problem: what the pending pane shows and `memtui pending` prints."""
+    root = write_tree(
+        tmp_path / "d",
+        {
+            "index.txt": DSH_INDEX,
+            "pending/a.md": sop_candidate("a", "deploy"),
+            "pending/b.md": sop_candidate("b", "../../escape"),
+            "pending/c.md": "---\nid: c\nentry_type: [unclosed\n---\n- x\n",
+            "pending/d.md": "---\nid: d\nentry_type: fact\ntarget: GIT\n---\n- x\n",
+        },
+    )
+    by_id = {c.id: c for c in open_store(root).dsh.candidates}  # type: ignore[union-attr]
+
+    assert by_id["a"].problem is None and by_id["a"].acceptable
+    assert "leads outside the store root" in (by_id["b"].problem or "")
+    assert (by_id["c"].problem or "").startswith("broken front matter: ")
+    assert by_id["d"].problem == "no evidence (No Execution, No Memory)"
+    assert not any(by_id[i].acceptable for i in "bcd")
+    listed = run_cli("pending", "--store", str(root), env=ENV).stdout.splitlines()
+    for cid in "bc":
+        shown = next(ln for ln in listed if ln.startswith(cid))
+        assert f"[{by_id[cid].problem}]" in shown

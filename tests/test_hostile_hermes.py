@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import tree_digest, write_tree
 
-from tests.hostile_calls import reads, refused, run
+from tests.hostile_calls import READS, reads, refused, run
 
 DELIM = "\n§\n"
 MEMORY = ["Project alpha uses uv", "Deploys happen on Friday", "Laptop is a ThinkPad"]
@@ -58,18 +58,6 @@ def outside(tmp_path: Path) -> Path:
     out = tmp_path / "outside"
     write_tree(out, {"secret.md": f"{SECRET} password", "rec.json": record(ADD)})
     return out
-
-
-READS = (
-    ("check",),
-    ("check", "--json"),
-    ("list",),
-    ("list", "--json"),
-    ("pending",),
-    ("pending", "--json"),
-    ("context",),
-    ("context", "--json"),
-)
 
 
 def finding(out: str, code: str, file: str) -> dict:

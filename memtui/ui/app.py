@@ -511,8 +511,10 @@ class MemtuiApp(App[None]):
         """Show a file in the File pane, at a line (1-based)."""
         if not self.query("#pane-file"):
             return  # a partial layout (tests compose single panes)
+        from memtui.ui.panes.viewer import FilePane
+
         self.action_show_pane("file")
-        self.query_one("#pane-file").open(rel, line)  # type: ignore[attr-defined]
+        self.query_one("#pane-file", FilePane).open(rel, line)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

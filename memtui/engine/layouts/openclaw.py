@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from memtui.engine.store import Store
     from memtui.engine.write.transaction import Receipt
 
-DAILY = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:-(.+))?\.md")
+# ASCII digits: OpenClaw's JavaScript \d matches no other (a fullwidth date is no note).
+DAILY = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:-(.+))?\.md", re.ASCII)
 # Files OpenClaw itself keeps directly under memory/ that are no daily note: the bundled
 # context-digest hook's rolling digest (src/hooks/bundled/context-digest/HOOK.md). The
 # session-memory hook's notes are dated (memory/YYYY-MM-DD-slug.md): DAILY takes them.

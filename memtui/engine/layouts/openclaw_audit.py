@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -159,6 +160,8 @@ def _js_order(value: Any) -> Any:
         return {k: _js_order(value[k]) for k in sorted(index, key=int) + rest}
     if isinstance(value, list):
         return [_js_order(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None  # JSON.stringify(Infinity) is null (JSON.parse read 1e400 as it)
     if isinstance(value, float) and value == int(value) and abs(value) < 1e21:
         return int(value)  # JavaScript prints 1.0 as 1
     return value

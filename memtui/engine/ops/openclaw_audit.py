@@ -12,6 +12,7 @@ trimmed), memtui changes only the range's lines: the rest stays byte for byte.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -90,7 +91,10 @@ def plan(s: audit.Suggestion, get: Get) -> Plan:
 
 
 def _whole(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and value == int(value)
+    """A whole number of lines (JSON.parse reads 1e400 as Infinity: none)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (math.isfinite(value) and value == int(value))
 
 
 def _append(existing: str | None, text: str) -> str:
@@ -218,20 +222,25 @@ def reject(root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt
     return each(ids, "reject", lambda i, fp: _reject_one(root, i, reason.strip(), fp, dry), **shown)
 
 
-def _name(item_id: str, expect: str | None) -> tuple[str, str | None]:
+def _name(item_id: str, expect: str | None) -> list[tuple[str, str | None]]:
+    """The (suggestion id, fingerprint) readings of `item_id`: `ID@FINGERPRINT`, then, as
+    an agent may write any id, the whole of it with only the fingerprint given apart."""
     kind, sep, rest = item_id.partition(":")
     if kind != audit.KIND or not sep or not rest:
         raise Refused(f"{item_id!r} is not a Memory Audit suggestion id ({audit.KIND}:ma_…)")
-    return split_expect(rest, expect)
+    first = split_expect(rest, expect)
+    return [first] if first[0] == rest else [first, (rest, expect)]
 
 
 def _find(
-    tx: Transaction, item_id: str, name: str, expect: str | None, limits: Any
+    tx: Transaction, item_id: str, names: list[tuple[str, str | None]], limits: Any
 ) -> tuple[TextFile, audit.Suggestion]:
     log = load(tx, audit.QUEUE, limits, must_exist=False)
     if log is None:
         raise Refused(f"{item_id}: no {audit.QUEUE} in this workspace")
-    found = next((s for s in audit.read(log.text) if s.id == name), None)
+    by_id = {s.id: s for s in audit.read(log.text)}
+    name, expect = next((n for n in names if n[0] in by_id), names[0])
+    found = by_id.get(name)
     if found is None:
         raise Refused(f"{item_id}: no such suggestion in {audit.QUEUE}")
     if expect is not None and fingerprint(_record_line(log.text, found.line)) != expect:
@@ -250,12 +259,12 @@ def _log_append(log: TextFile, line: str) -> bytes:
 
 
 def _apply_one(root: str, item_id: str, expect: str | None, dry_run: bool | None) -> Receipt:
-    name, expect = _name(item_id, expect)
+    names = _name(item_id, expect)
     check_root(root)
     limits = thresholds(root)
     details = {"entry": item_id}
     with Transaction(root, "audit-apply", details=details, dry_run=bool(dry_run)) as tx:
-        log, s = _find(tx, item_id, name, expect, limits)
+        log, s = _find(tx, item_id, names, limits)
         texts: dict[str, TextFile | None] = {}
 
         def get(rel: str) -> str | None:
@@ -293,13 +302,13 @@ def _apply_one(root: str, item_id: str, expect: str | None, dry_run: bool | None
 def _reject_one(
     root: str, item_id: str, reason: str, expect: str | None, dry_run: bool | None
 ) -> Receipt:
-    name, expect = _name(item_id, expect)
+    names = _name(item_id, expect)
     check_root(root)
     limits = thresholds(root)
     # OpenClaw's record has no field for a reason: it is kept in memtui's audit log.
     details = {"entry": item_id, "reason": reason}
     with Transaction(root, "audit-reject", details=details, dry_run=bool(dry_run)) as tx:
-        log, s = _find(tx, item_id, name, expect, limits)
+        log, s = _find(tx, item_id, names, limits)
         if s.status != "pending":
             raise Refused(f"{item_id}: suggestion is {s.status}, not pending; nothing was written")
         tx.write(audit.QUEUE, _log_append(log, audit.status_record(s.record, "rejected")))
