@@ -288,3 +288,32 @@ def test_while_hermes_holds_its_lock_memtui_gives_up_after_10_s_and_changes_noth
     finally:
         holder.kill()
         holder.wait()
+
+
+@pytest.mark.skipif(shutil.which("flock") is None, reason="needs flock(1)")
+@pytest.mark.parametrize("verb", [("undo",), ("rollback", "memories/MEMORY.md")])
+def test_undo_and_rollback_of_a_hermes_file_also_wait_for_hermes_lock(home, verb):
+    assert cli(home, "accept", "hermes-pending:0a0a0a01").returncode == 0
+    holder = subprocess.Popen(
+        [
+            "bash",
+            "-c",
+            'exec 9>>"$ROOT/memories/MEMORY.md.lock"; flock -x 9; echo locked; exec sleep 600',
+        ],
+        env={**os.environ, "ROOT": str(home)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        before = tree_digest(home)
+
+        result = cli(home, *verb)
+
+        assert result.returncode == 1, result.stderr
+        assert "memories/MEMORY.md.lock" in result.stderr
+        assert tree_digest(home) == before
+    finally:
+        holder.kill()
+        holder.wait()
+    assert cli(home, *verb).returncode == 0  # once Hermes lets go

@@ -195,6 +195,8 @@ class Transaction:
         if self.dry_run:
             return
         checked = self._check(rel)
+        if any(held.name == checked for held in self._file_locks):
+            return  # held already (a second flock on a new descriptor would wait on us)
         held = StoreLock(self.root, self._lock.wait, name=checked)
         held.acquire()
         self._file_locks.append(held)
@@ -233,7 +235,11 @@ class Transaction:
             return read_at(folder, os.path.basename(rel), rel, self._limit)
 
     def read(self, rel: str) -> bytes | None:
-        """The file as it is now (None: absent); its hash becomes the expected version."""
+        """The file as it is now (None: absent); its hash becomes the expected version.
+        An agent's own lock for it (its layout's `locks`) is taken first, so every
+        change, an undo or a rollback included, holds what the agent holds."""
+        for agent_lock in _agent_locks(rel):
+            self.lock(agent_lock)
         got = self._current(self._check(rel))
         data = None if got is None else got[0]
         self._seen[rel] = None if data is None else sha256(data)
@@ -575,3 +581,12 @@ def settle_interrupted(root: str) -> list[str]:
         return []
     with Transaction(root, "recover") as tx:
         return tx.recovered
+
+
+def _agent_locks(rel: str) -> list[str]:
+    """The lock files beside memtui's own that some layout's agent takes for `rel`."""
+    from memtui.engine.layouts import registry
+
+    return [
+        name for layout in registry().values() for name in layout.locks(rel) if name != LOCK_NAME
+    ]
