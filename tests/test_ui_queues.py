@@ -258,3 +258,27 @@ def test_the_palette_offers_approving_on_a_store_with_only_a_queue(hermes: Path)
         assert {"Pending: accept", "Pending: reject"} <= titles
 
     run(MemtuiApp(str(hermes), watch=False), body, loaded=True)
+
+
+def test_a_source_changed_since_it_was_shown_is_recorded_as_a_conflict(demo: Path) -> None:
+    """OpenClaw's rule: a staged range whose text changed is marked conflict, never
+    applied; the app says so and shows the queue as it now is."""
+    workspace = demo / "openclaw"
+    memory, user = workspace / "MEMORY.md", workspace / "USER.md"
+    audit = workspace / "memory" / "audit" / "suggestions.jsonl"
+    users = user.read_bytes()
+
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        moving = next(i for i in pane.items if i.action == "move" and i.approvable)
+        await highlight(pilot, pane, moving.id)
+        memory.write_text("a line the agent added\n" + memory.read_text("utf-8"), "utf-8")
+        await pilot.press("a")
+        await until(pilot, lambda: said(app, "marked conflict"))
+        gone = lambda: not any(i.id == moving.id and i.approvable for i in pane.items)  # noqa: E731
+        await until(pilot, gone, what="the queue read again")
+
+    run(QueueOnly(workspace), body)
+    assert memory.read_text("utf-8").startswith("a line the agent added\n")
+    assert user.read_bytes() == users
+    assert '"conflict"' in audit.read_text("utf-8").splitlines()[-1]

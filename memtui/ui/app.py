@@ -283,7 +283,8 @@ class MemtuiApp(App[None]):
             with operation():  # one action, one operation for undo (SPEC §3d)
                 result = fn()
         except (MemtuiError, WriteError, LockTimeout, JournalStuck, EntryNotFound) as exc:
-            self.post_message(OpFailed(label, str(exc)))
+            recorded = getattr(exc, "receipt", None) is not None  # e.g. a conflict marked
+            self.post_message(OpFailed(label, str(exc), recorded))
             return
         except OSError as exc:  # the disk, not memtui: say which file and what
             self.post_message(OpFailed(label, f"{exc.filename or ''}: {plain(exc)}"))
@@ -311,6 +312,10 @@ class MemtuiApp(App[None]):
 
     def on_op_failed(self, message: OpFailed) -> None:
         self._op_finished(message.label)
+        if message.recorded:  # the reason says what it wrote; show the store as it is now
+            self.say(message.reason, severity="error", title=f"{message.label}: refused")
+            self.load_store()
+            return
         self.say(message.reason, severity="error", title=f"{message.label}: nothing changed")
 
     NARROW = 100  # below this many columns the index is a full-width page, not a sidebar

@@ -47,6 +47,7 @@ class OpDone(Message):
 class OpFailed(Message):
     label: str
     reason: str
+    recorded: bool = False  # refused, yet it wrote its record of that (a conflict noted)
 
 
 # --- a pane's wishes, up to the shell (which runs them through the engine) ------
