@@ -282,3 +282,35 @@ def test_a_source_changed_since_it_was_shown_is_recorded_as_a_conflict(demo: Pat
     assert memory.read_text("utf-8").startswith("a line the agent added\n")
     assert user.read_bytes() == users
     assert '"conflict"' in audit.read_text("utf-8").splitlines()[-1]
+
+
+def test_one_selection_accepts_a_candidate_and_approves_a_queued_write(demo: Path) -> None:
+    """A store with dsh's candidates and a Hermes queue: both in one list, one confirm,
+    one operation; each through its own engine call."""
+    import shutil
+
+    for folder in ("memories", "pending/memory"):
+        shutil.copytree(demo / "hermes" / folder, demo / folder)
+    user = demo / "memories" / "USER.md"
+
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        first, cid = pane.candidates[0].file, pane.candidates[0].id
+        assert pane.candidates[0].acceptable and pane.positions[first] == 0
+        await pilot.press("space")
+        pane.rows.cursor = pane.positions[ADD]
+        await pilot.press("space")
+        assert pane.selected == {first, ADD}
+        await pilot.press("a")
+        question = await answer_confirm(pilot, app, "y")
+        assert question.startswith("Approve 1 candidate(s) and 1 queued write(s)?")
+        gone = lambda: first not in pane.positions and ADD not in pane.positions  # noqa: E731
+        await until(pilot, gone, what="both rows to go")
+        assert said(app, f"accept {cid} and {ADD}")
+
+    candidates = sorted((demo / "pending").glob("*.md"))
+    run(QueueOnly(demo), body)
+    assert not candidates[0].exists()
+    assert (demo / "archive" / "pending" / candidates[0].name).exists()
+    assert "Prefers metric unit" in user.read_text("utf-8")
+    assert not record(demo, ADD).exists()
