@@ -214,6 +214,12 @@ def tilde(path: str) -> str:
     return path
 
 
+def _one_row(text: str) -> str:
+    """A folder's name may hold a line break or a tab: written `\\n`, `\\t`, so that no
+    name can split its row and pass for another store's."""
+    return text.replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
 HEADINGS = ("PATH", "LAYOUTS", "FILES", "SIZE", "ERRORS", "WARNINGS")
 
 
@@ -224,13 +230,13 @@ def table(found: list[FoundStore]) -> list[str]:
     rows: list[list[str]] = []
     for s in found:
         if s.problem is not None:
-            rows.append([tilde(s.shown), s.problem])
+            rows.append([_one_row(tilde(s.shown)), _one_row(s.problem)])
             continue
         counts = (s.files, s.bytes, s.errors, s.warnings)
         shown_counts = ["…" if n is None else str(n) for n in counts]
         if s.bytes is not None:
             shown_counts[1] = size_text(s.bytes)
-        rows.append([tilde(s.shown), ", ".join(s.layouts), *shown_counts])
+        rows.append([_one_row(tilde(s.shown)), ", ".join(s.layouts), *shown_counts])
     lines = [list(HEADINGS), *rows]
     full = [r for r in lines if len(r) == len(HEADINGS)]
     widths = [max(len(r[i]) for r in full) for i in range(len(HEADINGS))]
