@@ -379,3 +379,60 @@ def test_an_entry_id_that_names_no_entry(home, capsys, ref):
     got = reads(capsys, home, ("show", ref), ("show", ref, "--json"))
     assert got[f"show {ref}"][0] in (1, 2)
     refused(capsys, home, "archive", ref, code=(1, 2))
+
+
+# --- text handed to memtui that would break Hermes' parse ------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["one\n§\ntwo", "one\r\n§\r\ntwo", "  \n\t  "],
+    ids=["delimiter", "crlf-delimiter", "blank"],
+)
+def test_an_edit_or_add_that_would_split_into_other_entries_is_refused(home, capsys, text):
+    """An entry's text holding Hermes' delimiter would come back as two entries (or none):
+    not the entry meant, so nothing is written."""
+    body = home.parent / "body.txt"
+    body.write_text(text, encoding="utf-8")
+    refused(capsys, home, "edit", "hermes:memory#2", "--text-file", str(body))
+    refused(capsys, home, "add", "hermes", "user", text)
+
+
+ARCHIVED = {
+    "deep": "[" * 100_000 + "]" * 100_000,
+    "target-a-path": json.dumps({"id": "a1", "target": "../x", "index": 1, "text": "t"}),
+    "index-negative": json.dumps({"id": "a2", "target": "memory", "index": -5, "text": "t"}),
+    "index-huge": json.dumps({"id": "a3", "target": "memory", "index": 10**30, "text": "t"}),
+    "text-a-list": json.dumps({"id": "a4", "target": "user", "index": 1, "text": ["t"]}),
+    "delimiter-text": json.dumps({"id": "a5", "target": "user", "index": 1, "text": "x\n§\ny"}),
+}
+
+
+@pytest.mark.parametrize("name", list(ARCHIVED))
+def test_a_hostile_archive_line_is_reported_and_restoring_it_is_safe(home, capsys, name):
+    write_tree(home, {"memories/archived.jsonl": ARCHIVED[name] + "\n"})
+    got = reads(capsys, home, *READS)
+    ids = [e["id"] for e in json.loads(got["list --json"][1])["entries"] if "archived" in e["id"]]
+    before = (
+        hermes_entries((home / "memories/MEMORY.md").read_bytes()),
+        hermes_entries((home / "memories/USER.md").read_bytes()),
+    )
+    for ref in ids or ["hermes-archived:a1"]:
+        code, _, err = run(capsys, home, "restore", ref)
+        if code != 0:
+            continue
+        after = (
+            hermes_entries((home / "memories/MEMORY.md").read_bytes()),
+            hermes_entries((home / "memories/USER.md").read_bytes()),
+        )
+        # a restore puts back exactly one whole entry, where Hermes reads it
+        assert sum(len(a) - len(b) for a, b in zip(after, before, strict=True)) == 1, err
+    assert not (home.parent / "x").exists()
+
+
+@pytest.mark.parametrize("junk", ["[" * 100_000, "null", "\x00\x01"], ids=["deep", "null", "nul"])
+def test_a_junk_staged_skill_is_shown_read_only(home, capsys, junk):
+    write_tree(home, {"pending/skills/5k1115.json": junk})
+    reads(capsys, home, *READS, ("show", "hermes-pending:skills/5k1115"))
+    err = refused(capsys, home, "accept", "hermes-pending:skills/5k1115")
+    assert "read-only" in err
