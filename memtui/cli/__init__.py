@@ -63,18 +63,13 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from memtui.cli import (
-        completion_verb,
-        context_verb,
-        demo_verb,
-        fix_verb,
-        open_verb,
-        read_verbs,
-        serve_verb,
-        stores_verb,
-        write_verbs,
-    )
+# The verbs cli.read_verbs registers: a call of one of them builds only their parsers
+# (a `search` pays for no write verb's imports: it is measured against grep).
+READ_VERBS = ("check", "list", "show", "search", "events", "mood", "log", "pending")
+
+
+def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
+    from memtui.cli import read_verbs
 
     parser = argparse.ArgumentParser(
         prog="memtui",
@@ -94,6 +89,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="the store's root (default: this folder if it is a store, else ~/.dsh/memory)",
     )
+    if verb in READ_VERBS:
+        read_verbs.register(verbs, store)
+        return parser
+    from memtui.cli import (
+        completion_verb,
+        context_verb,
+        demo_verb,
+        fix_verb,
+        open_verb,
+        serve_verb,
+        stores_verb,
+        write_verbs,
+    )
+
     open_verb.register(verbs)
     demo_verb.register(verbs)
     completion_verb.register(verbs)
@@ -158,7 +167,7 @@ def _last_resort(exc: Exception) -> str:
 
 
 def _run(args_list: list[str]) -> int:
-    args = build_parser().parse_args(args_list)
+    args = build_parser(args_list[0] if args_list else None).parse_args(args_list)
     if getattr(args, "handler", None) is None:
         build_parser().print_help()
         return 2

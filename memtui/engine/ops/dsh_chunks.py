@@ -71,9 +71,17 @@ def _chunks(queue: deque[str], run: Any) -> list[Receipt]:
 
 
 def stop(taken: int, started: float, pace: Pace, writes: int, size: int, seconds: float) -> bool:
+    """Stop planning once the chunk's lock time reaches `seconds`, but never before its
+    planning took as long as the commit's fixed part: on a slow or busy disk, where that
+    part alone nears `seconds`, chunks of a candidate or two would pay it (re-reading the
+    books, snapshots and fsyncs) once per candidate and the bulk would take many times
+    as long, with the lock held about as much."""
     if taken >= size:
         return True
-    return taken > 0 and time.monotonic() - started + pace.estimate(writes) >= seconds
+    if taken == 0:
+        return False
+    planned = time.monotonic() - started
+    return planned + pace.estimate(writes) >= seconds and planned >= pace.fixed
 
 
 def precheck(root: str, rels: list[str], expected: dict[str, str]) -> None:

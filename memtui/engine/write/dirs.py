@@ -11,9 +11,10 @@ open than the folder they are created in, nor than the mode asked for.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from memtui.engine.paths import is_inside
 from memtui.engine.write.errors import Unsafe
@@ -29,6 +30,21 @@ class Dirs:
         self.folder_mode = folder_mode  # the most a folder created without mode_for may allow
         self._fds: dict[tuple[str, bool], int] = {}
         self._root_fd: int | None = None
+        self._unsynced: set[int] | None = None  # parents of new folders, while batched
+
+    @contextlib.contextmanager
+    def batched_fsync(self) -> Iterator[None]:
+        """Folders made inside get their parent fsynced once, on leaving, rather than
+        once per folder: a bulk accept makes a history folder per superseded sop, all
+        in `.history/sops/`. Callers leave before their commit point (the journal), so
+        every folder is as durable there as before."""
+        self._unsynced = set()
+        try:
+            yield
+            for fd in self._unsynced:
+                os.fsync(fd)
+        finally:
+            self._unsynced = None
 
     def close(self) -> None:
         fds = list(self._fds.values())
@@ -92,7 +108,10 @@ class Dirs:
             os.fchmod(fd, mode | 0o700)  # never looser than its parent; always the owner's
         finally:
             os.close(fd)
-        os.fsync(parent)
+        if self._unsynced is None:
+            os.fsync(parent)
+        else:
+            self._unsynced.add(parent)
 
     def _refusal(self, parent: int, name: str, rel: str, exc: OSError) -> Unsafe:
         try:

@@ -328,7 +328,8 @@ class Transaction:
         private = modes.private_mode(self._modes.values())
         self.dirs.folder_mode = dir_mode(private)
         with self._failing_as_nothing_changed():
-            snapshots = self._snapshot(current, private)
+            with self.dirs.batched_fsync():
+                snapshots = self._snapshot(current, private)
             self._finish_plan(lambda rel: snapshots[rel])
             crash_point("snapshotted")
             temps = self._stage(private)
