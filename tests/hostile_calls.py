@@ -14,9 +14,11 @@ from conftest import tree_digest
 
 from memtui.cli import main
 
-# C0 controls but tab and newline, DEL, C1, and the bidi / zero-width controls: none
-# may reach a terminal (or a JSON reader) raw.
-RAW = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+# C0 controls but tab and newline (and a CR ending a line), DEL, C1, and the bidi and
+# zero-width controls: none may reach a terminal (or a JSON reader) raw.
+RAW = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]|\r(?!\n)"
+)
 
 # The read verbs every hostile store goes through, text and JSON.
 READS = (

@@ -343,3 +343,57 @@ def test_a_daily_note_whose_name_is_not_utf8(tmp_path, capsys):
     root = workspace(tmp_path, "")
     (root / "memory").joinpath(os.fsdecode(b"2026-11-27-\xff\xfe.md")).write_text("- x\n")
     reads(capsys, root, *READS)
+
+
+# --- bootstrap files that are no file -----------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["link-out", "dev-zero", "fifo", "folder", "binary", "bom-crlf"])
+@pytest.mark.parametrize("name", ["SOUL.md", "MEMORY.md"])
+def test_a_bootstrap_file_that_is_no_file_is_never_shown_or_followed(
+    tmp_path, outside, capsys, kind, name
+):
+    root = workspace(tmp_path, line(suggestion("ma_add", "add", target=surface(name))) + "\n")
+    path = root / name
+    if path.exists():
+        path.unlink()
+    if kind == "link-out":
+        path.symlink_to(outside / "secret.md")
+    elif kind == "dev-zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "binary":
+        path.write_bytes(b"# Soul\x00\x1b[2J\n")
+    else:
+        path.write_bytes(b"\xef\xbb\xbf# Soul\r\n\r\n## Tone\r\n- calm\r\n")
+    got = reads(capsys, root, *READS, ("show", f"file:{name}"), ("show", f"openclaw:{name}"))
+    for _, out, err in got.values():
+        assert SECRET not in out + err
+    before = tree_digest(outside)
+    if kind == "bom-crlf":  # a file OpenClaw reads: the add lands after it, BOM and CRLF kept
+        code, _, err = run(capsys, root, "accept", "openclaw-audit:ma_add")
+        assert code == 0, err
+        assert path.read_bytes().startswith(b"\xef\xbb\xbf# Soul\r\n\r\n## Tone\r\n- calm")
+    else:
+        err = refused(capsys, root, "accept", "openclaw-audit:ma_add")
+        assert name in err, err
+    assert tree_digest(outside) == before
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "\n\n", "\x00binary", "x" * 5000],
+    ids=["empty", "blank", "nul", "over-limit"],
+)
+def test_an_edit_of_a_workspace_section_with_hostile_text_is_refused(tmp_path, capsys, text):
+    root = workspace(tmp_path, "")
+    (root / "memtui.toml").write_text("[thresholds]\nmax_file_bytes = 2000\n")
+    body = tmp_path / "body.md"
+    body.write_text(text, encoding="utf-8")
+    got = reads(capsys, root, ("list", "--json"))
+    ids = [e["id"] for e in json.loads(got["list --json"][1])["entries"]]
+    assert "openclaw:MEMORY.md#Prefs" in ids, ids
+    refused(capsys, root, "edit", "openclaw:MEMORY.md#Prefs", "--text-file", str(body))

@@ -222,7 +222,7 @@ def show(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(text.encode("utf-8"))
         return 0
     line(f"# {entry.id}  {location(entry.file, entry.line)}")
-    line(text.rstrip("\n"))
+    line(text.rstrip("\r\n"))  # a CRLF file's last CR is no character to show
     return 0
 
 
@@ -344,8 +344,8 @@ def pending(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    if store.dsh is None and not queued:
-        warn("this store has no dsh layout (index.txt with facts.md, sops/ or pending/)")
+    if not queued and not candidates:
+        line(queue_cli.empty_note(store, args))
     queue_cli.print_items(queued)
     for c in candidates:
         evidence = c.evidence or "(no evidence: cannot be accepted)"
