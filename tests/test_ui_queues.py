@@ -314,3 +314,24 @@ def test_one_selection_accepts_a_candidate_and_approves_a_queued_write(demo: Pat
     assert (demo / "archive" / "pending" / candidates[0].name).exists()
     assert "Prefers metric unit" in user.read_text("utf-8")
     assert not record(demo, ADD).exists()
+
+
+def test_a_bulk_reject_takes_the_rest_and_names_a_record_changed_meanwhile(hermes: Path) -> None:
+    changed = record(hermes, AMBIGUOUS)
+
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        for item_id in (STALE, AMBIGUOUS):
+            pane.rows.cursor = pane.positions[item_id]
+            await pilot.press("space")
+        changed.write_text(changed.read_text("utf-8").replace("harbor", "Harbor"), "utf-8")
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, PromptScreen))
+        app.screen.query_one(Input).value = "stale by now"
+        await pilot.press("enter")
+        await until(pilot, lambda: said(app, f"not rejected: {AMBIGUOUS}: "))
+        await until(pilot, lambda: STALE not in pane.positions, what="the rejected row to go")
+
+    run(QueueOnly(hermes), body)
+    assert not record(hermes, STALE).exists()
+    assert "Harbor" in changed.read_text("utf-8")  # the agent's version, left in the queue

@@ -150,9 +150,10 @@ class PendingPane(Pane):
 
     @dataclass
     class EngineRefused(Message):
-        """A bulk accept took some candidates and refused others (from the op's thread)."""
+        """A bulk change took some and refused others (from the op's thread)."""
 
         refused: list[dict[str, Any]]
+        done: str = "accepted"  # what the others were
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -699,17 +700,13 @@ class PendingPane(Pane):
         if not (ok or good):
             return
         root, files = store.root, [c.file for c in ok]
-        post = self.post_message
 
         def run() -> Any:
             from memtui.engine.ops import dsh
 
             receipts = dsh.accept(root, files, expected=_expected(store, files)) if files else []
             receipts += approve_all(root, good, alone=not files)
-            left = [r for rc in receipts for r in rc.details.get("refused", ())]
-            if left:
-                post(PendingPane.EngineRefused(left))
-            return receipts
+            return self._say_refused(receipts)
 
         question = (  # many at once: asked once, with the count (z undoes them together)
             f"Accept {len(ok)} candidates into memory? They move to archive/pending/ and "
@@ -720,11 +717,18 @@ class PendingPane(Pane):
         label = f"accept {_count(ok)}" if not good else accept_label(_count(ok) if ok else "", good)
         self.post_message(RunOp(label, run, question if len(ok) + len(good) > 1 else None))
 
+    def _say_refused(self, receipts: list[Any], done: str = "accepted") -> list[Any]:
+        """Post what a bulk change refused while it took the rest (from the op's thread)."""
+        left = [r for rc in receipts for r in rc.details.get("refused", ())]
+        if left:
+            self.post_message(PendingPane.EngineRefused(left, done))
+        return receipts
+
     def on_pending_pane_engine_refused(self, message: PendingPane.EngineRefused) -> None:
         message.stop()
         shown = "; ".join(f"{r.get('id')}: {r.get('reason')}" for r in message.refused[:5])
         more = " …" if len(message.refused) > 5 else ""
-        self._say(f"not accepted: {shown}{more}", "warning", "Refused")
+        self._say(f"not {message.done}: {shown}{more}", "warning", "Refused")
 
     def action_reject(self) -> None:
         if self.read_only:
@@ -733,7 +737,8 @@ class PendingPane(Pane):
         store, targets, all_items = self.store, self._targets(), self._target_items()
         items = [i for i in all_items if not i.read_only]
         if len(items) < len(all_items):
-            self._say(not_approvable([i for i in all_items if i.read_only]), "error", "Refused")
+            read_only = [i for i in all_items if i.read_only]
+            self._say(not_approvable(read_only, "reject"), "error", "Refused")
         if store is None or not (targets or items):
             if not all_items:
                 self._say("nothing to reject", "warning")
@@ -760,7 +765,8 @@ class PendingPane(Pane):
                     if files
                     else []
                 )
-                return [*done, *reject_all(root, items, reason, alone=not files)]
+                receipts = [*done, *reject_all(root, items, reason, alone=not files)]
+                return self._say_refused(receipts, "rejected")
 
             label = f"reject {_count(targets)}" if not items else reject_label(targets, items)
             self.post_message(RunOp(label, run))

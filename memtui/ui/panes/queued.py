@@ -59,13 +59,13 @@ def item_detail(item: QueueItem, muted: Style) -> Text:
     return text
 
 
-def not_approvable(items: Sequence[QueueItem]) -> str:
+def not_approvable(items: Sequence[QueueItem], verb: str = "approve") -> str:
     """Why these items are not approved (or, read-only, not rejected either)."""
     said = "; ".join(
         f"{i.id}: {'read-only here' if i.read_only else i.problem}" for i in items[:SHOWN]
     )
     more = " …" if len(items) > SHOWN else ""
-    return f"cannot approve {len(items)} queued item(s): {said}{more}"
+    return f"cannot {verb} {len(items)} queued item(s): {said}{more}"
 
 
 def approve_all(root: str, items: Sequence[QueueItem], *, alone: bool) -> list[Receipt]:
