@@ -436,3 +436,42 @@ def test_a_junk_staged_skill_is_shown_read_only(home, capsys, junk):
     reads(capsys, home, *READS, ("show", "hermes-pending:skills/5k1115"))
     err = refused(capsys, home, "accept", "hermes-pending:skills/5k1115")
     assert "read-only" in err
+
+
+# --- Hermes' own lock files and folders laid as traps --------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link-out", "dev-zero", "folder", "dangling"])
+def test_hermes_lock_file_laid_as_a_trap_never_hangs_or_writes_outside(home, outside, capsys, kind):
+    lock = home / "memories" / "MEMORY.md.lock"
+    if kind == "fifo":
+        os.mkfifo(lock)
+    elif kind == "link-out":
+        lock.symlink_to(outside / "secret.md")
+    elif kind == "dev-zero":
+        lock.symlink_to("/dev/zero")
+    elif kind == "folder":
+        lock.mkdir()
+    else:
+        lock.symlink_to(outside / "made-by-memtui")
+    before = tree_digest(outside)
+    for argv in (("accept", f"hermes-pending:{GOOD}"), ("add", "hermes", "memory", "x y")):
+        err = refused(capsys, home, *argv)
+        assert "MEMORY.md.lock" in err, err
+    assert tree_digest(outside) == before
+    assert not (outside / "made-by-memtui").exists()
+
+
+@pytest.mark.parametrize("folder", ["memories", "pending/memory"])
+def test_a_hermes_folder_linked_out_of_the_home_is_an_escape(home, outside, capsys, folder):
+    write_tree(outside, {"memories/MEMORY.md": SECRET, f"pending/memory/{GOOD}.json": record(ADD)})
+    target = outside / folder
+    (home / folder).rename(home.parent / "moved")
+    (home / folder).symlink_to(target)
+    got = reads(capsys, home, *READS)
+    assert finding(got["check --json"][1], "path-escape", folder)
+    for _, out, err in got.values():
+        assert SECRET not in out + err
+    before = tree_digest(outside)
+    refused(capsys, home, "accept", f"hermes-pending:{GOOD}")
+    assert tree_digest(outside) == before
