@@ -475,3 +475,14 @@ def test_a_hermes_folder_linked_out_of_the_home_is_an_escape(home, outside, caps
     before = tree_digest(outside)
     refused(capsys, home, "accept", f"hermes-pending:{GOOD}")
     assert tree_digest(outside) == before
+
+
+def test_an_approval_whose_result_would_pass_the_size_limit_is_refused(home, capsys):
+    """Within Hermes' character limit, past memtui's byte limit: 3 bytes a character."""
+    (home / "config.yaml").write_text("memory:\n  memory_char_limit: 100000\n")
+    (home / "memtui.toml").write_text("[thresholds]\nmax_file_bytes = 2000\n")
+    (home / "memories/MEMORY.md").write_text(DELIM.join([*MEMORY, "n" * 500]), encoding="utf-8")
+    write_tree(home, {"pending/memory/0c0c0c02.json": record({**ADD, "content": "界" * 550})})
+    reads(capsys, home, *READS)
+    err = refused(capsys, home, "accept", "hermes-pending:0c0c0c02")
+    assert "MEMORY.md" in err and "2000" in err.replace(",", ""), err

@@ -397,3 +397,13 @@ def test_an_edit_of_a_workspace_section_with_hostile_text_is_refused(tmp_path, c
     ids = [e["id"] for e in json.loads(got["list --json"][1])["entries"]]
     assert "openclaw:MEMORY.md#Prefs" in ids, ids
     refused(capsys, root, "edit", "openclaw:MEMORY.md#Prefs", "--text-file", str(body))
+
+
+def test_an_add_whose_result_would_pass_the_size_limit_is_refused(tmp_path, capsys):
+    """A suggestion's text is the agent's: the file it would make is held to max_file_bytes."""
+    root = workspace(tmp_path, line(suggestion("ma_big", "add", "- " + "界" * 1000)) + "\n")
+    (root / "MEMORY.md").write_text(MEMORY + "- " + "n" * 1500 + "\n")
+    (root / "memtui.toml").write_text("[thresholds]\nmax_file_bytes = 4000\n")
+    reads(capsys, root, *READS)
+    err = refused(capsys, root, "accept", "openclaw-audit:ma_big")
+    assert "4000-byte limit" in err.replace(",", ""), err
