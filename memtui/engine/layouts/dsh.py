@@ -64,9 +64,12 @@ def expected_auto(fact_sections: Iterable[str], sops: Iterable[str]) -> list[str
 def parse(reader: StoreReader) -> Dsh:
     index_lines, rules, auto = _index(reader)
     fact_sections = _facts(reader)
-    sops = [_sop(reader, path) for path in under(reader.files, "sops")]
+    sop_paths, pending = under(reader.files, "sops"), under(reader.files, "pending")
+    reader.read_first(sop_paths)
+    sops = [_sop(reader, path) for path in sop_paths]
     _check_auto(reader, auto, [s.name for s in fact_sections], [s.name for s in sops])
-    candidates = [_candidate(reader, path) for path in under(reader.files, "pending")]
+    reader.read_first(pending)
+    candidates = [_candidate(reader, path) for path in pending]
     meta = _json(reader, META, _meta_shape)
     stats = _json(reader, STATS, _object_shape)
     _json(reader, REPORT, _object_shape)
