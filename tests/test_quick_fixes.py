@@ -221,3 +221,28 @@ def test_cli_asks_for_a_choice_and_refuses_what_it_cannot_fix(root: Path) -> Non
     chose = memtui(root, "fix", "profile-category-full", "--choose", "打《塞尔达》", "--apply")
     assert chose.returncode == 0, chose.stderr
     assert "打《塞尔达》" in (root / "archive" / PROFILE).read_text(encoding="utf-8")
+
+
+def test_a_claude_folder_gets_no_workspace_fix_and_nothing_is_written(tmp_path: Path) -> None:
+    # Claude's pointer-missing, index-content and topic-orphan share the workspace's codes;
+    # the workspace's fixes rewrite memory.md, which a Claude folder does not have
+    root = tmp_path / "memory"
+    root.mkdir()
+    (root / "MEMORY.md").write_text(
+        "- [Gone](gone.md) — a memory that was deleted\nloose text in the index\n",
+        encoding="utf-8",
+    )
+    (root / "orphan.md").write_text(
+        "---\nname: orphan\ndescription: no index line\ntype: user\n---\nbody\n",
+        encoding="utf-8",
+    )
+    store = open_store(root)
+    found = {f.code for f in store.findings}
+    assert {"pointer-missing", "index-content", "topic-orphan"} <= found
+    before = memory(root)
+    listed = memtui(root, "fix")
+    assert listed.returncode == 0 and "no finding has a quick fix" in listed.stdout
+    for number in range(1, len(store.findings) + 1):
+        tried = memtui(root, "fix", str(number), "--apply")
+        assert tried.returncode == 1 and "no quick fix" in tried.stderr
+    assert memory(root) == before and not (root / "memory.md").exists()

@@ -78,6 +78,7 @@ class Findings:
 
     def __init__(self) -> None:
         self.items: list[Finding] = []
+        self.layout: str | None = None  # the layout whose parse is running, if one is
 
     def add(
         self,
@@ -87,4 +88,4 @@ class Findings:
         message: str,
         level: str | None = None,
     ) -> None:
-        self.items.append(Finding(code, level or CODES[code][0], file, line, message))
+        self.items.append(Finding(code, level or CODES[code][0], file, line, message, self.layout))

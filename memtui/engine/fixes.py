@@ -5,7 +5,7 @@ change through the one Transaction, first as a dry run (the diff to show), then
 for real: the same code both times, so what applies is what was shown. It is
 refused, with nothing written, if the finding's file changed since the check.
 
-A layout adds its own fixes with `register(code, planner)`; the built-in ones
+A layout adds its own fixes with `register(layout, code, planner)`; the built-in ones
 (ops/fix_workspace.py, ops/fix_companion.py) register themselves on first use.
 """
 
@@ -34,13 +34,15 @@ class Fix:
 # (root, the store snapshot, the finding, what the user chose) -> the fix
 Planner = Callable[[str, Any, Finding, tuple[str, ...]], Fix]
 
-_PLANNERS: dict[str, Planner] = {}
+# (layout, code) -> planner: codes are shared between layouts (claude's pointer-missing
+# is about MEMORY.md, the workspace's about memory.md), so a fix is its layout's only
+_PLANNERS: dict[tuple[str, str], Planner] = {}
 _loaded = False
 
 
-def register(code: str, planner: Planner) -> None:
-    """The hook for a layout's fixes: `planner` fixes findings of `code`."""
-    _PLANNERS[code] = planner
+def register(layout: str, code: str, planner: Planner) -> None:
+    """The hook for a layout's fixes: `planner` fixes that layout's findings of `code`."""
+    _PLANNERS[(layout, code)] = planner
 
 
 def _builtin() -> None:
@@ -49,30 +51,30 @@ def _builtin() -> None:
         _loaded = True
         from memtui.engine.ops import fix_companion, fix_workspace
 
-        for module in (fix_workspace, fix_companion):
+        for layout, module in (("workspace", fix_workspace), ("companion", fix_companion)):
             for code, planner in module.FIXES.items():
-                register(code, planner)
+                register(layout, code, planner)
 
 
 def codes() -> list[str]:
     """Every finding code that has a fix."""
     _builtin()
-    return sorted(_PLANNERS)
+    return sorted({code for _, code in _PLANNERS})
 
 
 def fixable(finding: Finding) -> bool:
     _builtin()
-    return finding.code in _PLANNERS
+    return (finding.layout or "", finding.code) in _PLANNERS
 
 
 def plan(store: Any, finding: Finding, choose: tuple[str, ...] = ()) -> Fix:
     """The fix for one finding of `store` (Refused if its code has none)."""
     _builtin()
-    planner = _PLANNERS.get(finding.code)
+    planner = _PLANNERS.get((finding.layout or "", finding.code))
     if planner is None:
         raise Refused(
             f"no quick fix for {finding.code} ({where(finding)}); fixes exist for: "
-            + ", ".join(codes())
+            + ", ".join(f"{code} ({layout})" for layout, code in sorted(_PLANNERS))
         )
     return planner(store.root, store, finding, tuple(choose))
 

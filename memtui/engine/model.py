@@ -22,6 +22,8 @@ class Finding:
     file: str | None
     line: int | None  # 1-based
     message: str
+    # the layout that found it (None: the store's own checks); a fix is its layout's
+    layout: str | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {

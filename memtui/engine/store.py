@@ -145,7 +145,12 @@ def _open(
         reader.findings.add(
             "path-escape", rel, None, f"{rel} is a link to {real}, outside the store root; not read"
         )
-    data = {name: lay.parse(reader, top) for name, lay in registry().items() if lay.detect(top)}
+    data = {}
+    for name, lay in registry().items():
+        if lay.detect(top):
+            reader.findings.layout = name  # what its parse finds is its own (fixes by layout)
+            data[name] = lay.parse(reader, top)
+    reader.findings.layout = None
     rank = {level: i for i, level in enumerate(LEVELS)}
     findings = sorted(
         reader.findings.items,
