@@ -13,6 +13,7 @@ from typing import Any
 
 from memtui.engine.config import CONFIG_NAME, Config, store_config
 from memtui.engine.config import today as config_today
+from memtui.engine.home import keep_store_files
 from memtui.engine.layouts import registry
 from memtui.engine.layouts.base import Listing
 from memtui.engine.model import LEVELS, Companion, Dsh, Finding, Workspace
@@ -175,15 +176,20 @@ def listing(root: str, top: Top | None = None) -> tuple[Scan, Listing]:
     """Every file the store holds, before one is read: the root's own, the shared layout
     folders' (paths.LAYOUT_DIRS) and those of the folders its layouts read beyond them
     (Layout.folders: a Claude memory's subfolders, Hermes' memories/, ...). Opening and
-    searching both list a store here, so search sees every file the store has."""
+    searching both list a store here, so search sees every file the store has. In an
+    agent's whole home that is only the files its layouts read as memory, and never is
+    a root dotfile no layout reads (engine.home)."""
     scan, root_files, dirs = discover(root, top)
     found = Listing(root, tuple(root_files), frozenset(scan.files), tuple(dirs))
-    extra = [
-        (d, r) for lay in registry().values() if lay.detect(found) for d, r in lay.folders(found)
-    ]
+    known = registry().values()
+    detected = [lay for lay in known if lay.detect(found)]
+    extra = [(d, r) for lay in detected for d, r in lay.folders(found)]
     for folder, recursive in dict(extra).items():
         list_files(root, folder, recursive, scan)
-    return scan, Listing(root, tuple(root_files), frozenset(scan.files), tuple(dirs))
+    keep_store_files(scan, known, detected)
+    kept = frozenset(scan.files)
+    mine = tuple(f for f in root_files if f in kept)
+    return scan, Listing(root, mine, kept, tuple(dirs))
 
 
 def no_layout(path: str) -> str:

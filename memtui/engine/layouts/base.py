@@ -48,6 +48,11 @@ class Layout(Protocol):
 
     def context(self, store: Store, data: Any) -> list[ContextFile]: ...
 
+    # Optional (engine.home): `dotfiles`, the root dotfiles it reads (no other is ever
+    # shown: an agent home's .env holds API keys); and, for a layout whose root is an
+    # agent's whole home rather than a memory folder (Hermes), `is_memory(rel) -> bool`,
+    # whether a file found under it is memory: the store is then only those files.
+
     def locks(self, rel: str) -> list[str]:
         """The lock files a change to `rel` must hold."""
         ...

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 ENTRY = "hermes"  # hermes:memory#3, hermes:user#1
 PENDING = "hermes-pending"  # hermes-pending:<record id>, hermes-pending:skills/<id>
 ARCHIVED = "hermes-archived"  # hermes-archived:<id>
+SOUL = "SOUL.md"  # prompt_builder.load_soul_md: get_hermes_home() / "SOUL.md"
+HOME_FILES = frozenset([*rules.FILES.values(), ARCHIVE, rules.CONFIG, SOUL])
 
 
 def entry_ids(data: HermesData) -> Iterator[tuple[str, Any, rules.Piece]]:
@@ -71,6 +73,16 @@ class Hermes:
 
     def folders(self, top: Listing) -> list[tuple[str, bool]]:
         return [("memories", False), (QUEUE, False), (SKILLS, False)]
+
+    def is_memory(self, rel: str) -> bool:
+        """The root is Hermes' whole home (engine.home): its memory is the two files,
+        their archive, the staged writes, config.yaml (the limits) and SOUL.md (the
+        identity Hermes puts first in its prompt); never .env, auth.json, state.db,
+        sessions/, logs/, the per-file locks or Hermes' own temp files."""
+        if rel in HOME_FILES:
+            return True
+        folder, _, name = rel.rpartition("/")
+        return folder in (QUEUE, SKILLS) and name.endswith(".json") and name[:1] != "."
 
     def parse(self, reader: StoreReader, top: Listing) -> HermesData:
         from memtui.engine.layouts.hermes_findings import check

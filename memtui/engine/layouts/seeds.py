@@ -87,6 +87,7 @@ class Companion(_Seed):
     name = "companion"
     looks_for = companion.LOOKS_FOR
     kinds = ("event", "profile")
+    dotfiles = (companion.MOOD_AUX,)  # the one root dotfile that is memory (engine.home)
     loads = (
         (companion.SUMMARY, None),
         (companion.PERSONA, None),

@@ -1,0 +1,48 @@
+"""Which files found under a root are the store's: never a secret beside the memory.
+
+Hermes' `~/.hermes` is the agent's whole home: its API keys (`.env`, `auth.json`), a
+SQLite `state.db`, sessions, logs, skills and lock files sit beside its memory. A
+layout whose root is such a home says which files under it are memory
+(`Layout.is_memory`); when every layout found in a root says so, the store is those
+files only: nothing else is read, listed, searched, counted or shown. A root that also
+holds a memory-folder layout (the seed layouts, Claude's folder) keeps showing every
+file found, unknown ones raw, except a root dotfile no layout reads (`Layout.dotfiles`,
+such as the companion's `.mood_state_aux`): a dotfile at the root is where `.env` and
+its kind live.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from memtui.engine.config import CONFIG_NAME
+
+if TYPE_CHECKING:
+    from memtui.engine.layouts.base import Layout
+    from memtui.engine.paths import Scan
+
+
+def store_filter(known: Iterable[Layout], found: Sequence[Layout]) -> Callable[[str], bool]:
+    """Whether a file found is the store's, given every layout `known` and those `found`
+    in this root."""
+    dotfiles = frozenset(name for lay in known for name in getattr(lay, "dotfiles", ()))
+    tests = [getattr(lay, "is_memory", None) for lay in found]
+    home = bool(tests) and all(test is not None for test in tests)
+
+    def keep(rel: str) -> bool:
+        if rel[:1] == "." and "/" not in rel and rel not in dotfiles:
+            return False
+        return not home or rel == CONFIG_NAME or any(test(rel) for test in tests)  # type: ignore[misc]
+
+    return keep
+
+
+def keep_store_files(scan: Scan, known: Iterable[Layout], found: Sequence[Layout]) -> None:
+    """Drop from `scan` what is not the store's: no finding names it either (a link out
+    or an undecodable name among an agent's logs is not memtui's business)."""
+    keep = store_filter(known, found)
+    scan.files[:] = [rel for rel in scan.files if keep(rel)]
+    scan.links[:] = [rel for rel in scan.links if keep(rel)]
+    scan.escapes[:] = [(rel, real) for rel, real in scan.escapes if keep(rel)]
+    scan.bad_names[:] = [rel for rel in scan.bad_names if keep(rel)]
