@@ -108,3 +108,36 @@ def test_a_store_with_every_layout_keeps_every_tab(tmp_path: Path) -> None:
         assert tabs.active == "tab-events"
 
     run(MemtuiApp(str(root), watch=False), body)
+
+
+def test_narrow_enter_on_an_index_row_keeps_the_file_pane_with_the_focus(
+    tmp_path: Path,
+) -> None:
+    """After `5` then `1`, Enter opened the file, then the Pending tab came back (the
+    focus sent to the tab still active while the index hid), with nothing focused."""
+    import asyncio
+
+    from textual.widgets import TabbedContent
+
+    root = demo_store(tmp_path / "store") / "openclaw"
+
+    async def main() -> None:
+        app = MemtuiApp(str(root), watch=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.store is not None)
+            await pilot.pause()
+            for key in ("5", "1", "right", "down"):
+                await pilot.press(key)
+                await pilot.pause()
+            tree = app.query_one("#index-tree")
+            assert tree.cursor_node.data.rel == "AGENTS.md"  # type: ignore[attr-defined]
+            await pilot.press("enter")
+            file_pane = app.query_one("#pane-file")
+            await until(pilot, lambda: file_pane.rel == "AGENTS.md")  # type: ignore[attr-defined]
+            for _ in range(3):  # the deferred focus calls and tab messages have all run
+                await pilot.pause()
+            assert app.query_one(TabbedContent).active == "tab-file"
+            focused = app.focused
+            assert focused is not None and file_pane in focused.ancestors_with_self
+
+    asyncio.run(main())

@@ -392,11 +392,9 @@ class MemtuiApp(App[None]):
         return True
 
     def action_show_pane(self, key: str) -> None:
+        if key != "index":  # first: a narrow layout moves the focus to the active tab
+            self.query_one(TabbedContent).active = f"tab-{key}"
         self._lay_out(index_shown=key == "index")
-        if key == "index":
-            self.query_one("#pane-index").focus()
-            return
-        self.query_one(TabbedContent).active = f"tab-{key}"
         self.query_one(f"#pane-{key}").focus()
 
     def action_maintain(self, apply: bool) -> None:
