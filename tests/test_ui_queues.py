@@ -284,6 +284,26 @@ def test_a_source_changed_since_it_was_shown_is_recorded_as_a_conflict(demo: Pat
     assert '"conflict"' in audit.read_text("utf-8").splitlines()[-1]
 
 
+def test_a_suggestion_shown_as_a_conflict_is_recorded_as_the_cli_records_it(demo: Path) -> None:
+    """Approving a suggestion already listed as changed appends OpenClaw's conflict
+    record, as `memtui accept` does (the app said so but wrote nothing)."""
+    workspace = demo / "openclaw"
+    audit = workspace / "memory" / "audit" / "suggestions.jsonl"
+    memories = {p: p.read_bytes() for p in workspace.glob("*.md")}
+
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        stale = next(i for i in pane.items if i.records_refusal)
+        await highlight(pilot, pane, stale.id)
+        await pilot.press("a")
+        await until(pilot, lambda: said(app, "marked conflict"))
+        await until(pilot, lambda: stale.id not in pane.positions, what="the queue read again")
+
+    run(QueueOnly(workspace), body)
+    assert '"status":"conflict"' in audit.read_text("utf-8").splitlines()[-1]
+    assert {p: p.read_bytes() for p in workspace.glob("*.md")} == memories
+
+
 def test_one_selection_accepts_a_candidate_and_approves_a_queued_write(demo: Path) -> None:
     """A store with dsh's candidates and a Hermes queue: both in one list, one confirm,
     one operation; each through its own engine call."""

@@ -36,6 +36,9 @@ class QueueItem:
     origin: str | None = None  # who staged it (foreground, background_review, ...)
     problem: str | None = None  # why approving would be refused now; None: it applies
     read_only: bool = False  # shown, never approved or rejected here (Hermes skills)
+    # approving is refused yet writes the agent's record of it (OpenClaw's conflict):
+    # the faces still send it, as the CLI does
+    records_refusal: bool = False
     fingerprint: str = ""  # of the record's bytes, for `--expect`
     fields: tuple[tuple[str, str], ...] = ()  # label/value pairs the detail shows
 

@@ -150,11 +150,13 @@ def queue_items(store: Store, data: OpenClawData) -> list[QueueItem]:
         problem = p.refused or (
             f"{p.conflict}: approving marks it conflict, as OpenClaw does" if p.conflict else None
         )
-        items.append(_item(s, raw, problem))
+        items.append(_item(s, raw, problem, records_refusal=bool(p.conflict and not p.refused)))
     return items
 
 
-def _item(s: audit.Suggestion, raw: str, problem: str | None) -> QueueItem:
+def _item(
+    s: audit.Suggestion, raw: str, problem: str | None, *, records_refusal: bool = False
+) -> QueueItem:
     rec = s.record
     target = rec.get("target") if isinstance(rec.get("target"), dict) else {}
     source = rec.get("source") if isinstance(rec.get("source"), dict) else None
@@ -180,6 +182,7 @@ def _item(s: audit.Suggestion, raw: str, problem: str | None) -> QueueItem:
         created=rec.get("createdAt") if isinstance(rec.get("createdAt"), str) else None,
         origin=rec.get("reviewerAgentId") if isinstance(rec.get("reviewerAgentId"), str) else None,
         problem=problem,
+        records_refusal=records_refusal,
         fingerprint=fingerprint(_record_line(raw, s.line)),
         fields=tuple(fields),
     )

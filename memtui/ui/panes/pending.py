@@ -694,9 +694,10 @@ class PendingPane(Pane):
             self._say(
                 f"cannot accept {len(refused)} candidate(s): {names} — {why}", "error", "Refused"
             )
-        good = [i for i in items if i.approvable]
+        # a conflict goes to the engine too: refused, it writes the agent's record (as the CLI)
+        good = [i for i in items if i.approvable or i.records_refusal]
         if len(good) < len(items):
-            self._say(not_approvable([i for i in items if not i.approvable]), "error", "Refused")
+            self._say(not_approvable([i for i in items if i not in good]), "error", "Refused")
         if not (ok or good):
             return
         root, files = store.root, [c.file for c in ok]
