@@ -38,11 +38,19 @@ def store_filter(known: Iterable[Layout], found: Sequence[Layout]) -> Callable[[
     return keep
 
 
-def keep_store_files(scan: Scan, known: Iterable[Layout], found: Sequence[Layout]) -> None:
+def keep_store_files(
+    scan: Scan, known: Iterable[Layout], found: Sequence[Layout], folders: Iterable[str] = ()
+) -> None:
     """Drop from `scan` what is not the store's: no finding names it either (a link out
-    or an undecodable name among an agent's logs is not memtui's business)."""
+    or an undecodable name among an agent's logs is not memtui's business). A folder the
+    layouts read (`folders`, or one holding it) that links out is the store's: reported."""
     keep = store_filter(known, found)
+    read = tuple(folders)
+
+    def holds_memory(rel: str) -> bool:
+        return keep(rel) or any(f == rel or f.startswith(rel + "/") for f in read)
+
     scan.files[:] = [rel for rel in scan.files if keep(rel)]
     scan.links[:] = [rel for rel in scan.links if keep(rel)]
-    scan.escapes[:] = [(rel, real) for rel, real in scan.escapes if keep(rel)]
+    scan.escapes[:] = [(rel, real) for rel, real in scan.escapes if holds_memory(rel)]
     scan.bad_names[:] = [rel for rel in scan.bad_names if keep(rel)]

@@ -186,7 +186,7 @@ def listing(root: str, top: Top | None = None) -> tuple[Scan, Listing]:
     extra = [(d, r) for lay in detected for d, r in lay.folders(found)]
     for folder, recursive in dict(extra).items():
         list_files(root, folder, recursive, scan)
-    keep_store_files(scan, known, detected)
+    keep_store_files(scan, known, detected, (d for d, _ in extra))
     kept = frozenset(scan.files)
     mine = tuple(f for f in root_files if f in kept)
     return scan, Listing(root, mine, kept, tuple(dirs))
