@@ -84,7 +84,7 @@ def test_accept_with_some_ids_refused_exits_1_listing_both(root):
         assert cid in result.stdout
         assert (root / "archive/pending" / f"{cid}.md").exists()
     assert f"refused {NO_EVIDENCE}: has no evidence" in result.stderr
-    assert "refused no-such-id: is no longer pending" in result.stderr
+    assert "refused no-such-id: is not a pending item of this store" in result.stderr
     assert "2 refused" in result.stderr
     assert NO_EVIDENCE not in result.stdout and "no-such-id" not in result.stdout
     assert (root / "pending" / f"{NO_EVIDENCE}.md").exists()
@@ -202,3 +202,20 @@ def test_an_os_error_reaching_main_is_named_in_plain_words(root, monkeypatch, ca
     err = capsys.readouterr().err
     assert f"{root / 'facts.md'}: the file system is read-only; nothing was changed" in err
     assert "internal error" not in err
+
+
+@pytest.mark.parametrize("verb", [["accept"], ["reject", "--reason", "no"]])
+def test_an_unknown_id_on_a_store_without_dsh_is_no_pending_item(tmp_path: Path, verb) -> None:
+    claude = write_tree(
+        tmp_path / "memory",
+        {
+            "MEMORY.md": "- [Tea](tea.md) — green tea\n",
+            "tea.md": "---\nname: tea\ndescription: green tea\ntype: user\n---\nTea.\n",
+        },
+    )
+    before = tree_digest(claude)
+    got = run_cli(verb[0], "foo", *verb[1:], "--store", str(claude))
+    assert got.returncode == 1, got.stderr
+    assert "foo is not a pending item of this store (see `memtui pending`)" in got.stderr
+    assert "no longer" not in got.stderr and "Traceback" not in got.stderr
+    unchanged_but_lock(claude, before)

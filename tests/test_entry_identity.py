@@ -296,3 +296,21 @@ def test_an_entry_as_shown_is_acted_on(tmp_path, entry, change, action):
     before = tree_digest(root)
     done(root, *action, "--expect", shown)
     assert tree_digest(root) != before
+
+
+@pytest.mark.parametrize("store", ["", "hermes", "openclaw"])
+def test_every_queued_item_is_listed_and_resolved_by_its_queue_id(tmp_path, store):
+    from memtui.demo import write_demo
+    from memtui.engine import queue
+    from memtui.engine.entries import iter_entries, resolve
+    from memtui.engine.store import open_store
+
+    write_demo(tmp_path / "demo", size=1)
+    opened = open_store(tmp_path / "demo" / store)
+    shown = [(i.id, i.file) for i in queue.items(opened)]  # as `memtui pending` names them
+    shown += [(c.id, c.file) for c in (opened.dsh.candidates if opened.dsh else ())]
+    assert shown
+    listed = {e.id for e in iter_entries(opened)}
+    for item_id, file in shown:
+        entry = resolve(opened, item_id)
+        assert entry.id in listed and entry.file == file

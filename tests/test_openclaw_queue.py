@@ -291,3 +291,21 @@ def test_an_item_settled_by_openclaw_since_it_was_shown_is_not_applied_again(
     with pytest.raises(Conflict, match="changed since it was shown"):
         queue.approve(str(root), [shown.id], expected={shown.id: shown.fingerprint})
     assert memory_files(root) == before
+
+
+def test_pending_suggestions_are_listed_and_shown_by_the_id_pending_gives(tmp_path: Path) -> None:
+    add = record("ma_add", "add", "- 喜欢安静")
+    done = {**record("ma_done", "add", "- once"), "status": "applied"}
+    root = workspace(tmp_path, add, done)
+    (root / LOG).write_bytes((root / LOG).read_bytes().replace(b"\n", b"\r\n"))  # CRLF log
+    listed = run_cli("list", "--json", "--store", str(root))
+    assert listed.returncode == 0, listed.stderr
+    ids = {e["id"]: e for e in json.loads(listed.stdout)["entries"]}
+    assert "openclaw-audit:ma_done" not in ids  # settled: no queue item
+    entry = ids["openclaw-audit:ma_add"]
+    assert (entry["file"], entry["line"]) == (LOG, 1)
+    (item,) = queue.items(open_store(root))
+    assert entry["fingerprint"] == item.fingerprint  # one id, one fingerprint, either verb
+    shown = run_cli("show", f"openclaw-audit:ma_add@{item.fingerprint}", "--store", str(root))
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines()[1:] == [stringify(add)]  # the record's line, no CR

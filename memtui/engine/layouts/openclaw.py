@@ -125,6 +125,14 @@ class OpenClaw:
         for d in data.daily:
             name = d.file.split("/", 1)[1]
             yield Entry(f"openclaw-daily:{name}", "openclaw-daily", self.name, name, d.file)
+        for s in data.queue:  # the queue's items, as `memtui pending` names them
+            if s.status == "pending":
+                span = Span(audit.QUEUE, s.line - 1, s.line, s.start, s.stop)
+                target = s.record["target"]
+                where = target.get("path") if isinstance(target, dict) else target
+                said = " ".join(s.record["text"].split()) or str(s.record.get("rationale", ""))
+                title = f"{s.action} → {where}: {said[:60]}"
+                yield Entry(s.item_id, audit.KIND, self.name, title, audit.QUEUE, span)
 
     def outline(self, store: Store, data: Any) -> list[OutlineItem]:
         from memtui.engine.layouts.openclaw_outline import outline

@@ -32,10 +32,17 @@ KIND = "openclaw-audit"
 class Suggestion:
     record: dict[str, Any]  # the last record for its id, keys in the file's order
     line: int  # 1-based line of that record in the log
+    start: int = 0  # that line's characters in the log's text: [start, stop)
+    stop: int = 0
 
     @property
     def id(self) -> str:
         return str(self.record["id"])
+
+    @property
+    def item_id(self) -> str:
+        """Its id in memtui (`memtui pending`, `list`, `show`, `accept`)."""
+        return f"{KIND}:{self.id}"
 
     @property
     def status(self) -> str:
@@ -70,14 +77,23 @@ def _truthy(value: Any) -> bool:
 def read(text: str) -> list[Suggestion]:
     """readMemoryAuditSuggestions: the last record per id, newest updatedAt first."""
     by_id: dict[str, Suggestion] = {}
-    for n, line in enumerate(re.split(r"\r?\n", text), 1):
-        trimmed = line.strip(JS_SPACE)
+    for n, (start, stop) in enumerate(_line_bounds(text), 1):
+        trimmed = text[start:stop].strip(JS_SPACE)
         record = parse_record(trimmed) if trimmed else None
-        if record is not None:
-            by_id[record["id"]] = Suggestion(record, n)  # a Map keeps the first place
+        if record is not None:  # a Map keeps the first place
+            by_id[record["id"]] = Suggestion(record, n, start, stop)
     found = list(by_id.values())
     found.sort(key=lambda s: str(s.record.get("updatedAt", "")), reverse=True)
     return found
+
+
+def _line_bounds(text: str) -> list[tuple[int, int]]:
+    """The [start, stop) of each line as content.split(/\r?\n/) cuts them."""
+    bounds, start = [], 0
+    for m in re.finditer(r"\r?\n", text):
+        bounds.append((start, m.start()))
+        start = m.end()
+    return [*bounds, (start, len(text))]
 
 
 def bad_lines(text: str) -> list[int]:

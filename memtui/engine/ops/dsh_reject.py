@@ -15,6 +15,7 @@ from memtui.engine.ops.dsh_books import Counts, plan_stats, read_facts, sop_name
 from memtui.engine.ops.dsh_chunks import Pace, chunked, precheck, stop, targets
 from memtui.engine.ops.dsh_store import (
     ARCHIVE_REJECTED,
+    NOT_PENDING,
     PENDING,
     begin,
     check_expected,
@@ -114,7 +115,7 @@ def reject(
 def _rejected_bytes(raw: bytes | None, reason: str, now: str) -> tuple[bytes | None, str | None]:
     """The candidate's bytes with the reject keys in its front matter, or why not."""
     if raw is None:
-        return None, "is no longer pending (no such file in pending/)"
+        return None, NOT_PENDING
     got = decode("candidate", raw)
     if isinstance(got, Unreadable):
         return None, f"is {got.reason}; move it by hand"

@@ -26,6 +26,8 @@ PENDING, SOPS = "pending", "sops"
 ARCHIVE_PENDING, ARCHIVE_REJECTED = "archive/pending", "archive/rejected"
 ARCHIVE_SOPS, ARCHIVE_FACTS = "archive/sops", "archive/facts"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# An id with no file in pending/: a typo, another store, or settled meanwhile.
+NOT_PENDING = "is not a pending item of this store (see `memtui pending`)"
 
 
 LOCK_WAIT: float | None = None  # seconds to wait for the store lock; None: the lock's 10 s
@@ -152,7 +154,7 @@ def read_candidate(tx: Transaction, rel: str) -> Candidate:
         return Candidate(stem(rel), rel, None, problem=str(exc))
     cand = Candidate(stem(rel), rel, raw)
     if raw is None:
-        cand.problem = "is no longer pending (no such file in pending/)"
+        cand.problem = NOT_PENDING
         return cand
     got = decode(rel, raw)
     if isinstance(got, Unreadable):

@@ -126,10 +126,6 @@ def _replace_lines(text: str, start: int, end: int, replacement: str) -> str:
 # --- the faces' view ------------------------------------------------------------
 
 
-def _item_id(s: audit.Suggestion) -> str:
-    return f"{audit.KIND}:{s.id}"
-
-
 def _record_line(text: str, line: int) -> str:
     return audit.split_lines(text)[line - 1] if text else ""
 
@@ -172,7 +168,7 @@ def _item(
         ("text", text),
     ]
     return QueueItem(
-        id=_item_id(s),
+        id=s.item_id,
         layout="openclaw",
         action=s.action,
         target=str(target.get("path")),
