@@ -151,3 +151,48 @@ def test_a_path_that_is_no_store_is_still_refused_in_a_terminal(
     monkeypatch.setattr(sys, "stdin", Terminal())
     monkeypatch.setattr(sys, "stdout", Terminal())
     assert main([str(tmp_path / "cwd")]) == 2
+
+
+def test_a_store_opened_from_the_palette_is_shown_fresh_as_from_the_command_line(
+    tmp_path: Path,
+) -> None:
+    """The old store's file, index row and folding are not carried over: the new store
+    shows no file, its cursor on the first row, its groups open as at a start."""
+    from memtui.ui.panes.index_tree import IndexTree
+    from memtui.ui.panes.viewer import FilePane
+    from tests.ui_helpers import demo_store
+
+    root = demo_store(tmp_path / "demo")
+    hermes = root / "hermes"
+
+    def opened(tree: IndexTree) -> set[str]:
+        return {n.data.key for n in tree.root.children if n.is_expanded and n.data}
+
+    fresh: set[str] = set()
+
+    async def first(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        await pilot.pause()
+        fresh.update(opened(app.query_one(IndexTree)))
+
+    run(HostApp(str(hermes)), first)
+    assert fresh, "a store opened from the command line starts with its groups open"
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        await pilot.pause()
+        app.open_file("soul.md")
+        tree = app.query_one(IndexTree)
+        for _ in range(6):
+            tree.action_cursor_down()
+        for node in list(tree.root.children):
+            node.collapse()
+        await pilot.pause()
+        await palette(pilot, app, "store hermes", "Open the store hermes")
+        await until(pilot, lambda: app.store is not None and app.store.root == str(hermes))
+        await pilot.pause()
+        assert app.query_one(FilePane).rel is None
+        assert tree.cursor_line == 0
+        assert opened(tree) == fresh
+
+    run(HostApp(str(root)), body)

@@ -91,6 +91,7 @@ class MemtuiApp(App[None]):
         self._quit_when_done = False
         self._absent: set[str] = set()  # panes this store has nothing for (no tab)
         self.load_seconds: float | None = None
+        self._shown_root: str | None = None  # the root of the snapshot the panes show
 
     @property
     def read_only(self) -> bool:
@@ -204,6 +205,10 @@ class MemtuiApp(App[None]):
         return self._top  # worked out once a snapshot, not on every poll
 
     def on_store_loaded(self, message: StoreLoaded) -> None:
+        if self._shown_root not in (None, message.store.root):  # another store (palette)
+            for pane in self.query(Pane):
+                pane.forget()
+        self._shown_root = message.store.root
         self.store = message.store
         self._top = [f for f in message.store.files if "/" not in f]
         self.load_seconds = message.seconds

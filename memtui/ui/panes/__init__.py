@@ -27,6 +27,10 @@ class Pane(Widget):
     def show_store(self, store: Store) -> None:
         raise NotImplementedError
 
+    def forget(self) -> None:
+        """Another store is shown next: drop the place kept in this one (its file, its
+        cursor, what was open), so the new store looks as it does when opened first."""
+
     def has_work(self, store: Store) -> bool:
         """Whether its palette commands mean anything for this store (its layout's)."""
         return self.LAYOUT is None or self.LAYOUT in store.layouts

@@ -157,12 +157,17 @@ class IndexPane(Archiving, Pane):
 
     # --- building ----------------------------------------------------------------
 
+    def forget(self) -> None:
+        self._first, self.selected = True, {}
+
     def show_store(self, store: Store) -> None:
         self.store = store
         tree = self.index_tree
         self._styles = {name: component_style(tree, f"index--{name}") for name in STYLES}
         expanded, cursor_key = self._remember(tree)
-        scroll_y = tree.scroll_y
+        scroll_y = tree.scroll_y if not self._first else 0
+        if self._first:
+            tree.cursor_line = 0  # a fresh store starts at its top, not at the old row
         tree.clear()
         top = store_outline(store)
         top = [*(top or [NONE]), HISTORY]

@@ -124,6 +124,12 @@ class FilePane(Pane):
         if self.rel is not None:
             self._load(keep_cursor=True)
 
+    def forget(self) -> None:
+        self.rel = self.target = self.text = self.file = self._side = None
+        self.lines, self.marks = [], {}
+        self.rows.set_rows(0, self._render_row, keep_cursor=False)
+        self._show_header()
+
     def open(self, rel: str, line: int | None = None) -> None:
         """Show `rel`, its cursor at `line` (1-based; raw mode, so the line is visible)."""
         self.rel = rel
