@@ -141,3 +141,27 @@ def test_narrow_enter_on_an_index_row_keeps_the_file_pane_with_the_focus(
             assert focused is not None and file_pane in focused.ancestors_with_self
 
     asyncio.run(main())
+
+
+def test_a_store_with_no_queue_has_no_pending_tab_and_only_working_pane_keys(
+    tmp_path: Path,
+) -> None:
+    """A Claude folder: nothing is ever queued, so no Pending tab; no companion, so no
+    Events or Mood; the Footer lists only the pane keys that work."""
+    from textual.widgets import TabbedContent
+
+    root = demo_store(tmp_path / "store") / "claude"
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        await pilot.pause()
+        tabs = app.query_one(TabbedContent)
+        shown = [t.id for t in tabs.query("Tab") if t.display]
+        assert shown == ["--content-tab-tab-file", "--content-tab-tab-warnings"]
+        keys = {b.binding.key for b in app.screen.active_bindings.values() if b.enabled}
+        assert {"1", "2", "6"} <= keys and not {"3", "4", "5"} & keys
+        await pilot.press("5")
+        await pilot.pause()
+        assert tabs.active == "tab-file"
+
+    run(MemtuiApp(str(root), watch=False), body)

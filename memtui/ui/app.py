@@ -383,7 +383,10 @@ class MemtuiApp(App[None]):
         if not found:
             return  # a partial layout (tests compose single panes)
         tabs = found.first(TabbedContent)
-        self._absent = absent(store.layouts)
+        idle = {
+            (p.id or "").removeprefix("pane-") for p in tabs.query(Pane) if not p.has_work(store)
+        }
+        self._absent = absent(store.layouts) | idle  # e.g. Pending where nothing is queued
         for pane in tabs.query(TabPane):  # those composed (tests compose a few)
             key = (pane.id or "").removeprefix("tab-")
             (tabs.hide_tab if key in self._absent else tabs.show_tab)(f"tab-{key}")
@@ -392,9 +395,8 @@ class MemtuiApp(App[None]):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "show_pane" and parameters and parameters[0] in self._absent:
-            return None  # shown dimmed: this store has nothing for that pane
-        return True
+        # a pane this store has nothing for: its key is not shown (the Footer, the palette)
+        return not (action == "show_pane" and parameters and parameters[0] in self._absent)
 
     def action_show_pane(self, key: str) -> None:
         if key != "index":  # first: a narrow layout moves the focus to the active tab
