@@ -587,3 +587,18 @@ def test_snapshot_history_screen(root: Path, snap_compare: Any) -> None:
         await pilot.pause()
 
     assert snap_compare(HistoryPicture(root), terminal_size=SIZE, run_before=ready)
+
+
+def test_help_names_the_context_view_in_words_not_its_widget_class(demo: Path) -> None:
+    from memtui.ui.screens.context import ContextScreen
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        await press_until(pilot, "c", lambda: isinstance(app.screen, ContextScreen))
+        await pilot.pause()
+        await press_until(pilot, "question_mark", lambda: isinstance(app.screen, HelpScreen))
+        page = app.screen.page().plain
+        assert "Keys in the context view" in page
+        assert "Rows" not in page  # no class name (was "Keys in the focused ContextRows")
+
+    run(MemtuiApp(str(demo), watch=False), body)

@@ -18,6 +18,7 @@ from memtui.ui.widgets.rows import Rows
 
 
 class ContextRows(Rows):
+    HELP_NAME = "the context view (what the agent loads)"  # the help page's "Keys in …"
     COMPONENT_CLASSES = {"rows--cursor", "rows--selected", "context--head", "context--cut",
                          "context--unloaded"}  # fmt: skip
 

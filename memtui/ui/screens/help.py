@@ -181,7 +181,7 @@ class HelpScreen(PageScreen[None]):
             for key, title, _ in PANE_HELP:
                 if ancestor.id == f"pane-{key}":
                     return f"the {title} pane's list (focused)"
-        return f"the focused {type(node).__name__}"
+        return getattr(node, "HELP_NAME", None) or "the focused list"
 
 
 def _declared(bindings: Iterable[BindingType]) -> list[Binding]:

@@ -27,6 +27,8 @@ from memtui.ui.widgets.rows import Rows
 class DiffRows(Rows):
     """A unified diff, one row a line, coloured by the theme."""
 
+    HELP_NAME = "the diff against now"  # the help page's "Keys in …"
+
     DEFAULT_CSS = """
     DiffRows > .diff--added { color: $success; }
     DiffRows > .diff--removed { color: $error; }

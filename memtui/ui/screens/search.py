@@ -35,6 +35,7 @@ SHOWN = 1000  # characters of a hit's line shown (and highlighted)
 
 
 class HitRows(Rows):
+    HELP_NAME = "the search results"  # the help page's "Keys in …"
     DEFAULT_CSS = """
     HitRows > .hit--file { color: $accent; }
     HitRows > .hit--line { color: $text-muted; }
