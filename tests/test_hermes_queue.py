@@ -215,6 +215,17 @@ def test_many_ids_each_get_their_receipt_or_their_refusal(home):
     assert (home / "pending/memory/0b0b0b02.json").exists()
 
 
+def test_a_refusal_among_many_names_its_id_once_and_its_reason(home):
+    ids = ["hermes-pending:0b0b0b01", "hermes-pending:0c0c0c01"]
+    result = cli(home, "accept", *ids)
+
+    assert result.returncode == 1
+    stale, broken = result.stderr.splitlines()[:2]
+    assert stale.startswith(f"memtui: refused {ids[0]}: stale: ") and stale.count(ids[0]) == 1
+    assert broken.startswith(f"memtui: refused {ids[1]}: pending/memory/0c0c0c01.json is not JSON")
+    assert broken.count(ids[1]) == 1 and "refused, " not in result.stderr
+
+
 def test_skill_writes_are_listed_read_only_and_never_approved(home):
     skill = home / "pending" / "skills" / "5k1115k1.json"
     skill.parent.mkdir(parents=True)

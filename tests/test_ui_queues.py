@@ -141,11 +141,11 @@ def test_the_selection_approves_what_applies_and_names_what_is_refused(hermes: P
         assert pane.selected == {ADD, REPLACE, STALE}
         await pilot.press("a")
         assert await answer_confirm(pilot, app, "y") == (
-            "Approve 2 queued write(s)? Each is applied as its agent would apply it, as one "
+            "Approve 2 queued writes? Each is applied as its agent would apply it, as one "
             "operation that z undoes."
         )
         await until(pilot, lambda: REPLACE not in pane.positions and ADD not in pane.positions)
-        assert said(app, f"cannot approve 1 queued item(s): {STALE}: stale")
+        assert said(app, f"cannot approve 1 queued item: {STALE}: stale")
 
     old = memory.read_text("utf-8")
     run(QueueOnly(hermes), body)
@@ -323,7 +323,7 @@ def test_one_selection_accepts_a_candidate_and_approves_a_queued_write(demo: Pat
         assert pane.selected == {first, ADD}
         await pilot.press("a")
         question = await answer_confirm(pilot, app, "y")
-        assert question.startswith("Approve 1 candidate(s) and 1 queued write(s)?")
+        assert question.startswith("Approve 1 candidate and 1 queued write?")
         gone = lambda: first not in pane.positions and ADD not in pane.positions  # noqa: E731
         await until(pilot, gone, what="both rows to go")
         assert said(app, f"accept {cid} and {ADD}")

@@ -119,13 +119,9 @@ def load(args: argparse.Namespace) -> Any:
 
 
 def _tally(store: Any) -> str:
-    from memtui.engine.model import ERROR, INFO, WARNING
+    from memtui.engine.words import level_counts
 
-    parts = [
-        f"{store.count(level)} {name}"
-        for level, name in ((ERROR, "errors"), (WARNING, "warnings"), (INFO, "info"))
-    ]
-    return ", ".join(parts)
+    return ", ".join(said for _level, _n, said in level_counts(store))
 
 
 # --- verbs -----------------------------------------------------------------

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts import registry
 from memtui.engine.model import ContextFile
+from memtui.engine.words import counted
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -35,4 +36,6 @@ def unloaded(store: Store, cf: ContextFile) -> str:
     tf = store.texts.get(cf.file)
     total = tf.text.count("\n") + (0 if tf.text.endswith("\n") else 1) if tf else 0
     left = max(total - cf.first_unloaded_line + 1, 0)
-    return f"not loaded: line {cf.first_unloaded_line} to {total} ({left} lines)"
+    first = cf.first_unloaded_line
+    where = f"line {first}" if total <= first else f"lines {first} to {total}"
+    return f"not loaded: {where} ({counted(left, 'line')})"

@@ -136,6 +136,11 @@ def reject(root: str, ids: Sequence[str], reason: str, **shown: Any) -> list[Rec
     return _owner(ids[0]).reject(root, list(ids), reason, **shown) if ids else []
 
 
+def _without_id(reason: str, item_id: str) -> str:
+    """A refusal's reason as listed beside its id: the id once, not again in front."""
+    return reason.removeprefix(f"{item_id}: ") or reason
+
+
 def each(
     ids: Sequence[str], op: str, one: Callable[[str, str | None], Receipt], **shown: Any
 ) -> list[Receipt]:
@@ -159,7 +164,7 @@ def each(
             done = getattr(exc, "receipt", None)
             if done is not None:
                 receipts.append(done)
-            refused.append({"id": item_id, "reason": str(exc)})
+            refused.append({"id": item_id, "reason": _without_id(str(exc), item_id)})
     if refused:
         summary = f"{op} {len(ids) - len(refused)}; refused {len(refused)}"
         details = {"summary": summary, "refused": refused}

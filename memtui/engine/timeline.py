@@ -31,11 +31,8 @@ class Timeline:
 
 
 def timeline(store: Store) -> Timeline:
-    """The snapshot's timeline, made once per snapshot (see Store.derived)."""
     companion = store.companion
-    return store.derived(
-        "timeline", lambda: timeline_of(companion.events if companion else (), store.today)
-    )
+    return timeline_of(companion.events if companion else (), store.today)
 
 
 def timeline_of(raw: tuple[Event, ...] | list[Event], today: dt.date) -> Timeline:

@@ -20,9 +20,8 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
-from memtui.engine.outline import store_outline
 from memtui.engine.store import Store, open_store
-from memtui.engine.timeline import timeline
+from memtui.engine.words import counted
 from memtui.sanitize import printable
 from memtui.ui import live
 from memtui.ui.messages import (
@@ -169,8 +168,6 @@ class MemtuiApp(App[None]):
                 self._settle_interrupted()
             # What did not change since the last snapshot is taken from it, not parsed again.
             store = open_store(self.root, previous=self.store, reopen=True)
-            store_outline(store)  # made here, in the worker: the UI thread only draws
-            timeline(store)
         except Exception as exc:  # shown, never a traceback
             self.post_message(StoreFailed(f"cannot open {self.root}: {exc}"))
             return
@@ -238,7 +235,7 @@ class MemtuiApp(App[None]):
         errors, warnings = store.count("error"), store.count("warning")
         mode = " · read-only" if self.read_only else ""
         self.sub_title = (
-            f"{store.root} · {_count(errors, 'error')} · {_count(warnings, 'warning')}{mode}"
+            f"{store.root} · {counted(errors, 'error')} · {counted(warnings, 'warning')}{mode}"
         )
 
     # --- actions -------------------------------------------------------------
@@ -535,10 +532,6 @@ class MemtuiApp(App[None]):
         from memtui.ui.commands import commands
 
         yield from commands(self)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _change_said(change: Any) -> str:

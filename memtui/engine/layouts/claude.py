@@ -140,7 +140,7 @@ class Claude:
         note = ""
         if cut.first_unloaded_line is not None:
             why = "200 lines" if cut.by_lines else "25,000 UTF-16 units"
-            note = f"Claude loads MEMORY.md up to {why}: line {cut.first_unloaded_line} on is not"
+            note = f"Claude loads MEMORY.md up to {why}"  # the lines past it: context.unloaded
         return [ContextFile(INDEX, cut.text, cut.first_unloaded_line, cut.loaded_lines, note)]
 
     def locks(self, rel: str) -> list[str]:

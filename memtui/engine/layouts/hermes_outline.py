@@ -16,6 +16,7 @@ from memtui.engine.layouts.hermes import (
 )
 from memtui.engine.layouts.hermes_data import ARCHIVE, HermesData, MemoryFile, Staged
 from memtui.engine.model import ERROR, WARNING, OutlineItem
+from memtui.engine.words import counted
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -38,7 +39,7 @@ def outline(store: Store, data: HermesData) -> list[OutlineItem]:
             OutlineItem(
                 f"pending ({len(data.queue)})",
                 file="pending/memory",
-                badges=((f"{len(data.skills)} skills", "info"),) if data.skills else (),
+                badges=((counted(len(data.skills), "skill"), "info"),) if data.skills else (),
                 children=lambda: tuple(_staged(q) for q in (*data.queue, *data.skills)),
             )
         )

@@ -209,7 +209,7 @@ def _context_file(item: rules.Injected) -> ContextFile:
     else:
         why = f"{rules.MAX_CHARS:,} characters ({t.original:,} in the file)"
     tail = f"; its last {t.tail_units:,} characters are loaded again" if t.tail_units else ""
-    note = f"OpenClaw cuts {item.name} at {why}: line {first} on is not loaded{tail}{private}"
+    note = f"OpenClaw cuts {item.name} at {why}{tail}{private}"  # past it: context.unloaded
     return ContextFile(item.name, item.text, first, first - 1, note)
 
 

@@ -75,7 +75,7 @@ def _approve_one(root: str, item_id: str, expect: str | None, dry_run: bool) -> 
         try:
             after = replay(record, old, limit)
         except ReplayRefused as exc:
-            raise Refused(f"{ref}: refused, {exc}; nothing was changed") from None
+            raise Refused(f"{ref}: {exc}; nothing was changed") from None
         new = rules.join(after)
         noop = record.action == "add" and after == before  # "Entry already exists"
         if not noop and (target is None or new != old):

@@ -12,6 +12,7 @@ from rich.style import Style
 from rich.text import Text
 
 from memtui.engine.queue import QueueItem
+from memtui.engine.words import counted
 from memtui.ui.safe import literal, row
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ def not_approvable(items: Sequence[QueueItem], verb: str = "approve") -> str:
         f"{i.id}: {'read-only here' if i.read_only else i.problem}" for i in items[:SHOWN]
     )
     more = " …" if len(items) > SHOWN else ""
-    return f"cannot {verb} {len(items)} queued item(s): {said}{more}"
+    return f"cannot {verb} {counted(len(items), 'queued item')}: {said}{more}"
 
 
 def approve_all(root: str, items: Sequence[QueueItem], *, alone: bool) -> list[Receipt]:
@@ -123,9 +124,9 @@ def reject_label(candidates: Sequence[Any], items: Sequence[QueueItem]) -> str:
 
 
 def approve_question(candidates: int, items: int) -> str:
-    also = f"{candidates} candidate(s) and " if candidates else ""
+    also = f"{counted(candidates, 'candidate')} and " if candidates else ""
     return (
-        f"Approve {also}{items} queued write(s)? Each is applied as its agent would apply "
+        f"Approve {also}{counted(items, 'queued write')}? Each is applied as its agent would apply "
         "it, as one operation that z undoes."
     )
 
@@ -133,4 +134,5 @@ def approve_question(candidates: int, items: int) -> str:
 def reject_question(candidates: str, items: Sequence[QueueItem]) -> str:
     what = items[0].id if len(items) == 1 else f"{len(items)} queued writes"
     also = f"{candidates} and " if candidates else ""
-    return f"Reject {also}{what}? They leave the queue unapplied; the reason is kept. Why?"
+    they = "It leaves" if len(items) == 1 and not candidates else "They leave"
+    return f"Reject {also}{what}? {they} the queue unapplied; the reason is kept. Why?"

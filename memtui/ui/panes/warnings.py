@@ -10,6 +10,7 @@ from textual.binding import Binding
 from memtui.engine.fixes import fixable
 from memtui.engine.model import ERROR, INFO, LEVELS, WARNING, Finding
 from memtui.engine.store import Store
+from memtui.engine.words import level_counts
 from memtui.sanitize import one_line
 from memtui.ui.messages import OpenFile, Say
 from memtui.ui.panes.listing import ListPane
@@ -106,11 +107,10 @@ class WarningsPane(ListPane):
         store = self.store
         text = Text(no_wrap=True, end="")
         if store is not None:
-            parts = []
-            for level in LEVELS:
-                count = store.count(level)
-                name = {ERROR: "errors", WARNING: "warnings", INFO: "info"}[level]
-                parts.append((f"{count} {name}", self._level_style(level) if count else ""))
+            parts = [
+                (said, self._level_style(level) if count else "")
+                for level, count, said in level_counts(store)
+            ]
             for n, (part, style) in enumerate(parts):
                 if n:
                     text.append(" · ")

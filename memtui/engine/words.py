@@ -1,0 +1,31 @@
+"""Counts said in words, the same on both faces: `1 error`, `3 errors`, `0 info`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memtui.engine.model import ERROR, INFO, LEVELS, WARNING
+
+if TYPE_CHECKING:
+    from memtui.engine.store import Store
+
+# "info" is a mass noun: `3 info`, as the level is named.
+_LEVEL_NOUNS = {
+    ERROR: ("error", "errors"),
+    WARNING: ("warning", "warnings"),
+    INFO: ("info", "info"),
+}
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """`n` and the noun, singular for exactly one (`plural`: when not noun + "s")."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def level_counts(store: Store) -> list[tuple[str, int, str]]:
+    """Each finding level, most severe first: (level, count, the count said)."""
+    out = []
+    for level in LEVELS:
+        n = store.count(level)
+        out.append((level, n, counted(n, *_LEVEL_NOUNS[level])))
+    return out

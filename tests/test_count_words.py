@@ -1,0 +1,78 @@
+"""Counts are said with the noun's number right, the same words on both faces: `check`'s
+tally, the Warnings pane's header, the Hermes queue's badge, the queue's messages in the
+app and the cut of what an agent loads (`1 error`, `3 warnings`, `not loaded: line 201
+(1 line)`), never `1 errors` or `item(s)`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+from textual.pilot import Pilot
+
+from memtui.engine.context import context_of, unloaded
+from memtui.engine.layouts import registry
+from memtui.engine.store import open_store
+from memtui.engine.words import counted
+from memtui.ui.panes.queued import approve_question, reject_question
+from memtui.ui.panes.warnings import WarningsPane
+from tests.conftest import run_cli, write_tree
+from tests.ui_helpers import PaneHost, until
+from tests.ui_helpers import run_loaded as run
+
+MEMORY = "- [Tea](tea.md) — green tea\n- [Gone](gone.md) — a memory deleted since\n"
+TEA = "---\nname: tea\ndescription: green tea\ntype: user\n---\nTea.\n"
+
+
+def one_error(tmp_path: Path) -> Path:
+    """A Claude folder with exactly one finding: the pointer to gone.md (an error)."""
+    return write_tree(tmp_path / "memory", {"MEMORY.md": MEMORY, "tea.md": TEA})
+
+
+def test_counted_says_one_in_the_singular_and_any_other_number_in_the_plural() -> None:
+    assert [counted(n, "error") for n in (0, 1, 2)] == ["0 errors", "1 error", "2 errors"]
+    assert counted(1, "info", "info") == "1 info" and counted(3, "info", "info") == "3 info"
+
+
+def test_check_tallies_one_error_in_the_singular(tmp_path: Path) -> None:
+    got = run_cli("check", "--store", str(one_error(tmp_path)))
+    assert "Traceback" not in got.stderr
+    assert got.stdout.splitlines()[-1] == "1 error, 0 warnings, 0 info"
+
+
+def test_the_warnings_header_tallies_one_error_in_the_singular(tmp_path: Path) -> None:
+    root = one_error(tmp_path)
+
+    async def body(pilot: Pilot, app: PaneHost) -> None:
+        pane = app.query_one(WarningsPane)
+        await until(pilot, lambda: len(pane.findings) == 1)
+        assert "1 error · 0 warnings · 0 info" in pane.header_text.plain
+
+    run(PaneHost(str(root), "warnings"), body)
+
+
+def test_the_hermes_queue_counts_one_staged_skill_in_the_singular(tmp_path: Path) -> None:
+    home = write_tree(
+        tmp_path / "hermes",
+        {"memories/MEMORY.md": "tea\n", "pending/skills/5k1115k1.json": '{"id": "5k1115k1"}'},
+    )
+    store = open_store(home)
+    outline = registry()["hermes"].outline(store, store.data["hermes"])
+    (pending,) = [i for i in outline if i.label.startswith("pending")]
+    assert pending.badges == (("1 skill", "info"),)
+
+
+def test_queue_questions_say_one_item_in_the_singular() -> None:
+    assert approve_question(1, 1).startswith("Approve 1 candidate and 1 queued write?")
+    assert approve_question(0, 2).startswith("Approve 2 queued writes?")
+    one = [SimpleNamespace(id="hermes-pending:0d6b3e58")]
+    assert "? It leaves the queue unapplied" in reject_question("", one)  # type: ignore[arg-type]
+    assert "? They leave the queue unapplied" in reject_question("pending:x", one)  # type: ignore[arg-type]
+
+
+def test_the_cut_of_a_claude_index_names_the_line_past_it_once(tmp_path: Path) -> None:
+    lines = "".join(f"- [Tea {n}](tea.md) — green tea\n" for n in range(201))
+    store = open_store(write_tree(tmp_path / "memory", {"MEMORY.md": lines, "tea.md": TEA}))
+    (cf,) = context_of(store)["claude"]
+    said = f"{cf.note}; {unloaded(store, cf)}"
+    assert said == "Claude loads MEMORY.md up to 200 lines; not loaded: line 201 (1 line)"
