@@ -29,6 +29,12 @@ T = TypeVar("T")
 
 
 def store_outline(store: Store) -> list[OutlineItem]:
+    """The snapshot's outline, made once per snapshot (see Store.derived): read, never
+    changed, by its callers."""
+    return store.derived("outline", lambda: _outline(store))
+
+
+def _outline(store: Store) -> list[OutlineItem]:
     from memtui.engine.layouts import registry
 
     layouts = registry()

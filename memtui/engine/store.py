@@ -6,7 +6,7 @@ import contextlib
 import datetime as dt
 import gc
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -31,6 +31,7 @@ from memtui.engine.textfile import TextFile
 from memtui.engine.write.journal import pending as interrupted
 from memtui.engine.write.recovery import UNAPPLIED, unapplied
 
+_NONE = object()
 LAYOUTS = tuple(registry())  # every layout's name, in detection order
 
 
@@ -51,6 +52,16 @@ class Store:
     # the links out of the root it was parsed with.
     memo: Memo = field(default_factory=dict, repr=False, compare=False)
     escaped: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    # What the faces derive from this snapshot (the timeline, the outline), made once:
+    # the loading worker makes them, so the UI thread only draws (Store.derived).
+    _derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def derived(self, name: str, make: Callable[[], Any]) -> Any:
+        """`make()`'s result for this snapshot, made on first use and kept."""
+        got = self._derived.get(name, _NONE)
+        if got is _NONE:
+            got = self._derived[name] = make()
+        return got
 
     def count(self, level: str) -> int:
         return sum(1 for f in self.findings if f.level == level)

@@ -31,8 +31,11 @@ class Timeline:
 
 
 def timeline(store: Store) -> Timeline:
+    """The snapshot's timeline, made once per snapshot (see Store.derived)."""
     companion = store.companion
-    return timeline_of(companion.events if companion else (), store.today)
+    return store.derived(
+        "timeline", lambda: timeline_of(companion.events if companion else (), store.today)
+    )
 
 
 def timeline_of(raw: tuple[Event, ...] | list[Event], today: dt.date) -> Timeline:

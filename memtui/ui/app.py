@@ -20,8 +20,10 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, TabbedContent, TabPane
 
+from memtui.engine.outline import store_outline
 from memtui.engine.store import Store, open_store
 from memtui.engine.words import counted
+from memtui.engine.timeline import timeline
 from memtui.sanitize import printable
 from memtui.ui import live
 from memtui.ui.messages import (
@@ -168,6 +170,8 @@ class MemtuiApp(App[None]):
                 self._settle_interrupted()
             # What did not change since the last snapshot is taken from it, not parsed again.
             store = open_store(self.root, previous=self.store, reopen=True)
+            store_outline(store)  # made here, in the worker: the UI thread only draws
+            timeline(store)
         except Exception as exc:  # shown, never a traceback
             self.post_message(StoreFailed(f"cannot open {self.root}: {exc}"))
             return
