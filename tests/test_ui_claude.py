@@ -36,7 +36,7 @@ def test_the_tree_draws_the_claude_outline_and_x_archives_a_memory(tmp_path: Pat
         pane = app.query_one(IndexPane)
         tree = pane.index_tree
         labels = _labels(tree)
-        assert "Claude" in labels and "MEMORY.md  201 lines" in labels
+        assert "Claude" in labels and "MEMORY.md  201 lines  ✖3 ⚠3" in labels
         _open_all(tree, ("MEMORY.md", "memories"))
         await pilot.pause()
         labels = _labels(tree)
@@ -98,3 +98,19 @@ def test_the_palette_opens_the_demos_claude_folder(tmp_path: Path) -> None:
         assert "Claude" in _labels(app.query_one(IndexPane).index_tree)
 
     run(app, body, loaded=True)
+
+
+def test_memories_sharing_a_name_are_told_apart_by_their_file(tmp_path: Path) -> None:
+    root = demo_store(tmp_path / "demo") / "claude"
+
+    async def body(pilot, app) -> None:  # type: ignore[no-untyped-def]
+        tree = app.query_one(IndexPane).index_tree
+        _open_all(tree, ("memories",))
+        await pilot.pause()
+        shared = sorted(label for label in _labels(tree) if label.startswith("Shared"))
+        assert len(shared) == 4
+        assert [s.split("  ")[0] for s in shared] == [
+            f"Shared · team/project_shared_{n}.md" for n in range(4)
+        ]
+
+    run(MemtuiApp(str(root), watch=False), body, loaded=True)

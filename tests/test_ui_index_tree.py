@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 
 from memtui.engine.config import Thresholds
 from memtui.engine.layouts.workspace import INDEX_CAP_LINES
+from memtui.ui.app import MemtuiApp
 from memtui.ui.panes.index_tree import CHUNK, IndexPane
 from memtui.ui.panes.viewer import FilePane, component_style
 from tests import demo_facts as facts
@@ -278,3 +279,27 @@ def test_a_findings_tally_draws_each_mark_in_its_levels_colour(demo: Path) -> No
         assert styles_at(warning - 1) == []  # the space between the two is plain
 
     run(TreeAndFile(str(demo)), body)
+
+
+@pytest.mark.parametrize(
+    ("layout", "rows"),
+    [
+        ("claude", {"MEMORY.md": "✖3", "memories (202)": "⚠4"}),
+        ("hermes", {"MEMORY.md": "⚠1"}),
+        ("openclaw", {"MEMORY.md": "✖1", "SOUL.md": "⚠1", "daily notes (8)": "⚠2"}),
+    ],
+)
+def test_every_layouts_rows_carry_their_findings_tally(
+    tmp_path: Path, layout: str, rows: dict[str, str]
+) -> None:
+    """As the seed layouts' rows do: a file's findings counted by level, on its row."""
+    root = demo_store(tmp_path / "demo") / layout
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        tree = app.query_one(IndexPane).index_tree
+        labels = [n.label.plain for group in tree.root.children for n in group.children]
+        for label, badge in rows.items():
+            row = next(x for x in labels if x.split("  ")[0] == label)
+            assert badge in row.split("  ", 1)[1], row
+
+    run(MemtuiApp(str(root), watch=False), body, loaded=True)

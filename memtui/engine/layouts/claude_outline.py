@@ -3,11 +3,13 @@ memories newest first (the ones recall no longer reaches marked), the archived."
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts import claude_rules as rules
 from memtui.engine.layouts.claude_rules import ARCHIVE, ARCHIVED, INDEX
 from memtui.engine.model import ERROR, WARNING, OutlineItem
+from memtui.engine.outline import Rows, tally
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.claude import ClaudeData
@@ -20,14 +22,21 @@ def outline(store: Store, data: ClaudeData) -> list[OutlineItem]:
     levels: dict[tuple[str | None, int | None], str] = {}
     for f in store.findings:
         levels.setdefault((f.file, f.line), f.level)
+    found = Rows.of(store).by_file
     items = []
     if data.index is not None:
-        items.append(_index(data, levels))
+        items.append(_index(data, levels, tally(found.get(INDEX, ()))))
+    names = Counter(m.name or m.file for m in data.memories)
+    twice = {name for name, n in names.items() if n > 1}
+    all_found = tally(f for m in data.memories for f in found.get(m.file, ()))
     items.append(
         OutlineItem(
             f"memories ({len(data.memories)})",
-            badges=_over(len(data.memories)),
-            children=lambda: tuple(_memory(data, i, levels) for i in range(len(data.memories))),
+            badges=(*_over(len(data.memories)), *([all_found] if all_found else [])),
+            children=lambda: tuple(
+                _memory(data, i, tally(found.get(data.memories[i].file, ())), twice)
+                for i in range(len(data.memories))
+            ),
         )
     )
     if data.archived:
@@ -41,7 +50,11 @@ def outline(store: Store, data: ClaudeData) -> list[OutlineItem]:
     return items
 
 
-def _index(data: ClaudeData, levels: dict[tuple[str | None, int | None], str]) -> OutlineItem:
+def _index(
+    data: ClaudeData,
+    levels: dict[tuple[str | None, int | None], str],
+    findings: tuple[str, str] | None,
+) -> OutlineItem:
     cut = data.loaded
     assert cut is not None
     first = cut.first_unloaded_line
@@ -71,7 +84,8 @@ def _index(data: ClaudeData, levels: dict[tuple[str | None, int | None], str]) -
             )
         return tuple(out)
 
-    return OutlineItem(INDEX, file=INDEX, entry_id="file:MEMORY.md", badges=(badge,),
+    badges = (badge, findings) if findings else (badge,)
+    return OutlineItem(INDEX, file=INDEX, entry_id="file:MEMORY.md", badges=badges,
                        verbs=("edit",), children=rows)  # fmt: skip
 
 
@@ -89,19 +103,20 @@ def _over(count: int) -> tuple[tuple[str, str], ...]:
 
 
 def _memory(
-    data: ClaudeData, i: int, levels: dict[tuple[str | None, int | None], str]
+    data: ClaudeData, i: int, findings: tuple[str, str] | None, twice: set[str]
 ) -> OutlineItem:
+    """A memory's row; a name several memories share is told apart by the file's."""
     m = data.memories[i]
     badges: list[tuple[str, str]] = [
         (m.type or "no type", INFO if m.type in rules.TYPES else WARNING)
     ]
     if i >= rules.RECALL_FILES:
         badges.append(("not recalled", WARNING))
-    level = levels.get((m.file, 1)) or levels.get((m.file, None))
-    if level:
-        badges.append((level, level))
+    if findings:
+        badges.append(findings)
+    label = m.name or m.file
     return OutlineItem(
-        m.name or m.file,
+        f"{label} · {m.file}" if label in twice else label,
         file=m.file,
         line=1,
         entry_id=f"claude:{m.file}",

@@ -16,6 +16,7 @@ from memtui.engine.layouts.hermes import (
 )
 from memtui.engine.layouts.hermes_data import ARCHIVE, HermesData, MemoryFile, Staged
 from memtui.engine.model import ERROR, WARNING, OutlineItem
+from memtui.engine.outline import Rows, tally
 from memtui.engine.words import counted
 
 if TYPE_CHECKING:
@@ -33,7 +34,8 @@ def outline(store: Store, data: HermesData) -> list[OutlineItem]:
     for f in store.findings:
         if levels.get((f.file, f.line)) != ERROR:
             levels[(f.file, f.line)] = f.level
-    items = [_file(mf, data, levels) for mf in data.files]
+    found = Rows.of(store).by_file
+    items = [_file(mf, data, levels, tally(found.get(mf.rel, ()))) for mf in data.files]
     if data.queue or data.skills:
         items.append(
             OutlineItem(
@@ -65,11 +67,16 @@ def outline(store: Store, data: HermesData) -> list[OutlineItem]:
 
 
 def _file(
-    mf: MemoryFile, data: HermesData, levels: dict[tuple[str | None, int | None], str]
+    mf: MemoryFile,
+    data: HermesData,
+    levels: dict[tuple[str | None, int | None], str],
+    findings: tuple[str, str] | None,
 ) -> OutlineItem:
     badges = [gauge(mf.chars, mf.limit)]
     if mf.drift:
         badges.append(("drift: Hermes refuses writes", ERROR))
+    if findings:
+        badges.append(findings)
     mine = [(eid, piece) for eid, f, piece in entry_ids(data) if f is mf]
 
     def rows() -> tuple[OutlineItem, ...]:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from memtui.engine.layouts import openclaw_audit as audit
 from memtui.engine.layouts import openclaw_rules as rules
 from memtui.engine.model import ERROR, WARNING, OutlineItem
+from memtui.engine.outline import Rows, tally
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.openclaw import Daily, OpenClawData
@@ -18,6 +19,7 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
     from memtui.engine.layouts.openclaw import first_unloaded
 
     injected = {i.name: i for i in data.injected}
+    found = Rows.of(store).by_file
     items = []
     for name in data.present:
         item = injected.get(name)
@@ -30,6 +32,7 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
             badges.append((f"{item.trim.original:,} chars", level))
         if name == rules.LEFTOVER:
             badges.append(("leftover", "info"))
+        badges += filter(None, [tally(found.get(name, ()))])
         rows = tuple(
             OutlineItem(heading, file=file, line=span.lineno,
                         entry_id=f"openclaw:{file}#{heading}", verbs=("edit",))
@@ -50,6 +53,9 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
             OutlineItem(
                 f"daily notes ({len(data.daily)})",
                 file="memory",
+                badges=tuple(
+                    filter(None, [tally(f for d in data.daily for f in found.get(d.file, ()))])
+                ),
                 children=lambda: tuple(_daily(d) for d in data.daily),
             )
         )
@@ -67,6 +73,7 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
 
 
 def _daily(d: Daily) -> OutlineItem:
+    """A note's row: its finding said by name (misnamed, future), so no tally."""
     name = d.file.split("/", 1)[1]
     badges: tuple[tuple[str, str], ...] = ()
     if d.date is None:
