@@ -1,9 +1,10 @@
 """Private stays private: what memtui creates is never more readable than its source.
 
 The store's memory files are 0600 and 0640 under a 0755 root, and the umask is 022
-during each test, so a default would leak. Every write verb runs once; each file or
-folder it created must then be closed to others, snapshots keep their file's exact
-mode, and a rollback puts back the mode the file had.
+during each test, so a default would leak. Every write verb of every layout runs once
+(the seed layouts' on the demo, Claude's, Hermes' and OpenClaw's on its folders); each
+file or folder it created must then be closed to others, snapshots keep their file's
+exact mode, copies their source's, and a rollback puts back the mode the file had.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from memtui.demo import write_demo
+from memtui.engine import queue
 from memtui.engine.store import open_store
-from tests.verb_calls import every_write_verb, memtui
+from tests.verb_calls import STORES, bind, every_write_verb, memtui
 
 
 @pytest.fixture(autouse=True)
@@ -37,12 +39,13 @@ def walk(root: Path) -> dict[str, int]:
     return out
 
 
-@pytest.fixture
-def private(tmp_path: Path) -> Path:
-    """The demo store (all three layouts), every memory file 0600 or 0640, folders 0700
-    or 0750 (alternating), the root 0755."""
-    root = tmp_path / "store"
-    write_demo(root, size=1)
+def private_demo(tmp_path: Path, folder: str = "") -> Path:
+    """The demo's store in `folder` (the seed layouts' at its root, an agent's in
+    claude/, hermes/ or openclaw/), every memory file 0600 or 0640, folders 0700 or 0750
+    (alternating), the store's root 0755."""
+    demo = tmp_path / "store"
+    write_demo(demo, size=1)
+    root = demo / folder if folder else demo
     for i, (rel, mode) in enumerate(sorted(walk(root).items())):
         path = root / rel
         if stat.S_ISDIR(mode):
@@ -53,9 +56,17 @@ def private(tmp_path: Path) -> Path:
     return root
 
 
-def test_every_write_verb_leaves_nothing_readable_by_others(private: Path, tmp_path: Path):
+@pytest.fixture
+def private(tmp_path: Path) -> Path:
+    return private_demo(tmp_path)
+
+
+@pytest.mark.parametrize("folder", STORES, ids=lambda f: f or "seed")
+def test_every_write_verb_leaves_nothing_readable_by_others(tmp_path: Path, folder: str):
+    private = private_demo(tmp_path, folder)
     calls = every_write_verb(private, tmp_path)
     for call in calls:
+        call = bind(call, private)
         before = walk(private)
         got = memtui(private, *call)
         assert got.returncode == 0, (call, got.stderr)
@@ -136,3 +147,62 @@ def test_archived_and_rejected_copies_keep_their_sources_mode(private: Path):
     assert memtui(private, "archive", f"fact:{section}").returncode == 0
     composed = next((private / "archive" / "facts").iterdir())
     assert composed.stat().st_mode & 0o777 & ~0o640 == 0
+
+
+def _snapshots(root: Path, rel: str) -> list[int]:
+    return [p.stat().st_mode & 0o777 for p in (root / ".history" / rel).iterdir()]
+
+
+def test_hermes_copies_keep_their_sources_mode(tmp_path: Path):
+    root = private_demo(tmp_path, "hermes")
+    (root / "memories" / "MEMORY.md").chmod(0o600)
+    (root / "memories" / "USER.md").chmod(0o640)
+    record = next(
+        i for i in queue.items(open_store(root)) if i.approvable and i.target.endswith("USER.md")
+    )
+    (root / record.file).chmod(0o640)
+    assert memtui(root, "accept", record.id).returncode == 0
+    assert _snapshots(root, record.file) == [0o640]  # the approved record, kept
+    assert _snapshots(root, "memories/USER.md") == [0o640]
+    assert memtui(root, "archive", "hermes:memory#1").returncode == 0
+    assert _snapshots(root, "memories/MEMORY.md") == [0o600]
+    archived = root / "memories" / "archived.jsonl"
+    assert archived.stat().st_mode & 0o777 & ~0o600 == 0  # no more open than MEMORY.md
+    lock = root / "memories" / "MEMORY.md.lock"  # Hermes' own lock, made as Hermes would
+    assert lock.stat().st_mode & 0o077 == 0
+
+
+def test_claude_archive_and_add_keep_their_sources_mode(tmp_path: Path):
+    root = private_demo(tmp_path, "claude")
+    memories = sorted(root.glob("*.md"))
+    for path in memories:
+        path.chmod(0o640)
+    name = memories[1].name if memories[0].name == "MEMORY.md" else memories[0].name
+    (root / name).chmod(0o600)
+    assert memtui(root, "archive", f"claude:{name}").returncode == 0
+    assert (root / ".archive" / f"{name}.archived").stat().st_mode & 0o777 == 0o600
+    lines = root / ".archive" / "index-lines.jsonl"  # MEMORY.md's lines, kept
+    assert lines.stat().st_mode & 0o777 & ~0o600 == 0  # the change read a 0600 file
+    assert _snapshots(root, "MEMORY.md") == [0o640]
+    assert (root / ".archive").stat().st_mode & 0o777 & ~0o755 == 0
+    body = tmp_path / "b.md"
+    body.write_text("A new memory.\n", encoding="utf-8")
+    got = memtui(
+        root, "add", "memory", "new_one.md", "--type", "user", "--description", "d",
+        "--body-file", str(body),
+    )  # fmt: skip
+    assert got.returncode == 0, got.stderr
+    assert (root / "new_one.md").stat().st_mode & 0o777 == 0o640  # its siblings'
+
+
+def test_openclaw_audit_keeps_the_modes_of_the_log_and_the_memory(tmp_path: Path):
+    root = private_demo(tmp_path, "openclaw")
+    log = root / "memory" / "audit" / "suggestions.jsonl"
+    log.chmod(0o600)
+    (root / "MEMORY.md").chmod(0o640)
+    add = next(i for i in queue.items(open_store(root)) if i.approvable and i.action == "add")
+    assert memtui(root, "accept", add.id).returncode == 0
+    assert log.stat().st_mode & 0o777 == 0o600
+    assert (root / "MEMORY.md").stat().st_mode & 0o777 == 0o640
+    assert _snapshots(root, "memory/audit/suggestions.jsonl") == [0o600]
+    assert _snapshots(root, "MEMORY.md") == [0o640]
