@@ -8,16 +8,19 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
+from textual.app import ComposeResult
 from textual.pilot import Pilot
+from textual.widgets import Footer
 
 from memtui.engine.context import context_of, unloaded
 from memtui.engine.layouts import registry
 from memtui.engine.store import open_store
 from memtui.engine.words import counted
+from memtui.ui.panes.pending import PendingPane
 from memtui.ui.panes.queued import approve_question, reject_question
 from memtui.ui.panes.warnings import WarningsPane
 from tests.conftest import run_cli, write_tree
-from tests.ui_helpers import PaneHost, until
+from tests.ui_helpers import HostApp, PaneHost, demo_store, until
 from tests.ui_helpers import run_loaded as run
 
 MEMORY = "- [Tea](tea.md) — green tea\n- [Gone](gone.md) — a memory deleted since\n"
@@ -76,3 +79,28 @@ def test_the_cut_of_a_claude_index_names_the_line_past_it_once(tmp_path: Path) -
     (cf,) = context_of(store)["claude"]
     said = f"{cf.note}; {unloaded(store, cf)}"
     assert said == "Claude loads MEMORY.md up to 200 lines; not loaded: line 201 (1 line)"
+
+
+class PendingOnly(HostApp):
+    """The real app with only the pending pane; what it says is recorded."""
+
+    focus_first = "#pane-pending"
+
+    def compose(self) -> ComposeResult:
+        yield PendingPane(id="pane-pending")
+        yield Footer()
+
+
+def test_the_pending_pane_refuses_one_candidate_in_the_singular(tmp_path: Path) -> None:
+    root = demo_store(tmp_path / "demo")
+
+    async def body(pilot: Pilot, app: PendingOnly) -> None:
+        pane = app.query_one(PendingPane)
+        await until(pilot, lambda: len(pane.candidates) > 0, what="the candidates")
+        cand = next(c for c in pane.candidates if not c.acceptable)
+        pane.rows.cursor = pane.positions[cand.file]
+        await pilot.press("a")
+        refusal = f"cannot accept 1 candidate: {cand.id} — "
+        await until(pilot, lambda: any(t.startswith(refusal) for _, t in app.said), what=refusal)
+
+    run(PendingOnly(root), body)

@@ -32,6 +32,7 @@ from memtui.engine.model import Candidate
 from memtui.engine.ops.dsh import accept_blocked_by
 from memtui.engine.queue import QueueItem
 from memtui.engine.store import Store
+from memtui.engine.words import counted
 from memtui.sanitize import one_line
 from memtui.ui.messages import Ask, EditEntry, OpenFile, RunOp, Say
 from memtui.ui.panes import Pane
@@ -692,7 +693,9 @@ class PendingPane(Pane):
                 else "no evidence or broken front matter"
             )
             self._say(
-                f"cannot accept {len(refused)} candidate(s): {names} — {why}", "error", "Refused"
+                f"cannot accept {counted(len(refused), 'candidate')}: {names} — {why}",
+                "error",
+                "Refused",
             )
         # a conflict goes to the engine too: refused, it writes the agent's record (as the CLI)
         good = [i for i in items if i.approvable or i.records_refusal]
