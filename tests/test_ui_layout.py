@@ -165,3 +165,28 @@ def test_a_store_with_no_queue_has_no_pending_tab_and_only_working_pane_keys(
         assert tabs.active == "tab-file"
 
     run(MemtuiApp(str(root), watch=False), body)
+
+
+def test_at_80_columns_every_panes_footer_keeps_search_and_quit_apart(tmp_path: Path) -> None:
+    """Each pane's own keys leave room for `/` and `q`, and the pane keys' label stands
+    apart from the next key (was `123456 Panes/ Search`, Events cut off Search and Quit)."""
+    import asyncio
+
+    from tests.ui_helpers import screen_text
+
+    root = demo_store(tmp_path / "store")
+
+    async def main() -> None:
+        app = MemtuiApp(str(root), watch=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.store is not None)
+            for key in "123456":
+                await pilot.press(key)
+                await pilot.pause()
+                footer = screen_text(app).splitlines()[-1]
+                assert "Panes / Search" in footer and footer.rstrip().endswith("q Quit"), (
+                    key,
+                    footer,
+                )
+
+    asyncio.run(main())

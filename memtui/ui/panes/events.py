@@ -56,10 +56,11 @@ class EventsPane(ListPane):
         Binding("O", "toggle_overdue", "Overdue only", id="events.overdue_only", group=FILTERS),
         Binding("t", "cycle_type", "Type", id="events.type", group=FILTERS),
         Binding("v", "toggle_archived", "Archived", id="events.archived", group=FILTERS),
-        Binding("d", "toggle_done", "Done/reopen", id="events.done"),
+        # short, and h only in `?`: at 80 columns the Footer must still show / and q
+        Binding("d", "toggle_done", "Done", id="events.done", tooltip="Done / reopen"),
         Binding("x", "archive", "Archive/restore", id="events.archive"),
         Binding("e", "edit", "Edit", id="events.edit"),
-        Binding("h", "history", "History", id="events.history"),
+        Binding("h", "history", "History", id="events.history", show=False),
     ]
     LAYOUT = "companion"
     COMMANDS = [
