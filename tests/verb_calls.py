@@ -113,26 +113,18 @@ def _seed(store: Store, tmp_path: Path) -> list[list[str]]:
 
 
 def _claude(store: Store, tmp_path: Path) -> list[list[str]]:
-    """Edit a memory and its index line, add one, archive and restore one (file and
-    index line move together), roll MEMORY.md back."""
+    """Edit a memory and its index line, add one and undo that, archive and restore one
+    (file and index line move together), roll MEMORY.md back."""
     memory, other = [e for e in iter_entries(store) if e.kind == "claude" and "/" not in e.file][:2]
     text = entry_text(store, memory).rstrip("\n") + "\n- edited by the test\n"
     line = f"- [{other.file}]({other.file}) — a hook the test wrote"
     body = _text_file(tmp_path, "claude-body.md", "Written by the test.\n")
+    add = ["add", "memory", "test_added.md", "--type", "user", "--description", "t"]
     return [
         ["edit", memory.id, "--text-file", _text_file(tmp_path, "claude-memory.md", text)],
         ["edit", f"claude-index:{other.file}", "--text-file", _text_file(tmp_path, "i.md", line)],
-        [
-            "add",
-            "memory",
-            "test_added.md",
-            "--type",
-            "user",
-            "--description",
-            "t",
-            "--body-file",
-            body,
-        ],
+        [*add, "--body-file", body],
+        ["undo"],  # the add: the new memory and its MEMORY.md line taken out again
         ["archive", other.id],
         ["restore", other.id],
         ["rollback", "MEMORY.md"],
@@ -141,14 +133,15 @@ def _claude(store: Store, tmp_path: Path) -> list[list[str]]:
 
 def _hermes(store: Store, tmp_path: Path) -> list[list[str]]:
     """Approve a staged add, replace, remove and batch (each takes its record out of
-    pending/ and writes the memory file), reject one; edit, add, archive and restore an
-    entry; roll MEMORY.md back."""
+    pending/ and writes the memory file), undo the batch, reject one; edit, add, archive
+    and restore an entry; roll MEMORY.md back."""
     items = [i for i in queue.items(store) if i.layout == "hermes" and not i.read_only]
     by_action = {i.action: i.id for i in items if i.approvable}
     refused = next(i.id for i in items if not i.approvable)
     entry = _text_file(tmp_path, "hermes-entry.md", "The test edited this entry.")
     return [
         *(["accept", by_action[a]] for a in ("add", "replace", "remove", "batch")),
+        ["undo"],  # the batch: its record back in pending/, MEMORY.md as it was
         ["reject", refused, "--reason", "not needed"],
         ["edit", "hermes:memory#2", "--text-file", entry],
         ["add", "hermes", "user", "Added by the test"],
@@ -160,7 +153,8 @@ def _hermes(store: Store, tmp_path: Path) -> list[list[str]]:
 
 def _openclaw(store: Store, tmp_path: Path) -> list[list[str]]:
     """Apply an audit edit, move, delete and add (the memory files and the log's status
-    record), reject one; edit a bootstrap file whole and a MEMORY.md section; roll SOUL.md back."""
+    record), undo the move, reject one; edit a bootstrap file whole and a MEMORY.md
+    section; roll SOUL.md back."""
     items = [i for i in queue.items(store) if i.layout == "openclaw"]
     by_action = {i.action: i.id for i in reversed(items) if i.approvable}
     rejectable = next(i.id for i in items if i.id not in by_action.values())
@@ -168,7 +162,9 @@ def _openclaw(store: Store, tmp_path: Path) -> list[list[str]]:
     section = next(e for e in iter_entries(store) if e.id.startswith("openclaw:MEMORY.md#"))
     part = entry_text(store, section).rstrip("\n") + "\n- added by the test\n"
     return [
-        *(["accept", by_action[a]] for a in ("edit", "move", "delete", "add")),
+        *(["accept", by_action[a]] for a in ("edit", "move")),
+        ["undo"],  # the move: both files and the log's status record as they were
+        *(["accept", by_action[a]] for a in ("delete", "add")),
         ["reject", rejectable, "--reason", "not needed"],
         ["edit", "openclaw:SOUL.md", "--text-file", _text_file(tmp_path, "soul.md", soul)],
         ["edit", section.id, "--text-file", _text_file(tmp_path, "section.md", part)],
