@@ -126,3 +126,37 @@ def test_without_notifications_it_polls(home, monkeypatch):
         stop.set()
         thread.join(timeout=10)
     assert not thread.is_alive()
+
+
+def test_an_agent_homes_own_files_do_not_reload_the_store(tmp_path):
+    # a Hermes home: its database and pid file sit in the root beside config.yaml
+    from memtui.engine.home import keeps
+    from memtui.engine.store import open_store
+
+    (tmp_path / "memories").mkdir()
+    (tmp_path / "memories/MEMORY.md").write_text("a fact", encoding="utf-8")
+    (tmp_path / "config.yaml").write_text("memory: {}\n", encoding="utf-8")
+    (tmp_path / "state.db").write_bytes(b"SQLite format 3\x00")
+    store = open_store(tmp_path)
+    assert "hermes" in store.layouts and "state.db" not in store.files
+    seen: queue.Queue[tuple[str, ...]] = queue.Queue()
+    stop = threading.Event()
+    known = (store.files, [f for f in store.files if "/" not in f])
+    thread = threading.Thread(
+        target=live.watch,
+        args=(str(tmp_path), lambda: known, seen.put, stop, lambda: keeps(store)),
+    )
+    thread.start()
+    try:
+        write_until_seen(seen, tmp_path, "config.yaml")
+        (tmp_path / "state.db").write_bytes(b"SQLite format 3\x00 busy")
+        (tmp_path / "gateway.pid").write_text("4242\n", encoding="utf-8")
+        (tmp_path / "memories/MEMORY.md").write_text("a fact\n§\nanother", encoding="utf-8")
+        reported: set[str] = set()
+        while "memories/MEMORY.md" not in reported:  # every batch up to the memory's
+            reported.update(seen.get(timeout=10))
+        assert not reported & {"state.db", "gateway.pid"}
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert not thread.is_alive()

@@ -54,3 +54,17 @@ def keep_store_files(
     scan.links[:] = [rel for rel in scan.links if keep(rel)]
     scan.escapes[:] = [(rel, real) for rel, real in scan.escapes if holds_memory(rel)]
     scan.bad_names[:] = [rel for rel in scan.bad_names if keep(rel)]
+
+
+def keeps(store: object) -> Callable[[str], bool]:
+    """Whether a path under this snapshot's root is the store's (store_filter for the
+    layouts it holds), made once per snapshot: the watcher asks it of every change, so
+    a Hermes home's state.db or logs do not reload the store."""
+    from memtui.engine.layouts import registry
+
+    def make() -> Callable[[str], bool]:
+        known = registry()
+        found = [known[name] for name in getattr(store, "layouts", ()) if name in known]
+        return store_filter(known.values(), found)
+
+    return store.derived("keeps", make)  # type: ignore[attr-defined]

@@ -22,8 +22,8 @@ from textual.widgets import Footer, Header, TabbedContent, TabPane
 
 from memtui.engine.outline import store_outline
 from memtui.engine.store import Store, open_store
-from memtui.engine.words import counted
 from memtui.engine.timeline import timeline
+from memtui.engine.words import counted
 from memtui.sanitize import printable
 from memtui.ui import live
 from memtui.ui.messages import (
@@ -200,7 +200,14 @@ class MemtuiApp(App[None]):
             lambda: (self._known_files(), self._top_files()),
             lambda paths: self.post_message(StoreChanged(paths)),
             live.Cancelled(get_current_worker()),
+            self._keeps,
         )
+
+    def _keeps(self) -> Callable[[str], bool]:
+        from memtui.engine.home import keeps
+
+        store = self.store
+        return keeps(store) if store else (lambda rel: True)
 
     def _known_files(self) -> tuple[str, ...]:
         store = self.store

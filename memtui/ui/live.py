@@ -114,9 +114,14 @@ Files = Callable[[], tuple[tuple[str, ...], list[str]]]  # (every file read, roo
 
 
 def watch(
-    root: str, files: Files, changed_paths: Callable[[tuple[str, ...]], None], stop: Stop
+    root: str,
+    files: Files,
+    changed_paths: Callable[[tuple[str, ...]], None],
+    stop: Stop,
+    keep: Callable[[], Callable[[str], bool]] | None = None,
 ) -> None:
-    """Call `changed_paths` with what changed on disk, until `stop` is set."""
+    """Call `changed_paths` with what changed on disk, until `stop` is set. `keep()`
+    says which paths are the store's (an agent home's logs and databases are not)."""
     try:
         import watchfiles
 
@@ -131,7 +136,7 @@ def watch(
             raise_interrupt=False,
             ignore_permission_denied=True,
         )
-        _notified(root, files, changed_paths, stop, events)
+        _notified(root, files, changed_paths, stop, events, keep or _everything)
     except (OSError, RuntimeError):  # no notifications here (or they broke): poll
         if not stop.is_set():
             poll(root, files, changed_paths, stop)
@@ -143,6 +148,7 @@ def _notified(
     changed_paths: Callable[[tuple[str, ...]], None],
     stop: Stop,
     events: Iterable[set[tuple[object, str]]],
+    keep: Callable[[], Callable[[str], bool]],
 ) -> None:
     known, _ = files()
     swept, every = sweep(root, known), SWEEP_MAX
@@ -153,7 +159,7 @@ def _notified(
         now_known, _ = files()
         if now_known is not known:  # a new snapshot: its folders, once
             known, folders = now_known, read_folders(now_known)
-        paths = read_paths(root, (path for _, path in batch), folders) if batch else ()
+        paths = read_paths(root, (path for _, path in batch), folders, keep()) if batch else ()
         # the first look (once the watch is set up) and the slow sweep catch writes no
         # notification reports
         if waits == 1 or waits % every == 0:
@@ -167,6 +173,10 @@ def _notified(
             changed_paths(tuple(sorted(set(paths))))
 
 
+def _everything() -> Callable[[str], bool]:
+    return lambda rel: True
+
+
 def read_folders(known: Iterable[str]) -> frozenset[str]:
     """The folders the store reads: the root, the layout folders, those of its files."""
     folders = {".", "memory", *(name for name, _ in LAYOUT_DIRS)}
@@ -174,15 +184,20 @@ def read_folders(known: Iterable[str]) -> frozenset[str]:
     return frozenset(folders)
 
 
-def read_paths(root: str, absolute: Iterable[str], folders: frozenset[str]) -> tuple[str, ...]:
-    """The notified paths in `folders` (read_folders): an agent's logs or caches
-    elsewhere in its home do not reload the store."""
+def read_paths(
+    root: str,
+    absolute: Iterable[str],
+    folders: frozenset[str],
+    keep: Callable[[str], bool] | None = None,
+) -> tuple[str, ...]:
+    """The notified paths in `folders` (read_folders) that `keep` says are the store's:
+    an agent's logs, caches or database beside its memory do not reload the store."""
     found = []
     for path in absolute:
         rel = os.path.relpath(path, root)
         if rel.startswith((".history", os.pardir)) or rel == ".memory.lock":
             continue  # memtui's own books; outside the root
-        if (os.path.dirname(rel) or ".") in folders:
+        if (os.path.dirname(rel) or ".") in folders and (keep is None or keep(rel)):
             found.append(rel)
     return tuple(found)
 
