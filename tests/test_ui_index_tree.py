@@ -303,3 +303,24 @@ def test_every_layouts_rows_carry_their_findings_tally(
             assert badge in row.split("  ", 1)[1], row
 
     run(MemtuiApp(str(root), watch=False), body, loaded=True)
+
+
+def test_the_archive_confirm_says_where_the_layout_puts_the_entry(tmp_path: Path) -> None:
+    """Hermes keeps an archived entry in memories/archived.jsonl: the confirm says so
+    (the engine's words), not the seed layouts' archive/."""
+    root = demo_store(tmp_path / "demo") / "hermes"
+    before = tree_digest(root)
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        tree = app.query_one(IndexPane).index_tree
+        tree.focus()
+        await press_on(pilot, tree, "MEMORY.md", "right")
+        entry = next(n for n in built(tree) if n.data and n.data.toggle)
+        tree.move_cursor(entry)
+        await pilot.pause()
+        await pilot.press("x")
+        question = await answer_confirm(pilot, app, "n")
+        assert "memories/archived.jsonl" in question and "under archive/" not in question
+
+    run(MemtuiApp(str(root), watch=False), body, loaded=True)
+    assert tree_digest(root) == before

@@ -79,6 +79,7 @@ class Claude:
     name = "claude"
     looks_for = "MEMORY.md linking to .md memories, or .md memories with a type: (claude)"
     kinds = ("claude", "claude-index")
+    archived_to = "to .archive/ with its MEMORY.md lines, out of Claude's recall"
 
     # --- detection and parse ---------------------------------------------------
 

@@ -60,6 +60,7 @@ class Hermes:
     name = "hermes"
     looks_for = "memories/MEMORY.md, memories/USER.md or pending/memory/*.json (hermes)"
     kinds = (ENTRY, PENDING, ARCHIVED)
+    archived_to = "to memories/archived.jsonl (Hermes never reads it) and leaves its file"
 
     # --- detection and parse ---------------------------------------------------
 

@@ -30,6 +30,13 @@ def restore(root: str, entry_id: str, **shown: Any) -> Receipt:
     return layout.restore(root, kind, name, **shown)
 
 
+def archived_to(entry_id: str) -> str:
+    """Where archiving the entry puts it, in words, for a face's confirm ("It moves …"):
+    its layout's `archived_to`; the seed layouts move it under archive/."""
+    layout, _kind, _name = _owner(entry_id, "archive")
+    return str(getattr(layout, "archived_to", "under archive/ and leaves the index"))
+
+
 def edit_entry(root: str, entry_id: str, new_text: str, **shown: Any) -> Receipt:
     """Replace the entry's text (ops.edit.edit_entry; `ops.edit` is that module)."""
     from memtui.engine.ops import edit

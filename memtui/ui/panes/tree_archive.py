@@ -65,7 +65,7 @@ class Archiving:
         shown = self._shown(entry if verb == "archive" else spec.rel)
         if verb == "archive":
             question = (
-                f"Archive {entry}? It moves under archive/ and leaves the index; "
+                f"Archive {entry}? It moves {ops.archived_to(entry)}; "
                 "press x on it there to restore it."
             )
         else:
