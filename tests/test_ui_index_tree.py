@@ -324,3 +324,33 @@ def test_the_archive_confirm_says_where_the_layout_puts_the_entry(tmp_path: Path
 
     run(MemtuiApp(str(root), watch=False), body, loaded=True)
     assert tree_digest(root) == before
+
+
+@pytest.mark.parametrize(
+    ("layout", "path", "key", "said"),
+    [
+        ("openclaw", ("daily notes", "2026-11-29.md"), "e", "daily notes are append-only"),
+        ("openclaw", ("daily notes", "2026-11-29.md"), "x", "daily notes are append-only"),
+        ("openclaw", ("AGENTS.md",), "x", "AGENTS.md is not archived"),
+        ("", ("soul.md",), "x", "soul.md is not archived"),
+    ],
+)
+def test_a_key_that_does_nothing_on_a_row_says_why(
+    tmp_path: Path, layout: str, path: tuple[str, ...], key: str, said: str
+) -> None:
+    from tests.ui_helpers import HostApp
+
+    root = demo_store(tmp_path / "demo") / layout
+    before = tree_digest(root)
+
+    async def body(pilot: Pilot, app: HostApp) -> None:
+        tree = app.query_one(IndexPane).index_tree
+        tree.focus()
+        for step in path[:-1]:
+            await press_on(pilot, tree, step, "right")
+        await cursor_to(pilot, tree, path[-1])
+        await pilot.press(key)
+        await until(pilot, lambda: any(said in text for _, text in app.said))
+
+    run(HostApp(root), body, loaded=True)
+    assert tree_digest(root) == before

@@ -381,6 +381,7 @@ class OutlineItem:
     target: str | None = None  # the id archive/restore acts on, when not entry_id
     folder: str | None = None  # a group standing for a folder: the files under it are its
     holds: tuple[str, ...] = ()  # the files a group's rows stand for (without building them)
+    not_offered: str = ""  # why edit or archive, not in `verbs`, is not offered: said when asked
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,7 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
                 badges=tuple(badges),
                 verbs=("edit", "open"),
                 children=(lambda rows=rows: rows) if rows else None,
+                not_offered=f"{name} is not archived: OpenClaw injects it by name (e edits it)",
             )
         )
     if data.daily:
@@ -81,5 +82,7 @@ def _daily(d: Daily) -> OutlineItem:
     elif d.future:
         badges = (("future", WARNING),)
     return OutlineItem(
-        name, file=d.file, entry_id=f"openclaw-daily:{name}", badges=badges, verbs=("open",)
-    )
+        name, file=d.file, entry_id=f"openclaw-daily:{name}", badges=badges, verbs=("open",),
+        not_offered="daily notes are append-only: the agent adds to them as it works, and "
+        "OpenClaw's audit reads them as evidence; not edited or archived here",
+    )  # fmt: skip

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.workspace import COMPANIONS, INDEX_CAP_LINES, topic_id
@@ -58,7 +59,9 @@ def outline(store: Store, w: Workspace) -> list[OutlineItem]:
             size = (f"{size_text(w.agent_bytes)}/{size_text(t.agent_max_bytes)}", level)
         secs = sections_of[name]
         kids = (lambda n=name, s=secs: _sections(rows, n, s)) if secs else None
-        out.append(rows.file(name, name, size, entry=rows.entry_for(name), children=kids))
+        row = rows.file(name, name, size, entry=rows.entry_for(name), children=kids)
+        why = f"{name} is not archived: the agent loads it at every start (e edits it)"
+        out.append(replace(row, not_offered=why))
     return out
 
 

@@ -50,6 +50,7 @@ class Node:
     toggle: tuple[str, str] | None = None  # (verb, id) for `x`: archive, restore, ...
     kids: Callable[[], tuple[OutlineItem, ...]] | None = None
     filled: bool = field(default=False, compare=False)
+    why: str = ""  # why e / x do nothing on it (the engine's words), said when pressed
 
 
 class IndexTree(Tree[Node]):
@@ -246,6 +247,7 @@ class IndexPane(Archiving, Pane):
                     item.entry_id if "edit" in item.verbs else None,
                     (verb, target) if verb and target is not None else None,
                     item.children,
+                    why=item.not_offered,
                 )
             )
         return out
@@ -318,7 +320,8 @@ class IndexPane(Archiving, Pane):
     def action_edit(self) -> None:
         spec = self._current()
         if spec is None or spec.entry is None:
-            self.post_message(Say("Edit: this node is not an entry memtui can edit", "warning"))
+            why = spec.why if spec is not None and spec.why else "this row is not an entry"
+            self.post_message(Say(f"Edit: {why}", "warning"))
             return
         self.post_message(EditEntry(spec.entry))
 
@@ -373,7 +376,8 @@ class IndexPane(Archiving, Pane):
             if spec is None:
                 return None
             wanted = spec.entry if action == "edit" else spec.toggle
-            return True if wanted is not None else None
+            # a row saying why it has none: the key answers with that, never silently
+            return True if wanted is not None or spec.why else None
         if action == "history":
             return True if spec is not None and spec.rel is not None else None
         return True

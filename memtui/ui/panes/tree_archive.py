@@ -50,9 +50,14 @@ class Archiving:
             return
         spec = self._current()
         if spec is None or spec.toggle is None:
+            why = spec.why if spec is not None and spec.why else ""
             self.post_message(
-                Say("Archive: choose a fact section, a sop, a topic or an archived one", "warning")
-            )
+                Say(
+                    f"Archive: {why}" if why else
+                    "Archive: choose a fact section, a sop, a topic or an archived one",
+                    "warning",
+                )
+            )  # fmt: skip
             return
         verb, entry = spec.toggle
         if verb not in ("archive", "restore"):
