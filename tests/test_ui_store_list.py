@@ -196,3 +196,22 @@ def test_a_store_opened_from_the_palette_is_shown_fresh_as_from_the_command_line
         assert opened(tree) == fresh
 
     run(HostApp(str(root)), body)
+
+
+def test_the_machines_list_keeps_the_stores_this_app_opened(home: Path, tmp_path: Path) -> None:
+    """A store outside the usual places (the demo), left for another from the palette,
+    is still in "Stores on this machine": the way back."""
+    from tests.ui_helpers import demo_store
+
+    root = demo_store(tmp_path / "demo")
+    hermes = root / "hermes"
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        await palette(pilot, app, "store hermes", "Open the store hermes")
+        await until(pilot, lambda: app.store is not None and app.store.root == str(hermes))
+        await palette(pilot, app, "stores on this", "Stores on this machine")
+        await until(pilot, lambda: all_measured(app))
+        assert [s.path for s in listing(app).found] == [str(root), str(hermes)]
+
+    run(HostApp(str(root)), body)

@@ -10,7 +10,7 @@ list first and fill the counts in as they come (`measured`).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from typing import Any
@@ -99,19 +99,21 @@ def _subfolders(parent: str) -> list[str]:
     return [os.path.join(parent, n) for n in names if not n.startswith(".")]
 
 
-def find(cwd: str | None = None, env: Mapping[str, str] | None = None) -> list[FoundStore]:
+def find(
+    cwd: str | None = None, env: Mapping[str, str] | None = None, also: Sequence[str] = ()
+) -> list[FoundStore]:
     """The stores in the usual places, not yet measured: one entry per real folder
     (a link to a store listed elsewhere is not listed twice). A usual place that is
     a folder but cannot be read is listed with the reason; the current folder only
-    if it is a store."""
+    if it is a store; then the stores of `also` (the app's open ones) not listed yet."""
     here = _here() if cwd is None else cwd
     found: list[FoundStore] = []
     seen: set[str] = set()
-    for path in places(here, env):
+    for path in (*places(here, env), *also):
         real = os.path.realpath(path)
         if real in seen:
             continue
-        store = _detect(path, real, quiet=path == here)
+        store = _detect(path, real, quiet=path == here or path in also)
         if store is not None:
             seen.add(real)
             found.append(store)

@@ -95,6 +95,7 @@ class MemtuiApp(App[None]):
         self._absent: set[str] = set()  # panes this store has nothing for (no tab)
         self.load_seconds: float | None = None
         self._shown_root: str | None = None  # the root of the snapshot the panes show
+        self.visited: dict[str, None] = {}  # the roots shown, in order (the store list's)
 
     @property
     def read_only(self) -> bool:
@@ -221,6 +222,7 @@ class MemtuiApp(App[None]):
             for pane in self.query(Pane):
                 pane.forget()
         self._shown_root = message.store.root
+        self.visited[message.store.root] = None
         self.store = message.store
         self._top = [f for f in message.store.files if "/" not in f]
         self.load_seconds = message.seconds

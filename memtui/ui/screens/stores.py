@@ -52,9 +52,10 @@ class StoresScreen(ModalScreen[None]):
         index: int
         store: FoundStore
 
-    def __init__(self, *, first: bool = False) -> None:
+    def __init__(self, *, first: bool = False, also: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.first = first
+        self.also = also  # the stores this app has shown: listed too, so one can go back
         self.found: list[FoundStore] = []
         self._lines: list[str] = []
 
@@ -84,7 +85,7 @@ class StoresScreen(ModalScreen[None]):
         from textual.worker import get_current_worker
 
         worker = get_current_worker()
-        found = find()
+        found = find(also=self.also)
         self.post_message(self.Listed(found))
         with closing(measured(found)) as results:  # closed: the stores not begun are dropped
             for index, store in results:
@@ -143,4 +144,4 @@ class StoresScreen(ModalScreen[None]):
 
 def show_stores(app: MemtuiApp) -> None:
     """The palette's way in: the list over the open store."""
-    app.push_screen(StoresScreen())
+    app.push_screen(StoresScreen(also=tuple(app.visited)))
