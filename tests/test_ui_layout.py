@@ -190,3 +190,30 @@ def test_at_80_columns_every_panes_footer_keeps_search_and_quit_apart(tmp_path: 
                 )
 
     asyncio.run(main())
+
+
+def test_at_80_columns_the_context_views_cut_line_wraps_whole(tmp_path: Path) -> None:
+    """The cut's sentence (OpenClaw's is ~200 characters) was cut off at the edge."""
+    import asyncio
+
+    from memtui.engine.context_rows import CUT
+    from memtui.ui.screens.context import ContextScreen
+
+    root = demo_store(tmp_path / "store") / "openclaw"
+
+    async def main() -> None:
+        app = MemtuiApp(str(root), watch=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.store is not None)
+            await pilot.press("c")
+            await until(pilot, lambda: isinstance(app.screen, ContextScreen))
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ContextScreen)
+            said = [text for kind, text in screen.rows if kind == CUT]
+            shown = [text for kind, text in screen.shown if kind == CUT]
+            assert said and max(len(s) for s in said) > 80
+            assert all(len(s) <= 78 for s in shown)
+            assert " ".join(shown).split() == " ".join(said).split()  # every word kept
+
+    asyncio.run(main())

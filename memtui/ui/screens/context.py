@@ -4,7 +4,10 @@ engine (engine.context_rows); this screen only draws them."""
 
 from __future__ import annotations
 
+import textwrap
+
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Static
@@ -32,6 +35,7 @@ class ContextScreen(PageScreen[None]):
     def __init__(self, store: Store) -> None:
         super().__init__()
         self.rows = context_rows(store)
+        self.shown = self.rows  # the cut's sentence wrapped to the width (80 columns)
 
     def compose(self) -> ComposeResult:
         yield Static(row("What the agent loads at session start"), classes="page-title")
@@ -41,12 +45,24 @@ class ContextScreen(PageScreen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        rows = self.query_one(ContextRows)
-        rows.set_rows(len(self.rows), self._draw, keep_cursor=False)
-        rows.focus()
+        self._wrap(self.size.width, keep_cursor=False)
+        self.query_one(ContextRows).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._wrap(event.size.width, keep_cursor=True)
+
+    def _wrap(self, width: int, *, keep_cursor: bool) -> None:
+        """The cut's long sentence as several rows that fit (the lines stay one row)."""
+        fit = max(20, width - 2)  # the scrollbar
+        self.shown = [
+            (kind, part)
+            for kind, text in self.rows
+            for part in (textwrap.wrap(text, fit) if kind == CUT and len(text) > fit else [text])
+        ]
+        self.query_one(ContextRows).set_rows(len(self.shown), self._draw, keep_cursor=keep_cursor)
 
     def _draw(self, index: int) -> Text:
-        kind, text = self.rows[index]
+        kind, text = self.shown[index]
         out = row(text)
         style = {HEAD: "context--head", CUT: "context--cut", UNLOADED: "context--unloaded"}
         if kind in style:
