@@ -201,6 +201,31 @@ def test_r_rejects_with_a_reason_and_the_record_leaves_the_queue(hermes: Path) -
     assert "out of date" in (hermes / ".history" / "audit.jsonl").read_text("utf-8")
 
 
+def test_the_preview_leaves_a_rejected_record_as_the_list_does(hermes: Path) -> None:
+    """The preview showed the rejected record until its debounce ran out after the
+    reload: now it changes in the same step as the list."""
+    moments: list[bool] = []  # at the first look with the row gone: still previewed?
+
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        await highlight(pilot, pane, STALE)
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, PromptScreen))
+        app.screen.query_one(Input).value = "out of date"
+        await pilot.press("enter")
+
+        def gone() -> bool:
+            if STALE in pane.positions:
+                return False
+            moments.append(STALE in pane.preview_text.plain)
+            return True
+
+        await until(pilot, gone, what="the rejected row to go")
+
+    run(QueueOnly(hermes), body)
+    assert moments == [False]
+
+
 def test_read_only_records_are_never_rejected_either(hermes: Path) -> None:
     async def body(pilot: Pilot, app: QueueOnly) -> None:
         pane = await shown(pilot, app)

@@ -260,7 +260,10 @@ class PendingPane(Pane):
         if cursor != rows.cursor:
             rows.cursor = cursor
         self._header()
-        self._schedule()
+        if self._shown_file is not None and self._shown_file not in self.positions:
+            self._preview()  # what it shows left the list (accepted, rejected): not a moment more
+        else:
+            self._schedule()
 
     def _follow(self, old: list[str], old_cursor: int) -> int:
         """The row of the candidate or item the cursor was on, or of the next one still
