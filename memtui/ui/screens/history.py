@@ -18,6 +18,7 @@ from textual.worker import get_current_worker
 from memtui.engine.oplog import Operation
 from memtui.engine.ops.history import ABSENT, Snapshot
 from memtui.ui.editing import ask, reload_store, say
+from memtui.ui.messages import RunOp
 from memtui.ui.safe import literal, row
 from memtui.ui.screens.page import PageScreen
 from memtui.ui.style import component_style
@@ -283,10 +284,8 @@ class HistoryScreen(PageScreen[None]):
         root, label = self.root, f"undo {op.op} ({op.opid})"
 
         def go() -> None:
-            run_op = getattr(self.app, "run_op", None)
-            if callable(run_op):
-                self.dismiss(None)
-                run_op(label, lambda: undo(root, op.opid))
+            self.dismiss(None)
+            self.app.post_message(RunOp(label, lambda: undo(root, op.opid)))
 
         ask(
             self.app,

@@ -23,6 +23,7 @@ from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from memtui.engine.search import BadQuery, Hit, search
+from memtui.ui.messages import OpenFile
 from memtui.ui.safe import literal, row
 from memtui.ui.style import component_style
 from memtui.ui.widgets.rows import Rows
@@ -263,7 +264,7 @@ class SearchScreen(ModalScreen[None]):
         hit = self.hits[index]
         self.workers.cancel_group(self, "search")
         self.dismiss()
-        self.app.open_file(hit.file, hit.line)  # type: ignore[attr-defined]
+        self.app.post_message(OpenFile(hit.file, hit.line))
 
     def action_close(self) -> None:
         self.workers.cancel_group(self, "search")
