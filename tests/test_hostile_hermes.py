@@ -488,12 +488,6 @@ def test_an_approval_whose_result_would_pass_the_size_limit_is_refused(home, cap
     assert "MEMORY.md" in err and "2000" in err.replace(",", ""), err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ops/hermes_queue replays on the text without its BOM: Hermes' first entry is "
-    "'\\ufeff' + text, so Hermes appends an add equal to the first entry's visible text (no "
-    "duplicate to it) where memtui calls it a no-op; the gauge of a preview is one short too",
-)
 def test_an_add_equal_to_a_bom_headed_first_entry_is_appended_as_hermes_does(home, capsys):
     (home / "memories/MEMORY.md").write_bytes(b"\xef\xbb\xbf" + DELIM.join(MEMORY).encode())
     write_tree(home, {"pending/memory/0a0a0a05.json": record({**ADD, "content": MEMORY[0]})})

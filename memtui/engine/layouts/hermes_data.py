@@ -135,8 +135,13 @@ def memory_file(reader: StoreReader, target: str, limit: int) -> MemoryFile | No
     found = tuple(rules.pieces(tf.text))
     # Hermes reads with encoding="utf-8": a BOM stays, as U+FEFF heading the first entry
     # (which its threat scan then blocks from the prompt).
-    entries = tuple(rules.dedupe(rules.split_entries(BOM_CHAR + tf.text if tf.bom else tf.text)))
+    entries = tuple(rules.dedupe(rules.split_entries(with_bom(tf))))
     return MemoryFile(rel, target, tf, found, entries, limit, rules.drift(tf.text, limit))
+
+
+def with_bom(tf: TextFile) -> str:
+    """The text as Hermes reads it (`encoding="utf-8"`): a BOM is its first character."""
+    return BOM_CHAR + tf.text if tf.bom else tf.text
 
 
 def staged(
@@ -157,7 +162,7 @@ def staged(
         return Staged(rel, tf.text, None, got)
     target = data.get(got.target)
     try:
-        replay(got, target.tf.text if target else "", limits[got.target])
+        replay(got, with_bom(target.tf) if target else "", limits[got.target])
     except Refusal as exc:
         return Staged(rel, tf.text, got, None, str(exc), exc.kind)
     return Staged(rel, tf.text, got, None)

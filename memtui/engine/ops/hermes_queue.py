@@ -17,6 +17,7 @@ from memtui.engine.errors import MemtuiError
 from memtui.engine.identity import check_shown_bytes, split_expect
 from memtui.engine.layouts import hermes_rules as rules
 from memtui.engine.layouts.hermes import PENDING
+from memtui.engine.layouts.hermes_data import with_bom
 from memtui.engine.layouts.hermes_replay import QUEUE, ReplayRefused, parse_record, replay
 from memtui.engine.ops.common import Refused
 from memtui.engine.ops.hermes import open_file
@@ -70,7 +71,8 @@ def _approve_one(root: str, item_id: str, expect: str | None, dry_run: bool) -> 
                 "(reject it)"
             )
         target_rel, target, limit = open_file(tx, record.target, drifting=True)
-        old = target.text if target else ""
+        # Hermes reads the file as UTF-8 text: a BOM is part of its first entry
+        old = with_bom(target) if target else ""
         before = rules.dedupe(rules.split_entries(old))
         try:
             after = replay(record, old, limit)
@@ -79,7 +81,7 @@ def _approve_one(root: str, item_id: str, expect: str | None, dry_run: bool) -> 
         new = rules.join(after)
         noop = record.action == "add" and after == before  # "Entry already exists"
         if not noop and (target is None or new != old):
-            data = target.encode(new) if target else new.encode("utf-8")
+            data = new.encode("utf-8")  # a kept BOM is the first entry's own character
             tx.write(target_rel, data)
         tx.remove(rel)
         tx.details.update(
