@@ -20,15 +20,17 @@ from memtui.ui.app import MemtuiApp
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 TODAY = dt.date(2026, 11, 29)
-SHOTS = (  # (file name, keys pressed before the picture)
-    ("index-and-file", ("1", "down", "enter")),
-    ("events", ("3",)),
-    ("mood", ("4",)),
-    ("pending", ("5",)),
-    ("warnings", ("6",)),
-    ("search", ("slash", *"deploy")),
-    ("help", ("question_mark",)),
-    ("context", ("c",)),
+SHOTS = (  # (file name, the demo's folder it opens, keys pressed before the picture)
+    ("index-and-file", "", ("1", "down", "enter")),
+    ("events", "", ("3",)),
+    ("mood", "", ("4",)),
+    ("pending", "", ("5",)),
+    ("warnings", "", ("6",)),
+    ("search", "", ("slash", *"deploy")),
+    ("help", "", ("question_mark",)),
+    ("context", "", ("c",)),
+    ("hermes-queue", "hermes", ("5", "down", "down")),  # a staged replace: its diff and gauge
+    ("claude-context", "claude", ("c",)),  # Claude's 200-line cut
 )
 
 
@@ -50,8 +52,8 @@ def main() -> None:
     shutil.rmtree(root, ignore_errors=True)
     write_demo(root, size=1, today=TODAY)
     OUT.mkdir(exist_ok=True)
-    for name, keys in SHOTS:
-        asyncio.run(shoot(root, name, keys))
+    for name, folder, keys in SHOTS:
+        asyncio.run(shoot(root / folder if folder else root, name, keys))
         print(f"screenshots/{name}.svg")
 
 
