@@ -13,10 +13,12 @@ Formats restated from NousResearch/hermes-agent: records from
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -273,10 +275,11 @@ def test_the_preview_of_a_write_that_would_be_refused_says_why_and_writes_nothin
 # --- Hermes' own lock ---------------------------------------------------------------------
 
 
-@pytest.mark.skipif(shutil.which("flock") is None, reason="needs flock(1)")
-def test_while_hermes_holds_its_lock_memtui_gives_up_after_10_s_and_changes_nothing(home):
+@contextlib.contextmanager
+def hermes_holds_its_lock(home: Path) -> Iterator[None]:
+    """Hermes' _file_lock, from bash: open(MEMORY.md.lock, "a+") + flock(LOCK_EX), held
+    until the block ends."""
     holder = subprocess.Popen(
-        # Hermes' _file_lock: open(MEMORY.md.lock, "a+") + flock(LOCK_EX); held until killed
         [
             "bash",
             "-c",
@@ -288,6 +291,15 @@ def test_while_hermes_holds_its_lock_memtui_gives_up_after_10_s_and_changes_noth
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        yield
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+@pytest.mark.skipif(shutil.which("flock") is None, reason="needs flock(1)")
+def test_while_hermes_holds_its_lock_memtui_gives_up_after_10_s_and_changes_nothing(home):
+    with hermes_holds_its_lock(home):
         before = memory_state(home)
 
         result = cli(home, "accept", "hermes-pending:0a0a0a01")
@@ -296,27 +308,13 @@ def test_while_hermes_holds_its_lock_memtui_gives_up_after_10_s_and_changes_noth
         assert "memories/MEMORY.md.lock" in result.stderr
         assert "10 s" in result.stderr
         assert memory_state(home) == before
-    finally:
-        holder.kill()
-        holder.wait()
 
 
 @pytest.mark.skipif(shutil.which("flock") is None, reason="needs flock(1)")
 @pytest.mark.parametrize("verb", [("undo",), ("rollback", "memories/MEMORY.md")])
 def test_undo_and_rollback_of_a_hermes_file_also_wait_for_hermes_lock(home, verb):
     assert cli(home, "accept", "hermes-pending:0a0a0a01").returncode == 0
-    holder = subprocess.Popen(
-        [
-            "bash",
-            "-c",
-            'exec 9>>"$ROOT/memories/MEMORY.md.lock"; flock -x 9; echo locked; exec sleep 600',
-        ],
-        env={**os.environ, "ROOT": str(home)},
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+    with hermes_holds_its_lock(home):
         before = tree_digest(home)
 
         result = cli(home, *verb)
@@ -324,7 +322,4 @@ def test_undo_and_rollback_of_a_hermes_file_also_wait_for_hermes_lock(home, verb
         assert result.returncode == 1, result.stderr
         assert "memories/MEMORY.md.lock" in result.stderr
         assert tree_digest(home) == before
-    finally:
-        holder.kill()
-        holder.wait()
     assert cli(home, *verb).returncode == 0  # once Hermes lets go

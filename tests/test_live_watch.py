@@ -4,11 +4,13 @@ fail it falls back to polling."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,12 +29,16 @@ def home(tmp_path: Path) -> Path:
     return tmp_path
 
 
-@pytest.fixture
-def watching(home: Path) -> Iterator[queue.Queue[tuple[str, ...]]]:
+@contextlib.contextmanager
+def watcher(
+    root: Path, known: tuple[str, ...] = KNOWN, keep: Any = None
+) -> Iterator[queue.Queue[tuple[str, ...]]]:
+    """live.watch in a thread, as the app runs it; what it reports goes to the queue."""
     seen: queue.Queue[tuple[str, ...]] = queue.Queue()
     stop = threading.Event()
+    files = (known, [f for f in known if "/" not in f])
     thread = threading.Thread(
-        target=live.watch, args=(str(home), lambda: (KNOWN, ["facts.md"]), seen.put, stop)
+        target=live.watch, args=(str(root), lambda: files, seen.put, stop, keep)
     )
     thread.start()
     try:
@@ -40,7 +46,13 @@ def watching(home: Path) -> Iterator[queue.Queue[tuple[str, ...]]]:
     finally:
         stop.set()
         thread.join(timeout=10)
-        assert not thread.is_alive(), "the watcher did not stop when asked"
+    assert not thread.is_alive(), "the watcher did not stop when asked"
+
+
+@pytest.fixture
+def watching(home: Path) -> Iterator[queue.Queue[tuple[str, ...]]]:
+    with watcher(home) as seen:
+        yield seen
 
 
 def next_change(seen: queue.Queue[tuple[str, ...]], wanted: str) -> tuple[str, ...]:
@@ -103,29 +115,18 @@ def test_without_notifications_it_polls(home, monkeypatch):
         raise OSError(28, "inotify watch limit reached")
 
     monkeypatch.setattr(watchfiles, "watch", broken)
-    seen: queue.Queue[tuple[str, ...]] = queue.Queue()
-    stop = threading.Event()
-    thread = threading.Thread(
-        target=live.watch, args=(str(home), lambda: (KNOWN, ["facts.md"]), seen.put, stop)
-    )
-    thread.start()
-    try:
+    with watcher(home) as seen:
         # the poller's first look is its baseline: write until a poll has seen one
-        deadline_polls = 0
-        while True:
-            (home / "facts.md").write_text(f"poll {deadline_polls}\n" * 3, encoding="utf-8")
+        for attempt in range(20):
+            (home / "facts.md").write_text(f"poll {attempt}\n" * 3, encoding="utf-8")
             try:
                 got = seen.get(timeout=live.POLL * 4)
             except queue.Empty:
-                deadline_polls += 1
-                assert deadline_polls < 20, "the poller never reported the write"
                 continue
             assert "facts.md" in got
             break
-    finally:
-        stop.set()
-        thread.join(timeout=10)
-    assert not thread.is_alive()
+        else:
+            raise AssertionError("the poller never reported the write")
 
 
 def test_an_agent_homes_own_files_do_not_reload_the_store(tmp_path):
@@ -139,15 +140,7 @@ def test_an_agent_homes_own_files_do_not_reload_the_store(tmp_path):
     (tmp_path / "state.db").write_bytes(b"SQLite format 3\x00")
     store = open_store(tmp_path)
     assert "hermes" in store.layouts and "state.db" not in store.files
-    seen: queue.Queue[tuple[str, ...]] = queue.Queue()
-    stop = threading.Event()
-    known = (store.files, [f for f in store.files if "/" not in f])
-    thread = threading.Thread(
-        target=live.watch,
-        args=(str(tmp_path), lambda: known, seen.put, stop, lambda: keeps(store)),
-    )
-    thread.start()
-    try:
+    with watcher(tmp_path, store.files, lambda: keeps(store)) as seen:
         write_until_seen(seen, tmp_path, "config.yaml")
         (tmp_path / "state.db").write_bytes(b"SQLite format 3\x00 busy")
         (tmp_path / "gateway.pid").write_text("4242\n", encoding="utf-8")
@@ -156,7 +149,3 @@ def test_an_agent_homes_own_files_do_not_reload_the_store(tmp_path):
         while "memories/MEMORY.md" not in reported:  # every batch up to the memory's
             reported.update(seen.get(timeout=10))
         assert not reported & {"state.db", "gateway.pid"}
-    finally:
-        stop.set()
-        thread.join(timeout=10)
-    assert not thread.is_alive()

@@ -86,6 +86,27 @@ class QueuePreview:
     error: str | None = None
 
 
+class QueueOps:
+    """A layout's preview/approve/reject, kept in one engine/ops module (`ops_module`),
+    imported on first use so opening a store never loads the write path."""
+
+    ops_module = ""
+
+    def _ops(self) -> Any:
+        import importlib
+
+        return importlib.import_module(self.ops_module)
+
+    def preview(self, root: str, item_id: str) -> QueuePreview:
+        return self._ops().preview(root, item_id)
+
+    def approve(self, root: str, ids: list[str], **shown: Any) -> list[Receipt]:
+        return self._ops().approve(root, ids, **shown)
+
+    def reject(self, root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
+        return self._ops().reject(root, ids, reason, **shown)
+
+
 class NotQueued(MemtuiError):
     """An id that names no queue item of any layout."""
 

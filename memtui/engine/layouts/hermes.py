@@ -18,9 +18,10 @@ from memtui.engine.layouts.hermes_data import ARCHIVE, HermesData, Staged, read_
 from memtui.engine.layouts.hermes_replay import QUEUE, SKILLS
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.paths import LOCK_NAME
+from memtui.engine.queue import QueueOps
 
 if TYPE_CHECKING:
-    from memtui.engine.queue import QueueItem, QueuePreview
+    from memtui.engine.queue import QueueItem
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
     from memtui.engine.write.transaction import Receipt
@@ -56,7 +57,8 @@ def pending_id(item: Staged) -> str:
     return f"{PENDING}:skills/{name}" if item.skill else f"{PENDING}:{name}"
 
 
-class Hermes:
+class Hermes(QueueOps):
+    ops_module = "memtui.engine.ops.hermes_queue"  # its queue's preview, approve, reject
     name = "hermes"
     looks_for = "memories/MEMORY.md, memories/USER.md or pending/memory/*.json (hermes)"
     kinds = (ENTRY, PENDING, ARCHIVED)
@@ -182,21 +184,6 @@ class Hermes:
                 )
             )
         return items
-
-    def preview(self, root: str, item_id: str) -> QueuePreview:
-        from memtui.engine.ops.hermes_queue import preview
-
-        return preview(root, item_id)
-
-    def approve(self, root: str, ids: list[str], **shown: Any) -> list[Receipt]:
-        from memtui.engine.ops.hermes_queue import approve
-
-        return approve(root, ids, **shown)
-
-    def reject(self, root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
-        from memtui.engine.ops.hermes_queue import reject
-
-        return reject(root, ids, reason, **shown)
 
 
 def archived_span(a: Any) -> Span:

@@ -24,10 +24,11 @@ from memtui.engine.layouts.common import read_late, refused
 from memtui.engine.markdown import sections
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.paths import LOCK_NAME
+from memtui.engine.queue import QueueOps
 from memtui.engine.textfile import TextFile
 
 if TYPE_CHECKING:
-    from memtui.engine.queue import QueueItem, QueuePreview
+    from memtui.engine.queue import QueueItem
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
     from memtui.engine.write.transaction import Receipt
@@ -78,7 +79,8 @@ def first_unloaded(item: rules.Injected) -> int | None:
     return line + 1 if rest.startswith(("\n", "\r\n")) else line
 
 
-class OpenClaw:
+class OpenClaw(QueueOps):
+    ops_module = "memtui.engine.ops.openclaw_audit"  # its queue's preview, approve, reject
     name = "openclaw"
     looks_for = "AGENTS.md with SOUL.md, USER.md, MEMORY.md or memory/ (openclaw)"
     kinds = ("openclaw", "openclaw-daily", audit.KIND)
@@ -170,21 +172,6 @@ class OpenClaw:
         from memtui.engine.ops.openclaw_audit import queue_items
 
         return queue_items(store, data)
-
-    def preview(self, root: str, item_id: str) -> QueuePreview:
-        from memtui.engine.ops.openclaw_audit import preview
-
-        return preview(root, item_id)
-
-    def approve(self, root: str, ids: list[str], **shown: Any) -> list[Receipt]:
-        from memtui.engine.ops.openclaw_audit import approve
-
-        return approve(root, ids, **shown)
-
-    def reject(self, root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
-        from memtui.engine.ops.openclaw_audit import reject
-
-        return reject(root, ids, reason, **shown)
 
 
 def _text(tf: TextFile | None) -> str | None:
