@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from memtui.engine.textfile import TextFile
 
@@ -213,6 +213,10 @@ class MoodSnapshot:
 
 @dataclass(frozen=True, slots=True)
 class Mood:
+    # where the companion agent keeps it (SPEC §2), for faces that say it is absent
+    FILE: ClassVar[str] = "memory/mood_state.md"
+    AUX: ClassVar[str] = ".mood_state_aux"  # consecutive_g4c_count lives here
+
     file: str
     valence: float | None
     energy: float | None

@@ -18,8 +18,8 @@ from memtui.engine.textfile import LineCounter, TextFile, iter_lines
 EVENTS = "memory/events.md"
 PERSONA = "memory/persona.md"
 PROFILE = "memory/user_profile.md"
-MOOD = "memory/mood_state.md"
-MOOD_AUX = ".mood_state_aux"
+MOOD = Mood.FILE
+MOOD_AUX = Mood.AUX
 SUMMARY = "MEMORY.md"
 MARKERS = (EVENTS, PERSONA, MOOD)
 

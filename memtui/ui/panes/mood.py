@@ -18,7 +18,6 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
-from memtui.engine.layouts.companion import MOOD, MOOD_AUX
 from memtui.engine.model import Mood, MoodSnapshot
 from memtui.engine.store import Store
 from memtui.ui.messages import OpenFile, ShowHistory
@@ -266,17 +265,19 @@ class MoodPane(Pane):
             text.append("No companion layout in this store (memory/mood_state.md).", "italic")
             return text
         if mood is None:
-            text.append(f"No {MOOD} in this store: the agent has not recorded a mood.", "italic")
+            text.append(
+                f"No {Mood.FILE} in this store: the agent has not recorded a mood.", "italic"
+            )
             return text
         text.append("Now  ", style="bold")
         text.append("valence ", style=self.style_of("mood--valence"))
         text.append(_number(mood.valence), style="bold")
         text.append("   energy ", style=self.style_of("mood--energy"))
         text.append(_number(mood.energy, signed=False), style="bold")
-        text.append(f"   ({len(mood.snapshots)} snapshots in {MOOD})\n", style="dim")
+        text.append(f"   ({len(mood.snapshots)} snapshots in {Mood.FILE})\n", style="dim")
         text.append("Healing-loop guard  ")
         if mood.g4c_count is None:
-            text.append(f"unknown (no consecutive_g4c_count in {MOOD_AUX})", style="italic")
+            text.append(f"unknown (no consecutive_g4c_count in {Mood.AUX})", style="italic")
         elif mood.healing_guard_on:
             text.append("ON", style=self.style_of("mood--guard-on"))
             text.append(": positive Δvalence forbidden until it resets", style="bold")
@@ -344,7 +345,7 @@ class MoodPane(Pane):
         self.post_message(OpenFile(self.mood.file, line))
 
     def action_history(self) -> None:
-        self.post_message(ShowHistory(MOOD))
+        self.post_message(ShowHistory(Mood.FILE))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("history", "open") and self.mood is None:
