@@ -88,3 +88,22 @@ def test_whole_app_tree_search_and_viewer(demo: Path) -> None:
         assert (viewer.rel, viewer.rows.cursor + 1) == (expected.file, expected.line)
 
     run(MemtuiApp(str(demo), watch=False), body)
+
+
+def test_a_snapshot_arriving_while_the_app_quits_is_dropped(
+    demo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Quitting takes the panes down children first; a load that ends then (the reload
+    after a write, say) must not reach a pane whose widgets are gone."""
+    from memtui.ui.messages import StoreLoaded
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        store = app.store
+        assert store is not None
+        await app.query_one("#mood-summary").remove()  # as shutdown leaves it, midway
+        monkeypatch.setattr(MemtuiApp, "is_running", property(lambda self: False))
+        app.on_store_loaded(StoreLoaded(store, 0.0))
+        monkeypatch.undo()
+        assert app.store is store
+
+    run(MemtuiApp(str(demo), watch=False), body)

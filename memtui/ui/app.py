@@ -218,6 +218,8 @@ class MemtuiApp(App[None]):
         return self._top  # worked out once a snapshot, not on every poll
 
     def on_store_loaded(self, message: StoreLoaded) -> None:
+        if not self.is_running:  # quitting: the panes are being taken down, children first
+            return
         if self._shown_root not in (None, message.store.root):  # another store (palette)
             for pane in self.query(Pane):
                 pane.forget()
