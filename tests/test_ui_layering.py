@@ -72,6 +72,17 @@ def test_panes_talk_up_with_messages_not_through_the_app():
     assert offenders == {}
 
 
+def test_screens_are_handed_what_they_need_not_probing_the_app():
+    """Screens may use Textual's own app API (suspend, exit, key display), but what the
+    shell decides, such as read-only, is passed in: never read by getattr."""
+    offenders = {
+        path.name: probes
+        for path in sorted((UI / "screens").glob("*.py"))
+        if (probes := [u for u in app_uses(path) if "(self.app, ...)" in u])
+    }
+    assert offenders == {}
+
+
 def test_the_pane_rule_sees_each_way_round_it(tmp_path: Path):
     """The checker itself: a call, a getattr, an alias are each caught."""
     pane = tmp_path / "pane.py"

@@ -228,3 +228,22 @@ def test_add_a_fact_and_an_event_as_memtui_add_does(
     for rel in ("facts.md", "index.txt", "memory/events.md"):
         assert (root / rel).read_bytes() == (cli / rel).read_bytes(), rel
     assert "周五一起看电影" in (root / "memory/events.md").read_text(encoding="utf-8")
+
+
+def test_read_only_dry_run_report_offers_no_apply(tmp_path: Path) -> None:
+    """The shell hands the report its apply, or none when read-only: `a` writes nothing."""
+    root = stale_store(tmp_path / "store")
+    before = tree_digest(root)
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        app.action_maintain(False)
+        await until(pilot, lambda: isinstance(app.screen, DryRunScreen))
+        assert app.screen.apply is None
+        assert "a applies it" not in str(app.screen.query_one("#report-note").render())
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, DryRunScreen)  # nothing to confirm: no apply
+
+    run(SayingApp(root, read_only=True), body)
+    assert tree_digest(root) == before

@@ -321,7 +321,8 @@ class MemtuiApp(App[None]):
         if message.receipts and all(r.dry_run for r in message.receipts):
             from memtui.ui.screens.report import DryRunScreen
 
-            self.push_screen(DryRunScreen(message.label, message.receipts, message.apply))
+            apply = None if self.read_only else message.apply  # read-only: the report alone
+            self.push_screen(DryRunScreen(message.label, message.receipts, apply))
             return
         changes = [c for r in message.receipts for c in r.changes]
         if changes:

@@ -73,7 +73,7 @@ class EditScreen(PageScreen[Receipt | None]):
         root: str,
         *,
         file: str | None = None,
-        read_only: bool | None = None,
+        read_only: bool = False,
         guarded: bool = False,
         at_row: int = 0,
     ) -> None:
@@ -86,7 +86,7 @@ class EditScreen(PageScreen[Receipt | None]):
         self.seen_text = seen_text  # the entry as last read: a save is checked against it
         self.root = str(root)
         self.file = file
-        self._read_only_arg = read_only
+        self.read_only = read_only  # passed down by the shell
         self.editable = representable(seen_text)
         self.baseline = seen_text  # what the editor was loaded with (to know if it changed)
         self.theirs: str | None = None  # the stored text after a Conflict (None: gone)
@@ -95,12 +95,6 @@ class EditScreen(PageScreen[Receipt | None]):
         self.saving = False
 
     # --- layout --------------------------------------------------------------
-
-    @property
-    def read_only(self) -> bool:
-        if self._read_only_arg is not None:
-            return self._read_only_arg
-        return bool(getattr(self.app, "read_only", False))
 
     @property
     def locked(self) -> bool:

@@ -98,22 +98,16 @@ class HistoryScreen(PageScreen[None]):
         Binding("q", "close", "Close", id="history.close_q", show=False),
     ]
 
-    def __init__(self, root: str, rel: str, *, read_only: bool | None = None) -> None:
+    def __init__(self, root: str, rel: str, *, read_only: bool = False) -> None:
         super().__init__()
         self.root = str(root)
         self.rel = rel
-        self._read_only_arg = read_only
+        self.read_only = read_only  # passed down by the shell
         self.snaps: list[Snapshot] = []
         self.owners: dict[str, Operation] = {}  # snapshot path -> the operation that made it
         self.now_digest: str | None = None
         self.loaded = False
         self.busy = False
-
-    @property
-    def read_only(self) -> bool:
-        if self._read_only_arg is not None:
-            return self._read_only_arg
-        return bool(getattr(self.app, "read_only", False))
 
     def compose(self) -> ComposeResult:
         yield Static(row(f"History of {self.rel}"), id="history-title", classes="page-title")

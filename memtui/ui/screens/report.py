@@ -54,7 +54,7 @@ class DryRunScreen(PageScreen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "apply":
-            return self.apply is not None and not getattr(self.app, "read_only", False)
+            return self.apply is not None
         return True
 
     def action_apply(self) -> None:
