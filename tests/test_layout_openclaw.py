@@ -180,6 +180,25 @@ def test_context_gives_each_file_as_injected_cut_at_20000_utf16_units(tmp_path: 
     assert files["IDENTITY.md"]["text"] == f"[MISSING] Expected at: {root / 'IDENTITY.md'}"
 
 
+def test_the_cut_names_only_the_lines_between_the_head_and_the_tail(tmp_path: Path) -> None:
+    """OpenClaw loads a cut file's end again: what is said not loaded stops before it."""
+    root = workspace(tmp_path)
+    memory = (root / "MEMORY.md").read_text(encoding="utf-8").rstrip()
+    injected, head = openclaw_cut(memory, "MEMORY.md")
+    tail = injected[injected.index("chars of ") :].split("\n", 2)[2]  # after the marker
+    start = len(memory) - len(tail)
+    assert memory[start:] == tail
+    # the line the tail starts inside is not loaded from its start: it counts as cut
+    last = memory.count("\n", 0, start) + (memory[start - 1] != "\n")
+    first = first_unloaded(memory, head)
+    got = run_cli("context", "--store", str(root))
+    assert got.returncode == 0, got.stderr
+    assert (
+        f"not loaded: lines {first} to {last} ({last - first + 1} lines); "
+        f"from line {last + 1} on, the end is loaded again"
+    ) in got.stdout
+
+
 def test_a_file_of_exactly_20000_units_is_loaded_whole(tmp_path: Path) -> None:
     tools = lines_to(20_000, "tools")
     root = write_tree(tmp_path / "ws", {"AGENTS.md": "# A\n", "USER.md": "u\n", "TOOLS.md": tools})

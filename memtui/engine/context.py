@@ -33,9 +33,13 @@ def unloaded(store: Store, cf: ContextFile) -> str:
     """What lies past the cut, named: the first line not loaded and how many follow."""
     if cf.first_unloaded_line is None:
         return ""
-    tf = store.texts.get(cf.file)
-    total = tf.text.count("\n") + (0 if tf.text.endswith("\n") else 1) if tf else 0
-    left = max(total - cf.first_unloaded_line + 1, 0)
-    first = cf.first_unloaded_line
+    first, again = cf.first_unloaded_line, ""
+    if cf.last_unloaded_line is not None:
+        total = cf.last_unloaded_line
+        again = f"; from line {total + 1} on, the end is loaded again"
+    else:
+        tf = store.texts.get(cf.file)
+        total = tf.text.count("\n") + (0 if tf.text.endswith("\n") else 1) if tf else 0
+    left = max(total - first + 1, 0)
     where = f"line {first}" if total <= first else f"lines {first} to {total}"
-    return f"not loaded: {where} ({counted(left, 'line')})"
+    return f"not loaded: {where} ({counted(left, 'line')}){again}"

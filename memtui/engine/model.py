@@ -397,6 +397,9 @@ class ContextFile:
     first_unloaded_line: int | None  # 1-based; None: the whole file is loaded
     lines: int  # lines loaded
     note: str = ""  # why it is cut where it is, in words
+    # The last line not loaded, when the file's end is loaded again (OpenClaw keeps a
+    # tail); None: nothing after the cut is loaded.
+    last_unloaded_line: int | None = None
 
     @property
     def cut(self) -> bool:

@@ -197,7 +197,19 @@ def _context_file(item: rules.Injected) -> ContextFile:
         why = f"{rules.MAX_CHARS:,} characters ({t.original:,} in the file)"
     tail = f"; its last {t.tail_units:,} characters are loaded again" if t.tail_units else ""
     note = f"OpenClaw cuts {item.name} at {why}{tail}{private}"  # past it: context.unloaded
-    return ContextFile(item.name, item.text, first, first - 1, note)
+    last = None if item.clamped else _last_unloaded(t, first)
+    return ContextFile(item.name, item.text, first, first - 1, note, last)
+
+
+def _last_unloaded(t: rules.Trim, first: int) -> int | None:
+    """The last line before the kept tail (None: no tail, or it starts in line `first`).
+    A line the tail starts inside counts as not loaded: its start is not."""
+    if not t.tail_units:
+        return None
+    start = len(t.trimmed) - len(rules.slice_safe(t.trimmed, -t.tail_units))
+    line = t.trimmed.count("\n", 0, start) + 1
+    last = line - 1 if start == 0 or t.trimmed[start - 1] == "\n" else line
+    return last if last >= first else None
 
 
 def _daily(files: frozenset[str], today: dt.date) -> tuple[Daily, ...]:
