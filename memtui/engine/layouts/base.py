@@ -7,9 +7,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from memtui.engine.model import ContextFile, Entry, OutlineItem
-
 if TYPE_CHECKING:
+    from memtui.engine.model import ContextFile, Entry, OutlineItem
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
     from memtui.engine.write.transaction import Receipt
@@ -26,16 +25,27 @@ class Listing:
     dirs: tuple[str, ...]
 
 
-class Layout(Protocol):
+class Detection(Protocol):
+    """A layout's detection alone (layouts.detectors()): importable without its parser,
+    for what lists or searches a store without parsing it."""
+
     name: str
     looks_for: str  # what detect() looks for, for "holds no memory store"
-    kinds: tuple[str, ...]  # the entry-id prefixes it owns (`topic`, `event`, ...)
 
     def detect(self, top: Listing) -> bool: ...
 
     def folders(self, top: Listing) -> list[tuple[str, bool]]:
         """Folders below the root it reads beyond the shared ones: (folder, recursive)."""
         ...
+
+    # Optional (engine.home): `dotfiles`, the root dotfiles it reads (no other is ever
+    # shown: an agent home's .env holds API keys); and, for a layout whose root is an
+    # agent's whole home rather than a memory folder (Hermes), `is_memory(rel) -> bool`,
+    # whether a file found under it is memory: the store is then only those files.
+
+
+class Layout(Detection, Protocol):
+    kinds: tuple[str, ...]  # the entry-id prefixes it owns (`topic`, `event`, ...)
 
     def parse(self, reader: StoreReader, top: Listing) -> Any: ...
 
@@ -47,11 +57,6 @@ class Layout(Protocol):
     def outline(self, store: Store, data: Any) -> list[OutlineItem]: ...
 
     def context(self, store: Store, data: Any) -> list[ContextFile]: ...
-
-    # Optional (engine.home): `dotfiles`, the root dotfiles it reads (no other is ever
-    # shown: an agent home's .env holds API keys); and, for a layout whose root is an
-    # agent's whole home rather than a memory folder (Hermes), `is_memory(rel) -> bool`,
-    # whether a file found under it is memory: the store is then only those files.
 
     def locks(self, rel: str) -> list[str]:
         """The lock files a change to `rel` must hold."""

@@ -10,18 +10,16 @@ import re
 import sys
 
 from memtui.engine.layouts.companion_vocab import EVENT_TYPES  # noqa: F401 - re-exported
+from memtui.engine.layouts.seeds_detect import EVENTS, PERSONA
 from memtui.engine.markdown import fences, sections
 from memtui.engine.model import Companion, Event, Mood, MoodSnapshot, ProfileCategory, Span
 from memtui.engine.reader import StoreReader
 from memtui.engine.textfile import LineCounter, TextFile, iter_lines
 
-EVENTS = "memory/events.md"
-PERSONA = "memory/persona.md"
 PROFILE = "memory/user_profile.md"
 MOOD = Mood.FILE
 MOOD_AUX = Mood.AUX
 SUMMARY = "MEMORY.md"
-MARKERS = (EVENTS, PERSONA, MOOD)
 
 NEW_DETAILS = "【在对话中形成的新细节】"
 UNRESOLVED = "【最近未解决事项】"
@@ -41,14 +39,6 @@ def small_int(digits: str) -> int | None:
     if not digits or len(digits) > MAX_DIGITS or not (digits.isascii() and digits.isdigit()):
         return None
     return int(digits)
-
-
-# What detect() looks for (SPEC §2), for the message when a folder holds no layout.
-LOOKS_FOR = "memory/events.md, memory/persona.md or memory/mood_state.md (companion)"
-
-
-def detect(files: frozenset[str]) -> bool:
-    return any(m in files for m in MARKERS)
 
 
 def parse(reader: StoreReader) -> Companion:

@@ -12,13 +12,13 @@ from typing import Any
 
 from memtui.engine import frontmatter
 from memtui.engine.findings import unparsed
+from memtui.engine.layouts.seeds_detect import DSH_INDEX as INDEX
+from memtui.engine.layouts.seeds_detect import FACTS
 from memtui.engine.markdown import fences, sections
 from memtui.engine.model import Candidate, Dsh, FactSection, Sop
 from memtui.engine.reader import StoreReader
 from memtui.engine.textfile import TextFile, iter_lines, line_count
 
-INDEX = "index.txt"
-FACTS = "facts.md"
 META = "memory-meta.json"
 STATS = "memory_stats.json"
 REPORT = "maintenance-report.json"
@@ -29,14 +29,6 @@ SEP = " · "
 ENTRY_TYPES = ("fact", "sop")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 OUTSIDE = "leads outside the store root"
-
-
-# What detect() looks for (SPEC §3), for the message when a folder holds no layout.
-LOOKS_FOR = "index.txt beside facts.md, sops/ or pending/ (dsh)"
-
-
-def detect(files: frozenset[str], dirs: Iterable[str]) -> bool:
-    return INDEX in files and (FACTS in files or any(d in ("sops", "pending") for d in dirs))
 
 
 def under(files: Iterable[str], folder: str, suffix: str = ".md") -> list[str]:

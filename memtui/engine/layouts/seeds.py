@@ -8,6 +8,11 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts import companion, dsh, workspace
 from memtui.engine.layouts.base import Listing
 from memtui.engine.layouts.common import by_file, op_options, refused, whole_or_cut
+from memtui.engine.layouts.seeds_detect import (
+    CompanionDetection,
+    DshDetection,
+    WorkspaceDetection,
+)
 from memtui.engine.model import ContextFile, Entry, Event, OutlineItem
 from memtui.engine.paths import LOCK_NAME
 
@@ -18,13 +23,11 @@ if TYPE_CHECKING:
 
 
 class _Seed:
+    """What the seed layouts share beyond their detection (seeds_detect)."""
+
     name = ""
-    looks_for = ""
     kinds: tuple[str, ...] = ()
     loads: tuple[tuple[str, int | None], ...] = ()  # (file, line cap) the agent is given
-
-    def folders(self, top: Listing) -> list[tuple[str, bool]]:
-        return []  # the shared layout folders (paths.LAYOUT_DIRS) are enough
 
     def locks(self, rel: str) -> list[str]:
         return [LOCK_NAME]  # the agents' own bash takes this one (SPEC §0)
@@ -46,16 +49,11 @@ class _Seed:
         raise refused(f"{kind}:{name}: {self.name} entries of this kind are not restored")
 
 
-class Workspace(_Seed):
-    name = "workspace"
-    looks_for = workspace.LOOKS_FOR
+class Workspace(WorkspaceDetection, _Seed):
     kinds = ("topic",)
     # the seed: soul/user/agent.md are injected by the bootstrap, memory.md up to its
     # 200-line bootstrap limit
     loads = (("soul.md", None), ("user.md", None), ("agent.md", None), (workspace.INDEX, 200))
-
-    def detect(self, top: Listing) -> bool:
-        return workspace.detect(list(top.root_files))
 
     def parse(self, reader: StoreReader, top: Listing) -> Any:
         return workspace.parse(reader, list(top.root_files))
@@ -83,20 +81,14 @@ class Workspace(_Seed):
         return restore_topic(root, name, **op_options(shown))
 
 
-class Companion(_Seed):
-    name = "companion"
-    looks_for = companion.LOOKS_FOR
+class Companion(CompanionDetection, _Seed):
     kinds = ("event", "profile")
-    dotfiles = (companion.MOOD_AUX,)  # the one root dotfile that is memory (engine.home)
     loads = (
         (companion.SUMMARY, None),
         (companion.PERSONA, None),
         (companion.PROFILE, None),
         (companion.MOOD, None),
     )
-
-    def detect(self, top: Listing) -> bool:
-        return companion.detect(top.files)
 
     def parse(self, reader: StoreReader, top: Listing) -> Any:
         return companion.parse(reader)
@@ -139,15 +131,10 @@ def event_entry(e: Event, eid: str, titles: bool = True) -> Entry:
     return Entry(f"event:{eid}", "event", "companion", title, e.span.file, e.span)
 
 
-class Dsh(_Seed):
-    name = "dsh"
-    looks_for = dsh.LOOKS_FOR
+class Dsh(DshDetection, _Seed):
     kinds = ("fact", "sop", "pending")
     # the seed: L0 meta-rules and the L1 index are in the prompt every turn
     loads = ((workspace.DSH_L0, None), (dsh.INDEX, None))
-
-    def detect(self, top: Listing) -> bool:
-        return dsh.detect(top.files, top.dirs)
 
     def parse(self, reader: StoreReader, top: Listing) -> Any:
         return dsh.parse(reader)

@@ -5,37 +5,23 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from memtui.engine.layouts.seeds_detect import (  # noqa: F401 - re-exported
+    COMPANIONS,
+    DSH_L0,
+    TOPIC_LIKE,
+    topic_files,
+)
+from memtui.engine.layouts.seeds_detect import WORKSPACE_INDEX as INDEX
 from memtui.engine.markdown import HEADING, sections
 from memtui.engine.model import Pointer, Section, Workspace
 from memtui.engine.reader import StoreReader
 from memtui.engine.textfile import iter_lines, line_count
 
-INDEX = "memory.md"
 INDEX_CAP_LINES = 200  # SPEC §1: memory.md's hard cap (the thresholds warn and block below it)
-COMPANIONS = ("soul.md", "user.md", "agent.md")
-TOPIC_LIKE = re.compile(r"memory[_\-].*\.md", re.IGNORECASE)
 TOPIC_NAME = re.compile(r"memory_([a-z0-9_]+)\.md")
 ARROW = "→"
 POINTER_FILE = re.compile(r"[^\s（()）\[\]<>\"'`，,；;]+?\.md(?![\w.])")
 PATH_WORD = re.compile(r"[^\s（()）\[\]<>\"'`，,；;]+")
-
-
-# What detect() looks for (SPEC §1), for the message when a folder holds no layout.
-LOOKS_FOR = "memory.md beside soul.md, user.md, agent.md or a memory_<name>.md (workspace)"
-
-
-def detect(root_files: list[str]) -> bool:
-    if INDEX not in root_files:
-        return False
-    return any(f in COMPANIONS for f in root_files) or bool(topic_files(root_files))
-
-
-DSH_L0 = "memory_management_sop.md"  # the dsh layout's meta-rules, not a topic
-
-
-def topic_files(root_files: list[str]) -> list[str]:
-    skip = {INDEX, DSH_L0} if "index.txt" in root_files else {INDEX}
-    return [f for f in root_files if f not in skip and TOPIC_LIKE.fullmatch(f)]
 
 
 def topic_id(filename: str) -> str:

@@ -1,0 +1,66 @@
+"""How the three seed layouts (SPEC §1-§3) are recognised, without their parsers:
+listing and searching a store import only this (layouts.detectors())."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memtui.engine.layouts.base import Listing
+
+# workspace (SPEC §1)
+WORKSPACE_INDEX = "memory.md"
+COMPANIONS = ("soul.md", "user.md", "agent.md")
+TOPIC_LIKE = re.compile(r"memory[_\-].*\.md", re.IGNORECASE)
+DSH_L0 = "memory_management_sop.md"  # the dsh layout's meta-rules, not a topic
+
+# companion (SPEC §2); the mood files are model.Mood.FILE and Mood.AUX
+EVENTS = "memory/events.md"
+PERSONA = "memory/persona.md"
+MOOD = "memory/mood_state.md"
+MOOD_AUX = ".mood_state_aux"
+
+# dsh (SPEC §3)
+DSH_INDEX = "index.txt"
+FACTS = "facts.md"
+
+
+def topic_files(root_files: list[str] | tuple[str, ...]) -> list[str]:
+    skip = {WORKSPACE_INDEX, DSH_L0} if DSH_INDEX in root_files else {WORKSPACE_INDEX}
+    return [f for f in root_files if f not in skip and TOPIC_LIKE.fullmatch(f)]
+
+
+class SeedDetection:
+    def folders(self, top: Listing) -> list[tuple[str, bool]]:
+        return []  # the shared layout folders (paths.LAYOUT_DIRS) are enough
+
+
+class WorkspaceDetection(SeedDetection):
+    name = "workspace"
+    looks_for = "memory.md beside soul.md, user.md, agent.md or a memory_<name>.md (workspace)"
+
+    def detect(self, top: Listing) -> bool:
+        root_files = top.root_files
+        if WORKSPACE_INDEX not in root_files:
+            return False
+        return any(f in COMPANIONS for f in root_files) or bool(topic_files(root_files))
+
+
+class CompanionDetection(SeedDetection):
+    name = "companion"
+    looks_for = "memory/events.md, memory/persona.md or memory/mood_state.md (companion)"
+    dotfiles = (MOOD_AUX,)  # the one root dotfile that is memory (engine.home)
+
+    def detect(self, top: Listing) -> bool:
+        return any(m in top.files for m in (EVENTS, PERSONA, MOOD))
+
+
+class DshDetection(SeedDetection):
+    name = "dsh"
+    looks_for = "index.txt beside facts.md, sops/ or pending/ (dsh)"
+
+    def detect(self, top: Listing) -> bool:
+        files = top.files
+        beside = FACTS in files or any(d in ("sops", "pending") for d in top.dirs)
+        return DSH_INDEX in files and beside
