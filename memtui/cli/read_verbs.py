@@ -86,7 +86,7 @@ def store_root(given: str | None) -> str:
 
     A folder holding no known layout is a wrong call (exit 2), refused before anything
     is read or written: a write verb would otherwise leave a .memory.lock in it."""
-    from memtui.engine.store import looks_like_store, no_layout
+    from memtui.engine.detection import looks_like_store, no_layout
 
     if given:
         if not os.path.isdir(given):

@@ -60,10 +60,10 @@ def keeps(store: object) -> Callable[[str], bool]:
     """Whether a path under this snapshot's root is the store's (store_filter for the
     layouts it holds), made once per snapshot: the watcher asks it of every change, so
     a Hermes home's state.db or logs do not reload the store."""
-    from memtui.engine.layouts import registry
+    from memtui.engine.layouts import detectors
 
     def make() -> Callable[[str], bool]:
-        known = registry()
+        known = detectors()
         found = [known[name] for name in getattr(store, "layouts", ()) if name in known]
         return store_filter(known.values(), found)
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from memtui.engine.config import store_config
 from memtui.engine.errors import MemtuiError
 from memtui.engine.paths import Top, discover_top, is_inside, resolve_root
-from memtui.engine.store import listing
+from memtui.engine.detection import listing
 from memtui.engine.textfile import read_bytes
 
 

@@ -1,9 +1,10 @@
 """One plugin per memory layout (SPEC §1-§3b), and the registry of them.
 
-A layout is one `Layout` object (layouts.base): it detects itself, parses
+A layout is one `Layout` object (layouts.base): it detects itself (its light
+`*_detect` module, all that listing or searching a store imports), parses
 through a `StoreReader`, names its entries, outlines them, says what its agent
-loads, and archives or restores its own entries. Adding a layout is one module
-here and one line in `registry()`.
+loads, and archives or restores its own entries. Adding a layout is its modules
+here and one line in `registry()` and in `detectors()`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from memtui.engine.layouts.base import Layout
+    from memtui.engine.layouts.base import Detection, Layout
 
 
 # Their names, in detection order, for what needs no parser (the CLI's --layout choices).
@@ -30,7 +31,34 @@ def registry() -> dict[str, Layout]:
 
     found: list[Layout] = [Workspace(), Companion(), Dsh(), Claude(), Hermes(), OpenClaw()]
     assert tuple(layout.name for layout in found) == NAMES
+    # a layout detects exactly as its detection alone does (what listing uses)
+    assert all(isinstance(lay, type(detectors()[lay.name])) for lay in found)
     return {layout.name: layout for layout in found}
+
+
+@cache
+def detectors() -> dict[str, Detection]:
+    """Every layout's detection alone, by name, in detection order: what listing and
+    searching a store need, without a parser's import. Each Layout object is its
+    detection's subclass, so both detect alike."""
+    from memtui.engine.layouts.claude_detect import ClaudeDetection
+    from memtui.engine.layouts.hermes_detect import HermesDetection
+    from memtui.engine.layouts.openclaw_detect import OpenClawDetection
+    from memtui.engine.layouts.seeds_detect import (
+        CompanionDetection,
+        DshDetection,
+        WorkspaceDetection,
+    )
+
+    found: list[Detection] = [
+        WorkspaceDetection(),
+        CompanionDetection(),
+        DshDetection(),
+        ClaudeDetection(),
+        HermesDetection(),
+        OpenClawDetection(),
+    ]
+    return {d.name: d for d in found}
 
 
 def for_kind(kind: str) -> Layout | None:

@@ -9,28 +9,24 @@ takes its own, and its content-hash check guards against a concurrent write.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
-from memtui.engine import frontmatter
 from memtui.engine.layouts import claude_rules as rules
 from memtui.engine.layouts.base import Listing
+from memtui.engine.layouts.claude_detect import ClaudeDetection, recall_meta
 from memtui.engine.layouts.claude_rules import ARCHIVE, ARCHIVED, INDEX, LINK
 from memtui.engine.layouts.common import op_options, refused
-from memtui.engine.layouts.openclaw import detect as openclaw_workspace
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
-from memtui.engine.paths import LAYOUT_DIRS, LOCK_NAME
+from memtui.engine.paths import LOCK_NAME
 from memtui.engine.textfile import TextFile, iter_lines
 
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
     from memtui.engine.write.transaction import Receipt
-
-COMPANION_EVENTS = "memory/events.md"  # MEMORY.md beside it is the companion's summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,38 +67,11 @@ def _own(rel: str) -> bool:
     return rel.startswith((ARCHIVE + "/", ".history/"))
 
 
-def _pointers(text: str) -> bool:
-    return any(m.group(2) for m in LINK.finditer(text))
-
-
-class Claude:
-    name = "claude"
-    looks_for = "MEMORY.md linking to .md memories, or .md memories with a type: (claude)"
+class Claude(ClaudeDetection):
     kinds = ("claude", "claude-index")
     archived_to = "to .archive/ with its MEMORY.md lines, out of Claude's recall"
 
     # --- detection and parse ---------------------------------------------------
-
-    def detect(self, top: Listing) -> bool:
-        if COMPANION_EVENTS in top.files or openclaw_workspace(top):
-            return False  # that MEMORY.md is the companion's, or OpenClaw's
-        if INDEX in top.root_files and _pointers(_head(top.root, INDEX, 64 * 1024)):
-            return True
-        typed = (f for f in top.root_files if f.endswith(".md") and f != INDEX)
-        return any(_typed(_head(top.root, f, 4096)) for f in list(typed)[:50])
-
-    def folders(self, top: Listing) -> list[tuple[str, bool]]:
-        """Recall reads every subfolder: so does memtui (its own hidden ones aside)."""
-        shared = {name for name, _ in LAYOUT_DIRS}
-        try:
-            names = sorted(os.listdir(top.root))
-        except OSError:
-            return []
-        found = [(n, True) for n in names if n not in shared and not n.startswith(".")]
-        found = [(n, r) for n, r in found if os.path.isdir(os.path.join(top.root, n))]
-        if os.path.isdir(os.path.join(top.root, ARCHIVE)):
-            found.append((ARCHIVE, True))
-        return found
 
     def parse(self, reader: StoreReader, top: Listing) -> ClaudeData:
         from memtui.engine.layouts.claude_findings import check
@@ -164,53 +133,6 @@ class Claude:
         return restore_memory(root, name, **op_options(shown))
 
 
-def _head(root: str, rel: str, limit: int) -> str:
-    """The first `limit` bytes of a root file, for detection (no link is followed)."""
-    try:
-        fd = os.open(os.path.join(root, rel), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return ""
-    try:
-        return os.read(fd, limit).decode("utf-8", "replace")
-    except OSError:
-        return ""
-    finally:
-        os.close(fd)
-
-
-def _typed(head: str) -> bool:
-    """Front matter in the first 30 lines with one of Claude's four types."""
-    meta = _meta("\n".join(head.split("\n")[: rules.RECALL_LINES + 1]))
-    return meta is not None and meta.get("type") in rules.TYPES
-
-
-def _meta(text: str) -> dict[str, Any] | None:
-    """Front matter as recall sees it: it must close within the first 30 lines."""
-    try:
-        split = frontmatter.split(text)
-    except frontmatter.FrontMatterError:
-        return None
-    if split.yaml_text is None or split.body_line > rules.RECALL_LINES:
-        return None
-    try:
-        return frontmatter.load(split.yaml_text)
-    except (frontmatter.FrontMatterError, ValueError, RecursionError):
-        return _lenient(split.yaml_text)
-
-
-FIELD = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*\r?$", re.M)
-
-
-def _lenient(yaml_text: str) -> dict[str, Any]:
-    """Claude Code's own parser quotes what YAML would choke on (`description: a: b`
-    is the text `a: b`): each `key: value` line as text, quotes taken off."""
-    out: dict[str, Any] = {}
-    for key, value in FIELD.findall(yaml_text):
-        quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "'\""
-        out.setdefault(key, value[1:-1] if quoted else value)
-    return out
-
-
 def target_of(ref: str) -> str:
     """A link's target as a path from the root (`#anchor` dropped, %-escapes read)."""
     return os.path.normpath(unquote(ref.split("#", 1)[0])).replace(os.sep, "/")
@@ -246,7 +168,7 @@ def _memory(reader: StoreReader, rel: str) -> Memory | None:
 
 def _meta_of(text: str) -> tuple[str | None, str | None, str | None]:
     head = "\n".join(text.split("\n", rules.RECALL_LINES + 1)[: rules.RECALL_LINES + 1])
-    meta = _meta(head) or {}
+    meta = recall_meta(head) or {}
 
     def field(key: str) -> str | None:
         value = meta.get(key)

@@ -3,28 +3,28 @@ memoryTypes.ts), kept exact: what `context` shows and the findings rest on them.
 
 from __future__ import annotations
 
-import re
 from array import array
 from dataclasses import dataclass
 
-INDEX = "MEMORY.md"
+from memtui.engine.layouts.claude_detect import (  # noqa: F401 - re-exported
+    ARCHIVE,
+    INDEX,
+    LINK,
+    RECALL_LINES,
+    TYPES,
+)
+
 MAX_LINES = 200  # MAX_ENTRYPOINT_LINES
 MAX_UNITS = 25_000  # MAX_ENTRYPOINT_BYTES: in fact the JS string length (UTF-16 units)
 WARN_LINES = 150
 WARN_UNITS = 20_000
 LONG_LINE = 150  # "about 150 characters a line"
 RECALL_FILES = 200  # MAX_MEMORY_FILES: the newest by mtime
-RECALL_LINES = 30  # FRONTMATTER_MAX_LINES: what recall reads of each memory
-TYPES = ("user", "feedback", "project", "reference")
-ARCHIVE = ".archive"  # hidden, and every name in it ends .archived: recall skips it
 ARCHIVED = ".archived"
 
 # JavaScript's String.prototype.trim(): WhiteSpace and LineTerminator code points.
 JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
 JS_SPACE += "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-
-# `- [Title](file.md) — hook`: a Markdown link to a .md file, anywhere on the line.
-LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)<>\s]+?\.md)>?(?:\s+\"[^\"]*\")?\s*\)")
 
 
 def units(text: str) -> int:

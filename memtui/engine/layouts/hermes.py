@@ -7,7 +7,6 @@ a per-file flock), `pending/memory/*.json` (writes staged for approval) and
 from __future__ import annotations
 
 import datetime as dt
-import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +14,7 @@ from memtui.engine.layouts import hermes_rules as rules
 from memtui.engine.layouts.base import Listing
 from memtui.engine.layouts.common import op_options, refused
 from memtui.engine.layouts.hermes_data import ARCHIVE, HermesData, Staged, read_home
-from memtui.engine.layouts.hermes_replay import QUEUE, SKILLS
+from memtui.engine.layouts.hermes_detect import HermesDetection
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.paths import LOCK_NAME
 from memtui.engine.queue import QueueOps
@@ -29,8 +28,6 @@ if TYPE_CHECKING:
 ENTRY = "hermes"  # hermes:memory#3, hermes:user#1
 PENDING = "hermes-pending"  # hermes-pending:<record id>, hermes-pending:skills/<id>
 ARCHIVED = "hermes-archived"  # hermes-archived:<id>
-SOUL = "SOUL.md"  # prompt_builder.load_soul_md: get_hermes_home() / "SOUL.md"
-HOME_FILES = frozenset([*rules.FILES.values(), ARCHIVE, rules.CONFIG, SOUL])
 
 
 def entry_ids(data: HermesData) -> Iterator[tuple[str, Any, rules.Piece]]:
@@ -57,35 +54,12 @@ def pending_id(item: Staged) -> str:
     return f"{PENDING}:skills/{name}" if item.skill else f"{PENDING}:{name}"
 
 
-class Hermes(QueueOps):
+class Hermes(HermesDetection, QueueOps):
     ops_module = "memtui.engine.ops.hermes_queue"  # its queue's preview, approve, reject
-    name = "hermes"
-    looks_for = "memories/MEMORY.md, memories/USER.md or pending/memory/*.json (hermes)"
     kinds = (ENTRY, PENDING, ARCHIVED)
     archived_to = "to memories/archived.jsonl (Hermes never reads it) and leaves its file"
 
     # --- detection and parse ---------------------------------------------------
-
-    def detect(self, top: Listing) -> bool:
-        if any(os.path.isfile(os.path.join(top.root, rel)) for rel in rules.FILES.values()):
-            return True
-        try:
-            return any(n.endswith(".json") for n in os.listdir(os.path.join(top.root, QUEUE)))
-        except OSError:
-            return False
-
-    def folders(self, top: Listing) -> list[tuple[str, bool]]:
-        return [("memories", False), (QUEUE, False), (SKILLS, False)]
-
-    def is_memory(self, rel: str) -> bool:
-        """The root is Hermes' whole home (engine.home): its memory is the two files,
-        their archive, the staged writes, config.yaml (the limits) and SOUL.md (the
-        identity Hermes puts first in its prompt); never .env, auth.json, state.db,
-        sessions/, logs/, the per-file locks or Hermes' own temp files."""
-        if rel in HOME_FILES:
-            return True
-        folder, _, name = rel.rpartition("/")
-        return folder in (QUEUE, SKILLS) and name.endswith(".json") and name[:1] != "."
 
     def parse(self, reader: StoreReader, top: Listing) -> HermesData:
         from memtui.engine.layouts.hermes_findings import check

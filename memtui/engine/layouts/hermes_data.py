@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts import hermes_rules as rules
+from memtui.engine.layouts.hermes_detect import ARCHIVE
 from memtui.engine.layouts.hermes_replay import QUEUE, SKILLS, Record, parse_record, replay
 from memtui.engine.layouts.hermes_replay import ReplayRefused as Refusal
 from memtui.engine.textfile import TextFile
@@ -15,7 +16,6 @@ from memtui.engine.textfile import TextFile
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader
 
-ARCHIVE = "memories/archived.jsonl"  # Hermes reads only MEMORY.md and USER.md
 BOM_CHAR = "\ufeff"
 
 

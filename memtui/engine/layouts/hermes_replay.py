@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from memtui.engine.layouts import hermes_rules as rules
+from memtui.engine.layouts.hermes_detect import QUEUE, SKILLS  # noqa: F401 - re-exported
 
-QUEUE = "pending/memory"
-SKILLS = "pending/skills"
 ACTIONS = ("add", "replace", "remove", "batch")
 
 

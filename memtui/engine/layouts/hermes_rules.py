@@ -12,13 +12,12 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from memtui.engine.layouts.hermes_detect import CONFIG, MEMORY, USER  # noqa: F401 - re-exported
+
 DELIMITER = "\n§\n"  # MemoryStore's ENTRY_DELIMITER
-MEMORY = "memories/MEMORY.md"
-USER = "memories/USER.md"
 FILES = {"memory": MEMORY, "user": USER}  # a payload's `target` -> its file
 TARGETS = {rel: target for target, rel in FILES.items()}
 DEFAULT_LIMITS = {"memory": 2200, "user": 1375}  # MemoryStore.__init__ defaults
-CONFIG = "config.yaml"
 LIMIT_KEYS = {"memory": "memory_char_limit", "user": "user_char_limit"}
 WARN_SHARE = 0.8  # char-limit warns from 80% (SPEC §5)
 MAX_SCAN_CHARS = 65_536  # threat_patterns.MAX_SCAN_CHARS: a longer entry is blocked whole

@@ -21,6 +21,7 @@ from memtui.engine.layouts import openclaw_audit as audit
 from memtui.engine.layouts import openclaw_rules as rules
 from memtui.engine.layouts.base import Listing
 from memtui.engine.layouts.common import read_late, refused
+from memtui.engine.layouts.openclaw_detect import OpenClawDetection
 from memtui.engine.markdown import sections
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.paths import LOCK_NAME
@@ -59,14 +60,6 @@ class OpenClawData:
     today: dt.date
 
 
-def detect(top: Listing) -> bool:
-    """AGENTS.md with SOUL.md, USER.md, MEMORY.md or memory/ (SPEC §3b)."""
-    root = set(top.root_files)
-    return rules.AGENTS in root and (
-        bool(root & {"SOUL.md", "USER.md", rules.MEMORY}) or "memory" in top.dirs
-    )
-
-
 def first_unloaded(item: rules.Injected) -> int | None:
     """The 1-based line of the first character of the file the agent does not get
     from its start (None: it gets the whole file)."""
@@ -79,19 +72,9 @@ def first_unloaded(item: rules.Injected) -> int | None:
     return line + 1 if rest.startswith(("\n", "\r\n")) else line
 
 
-class OpenClaw(QueueOps):
+class OpenClaw(OpenClawDetection, QueueOps):
     ops_module = "memtui.engine.ops.openclaw_audit"  # its queue's preview, approve, reject
-    name = "openclaw"
-    looks_for = "AGENTS.md with SOUL.md, USER.md, MEMORY.md or memory/ (openclaw)"
     kinds = ("openclaw", "openclaw-daily", audit.KIND)
-
-    def detect(self, top: Listing) -> bool:
-        return detect(top)
-
-    def folders(self, top: Listing) -> list[tuple[str, bool]]:
-        """memory/ is listed flat for every layout; the audit queue lives below it."""
-        audit_dir = os.path.dirname(audit.QUEUE)
-        return [(audit_dir, False)] if os.path.isdir(os.path.join(top.root, audit_dir)) else []
 
     def parse(self, reader: StoreReader, top: Listing) -> OpenClawData:
         from memtui.engine.layouts.openclaw_findings import check

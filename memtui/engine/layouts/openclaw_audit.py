@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from memtui.engine.layouts.claude_rules import JS_SPACE
+from memtui.engine.layouts.openclaw_detect import AUDIT_QUEUE as QUEUE  # noqa: F401 - re-exported
 
-QUEUE = "memory/audit/suggestions.jsonl"
 ACTIONS = ("add", "edit", "delete", "move")
 WRITABLE_KINDS = ("agent-instructions", "agent-memory", "user-profile", "tool-notes")
 SHARED = "shared-memory"  # writable too (isWritableSurfaceKind: all but daily/session)

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from memtui.engine.layouts.claude_rules import JS_SPACE
+from memtui.engine.layouts.openclaw_detect import AGENTS, MEMORY  # noqa: F401 - re-exported
 
 # loadWorkspaceBootstrapFiles' order; MEMORY.md only when it exists (exact case).
 BOOTSTRAP = (
@@ -24,8 +25,6 @@ BOOTSTRAP = (
     "BOOTSTRAP.md",
     "MEMORY.md",
 )
-AGENTS = "AGENTS.md"
-MEMORY = "MEMORY.md"
 LEFTOVER = "BOOTSTRAP.md"
 MAX_CHARS = 20_000  # DEFAULT_BOOTSTRAP_MAX_CHARS (agents.defaults.bootstrapMaxChars)
 TOTAL_MAX_CHARS = 60_000  # DEFAULT_BOOTSTRAP_TOTAL_MAX_CHARS

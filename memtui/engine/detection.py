@@ -1,0 +1,72 @@
+"""Which layouts a folder holds and which files under it are the store's, before any
+is read: folder listings and each layout's detection alone (layouts.detectors()), no
+parser imported. Opening, searching and `memtui stores` all list a store here."""
+
+from __future__ import annotations
+
+import os
+
+from memtui.engine.home import keep_store_files
+from memtui.engine.layouts import detectors
+from memtui.engine.layouts.base import Listing
+from memtui.engine.paths import LAYOUT_DIRS, Scan, Top, discover, is_inside, list_files
+
+
+def listing(root: str, top: Top | None = None) -> tuple[Scan, Listing]:
+    """Every file the store holds, before one is read: the root's own, the shared layout
+    folders' (paths.LAYOUT_DIRS) and those of the folders its layouts read beyond them
+    (Layout.folders: a Claude memory's subfolders, Hermes' memories/, ...). Opening and
+    searching both list a store here, so search sees every file the store has. In an
+    agent's whole home that is only the files its layouts read as memory, and never is
+    a root dotfile no layout reads (engine.home)."""
+    scan, root_files, dirs = discover(root, top)
+    found = Listing(root, tuple(root_files), frozenset(scan.files), tuple(dirs))
+    known = detectors().values()
+    detected = [lay for lay in known if lay.detect(found)]
+    extra = [(d, r) for lay in detected for d, r in lay.folders(found)]
+    for folder, recursive in dict(extra).items():
+        list_files(root, folder, recursive, scan)
+    keep_store_files(scan, known, detected, (d for d, _ in extra))
+    kept = frozenset(scan.files)
+    mine = tuple(f for f in root_files if f in kept)
+    return scan, Listing(root, mine, kept, tuple(dirs))
+
+
+def no_layout(path: str) -> str:
+    """Why `path` is not a store: what each layout is detected by (SPEC §1-§3)."""
+    looked = "; ".join(lay.looks_for for lay in detectors().values())
+    return f"{path} holds no memory store: looked for {looked}"
+
+
+def looks_like_store(path: str) -> bool:
+    """A cheap test (no parsing): does `path` hold any known layout?"""
+    return bool(layouts_at(path))
+
+
+def layouts_at(path: str) -> tuple[str, ...]:
+    """The layouts in `path`, from two folder listings (no parsing)."""
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return ()
+    files = frozenset(n for n in names if os.path.isfile(os.path.join(path, n)))
+    memory_dir = os.path.join(path, "memory")
+    inside = is_inside(os.path.realpath(path), os.path.realpath(memory_dir))
+    if inside and os.path.isdir(memory_dir):
+        files |= {f"memory/{n}" for n in os.listdir(memory_dir)}
+    dirs = [d for d, _ in LAYOUT_DIRS if os.path.isdir(os.path.join(path, d))]
+    top = Listing(path, tuple(sorted(f for f in files if "/" not in f)), files, tuple(dirs))
+    return tuple(name for name, lay in detectors().items() if lay.detect(top))
+
+
+def stores_near(root: str) -> list[tuple[str, tuple[str, ...]]]:
+    """(path, layouts) of the stores one folder below `root` and of the folder above
+    it: what the app offers to open next (the demo's claude/ beside its seed store)."""
+    try:
+        names = sorted(n for n in os.listdir(root) if not n.startswith("."))
+    except OSError:
+        names = []
+    paths = [os.path.join(root, n) for n in names if os.path.isdir(os.path.join(root, n))]
+    paths.append(os.path.dirname(root.rstrip(os.sep)) or root)
+    found = [(p, layouts_at(p)) for p in paths if os.path.realpath(p) != os.path.realpath(root)]
+    return [(p, layouts) for p, layouts in found if layouts]

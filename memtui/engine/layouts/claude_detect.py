@@ -1,0 +1,102 @@
+"""How a Claude Code memory folder (SPEC §3b) is recognised, without its parser:
+listing and searching a store import only this (layouts.detectors()). The front
+matter reader is imported only when a memory's front matter must be read."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import TYPE_CHECKING, Any
+
+from memtui.engine.layouts.openclaw_detect import detect as openclaw_workspace
+from memtui.engine.layouts.seeds_detect import EVENTS as COMPANION_EVENTS
+from memtui.engine.paths import LAYOUT_DIRS
+
+if TYPE_CHECKING:
+    from memtui.engine.layouts.base import Listing
+
+INDEX = "MEMORY.md"
+ARCHIVE = ".archive"  # hidden, and every name in it ends .archived: recall skips it
+RECALL_LINES = 30  # FRONTMATTER_MAX_LINES: what recall reads of each memory
+TYPES = ("user", "feedback", "project", "reference")
+# `- [Title](file.md) — hook`: a Markdown link to a .md file, anywhere on the line.
+LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)<>\s]+?\.md)>?(?:\s+\"[^\"]*\")?\s*\)")
+
+
+class ClaudeDetection:
+    name = "claude"
+    looks_for = "MEMORY.md linking to .md memories, or .md memories with a type: (claude)"
+
+    def detect(self, top: Listing) -> bool:
+        if COMPANION_EVENTS in top.files or openclaw_workspace(top):
+            return False  # that MEMORY.md is the companion's (beside its events), or OpenClaw's
+        if INDEX in top.root_files and _pointers(_head(top.root, INDEX, 64 * 1024)):
+            return True
+        typed = (f for f in top.root_files if f.endswith(".md") and f != INDEX)
+        return any(_typed(_head(top.root, f, 4096)) for f in list(typed)[:50])
+
+    def folders(self, top: Listing) -> list[tuple[str, bool]]:
+        """Recall reads every subfolder: so does memtui (its own hidden ones aside)."""
+        shared = {name for name, _ in LAYOUT_DIRS}
+        try:
+            names = sorted(os.listdir(top.root))
+        except OSError:
+            return []
+        found = [(n, True) for n in names if n not in shared and not n.startswith(".")]
+        found = [(n, r) for n, r in found if os.path.isdir(os.path.join(top.root, n))]
+        if os.path.isdir(os.path.join(top.root, ARCHIVE)):
+            found.append((ARCHIVE, True))
+        return found
+
+
+def _pointers(text: str) -> bool:
+    return any(m.group(2) for m in LINK.finditer(text))
+
+
+def _head(root: str, rel: str, limit: int) -> str:
+    """The first `limit` bytes of a root file, for detection (no link is followed)."""
+    try:
+        fd = os.open(os.path.join(root, rel), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return ""
+    try:
+        return os.read(fd, limit).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+
+
+def _typed(head: str) -> bool:
+    """Front matter in the first 30 lines with one of Claude's four types."""
+    meta = recall_meta("\n".join(head.split("\n")[: RECALL_LINES + 1]))
+    return meta is not None and meta.get("type") in TYPES
+
+
+def recall_meta(text: str) -> dict[str, Any] | None:
+    """Front matter as recall sees it: it must close within the first 30 lines."""
+    from memtui.engine import frontmatter
+
+    try:
+        split = frontmatter.split(text)
+    except frontmatter.FrontMatterError:
+        return None
+    if split.yaml_text is None or split.body_line > RECALL_LINES:
+        return None
+    try:
+        return frontmatter.load(split.yaml_text)
+    except (frontmatter.FrontMatterError, ValueError, RecursionError):
+        return _lenient(split.yaml_text)
+
+
+FIELD = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*\r?$", re.M)
+
+
+def _lenient(yaml_text: str) -> dict[str, Any]:
+    """Claude Code's own parser quotes what YAML would choke on (`description: a: b`
+    is the text `a: b`): each `key: value` line as text, quotes taken off."""
+    out: dict[str, Any] = {}
+    for key, value in FIELD.findall(yaml_text):
+        quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "'\""
+        out.setdefault(key, value[1:-1] if quoted else value)
+    return out

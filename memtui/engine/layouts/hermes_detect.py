@@ -1,0 +1,46 @@
+"""How a Hermes home (SPEC §3b hermes) is recognised and which of its files are
+memory, without its parser: listing and searching a store import only this
+(layouts.detectors())."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memtui.engine.layouts.base import Listing
+
+MEMORY = "memories/MEMORY.md"
+USER = "memories/USER.md"
+ARCHIVE = "memories/archived.jsonl"  # Hermes reads only MEMORY.md and USER.md
+CONFIG = "config.yaml"
+SOUL = "SOUL.md"  # prompt_builder.load_soul_md: get_hermes_home() / "SOUL.md"
+QUEUE = "pending/memory"
+SKILLS = "pending/skills"
+HOME_FILES = frozenset([MEMORY, USER, ARCHIVE, CONFIG, SOUL])
+
+
+class HermesDetection:
+    name = "hermes"
+    looks_for = "memories/MEMORY.md, memories/USER.md or pending/memory/*.json (hermes)"
+
+    def detect(self, top: Listing) -> bool:
+        if any(os.path.isfile(os.path.join(top.root, rel)) for rel in (MEMORY, USER)):
+            return True
+        try:
+            return any(n.endswith(".json") for n in os.listdir(os.path.join(top.root, QUEUE)))
+        except OSError:
+            return False
+
+    def folders(self, top: Listing) -> list[tuple[str, bool]]:
+        return [("memories", False), (QUEUE, False), (SKILLS, False)]
+
+    def is_memory(self, rel: str) -> bool:
+        """The root is Hermes' whole home (engine.home): its memory is the two files,
+        their archive, the staged writes, config.yaml (the limits) and SOUL.md (the
+        identity Hermes puts first in its prompt); never .env, auth.json, state.db,
+        sessions/, logs/, the per-file locks or Hermes' own temp files."""
+        if rel in HOME_FILES:
+            return True
+        folder, _, name = rel.rpartition("/")
+        return folder in (QUEUE, SKILLS) and name.endswith(".json") and name[:1] != "."

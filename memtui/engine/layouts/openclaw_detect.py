@@ -1,0 +1,33 @@
+"""How an OpenClaw workspace (SPEC §3b) is recognised, without its parser: listing
+and searching a store import only this (layouts.detectors())."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memtui.engine.layouts.base import Listing
+
+AGENTS = "AGENTS.md"
+MEMORY = "MEMORY.md"
+AUDIT_QUEUE = "memory/audit/suggestions.jsonl"  # the Memory Audit queue (openclaw_audit)
+
+
+def detect(top: Listing) -> bool:
+    """AGENTS.md with SOUL.md, USER.md, MEMORY.md or memory/ (SPEC §3b)."""
+    root = set(top.root_files)
+    return AGENTS in root and (bool(root & {"SOUL.md", "USER.md", MEMORY}) or "memory" in top.dirs)
+
+
+class OpenClawDetection:
+    name = "openclaw"
+    looks_for = "AGENTS.md with SOUL.md, USER.md, MEMORY.md or memory/ (openclaw)"
+
+    def detect(self, top: Listing) -> bool:
+        return detect(top)
+
+    def folders(self, top: Listing) -> list[tuple[str, bool]]:
+        """memory/ is listed flat for every layout; the audit queue lives below it."""
+        audit_dir = os.path.dirname(AUDIT_QUEUE)
+        return [(audit_dir, False)] if os.path.isdir(os.path.join(top.root, audit_dir)) else []
