@@ -20,6 +20,7 @@ from typing import Any
 from memtui.engine.layouts.dsh import META
 from memtui.engine.ops.common import current_text, eol_of, update_json
 from memtui.engine.ops.dsh_books import meta_entries
+from memtui.engine.ops.dsh_json_dump import dumps_indented
 from memtui.engine.write.transaction import Transaction
 
 
@@ -75,7 +76,7 @@ def _splice(text: str, keys: list[str], change: Callable[[dict[str, Any]], None]
     eol, indent = eol_of(text), spans.indent
 
     def dump(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, indent=spans.unit).replace("\n", eol + indent)
+        return dumps_indented(value, spans.unit).replace("\n", eol + indent)
 
     pieces, last = [], 0
     for key, (value_start, value_end) in sorted(before.items(), key=lambda kv: kv[1]):

@@ -12,6 +12,7 @@ import fcntl
 import os
 import stat
 import time
+from collections.abc import Callable
 
 from memtui.engine.paths import LOCK_NAME
 from memtui.engine.write.errors import LockTimeout, Unsafe, WriteError, plain
@@ -22,23 +23,28 @@ WAIT_SECONDS = 10.0
 _OPEN = os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
-def _new_lock_mode(path: str) -> int:
+def _new_lock_mode(path: str, of_store: Callable[[], int] | None = None) -> int:
     """A new lock file is as open as the memory files themselves: whoever may write them
-    (the agent) must be able to open it, and nobody else needs to."""
+    (the agent) must be able to open it, and nobody else needs to. `of_store`: the
+    folder's store_mode, when the caller has it (or will need it too)."""
     if os.path.lexists(path):
         return 0o644  # not used: the file exists
+    if of_store is not None:
+        return of_store()
     from memtui.engine.write.modes import store_mode
 
     return store_mode(os.path.dirname(path))
 
 
-def open_lock_file(path: str, name: str = LOCK_NAME) -> int:
+def open_lock_file(
+    path: str, name: str = LOCK_NAME, of_store: Callable[[], int] | None = None
+) -> int:
     """A descriptor on the lock file, which must be a regular file; Unsafe otherwise."""
     try:
         fault_point("lock", path)
         try:
             # O_APPEND without O_TRUNC: opening never changes the file the agent also opens.
-            fd = os.open(path, os.O_WRONLY | _OPEN, _new_lock_mode(path))
+            fd = os.open(path, os.O_WRONLY | _OPEN, _new_lock_mode(path, of_store))
         except OSError as exc:
             if exc.errno not in (errno.EROFS, errno.EACCES):
                 raise
@@ -60,10 +66,17 @@ class StoreLock:
     """Exclusive flock on <root>/.memory.lock (or another lock file of the store, such as
     Hermes' `memories/MEMORY.md.lock`); a context manager. Not re-entrant."""
 
-    def __init__(self, root: str, wait: float = WAIT_SECONDS, name: str = LOCK_NAME) -> None:
+    def __init__(
+        self,
+        root: str,
+        wait: float = WAIT_SECONDS,
+        name: str = LOCK_NAME,
+        of_store: Callable[[], int] | None = None,
+    ) -> None:
         self.path = os.path.join(root, name)
         self.name = name
         self.wait = wait
+        self.of_store = of_store  # the store's mode for a new lock file (modes.StoreMode)
         self._fd: int | None = None
 
     def __enter__(self) -> StoreLock:
@@ -74,7 +87,7 @@ class StoreLock:
         self.release()
 
     def acquire(self) -> None:
-        fd = open_lock_file(self.path, self.name)
+        fd = open_lock_file(self.path, self.name, self.of_store)
         deadline = time.monotonic() + self.wait
         delay = 0.005
         while True:

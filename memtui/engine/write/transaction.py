@@ -45,7 +45,7 @@ from memtui.engine.write.files import (
     sha256,
     write_new,
 )
-from memtui.engine.write.lock import LOCK_NAME, StoreLock
+from memtui.engine.write.lock import LOCK_NAME, WAIT_SECONDS, StoreLock
 from memtui.engine.write.operation import current as current_operation
 from memtui.engine.write.operation import new_id
 from memtui.engine.write.snapshots import HISTORY, keep, stamp
@@ -130,7 +130,9 @@ class Transaction:
         self.dry_run = dry_run
         self.txid = new_id()
         self.opid = current_operation() or self.txid  # a bulk action's chunks share one
-        self._lock = StoreLock(self.root) if lock_wait is None else StoreLock(self.root, lock_wait)
+        self._store_mode = modes.StoreMode(self.root)  # for a new lock file and audit log
+        wait = WAIT_SECONDS if lock_wait is None else lock_wait
+        self._lock = StoreLock(self.root, wait, of_store=self._store_mode)
         self._dirs: Dirs | None = None
         self._file_locks: list[StoreLock] = []  # an agent's own per-file locks, also held
         self._limit = thresholds_at(self.root).max_file_bytes
@@ -365,7 +367,7 @@ class Transaction:
 
     def _audit(self, record: dict[str, Any], private: int) -> None:
         try:
-            mode = modes.audit_mode(self.root, private)
+            mode = modes.audit_mode(self.root, private, self._store_mode)
             journal.audit(self.dirs, record, mode)
         except OSError as exc:
             raise WriteError(
