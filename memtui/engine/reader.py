@@ -48,7 +48,7 @@ class StoreReader:
             return self.texts[rel]
         if rel not in self.files or rel in self.unreadable:
             return None
-        path = os.path.join(self.root, rel)
+        path = f"{self.root}/{rel}"  # rel is one of self.files: relative, normalised
         old = self.previous_texts.get(rel)
         if old is not None and unchanged(path, old.stamp):
             self.texts[rel] = old
@@ -118,6 +118,12 @@ class StoreReader:
         """Whether a reference written in a file leads outside the root."""
         if not ref or ref.startswith(("/", "~", "\\")) or "\x00" in ref or ":" in ref[:3]:
             return True
+        if "/" not in ref and ref not in (".", "..") and base_dir in SCANNED_DIRS:
+            # One file name in a folder the scan vetted (a sop target): no path to work out.
+            return (f"{base_dir}/{ref}" if base_dir else ref) in self.escaped
+        return self._escapes_by_path(base_dir, ref)
+
+    def _escapes_by_path(self, base_dir: str, ref: str) -> bool:
         joined = os.path.normpath(os.path.join(base_dir, ref))
         if joined == ".." or joined.startswith(("../", "/")):
             return True

@@ -11,9 +11,10 @@ import sys
 
 from memtui.engine.layouts.companion_vocab import EVENT_TYPES  # noqa: F401 - re-exported
 from memtui.engine.layouts.seeds_detect import EVENTS, PERSONA
-from memtui.engine.markdown import fences, sections
+from memtui.engine.markdown import Fences, fences, sections
 from memtui.engine.model import Companion, Event, Mood, MoodSnapshot, ProfileCategory, Span
 from memtui.engine.reader import StoreReader
+from memtui.engine.records import maker
 from memtui.engine.textfile import LineCounter, TextFile, iter_lines
 
 PROFILE = "memory/user_profile.md"
@@ -78,11 +79,12 @@ def parse(reader: StoreReader) -> Companion:
 HEAD_LINE = r"#{1,6}(?=[ \t\r\n]|\Z)[^\n]*"  # `#tag` is content
 HEADS = re.compile("^" + HEAD_LINE, re.M)
 # A heading (group 1), or one of the fields the checks need (groups 2, 3), in text order.
-HEADS_AND_FIELDS = re.compile(
-    rf"^(?:({HEAD_LINE})"
-    r"|\*\*[ \t]*(类型|状态|到期日|情绪强度)[ \t]*\*\*[ \t]*[：:][ \t]*([^\n]*?)[ \t]*\r?$)",
-    re.M,
-)
+FIELDS = r"\*\*[ \t]*(类型|状态|到期日|情绪强度)[ \t]*\*\*[ \t]*[：:][ \t]*([^\n]*?)[ \t]*\r?"
+HEADS_AND_FIELDS = re.compile(rf"^(?:({HEAD_LINE})|{FIELDS}$)", re.M)
+# The same from the newline before each line: a literal first character lets the
+# search skip along the text instead of trying `^` at every character.
+NL_HEADS = re.compile("\n" + HEAD_LINE)
+NL_HEADS_AND_FIELDS = re.compile(rf"\n(?:({HEAD_LINE})|{FIELDS}(?=\n|\Z))")
 LEADING_TAG = re.compile(r"\[[^\]]*\]\s*")
 
 
@@ -112,15 +114,58 @@ def _events(tf: TextFile, since: int = 0) -> list[Event]:
     expression, in text order, in one pass: events.md may hold 20,000 events.
     Those inside fenced code blocks are an event's content.
     """
+    code = fences(tf.text, since)
+    if code.starts:
+        return _events_between_code(tf, since, code)
+    # No code block (the usual file): findall hands the loop plain tuples, and the
+    # headings' offsets come from a second, heading-only pass (a match object per
+    # heading and field costs more than both passes).
+    text, path = tf.text, tf.path
+    # The first line has no newline before it: matched on its own.
+    head_one = HEADS_AND_FIELDS.match(text, since)
+    found = [head_one.groups("")] if head_one else []
+    found += NL_HEADS_AND_FIELDS.findall(text, since)
+    starts = [since] if head_one and head_one.group(1) else []
+    starts += [m.start() + 1 for m in NL_HEADS.finditer(text, since)]
+    heads = iter(starts)
+    events: list[Event] = []
+    line, pos = text.count("\n", 0, since), since
+    title: str | None = None
+    values: dict[str, str] = {}
+    at = first = 0  # the event being read: its char offset and line
+    for head, key, value in found:
+        if not head:  # a field: the first of each kind in an event counts
+            if key not in values:
+                values[key] = value
+            continue
+        start = next(heads)
+        line += text.count("\n", pos, start)
+        pos = start
+        if title is not None:
+            events.append(
+                _event(tf, title, values, Span(path, first, max(line, first + 1), at, start))
+            )
+        title = head[4:].strip() if head.startswith("### ") else None
+        values, at, first = {}, start, line
+    if title is not None:
+        last = line + text.count("\n", pos) + (0 if text.endswith("\n") else 1)
+        events.append(
+            _event(tf, title, values, Span(path, first, max(last, first + 1), at, len(text)))
+        )
+    return events
+
+
+def _events_between_code(tf: TextFile, since: int, code: Fences) -> list[Event]:
+    """`_events` of a text with fenced code blocks: match by match, skipping those
+    inside a block."""
     text = tf.text
-    code = fences(text, since)
-    inside = code.inside if code.starts else None
+    inside = code.inside
     lines = LineCounter(text)
     events: list[Event] = []
     # The event being read: its start, title, fields and first line.
     reading: tuple[int, str, dict[str, str], int] | None = None
     for m in HEADS_AND_FIELDS.finditer(text, since):
-        if inside is not None and inside(m.start()):
+        if inside(m.start()):
             continue
         heading = m.group(1)
         if heading is None:  # a field: the first of each kind in an event counts
@@ -146,16 +191,28 @@ def _ended(
     return _event(tf, title, values, Span(tf.path, first, max(last, first + 1), start, stop))
 
 
+_LABELS: dict[int, str] = {}  # number -> "E007": 20,000 events, formatted once each
+_new_event = maker(Event)
+
+
 def _event(tf: TextFile, title: str, values: dict[str, str], span: Span) -> Event:
     match = EVENT_ID.match(title)
-    number = small_int(match.group(1)) if match else None
-    tag = match or LEADING_TAG.match(title)  # "[E]" or "[Ex]": a tag, but no number
-    rest = title[tag.end() :] if tag else title
+    if match:
+        digits = match.group(1)
+        number = int(digits) if len(digits) <= MAX_DIGITS and digits.isascii() else None
+        rest = title[match.end() :]
+    else:
+        number = None
+        tag = LEADING_TAG.match(title)  # "[E]" or "[Ex]": a tag, but no number
+        rest = title[tag.end() :] if tag else title
     date, _, kind = rest.partition("·")
-    label = f"E{number:03d}" if number is not None else f"L{span.lineno}"
+    if number is None:
+        label = f"L{span.start + 1}"
+    else:
+        label = _LABELS.get(number) or _LABELS.setdefault(number, f"E{number:03d}")
     kind = sys.intern((values.get("类型") or kind).strip())
     status = values.get("状态")
-    return Event(
+    return _new_event(
         number,
         label,
         date.strip(),
@@ -184,21 +241,24 @@ def parse_date(text: str) -> dt.date | None:
 
 
 def _check_events(reader: StoreReader, events: list[Event]) -> None:
+    # Each field read once into a local: 20,000 events go through this loop.
     add = reader.findings.add
+    today = reader.today
     first_line: dict[int, int] = {}
     for e in events:
-        line = e.span.lineno
-        if e.number is None:
+        line = e.span.start + 1
+        number = e.number
+        if number is None:
             add("event-missing-id", EVENTS, line, "event heading has no usable [ENNN] number")
-        elif e.number and e.number in first_line:
+        elif number and number in first_line:
             add(
                 "event-duplicate-id",
                 EVENTS,
                 line,
-                f"{e.label} is already used on line {first_line[e.number]}",
+                f"{e.label} is already used on line {first_line[number]}",
             )
-        elif e.number:
-            first_line[e.number] = line
+        elif number:
+            first_line[number] = line
         if parse_date(e.date) is None:
             add(
                 "event-bad-date",
@@ -206,20 +266,21 @@ def _check_events(reader: StoreReader, events: list[Event]) -> None:
                 line,
                 f"{e.label}: {e.date or 'no date'!r} is not a real date",
             )
-        if e.is_sentinel:
+        if number == 0:  # the sentinel
             continue
-        stars = e.stars
-        if stars is not None and not 1 <= stars <= 5:
-            add("event-stars", EVENTS, line, f"{e.label}: 情绪强度 is {stars} stars, not 1-5")
+        if e.stars_raw is not None:
+            stars = e.stars
+            if stars is not None and not 1 <= stars <= 5:
+                add("event-stars", EVENTS, line, f"{e.label}: 情绪强度 is {stars} stars, not 1-5")
         due_text = e.due
         due = parse_date(due_text) if due_text else None
         if due_text and due is None:
             add(
                 "event-bad-date", EVENTS, line, f"{e.label}: 到期日 {due_text!r} is not a real date"
             )
-        if e.type == PROMISE and not due_text:
+        if not due_text and e.type == PROMISE:
             add("promise-no-due", EVENTS, line, f"{e.label}: a 约定 (promise) without 到期日")
-        if due and e.is_open and due < reader.today:
+        if due and due < today and e.is_open:
             add(
                 "event-overdue",
                 EVENTS,

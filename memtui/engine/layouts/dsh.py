@@ -17,6 +17,7 @@ from memtui.engine.layouts.seeds_detect import FACTS
 from memtui.engine.markdown import fences, sections
 from memtui.engine.model import Candidate, Dsh, FactSection, Sop
 from memtui.engine.reader import StoreReader
+from memtui.engine.records import maker
 from memtui.engine.textfile import TextFile, iter_lines, line_count
 
 META = "memory-meta.json"
@@ -28,6 +29,7 @@ AUTO_END = "# --- end auto ---"
 SEP = " · "
 ENTRY_TYPES = ("fact", "sop")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_NOT_BARE = re.compile(r"[/\\\x00-\x1f\x7f]")  # what keeps a name from being one file in sops/
 OUTSIDE = "leads outside the store root"
 
 
@@ -281,25 +283,39 @@ def _parse_candidate(reader: StoreReader, tf: TextFile | None, path: str) -> Can
         broken = problem  # a target leaving the root says so itself
     else:
         broken = f"broken front matter: {problem}"
-    return Candidate(
-        id=_text(meta.get("id")) or stem,
-        file=path,
-        entry_type=entry_type,
-        target=target,
-        evidence=evidence,
-        source_session=_text(meta.get("source_session")),
-        source_seqs=tuple(seqs) if isinstance(seqs, list) else (),
-        created_at=_text(meta.get("created_at")),
-        meta=MappingProxyType(meta),
-        valid=valid,
-        body_start=body_start,
-        source=tf,
-        broken=broken,
+    return _new_candidate(
+        _text(meta.get("id")) or stem,  # id
+        path,  # file
+        entry_type,
+        target,
+        evidence,
+        _text(meta.get("source_session")),
+        tuple(seqs) if isinstance(seqs, list) else (),  # source_seqs
+        _text(meta.get("created_at")),
+        MappingProxyType(meta),
+        valid,
+        body_start,
+        tf,  # source
+        broken,
     )
+
+
+_new_candidate = maker(Candidate)  # 10,000 candidates on a large store
 
 
 def sop_name_problem(name: Any) -> str | None:
     """Why `name` cannot name a sop (SPEC §3: one file, sops/<name>.md), or None."""
+    return None if _plain_sop_name(name) else _sop_name_problem(name)
+
+
+def _plain_sop_name(name: Any) -> bool:
+    """The usual name, one plain file name: nothing `_sop_name_problem` checks objects
+    to it (and it skips that function's path arithmetic, for 3,500 candidates)."""
+    plain = type(name) is str and name and name[0] != "." and name == name.strip()
+    return bool(plain) and not _NOT_BARE.search(name)
+
+
+def _sop_name_problem(name: Any) -> str | None:
     if not isinstance(name, str) or not name.strip():
         return "no target"
     joined = posixpath.normpath(posixpath.join("sops", name.replace("\\", "/")))

@@ -1,0 +1,75 @@
+"""`records.maker` builds a frozen record through its slots' setters (faster than
+the dataclass __init__, for the 28,000 events, 17,000 texts and 10,000 candidates
+of a large store's open): the record it makes is the one `cls(...)` makes, and is
+as frozen."""
+
+from __future__ import annotations
+
+import dataclasses
+from types import MappingProxyType
+
+import pytest
+
+from memtui.engine.model import Candidate, Event, Span
+from memtui.engine.records import maker
+from memtui.engine.textfile import TextFile
+
+TF = TextFile("memory/events.md", "### [E001] 2026-11-29 · 约定\n", False, 33, 12345)
+SAMPLES = [
+    (TextFile, ("pending/a.md", "text", True, 7, None)),
+    (TextFile, ("a.md", "x", False, 1, 99)),
+    (Event, (1, "E001", "2026-11-29", "约定", "待跟进", None, "⭐", Span("f", 0, 1, 0, 9), TF)),
+    (
+        Candidate,
+        (
+            "c1",
+            "pending/c1.md",
+            "fact",
+            "ENV",
+            "make → ok",
+            "s-1",
+            (1, 2),
+            "2026-11-29",
+            MappingProxyType({"id": "c1"}),
+            True,
+            12,
+            TF,
+            None,
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("cls", "values"), SAMPLES)
+def test_made_record_equals_the_constructors(cls, values):
+    made = maker(cls)(*values)
+    built = cls(*values)
+    assert type(made) is cls
+    assert made == built
+    if cls is not Candidate:  # a candidate holds its meta mapping: unhashable either way
+        assert hash(made) == hash(built)
+    assert repr(made) == repr(built)
+    for f in dataclasses.fields(cls):  # compare=False fields too (a candidate's source)
+        assert getattr(made, f.name) is getattr(built, f.name)
+
+
+@pytest.mark.parametrize(("cls", "values"), SAMPLES)
+def test_made_record_is_frozen(cls, values):
+    made = maker(cls)(*values)
+    first = dataclasses.fields(cls)[0].name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(made, first, values[0])
+
+
+def test_every_field_is_required():
+    with pytest.raises(TypeError):
+        maker(TextFile)("a.md", "x", False, 1)  # no stamp
+
+
+def test_a_class_without_slots_is_refused():
+    @dataclasses.dataclass(frozen=True)
+    class Loose:
+        a: int
+
+    with pytest.raises(TypeError, match="slotted"):
+        maker(Loose)
