@@ -82,11 +82,13 @@ def accept(
     single = not all_pending and len(rels) == 1
     precheck(root, rels, wanted)
 
+    carried: dict[str, Any] = {}  # parsed books, from one chunk to the next
+
     def run(queue: deque[str], pace: Pace, number: int) -> Receipt:
         tx = begin(root, "accept", dry_run)
         with tx:
             started = time.monotonic()
-            plan = _AcceptPlan(tx, number)
+            plan = _AcceptPlan(tx, number, carried)
             later: list[str] = []  # a second version of a sop planned in this chunk
             while queue:
                 if not dry_run and stop(
@@ -136,6 +138,7 @@ def _check_body(tx: Transaction, cand: Candidate) -> None:
 class _AcceptPlan:
     tx: Transaction
     number: int
+    carried: dict[str, Any]  # what earlier chunks parsed (dsh_json.update_meta)
     taken: int = 0
     writes: int = 0  # files the commit writes with fsync (sops and their snapshots)
     accepted: list[Candidate] = field(default_factory=list)
@@ -201,7 +204,7 @@ class _AcceptPlan:
                 record_provenance(entries, key, cand.entry_type, prov, now, supersedes, cand.edited)
 
         keys = [f"{c.entry_type}:{c.target}" for c in self.accepted]
-        update_meta(tx, keys, mutate)
+        update_meta(tx, keys, mutate, self.carried)
         fill_snapshot_paths(tx, META, tokens)
         sops = sop_names(tx.root, add=self.sops)
         listed = set(md_files(tx.root, PENDING))

@@ -25,13 +25,17 @@ from memtui.engine.write.transaction import Transaction
 
 
 def update_meta(
-    tx: Transaction, keys: Iterable[str], change: Callable[[dict[str, Any]], None]
+    tx: Transaction,
+    keys: Iterable[str],
+    change: Callable[[dict[str, Any]], None],
+    carried: dict[str, Any] | None = None,
 ) -> None:
     """Apply `change(entries)` to memory-meta.json's "entries"; it may add or change only
-    the entries named in `keys`."""
+    the entries named in `keys`. `carried`: kept from one chunk of a bulk action to the
+    next, so a file that is still exactly the text the last chunk wrote is not parsed again."""
     keys = list(dict.fromkeys(keys))
     tf = current_text(tx, META, must_exist=False)
-    spliced = _splice(tf.text, keys, change) if tf is not None else None
+    spliced = _splice(tf.text, keys, change, carried) if tf is not None else None
     if spliced is None:
         update_json(tx, META, lambda data: change(meta_entries(data)))
         return
@@ -39,12 +43,21 @@ def update_meta(
     tx.write(META, tf.encode(spliced))
 
 
-def _splice(text: str, keys: list[str], change: Callable[[dict[str, Any]], None]) -> str | None:
+def _splice(
+    text: str,
+    keys: list[str],
+    change: Callable[[dict[str, Any]], None],
+    carried: dict[str, Any] | None = None,
+) -> str | None:
     """The new text, or None when the file is not laid out the usual way."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return None  # update_json refuses it with the reason
+    last = carried.pop(META, None) if carried is not None else None
+    if last is not None and last[0] == text:
+        data = last[1]  # what that text parses to: checked when it was written
+    else:
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            return None  # update_json refuses it with the reason
     entries = data.get("entries") if isinstance(data, dict) else None
     if (
         not isinstance(entries, dict)
@@ -92,6 +105,8 @@ def _splice(text: str, keys: list[str], change: Callable[[dict[str, Any]], None]
             return None
     except ValueError:
         return None
+    if carried is not None:
+        carried[META] = (out, data)
     return out
 
 

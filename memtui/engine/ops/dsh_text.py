@@ -103,14 +103,15 @@ def add_facts(
     tail: list[list[str]] = []
     for name, facts in additions.items():
         where = first.get(name)
-        have = _section_keys(text, *where) if where else set()
+        known = _Known(text, *where) if where else None
+        added: set[str] = set()
         new = []
         for fact in facts:
             key = fact_key(fact)
-            if key in have:
+            if key in added or (known is not None and known.has(key)):
                 edit.skipped.append((name, fact))
                 continue
-            have.add(key)
+            added.add(key)
             new.append(f"- {fact}")
         if where:
             if new:
@@ -137,6 +138,30 @@ def add_facts(
         out += _lines_at(out, len(out), lines, eol)
     edit.text = out
     return edit
+
+
+class _Known:
+    """The facts of one section, asked one key at a time. A key with a word that is not in
+    the section's text at all cannot be there (each word of a fact's key is a run of its
+    line's characters), so the section's keys are worked out only for a key that might:
+    a bulk accept adds a few facts to each of hundreds of sections of thousands."""
+
+    def __init__(self, text: str, span: Span, numbers: tuple[int, ...]) -> None:
+        self.text, self.span, self.numbers = text, span, numbers
+        self.section = text[span.char_start : span.char_stop]
+        self._keys: set[str] | None = None
+
+    def has(self, key: str) -> bool:
+        if not might_hold(self.section, key):
+            return False
+        if self._keys is None:
+            self._keys = _section_keys(self.text, self.span, self.numbers)
+        return key in self._keys
+
+
+def might_hold(section: str, key: str) -> bool:
+    """False only when no fact of `section` can have this key."""
+    return all(word in section for word in key.split(" "))
 
 
 def _section_keys(text: str, span: Span, numbers: tuple[int, ...]) -> set[str]:

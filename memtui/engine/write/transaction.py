@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import getpass
 import os
 import socket
@@ -586,10 +587,12 @@ def settle_interrupted(root: str) -> list[str]:
         return tx.recovered
 
 
-def _agent_locks(rel: str) -> list[str]:
-    """The lock files beside memtui's own that some layout's agent takes for `rel`."""
+@functools.lru_cache(maxsize=4096)
+def _agent_locks(rel: str) -> tuple[str, ...]:
+    """The lock files beside memtui's own that some layout's agent takes for `rel` (a
+    layout's rule for a path, so kept: a bulk accept reads thousands of files)."""
     from memtui.engine.layouts import registry
 
-    return [
+    return tuple(
         name for layout in registry().values() for name in layout.locks(rel) if name != LOCK_NAME
-    ]
+    )

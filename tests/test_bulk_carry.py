@@ -1,0 +1,75 @@
+"""What one chunk of a bulk accept parsed is carried to the next only while the file is
+still exactly what that chunk wrote: the result equals parsing afresh in every chunk, and
+an agent's write between chunks is never overwritten by a carried copy."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memtui.engine.ops import dsh, dsh_accept, dsh_chunks
+from tests.conftest import write_tree
+from tests.helpers import candidate, fact_meta
+
+META = {
+    "version": 1,
+    "entries": {
+        "fact:A": fact_meta(sourceSeqs=[1, 2], supersedes=[]),
+        "sop:deploy": {"type": "sop", "status": "active", "evidence": "ok"},
+    },
+}
+
+
+def _store(root: Path) -> Path:
+    files: dict[str, str | bytes] = {
+        "index.txt": "[RULES] x\n# --- auto ---\n# --- end auto ---\n",
+        "facts.md": "# Facts\n\n## A\n- one\n",
+        "memory-meta.json": json.dumps(META, ensure_ascii=False, indent=2) + "\n",
+        "memory_stats.json": "{}\n",
+        "sops/deploy.md": "# deploy\n",
+    }
+    for i in range(9):
+        cid = f"20261130-{i:04d}"
+        if i % 3 == 2:
+            body = f"# s{i}\n1. step {i}\n"
+            files[f"pending/{cid}.md"] = candidate(cid, f"s{i}", body, entry_type="sop")
+        else:
+            files[f"pending/{cid}.md"] = candidate(cid, "AB"[i % 2], f"- fact {i}\n")
+    return write_tree(root, files)
+
+
+def _books(root: Path) -> dict[str, bytes]:
+    return {rel: (root / rel).read_bytes() for rel in ("memory-meta.json", "facts.md", "index.txt")}
+
+
+def test_carried_books_give_the_files_a_fresh_parse_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    carried, fresh = _store(tmp_path / "carried"), _store(tmp_path / "fresh")
+    monkeypatch.setattr(dsh_accept, "now_iso", lambda: "2026-11-30T12:00:00+08:00")
+    got = dsh.accept(str(carried), all_pending=True, chunk_size=2)
+    real = dsh_accept.update_meta
+    monkeypatch.setattr(dsh_accept, "update_meta", lambda tx, keys, fn, _: real(tx, keys, fn))
+    want = dsh.accept(str(fresh), all_pending=True, chunk_size=2)
+    assert len(got) == len(want) == 5
+    assert _books(carried) == _books(fresh)
+
+
+def test_an_agent_write_between_chunks_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    root = _store(tmp_path / "s")
+    meta = root / "memory-meta.json"
+    real_sleep = dsh_chunks.time.sleep
+
+    def agent_writes(seconds: float) -> None:  # the pause between chunks: the agent's turn
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        data["entries"][f"fact:AGENT{len(data['entries'])}"] = {"type": "fact", "by": "agent"}
+        meta.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        real_sleep(seconds)
+
+    monkeypatch.setattr(dsh_chunks.time, "sleep", agent_writes)
+    receipts = dsh.accept(str(root), all_pending=True, chunk_size=2)
+    entries = json.loads(meta.read_text(encoding="utf-8"))["entries"]
+    assert sum(1 for key in entries if key.startswith("fact:AGENT")) == len(receipts) - 1 == 4
+    assert {"sop:s2", "sop:s5", "sop:s8", "fact:A", "fact:B"} <= set(entries)
