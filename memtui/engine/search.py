@@ -7,11 +7,13 @@ hit are decoded. Lower-case queries ignore case ("smart case").
 Python pays ~8 µs a file just to open and read it, which on a 17,000-file
 store is as much as grep's whole run. So when grep is installed, a literal
 search first asks `grep -rlF` which files can match (a superset: it works on
-bytes, like the exact pass) and reads only those.
+bytes, like the exact pass) and reads only those, each as grep names it, while
+grep goes on; the hits still come in the store's file order.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -20,9 +22,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memtui.engine.config import store_config
-from memtui.engine.errors import MemtuiError
-from memtui.engine.paths import Top, discover_top, is_inside, resolve_root
 from memtui.engine.detection import listing
+from memtui.engine.errors import MemtuiError
+from memtui.engine.home import store_filter
+from memtui.engine.layouts import detectors
+from memtui.engine.layouts.base import Listing
+from memtui.engine.paths import Scan, Top, discover_top, is_inside, resolve_root
 from memtui.engine.textfile import read_bytes
 
 
@@ -57,71 +62,136 @@ def search(
     if not query:
         raise BadQuery("the search query is empty")
     fold = query == query.lower() if ignore_case is None else ignore_case
+    pattern = _pattern(query, fold) if regex else None
     root = resolve_root(root_path)
     top = discover_top(root)
-    grep = None if regex else _start_grep(root, top, query, fold)  # runs beside the scan
-    scan, listed = listing(root, top)  # every layout's files, as open_store lists them
-    max_bytes = store_config(root, listed.files).thresholds.max_file_bytes
-    if regex:
-        try:
-            pattern = re.compile(query, re.MULTILINE | (re.IGNORECASE if fold else 0))
-        except re.error as exc:
-            raise BadQuery(f"bad regular expression: {exc}") from None
-    files = scan.files
-    maybe = _grep_result(grep)
-    if maybe is not None:
-        maybe.update(scan.links)  # grep -r does not look inside links
-        maybe.update(_not_grepped(scan.files, top))
-        files = [rel for rel in files if rel in maybe]
-    for rel in files:
-        data = _read(os.path.join(root, rel), max_bytes)
-        if data is None:
-            continue
-        hits = _regex_hits(rel, data, pattern) if regex else _literal_hits(rel, data, query, fold)
-        first = next(hits, None)
-        if first is None or not _utf8(data):  # only files with a hit pay for the check
-            continue
-        yield first
-        yield from hits
-
-
-def _start_grep(root: str, top: Top, query: str, fold: bool) -> subprocess.Popen[bytes] | None:
-    """Ask grep which files may hold the literal; None when grep can't say exactly."""
-    grep = shutil.which("grep")
-    if grep is None or "\n" in query or "\x00" in query or (fold and not query.isascii()):
-        return None
-    _scan, root_files, dirs = top
-    inside = [d for d in dirs if is_inside(root, os.path.realpath(os.path.join(root, d)))]
-    argv = [grep, "-rlZF", *(["-i"] if fold else []), "-e", query, "--", *root_files, *inside]
-    if sum(len(a) + 1 for a in argv) > 100_000:
-        return None  # keep well under the argv limit; Python reads everything instead
+    grep = None if regex else _Grep.start(root, top, query, fold)  # runs beside the scan
     try:
-        return subprocess.Popen(
-            argv,
-            cwd=root,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "LC_ALL": "C"},  # bytes, and -i folds ASCII only, as we do
-        )
-    except OSError:
-        return None
+        scan, listed = listing(root, top)  # every layout's files, as open_store lists them
+        max_bytes = store_config(root, listed.files).thresholds.max_file_bytes
+
+        def hits_of(rel: str) -> list[Hit]:
+            data = _read(os.path.join(root, rel), max_bytes)
+            if data is None:
+                return []
+            if pattern is None:
+                found = _literal_hits(rel, data, query, fold)
+            else:
+                found = _regex_hits(rel, data, pattern)
+            first = next(found, None)
+            if first is None or not _utf8(data):  # only files with a hit pay for the check
+                return []
+            return [first, *found]
+
+        if grep is None:
+            for rel in scan.files:
+                yield from hits_of(rel)
+            return
+        # What grep does not read (links, folders only a layout reads) is read while it
+        # runs; then each file it names, as it names it; and all the rest if it failed.
+        got = {rel: hits_of(rel) for rel in grep.unsearched(scan)}
+        for rel in grep.names():
+            if rel in listed.files and rel not in got:
+                got[rel] = hits_of(rel)
+        if not grep.trusted():
+            got.update((rel, hits_of(rel)) for rel in scan.files if rel not in got)
+    finally:
+        if grep is not None:
+            grep.stop()
+    for rel in scan.files:
+        hits = got.get(rel)
+        if hits:
+            yield from hits
 
 
-def _not_grepped(files: list[str], top: Top) -> list[str]:
-    """The files in folders grep was not asked to look in (those only a layout reads,
-    such as a Claude memory's subfolders): Python reads them all."""
-    shared = set(top[2])
-    return [rel for rel in files if "/" in rel and rel.split("/", 1)[0] not in shared]
+def _pattern(query: str, fold: bool) -> re.Pattern[str]:
+    try:
+        return re.compile(query, re.MULTILINE | (re.IGNORECASE if fold else 0))
+    except re.error as exc:
+        raise BadQuery(f"bad regular expression: {exc}") from None
 
 
-def _grep_result(proc: subprocess.Popen[bytes] | None) -> set[str] | None:
-    """The files grep listed (grep -r does not follow links), or None to read all."""
-    if proc is None:
-        return None
-    out, _ = proc.communicate()
-    if proc.returncode not in (0, 1):  # 2: trouble (an unreadable file, ...): don't trust it
-        return None
-    return {os.fsdecode(p) for p in out.split(b"\0") if p}
+class _Grep:
+    """`grep -rlZF` naming the files that may hold a literal (a superset: it works on
+    bytes, like the exact pass), as it finds them."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], roots: frozenset[str], dirs: tuple[str, ...]):
+        self.proc = proc
+        self.roots = roots  # the root files it was given
+        self.below = tuple(d + "/" for d in dirs)  # the folders it searches through
+
+    @classmethod
+    def start(cls, root: str, top: Top, query: str, fold: bool) -> _Grep | None:
+        """None when grep can't say exactly (Python then reads every file)."""
+        grep = shutil.which("grep")
+        if grep is None or "\n" in query or "\x00" in query or (fold and not query.isascii()):
+            return None
+        dirs = top[2]
+        roots = _store_roots(root, top)
+        inside = [d for d in dirs if is_inside(root, os.path.realpath(os.path.join(root, d)))]
+        argv = [grep, "-rlZF", "--line-buffered", *(["-i"] if fold else []), "-e", query, "--"]
+        argv += [*roots, *inside]
+        if sum(len(a) + 1 for a in argv) > 100_000:
+            return None  # keep well under the argv limit; Python reads everything instead
+        try:
+            proc = subprocess.Popen(
+                argv,
+                cwd=root,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env={**os.environ, "LC_ALL": "C"},  # bytes, and -i folds ASCII only, as we do
+            )
+        except OSError:
+            return None
+        return cls(proc, frozenset(roots), tuple(inside))
+
+    def unsearched(self, scan: Scan) -> list[str]:
+        """The store's files grep does not read: links (grep -r does not follow them), a
+        root file it was not given, and those of folders only a layout reads (a Claude
+        memory's subfolders, Hermes' memories/)."""
+        links = set(scan.links)
+        return [
+            rel
+            for rel in scan.files
+            if rel in links or (rel not in self.roots and not rel.startswith(self.below))
+        ]
+
+    def names(self) -> Iterator[str]:
+        """The files grep names, each as soon as it does (--line-buffered)."""
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        rest = b""
+        while chunk := os.read(fd, 1 << 16):
+            *done, rest = (rest + chunk).split(b"\0")
+            for name in done:
+                yield os.fsdecode(name)
+
+    def trusted(self) -> bool:
+        """Whether grep ran to the end without trouble (2: an unreadable file, ...)."""
+        return self.proc.wait() in (0, 1)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
+def _store_roots(root: str, top: Top) -> list[str]:
+    """The root files that are the store's, guessed before the listing (what grep is
+    given): no root dotfile a layout does not read, and in an agent's home only its
+    memory (never Hermes' state.db). What the guess leaves out, Python reads."""
+    _scan, root_files, dirs = top
+    files = set(root_files)
+    memory = os.path.join(root, "memory")
+    if "memory" in dirs and is_inside(root, os.path.realpath(memory)):
+        with contextlib.suppress(OSError):
+            files.update(f"memory/{name}" for name in os.listdir(memory))
+    quick = Listing(root, tuple(root_files), frozenset(files), tuple(dirs))
+    known = detectors().values()
+    keep = store_filter(known, [lay for lay in known if lay.detect(quick)])
+    return [rel for rel in root_files if keep(rel)]
 
 
 def _read(path: str, max_bytes: int) -> bytes | None:

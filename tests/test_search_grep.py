@@ -1,0 +1,150 @@
+"""search's grep prefilter: grep names the files that may hold a literal, Python reads
+only those (each as grep names it) and what grep does not read. The hits must be
+exactly those of reading every file of the store; and grep is never given a file
+that is not the store's (an agent home's keys, its state.db)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memtui.engine import search as search_module
+from memtui.engine.search import search
+from tests.conftest import run_cli, write_tree
+from tests.helpers import ENV
+
+needs_grep = pytest.mark.skipif(shutil.which("grep") is None, reason="needs grep")
+
+BASES = {
+    "seeds": {
+        "index.txt": "[RULES] x\n",
+        "facts.md": "## A\n- a Needle\n",
+        "memory.md": "# i\n- memory_t.md → t\n",
+        "memory/events.md": "### [E001] 2026-11-01 · plan\n针堆 needle\n",
+    },
+    "claude": {"MEMORY.md": "- [T](t.md) — needle\n", "t.md": "---\ntype: user\n---\nneedle\n"},
+    "hermes": {"memories/MEMORY.md": "a needle\n§\nNEEDLE 针堆\n", "pending/memory/q.json": "{}\n"},
+    "openclaw": {"AGENTS.md": "# A\nneedle\n", "SOUL.md": "# S\n"},
+}
+FOLDERS = (
+    "",
+    "memory/",
+    "memory/.hidden/",
+    "memory/audit/",
+    "sops/",
+    "pending/",
+    "pending/memory/",
+    "archive/",
+    "archive/deep/",
+    "archive/.hid/",
+    "memories/",
+    "project/",
+    "project/.scratch/",
+    "notes/",
+)
+NAMES = (
+    "a.md",
+    "memory_t.md",
+    ".env",
+    "state.db",
+    "q.json",
+    ".mood_state_aux",
+    ".memory.lock",
+    ".a.md.memtui-1.tmp",
+    "-dash.md",
+    "sp ace.md",
+    "针.md",
+)
+PIECES = (
+    b"plain line\n",
+    b"a Needle here\n",
+    b"needle needle\n",
+    b"NEEDLE\r\n",
+    "针堆 and 针\n".encode(),
+    b"bin\x00ary needle\n",
+    b"bad \xff utf-8 needle\n",
+    b"no newline at the end needle",
+)
+QUERIES = ("needle", "Needle", "NEEDLE", "针堆", "ne", "e n")
+
+files = st.dictionaries(
+    st.tuples(st.sampled_from(FOLDERS), st.sampled_from(NAMES)).map("".join),
+    st.lists(st.sampled_from(PIECES), max_size=4).map(b"".join),
+    max_size=12,
+)
+
+
+def every_file_read(root: Path, query: str, ignore_case: bool | None) -> list[dict]:
+    with mock.patch.object(search_module.shutil, "which", lambda name: None):
+        return [h.to_json() for h in search(root, query, ignore_case=ignore_case)]
+
+
+def prefiltered(root: Path, query: str, ignore_case: bool | None) -> list[dict]:
+    return [h.to_json() for h in search(root, query, ignore_case=ignore_case)]
+
+
+@needs_grep
+@settings(max_examples=150, deadline=None)
+@given(
+    base=st.sampled_from(sorted(BASES)),
+    extra=files,
+    link=st.sampled_from([None, "memory/events.md", "facts.md", "../outside.md"]),
+    query=st.sampled_from(QUERIES),
+    ignore_case=st.sampled_from([None, True, False]),
+)
+def test_grep_prefilter_finds_what_reading_every_file_finds(base, extra, link, query, ignore_case):
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "outside.md").write_text("needle outside\n")
+        root = write_tree(Path(tmp) / "store", {**BASES[base], **extra})
+        if link is not None:
+            (root / "lnk.md").symlink_to(link)
+            (root / "memory").mkdir(exist_ok=True)
+            (root / "memory" / "lnk.md").symlink_to("../" + link)
+        assert prefiltered(root, query, ignore_case) == every_file_read(root, query, ignore_case)
+
+
+@needs_grep
+def test_grep_in_trouble_leaves_python_to_read_every_file(tmp_path):
+    """grep exits 2 on a file it cannot read: what it named is not the whole list."""
+    root = write_tree(tmp_path / "s", {**BASES["seeds"], "sops/x.md": "needle\n"})
+    with mock.patch.object(search_module._Grep, "trusted", lambda self: False):
+        got = prefiltered(root, "needle", None)
+    assert got == every_file_read(root, "needle", None)
+    assert {h["file"] for h in got} == {"facts.md", "memory/events.md", "sops/x.md"}
+
+
+@needs_grep
+def test_grep_is_given_no_file_of_an_agent_home_that_is_not_memory(tmp_path):
+    root = write_tree(
+        tmp_path / "home",
+        {
+            "memories/MEMORY.md": "needle\n",
+            "SOUL.md": "needle soul\n",
+            ".env": "KEY=needle\n",
+            "auth.json": "needle\n",
+            "state.db": "needle\n",
+            "memory/x.md": "needle\n",
+        },
+    )
+    calls = tmp_path / "grep-calls"
+    wrapper = tmp_path / "bin" / "grep"
+    wrapper.parent.mkdir()
+    wrapper.write_text(
+        f'#!/bin/sh\nprintf "%s\\n" "$@" >> {calls}\nexec {shutil.which("grep")} "$@"\n'
+    )
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
+    path = f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}"
+    got = run_cli("search", "needle", "--store", str(root), env={**ENV, "PATH": path})
+    assert got.returncode == 0, got.stderr
+    assert got.stdout.splitlines() == ["SOUL.md:1:1: needle soul", "memories/MEMORY.md:1:1: needle"]
+    given_to_grep = calls.read_text().splitlines()
+    assert "SOUL.md" in given_to_grep
+    assert not {".env", "auth.json", "state.db"} & set(given_to_grep)
