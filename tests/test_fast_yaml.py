@@ -217,3 +217,39 @@ def test_number_and_boolean_shortcuts_equal_the_yaml_words_pattern(raw):
     expected = raw if word is None else int(raw) if word.lastgroup == "int" else "YAML"
     got = frontmatter._flat_value(raw)
     assert (got if got is not frontmatter._UNSURE else "YAML") == expected
+
+
+# --- lines already read are remembered (agents repeat most of them) ----------
+
+
+def typed(data):
+    return None if data is None else [(k, v, type(v)) for k, v in data.items()]
+
+
+@SETTINGS
+@given(st.lists(line, max_size=7), st.lists(line, max_size=7))
+def test_a_line_read_before_reads_the_same_in_any_text(lines, others):
+    doc = "\n".join(lines) + "\n"
+    frontmatter._lines.clear()
+    first = fast(doc)
+    fast("\n".join(others + lines) + "\n")  # the same lines, read in another text
+    assert typed(fast(doc)) == typed(first)
+    assert_fast_agrees(doc)
+
+
+def test_a_list_value_is_each_mappings_own():
+    first = fast("source_seqs: [12, 13]\nsteps: [deploy, docker]\n")
+    first["source_seqs"].append(14)
+    first["steps"].append("x")
+    assert fast("source_seqs: [12, 13]\nsteps: [deploy, docker]\n") == {
+        "source_seqs": [12, 13],
+        "steps": ["deploy", "docker"],
+    }
+
+
+def test_what_is_remembered_is_bounded():
+    frontmatter._lines.clear()
+    for n in range(frontmatter._LINES_MAX + 100):
+        assert fast(f"id: c-{n}\nentry_type: fact\n") == {"id": f"c-{n}", "entry_type": "fact"}
+    assert len(frontmatter._lines) == frontmatter._LINES_MAX
+    assert fast("id: new\nentry_type: fact\n") == {"id": "new", "entry_type": "fact"}

@@ -135,7 +135,11 @@ _INT_ITEM = r"[ \t]*[-+]?(?:0|[1-9][0-9]*)[ \t]*"
 _INT_LIST = re.compile(rf"\[{_INT_ITEM}(?:,{_INT_ITEM})*\]")
 _FLOW = re.compile(r"[\[\]{}]")
 _plain_keys: set[str] = set()
-_scalars: dict[str, Any] = {}  # raw plain scalar -> value; agents repeat them a lot
+# A `key: value` line already read -> (key, value), or () for a blank line: agents
+# repeat most lines (entry_type, evidence, a target) across thousands of files. Filled
+# up to its size and then kept: the lines repeated most are met first.
+_lines: dict[str, tuple[()] | tuple[str, Any]] = {}
+_LINES_MAX = 8192
 
 
 def _load_flat(text: str) -> dict[str, Any] | None:
@@ -152,28 +156,36 @@ def _load_flat(text: str) -> dict[str, Any] | None:
         if "\r" in text:
             return None  # a CR that ends no line: YAML reads it as a line break
     data: dict[str, Any] = {}
+    known = _lines
     for line in text.split("\n"):  # the last is "", after the final newline
-        key, colon, raw = line.partition(":")
-        if not colon:
-            if line.strip(" "):
-                return None  # no `key: value` line, or a tab YAML reads otherwise
-            continue
-        if key not in _plain_keys:
-            if not _KEY.fullmatch(key) or _YAML_WORDS.fullmatch(key) or key in _NULLS:
-                return None  # `on:` is the key True to YAML
-            _plain_keys.add(key)
-        if (raw and raw[0] not in " \t") or key in data:
-            return None  # `a:b` is no pair to YAML
-        raw = raw.strip(" \t")
-        value = _scalars.get(raw, _UNSURE)
-        if value is _UNSURE:
-            value = _flat_value(raw)
-            if value is _UNSURE:
+        pair = known.get(line)
+        if pair is None:
+            pair = _flat_line(line)
+            if pair is None:
                 return None
-            if not isinstance(value, list) and len(_scalars) < 4096:
-                _scalars[raw] = value
-        data[key] = value
+            if len(known) < _LINES_MAX and (not pair or type(pair[1]) is not list):
+                known[line] = pair  # (a list is mutable: each mapping gets its own)
+        if pair:
+            key, value = pair
+            if key in data:
+                return None  # YAML decides what a repeated key means
+            data[key] = value
     return data
+
+
+def _flat_line(line: str) -> tuple[()] | tuple[str, Any] | None:
+    """One line's (key, value), () for a blank line, None when YAML must read it."""
+    key, colon, raw = line.partition(":")
+    if not colon:
+        return None if line.strip(" ") else ()  # a line without `key:`, or a tab
+    if key not in _plain_keys:
+        if not _KEY.fullmatch(key) or _YAML_WORDS.fullmatch(key) or key in _NULLS:
+            return None  # `on:` is the key True to YAML
+        _plain_keys.add(key)
+    if raw and raw[0] not in " \t":
+        return None  # `a:b` is no pair to YAML
+    value = _flat_value(raw.strip(" \t"))
+    return None if value is _UNSURE else (key, value)
 
 
 def _flat_value(raw: str) -> Any:
