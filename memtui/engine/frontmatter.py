@@ -137,7 +137,8 @@ _FLOW = re.compile(r"[\[\]{}]")
 _plain_keys: set[str] = set()
 # A `key: value` line already read -> (key, value), or () for a blank line: agents
 # repeat most lines (entry_type, evidence, a target) across thousands of files. Filled
-# up to its size and then kept: the lines repeated most are met first.
+# up to its size and then kept: the lines repeated most are met first. A list is kept
+# as a tuple (no flat value is one) and each mapping gets a list of its own.
 _lines: dict[str, tuple[()] | tuple[str, Any]] = {}
 _LINES_MAX = 8192
 
@@ -163,13 +164,14 @@ def _load_flat(text: str) -> dict[str, Any] | None:
             pair = _flat_line(line)
             if pair is None:
                 return None
-            if len(known) < _LINES_MAX and (not pair or type(pair[1]) is not list):
-                known[line] = pair  # (a list is mutable: each mapping gets its own)
+            if len(known) < _LINES_MAX:
+                kept = pair[1] if pair else None
+                known[line] = (pair[0], tuple(kept)) if type(kept) is list else pair
         if pair:
             key, value = pair
             if key in data:
                 return None  # YAML decides what a repeated key means
-            data[key] = value
+            data[key] = list(value) if type(value) is tuple else value
     return data
 
 
