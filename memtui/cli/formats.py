@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from typing import Any
-from urllib.parse import quote
 
 from memtui.sanitize import printable
 
@@ -101,6 +100,8 @@ def sarif_log(root: str, findings: list[Any], version: str) -> dict[str, Any]:
 
 
 def _result(f: Any, rule_index: int) -> dict[str, Any]:
+    from urllib.parse import quote  # here: `search` imports this module, and pays no URL code
+
     result: dict[str, Any] = {
         "ruleId": f.code,
         "ruleIndex": rule_index,

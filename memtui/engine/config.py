@@ -7,9 +7,8 @@ import datetime as dt
 import os
 from dataclasses import dataclass
 
+from memtui.engine.paths import CONFIG_NAME
 from memtui.engine.textfile import Unreadable, read_file
-
-CONFIG_NAME = "memtui.toml"
 
 
 @dataclass(frozen=True, slots=True)

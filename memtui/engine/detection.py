@@ -46,10 +46,10 @@ def looks_like_store(path: str) -> bool:
 def layouts_at(path: str) -> tuple[str, ...]:
     """The layouts in `path`, from two folder listings (no parsing)."""
     try:
-        names = os.listdir(path)
+        with os.scandir(path) as entries:
+            files = frozenset(e.name for e in entries if _is_file(e))
     except OSError:
         return ()
-    files = frozenset(n for n in names if os.path.isfile(os.path.join(path, n)))
     memory_dir = os.path.join(path, "memory")
     inside = is_inside(os.path.realpath(path), os.path.realpath(memory_dir))
     if inside and os.path.isdir(memory_dir):
@@ -57,6 +57,14 @@ def layouts_at(path: str) -> tuple[str, ...]:
     dirs = [d for d, _ in LAYOUT_DIRS if os.path.isdir(os.path.join(path, d))]
     top = Listing(path, tuple(sorted(f for f in files if "/" not in f)), files, tuple(dirs))
     return tuple(name for name, lay in detectors().items() if lay.detect(top))
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    """os.path.isfile without a stat per name (the type comes with the listing)."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
 
 
 def stores_near(root: str) -> list[tuple[str, tuple[str, ...]]]:

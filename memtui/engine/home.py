@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from memtui.engine.config import CONFIG_NAME
+from memtui.engine.paths import CONFIG_NAME
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.base import Layout
@@ -28,7 +28,7 @@ def store_filter(known: Iterable[Layout], found: Sequence[Layout]) -> Callable[[
     in this root."""
     dotfiles = frozenset(name for lay in known for name in getattr(lay, "dotfiles", ()))
     tests = [getattr(lay, "is_memory", None) for lay in found]
-    home = bool(tests) and all(test is not None for test in tests)
+    home = is_home(found)
 
     def keep(rel: str) -> bool:
         if rel[:1] == "." and "/" not in rel and rel not in dotfiles:
@@ -36,6 +36,11 @@ def store_filter(known: Iterable[Layout], found: Sequence[Layout]) -> Callable[[
         return not home or rel == CONFIG_NAME or any(test(rel) for test in tests)  # type: ignore[misc]
 
     return keep
+
+
+def is_home(found: Sequence[Layout]) -> bool:
+    """Whether the root is an agent's whole home: every layout found says what is memory."""
+    return bool(found) and all(getattr(lay, "is_memory", None) is not None for lay in found)
 
 
 def keep_store_files(
@@ -50,7 +55,10 @@ def keep_store_files(
     def holds_memory(rel: str) -> bool:
         return keep(rel) or any(f == rel or f.startswith(rel + "/") for f in read)
 
-    scan.files[:] = [rel for rel in scan.files if keep(rel)]
+    if is_home(found):
+        scan.files[:] = [rel for rel in scan.files if keep(rel)]
+    else:  # only a root dotfile can go: no call for each of 17,000 other files
+        scan.files[:] = [rel for rel in scan.files if rel[:1] != "." or keep(rel)]
     scan.links[:] = [rel for rel in scan.links if keep(rel)]
     scan.escapes[:] = [(rel, real) for rel, real in scan.escapes if holds_memory(rel)]
     scan.bad_names[:] = [rel for rel in scan.bad_names if keep(rel)]

@@ -4,8 +4,7 @@ outlines, says what the agent loads, and archives or restores its own entries.""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from memtui.engine.model import ContextFile, Entry, OutlineItem
@@ -14,10 +13,10 @@ if TYPE_CHECKING:
     from memtui.engine.write.transaction import Receipt
 
 
-@dataclass(frozen=True, slots=True)
-class Listing:
+class Listing(NamedTuple):
     """What detection sees: the root's own files, every file found, the layout
-    folders that exist. Two folder listings, no parsing."""
+    folders that exist. Two folder listings, no parsing. (A NamedTuple: listing a
+    store for `search` imports no dataclasses.)"""
 
     root: str
     root_files: tuple[str, ...]
