@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import threading
 from collections.abc import Callable, Iterator
 
 from memtui.engine.paths import is_inside
@@ -31,6 +32,7 @@ class Dirs:
         self._fds: dict[tuple[str, bool], int] = {}
         self._root_fd: int | None = None
         self._unsynced: set[int] | None = None  # parents of new folders, while batched
+        self._guard = threading.Lock()  # the descriptors are shared by writer threads
 
     @contextlib.contextmanager
     def batched_fsync(self) -> Iterator[None]:
@@ -57,7 +59,13 @@ class Dirs:
 
     def root_fd(self) -> int:
         if self._root_fd is None:
-            self._root_fd = os.open(self.root, _DIR)
+            fd = os.open(self.root, _DIR)
+            with self._guard:
+                if self._root_fd is None:
+                    self._root_fd, fd = fd, -1
+            if fd != -1:
+                os.close(fd)
+        assert self._root_fd is not None
         return self._root_fd
 
     def own(self, rel: str, create: bool = True, mode_for: ModeFor | None = None) -> int | None:
@@ -75,6 +83,16 @@ class Dirs:
         key = (rel, own)
         if key in self._fds:
             return self._fds[key]
+        fd = self._opened(rel, create, mode_for, own)
+        if fd is None:
+            return None
+        with self._guard:  # two writer threads may have opened it at once: keep one
+            kept = self._fds.setdefault(key, fd)
+        if kept != fd:
+            os.close(fd)
+        return kept
+
+    def _opened(self, rel: str, create: bool, mode_for: ModeFor | None, own: bool) -> int | None:
         parent_rel, name = os.path.split(rel)
         parent = self._open(parent_rel, create, mode_for, own)
         if parent is None:
@@ -92,7 +110,6 @@ class Dirs:
         if not own and not is_inside(self.root, _where(fd, os.path.join(self.root, rel))):
             os.close(fd)
             raise Unsafe(f"{rel!r} leads outside the store root; refused; nothing was changed")
-        self._fds[key] = fd
         return fd
 
     def _mkdir(self, parent: int, name: str, rel: str, mode_for: ModeFor | None) -> None:

@@ -14,11 +14,13 @@ from __future__ import annotations
 import errno
 import os
 import signal
+import threading
 
 _crash_at = os.environ.get("MEMTUI_CRASH_AT")
 _crash_seen: dict[str, int] = {}
 _fault: tuple[int, str, int] | None = None
 _fault_seen: dict[str, int] = {}
+_counting = threading.Lock()
 
 
 def crash_point(step: str) -> None:
@@ -49,7 +51,8 @@ def seen(kind: str) -> int:
 def fault_point(kind: str, path: str = "") -> None:
     if _fault is None or _fault[1] != kind:
         return
-    count = _fault_seen[kind] = _fault_seen.get(kind, 0) + 1
+    with _counting:  # writer threads (write.parallel) count too
+        count = _fault_seen[kind] = _fault_seen.get(kind, 0) + 1
     if count == _fault[2]:
         raise OSError(_fault[0], os.strerror(_fault[0]), path)
 

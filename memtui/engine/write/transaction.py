@@ -28,7 +28,7 @@ from typing import Any
 
 from memtui.engine.config import thresholds_at
 from memtui.engine.paths import is_inside
-from memtui.engine.write import journal, modes, recovery
+from memtui.engine.write import journal, modes, parallel, recovery
 from memtui.engine.write.dirs import Dirs
 from memtui.engine.write.errors import (
     Conflict,
@@ -422,20 +422,24 @@ class Transaction:
     def _snapshot(self, current: dict[str, bytes | None], private: int) -> dict[str, str]:
         """Old bytes of every file about to change go to .history/<path>/<UTC>.<n>."""
         when = stamp()
-        snapshots: dict[str, str] = {}
         dirty: set[int] = set()
-        for step in self._plan:
-            old = current.get(step["path"])
-            if step["action"] == "move" or old is None:
-                continue
-            self._doing = f"{HISTORY}/{step['path']}"
-            mode = self._modes.get(step["path"], private)
-            snapshots[step["path"]] = keep(
-                self.dirs, step["path"], old, mode, when, dir_mode(private), dirty
-            )
+        kept = [
+            step["path"]
+            for step in self._plan
+            if step["action"] != "move" and current.get(step["path"]) is not None
+        ]
+
+        def one(rel: str) -> str:
+            mode = self._modes.get(rel, private)
+            return keep(self.dirs, rel, current[rel], mode, when, dir_mode(private), dirty)
+
+        where = parallel.each(kept, one, lambda rel: self._working_on(f"{HISTORY}/{rel}"))
         for folder in dirty:
             os.fsync(folder)
-        return snapshots
+        return dict(zip(kept, where, strict=True))
+
+    def _working_on(self, rel: str) -> None:
+        self._doing = rel
 
     def _stage(self, private: int) -> dict[str, str]:
         """Temp files beside their targets, named first in a `.prepare` note so that
@@ -448,8 +452,8 @@ class Transaction:
         self._staged = list(temps.values())
         self._doing = journal.JOURNAL
         journal.prepare(self.dirs, self.txid, self._staged, private)
-        dirty: set[int] = set()
         siblings = modes.Siblings(self.dirs)
+        writes: list[tuple[str, int, int | None]] = []  # (path, its folder, its mode)
         for step in self._plan:
             rel = step["path"]
             if step["action"] != "write":
@@ -461,10 +465,14 @@ class Transaction:
                 sources = private if "mode" not in step else modes.OPEN
                 step.pop("mode", None)
                 step["new_mode"] = siblings.mode(os.path.dirname(rel), sources)
-            mode = step.get("mode", step.get("new_mode"))
+            writes.append((rel, folder, step.get("mode", step.get("new_mode"))))
+
+        def one(write: tuple[str, int, int | None]) -> None:
+            rel, folder, mode = write
             write_new(folder, os.path.basename(temps[rel]), self._data[rel], mode)
-            dirty.add(folder)
-        for folder in dirty:
+
+        parallel.each(writes, one, lambda write: self._working_on(write[0]))
+        for folder in {folder for _, folder, _ in writes}:
             os.fsync(folder)
         return temps
 
