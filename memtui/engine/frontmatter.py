@@ -49,18 +49,24 @@ class Split(NamedTuple):
     body_line: int  # 0-based line where the body starts
 
 
+_new_split = tuple.__new__  # Split(...) without its Python-level __new__: one per file read
+
+
 def split(text: str) -> Split:
     """Front matter is `---` on the first line up to the next `---` (or `...`) line."""
-    first_nl = text.find("\n") if text.startswith("---") else -1
-    if first_nl < 0 or not _FENCE.fullmatch(text[:first_nl]):
-        return Split(None, text, 0)
+    if text.startswith("---\n"):
+        first_nl = 3  # the usual first line, known without the regular expression
+    else:
+        first_nl = text.find("\n") if text.startswith("---") else -1
+        if first_nl < 0 or not _FENCE.fullmatch(text[:first_nl]):
+            return Split(None, text, 0)
     close = _CLOSE_LINE.search(text, first_nl)
     if close is None:
         raise FrontMatterError("front matter has no closing '---' line")
     pos, end = close.start() + 1, close.end()
     body_start = end + 1 if end < len(text) else end
     line_no = text.count("\n", 0, pos) + 1
-    return Split(text[first_nl + 1 : pos], text[body_start:], line_no)
+    return _new_split(Split, (text[first_nl + 1 : pos], text[body_start:], line_no))
 
 
 def load(yaml_text: str) -> dict[str, Any]:
