@@ -129,6 +129,7 @@ def _events(tf: TextFile, since: int = 0) -> list[Event]:
     starts += [m.start() + 1 for m in NL_HEADS.finditer(text, since)]
     heads = iter(starts)
     events: list[Event] = []
+    append = events.append
     line, pos = text.count("\n", 0, since), since
     title: str | None = None
     values: dict[str, str] = {}
@@ -141,10 +142,8 @@ def _events(tf: TextFile, since: int = 0) -> list[Event]:
         start = next(heads)
         line += text.count("\n", pos, start)
         pos = start
-        if title is not None:
-            events.append(
-                _event(tf, title, values, Span(path, first, max(line, first + 1), at, start))
-            )
+        if title is not None:  # it ends on the line before this heading's, a later one
+            append(_event(tf, title, values, _new_span(Span, (path, first, line, at, start))))
         title = head[4:].strip() if head.startswith("### ") else None
         values, at, first = {}, start, line
     if title is not None:
@@ -192,6 +191,7 @@ def _ended(
 
 
 _LABELS: dict[int, str] = {}  # number -> "E007": 20,000 events, formatted once each
+_new_span = tuple.__new__  # Span(...) without its Python-level __new__
 _new_event = maker(Event)
 
 
