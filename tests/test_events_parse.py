@@ -7,6 +7,8 @@ reopen after an append parses)."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -87,3 +89,34 @@ def test_a_text_with_code_blocks_takes_the_match_by_match_loop():
     assert [e.label for e in events] == ["E001"]
     assert events[0].status is None
     assert events[0].span.stop == 5
+
+
+def reference_date(text: str) -> dt.date | None:
+    """parse_date's rule as dt.date and dt.time say it."""
+    match = companion.DATE.match(text.strip())
+    if not match:
+        return None
+    try:
+        day = dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+        if match.group(4) is not None:
+            dt.time(int(match.group(4)), int(match.group(5)), int(match.group(6) or 0))
+    except ValueError:
+        return None
+    return day
+
+
+DATE_PIECES = st.sampled_from(
+    ["2026", "0000", "9999", "-", "02", "29", "30", "13", "00", "T", " ", ":", "23", "24",
+     "59", "60", "٢٠٢٦", "١٢", "x", "\u3000"]
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(DATE_PIECES, max_size=12))
+@example(["2026", "-", "02", "-", "29"])
+@example(["2024", "-", "02", "-", "29", "T", "24", ":", "00"])
+@example(["2024", "-", "02", "-", "29", " ", "23", ":", "59", ":", "60"])
+@example(["٢٠٢٦", "-", "١٢", "-", "١٢", "T", "١٢", ":", "١٢"])
+def test_a_date_is_what_dt_date_and_dt_time_accept(pieces):
+    text = "".join(pieces)
+    assert companion.parse_date(text) == reference_date(text)

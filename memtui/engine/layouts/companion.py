@@ -231,13 +231,18 @@ def parse_date(text: str) -> dt.date | None:
     match = DATE.match(text.strip())
     if not match:
         return None
+    year, month, day, hour, minute, second = match.groups()
+    if hour is not None and not (int(hour) < 24 and int(minute) < 60 and int(second or 0) < 60):
+        return None  # a time dt.time refuses (two digits each: never below 0)
+    return _day(year, month, day)
+
+
+@functools.lru_cache(maxsize=1024)  # every last_active time is new, its day is not
+def _day(year: str, month: str, day: str) -> dt.date | None:
     try:
-        day = dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
-        if match.group(4) is not None:
-            dt.time(int(match.group(4)), int(match.group(5)), int(match.group(6) or 0))
+        return dt.date(int(year), int(month), int(day))
     except ValueError:
         return None
-    return day
 
 
 def _check_events(reader: StoreReader, events: list[Event]) -> None:
