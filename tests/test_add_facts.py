@@ -1,6 +1,7 @@
 """Adding facts to facts.md's sections: a fact already in its section is skipped. The
 word prefilter (a key with a word missing from the section cannot be there) gives the
-same edit as comparing every new fact with every fact of the section."""
+same edit as comparing every new fact with every fact of the section, and the sections
+worked out from the edit (carried to a bulk accept's next chunk) equal a fresh parse."""
 
 from __future__ import annotations
 
@@ -9,7 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memtui.engine.ops import dsh_text
-from memtui.engine.ops.dsh_text import add_facts, fact_key, might_hold
+from memtui.engine.ops.dsh_text import (
+    add_facts,
+    fact_key,
+    fact_sections,
+    might_hold,
+    sections_after,
+)
 
 WORDS = st.sampled_from(["numpy", "3.2.8", "锁定", "build01", "C", "扩展", "a", "ab", "-", "`x`"])
 BLANKS = st.sampled_from([" ", "  ", "\t", "\u3000", " \t "])
@@ -27,11 +34,11 @@ def fact(draw: st.DrawFn) -> str:
 @st.composite
 def facts_file(draw: st.DrawFn) -> str:
     eol = draw(st.sampled_from(["\n", "\r\n"]))
-    lines = ["# Facts", ""]
-    for name in draw(st.lists(st.sampled_from(["A", "B", "C", "ENV"]), max_size=4)):
-        lines.append(f"## {name}")
+    lines = draw(st.sampled_from([["# Facts", ""], [], ["intro", "- not in a section"]]))
+    for name in draw(st.lists(st.sampled_from(["A", "B", "C", "ENV", "# Other"]), max_size=5)):
+        lines.append(name if name.startswith("# ") else f"## {name}")
         lines += [f"- {f}" + draw(st.sampled_from(["", " ", "\t"])) for f in draw(st.lists(fact()))]
-        lines += [""] * draw(st.integers(0, 2))
+        lines += draw(st.lists(st.sampled_from(["", "  ", "note", "### sub"]), max_size=2))
     text = eol.join(lines)
     return text + eol if draw(st.booleans()) else text
 
@@ -63,3 +70,17 @@ def test_a_fact_is_skipped_in_its_own_section_only():
     assert edit.skipped == [("A", "numpy 3.2.8")]
     assert edit.added == {"A": 1, "B": 1}
     assert "- new one\n\n## B\n- other\n- numpy 3.2.8\n" in edit.text
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=facts_file(), more=additions)
+def test_sections_after_an_edit_equal_a_fresh_parse(text, more):
+    found = fact_sections(text)
+    edit = add_facts(text, more, found)
+    assert sections_after(found, text, edit) == fact_sections(edit.text)
+
+
+def test_a_fenced_text_is_parsed_afresh():
+    text = "## A\n- one\n```\n## not a heading\n```\n"
+    found = fact_sections(text)
+    assert sections_after(found, text, add_facts(text, {"A": ["two"]}, found)) is None

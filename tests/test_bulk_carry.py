@@ -50,8 +50,9 @@ def test_carried_books_give_the_files_a_fresh_parse_gives(
     carried, fresh = _store(tmp_path / "carried"), _store(tmp_path / "fresh")
     monkeypatch.setattr(dsh_accept, "now_iso", lambda: "2026-11-30T12:00:00+08:00")
     got = dsh.accept(str(carried), all_pending=True, chunk_size=2)
-    real = dsh_accept.update_meta
-    monkeypatch.setattr(dsh_accept, "update_meta", lambda tx, keys, fn, _: real(tx, keys, fn))
+    meta, facts = dsh_accept.update_meta, dsh_accept.read_facts
+    monkeypatch.setattr(dsh_accept, "update_meta", lambda tx, keys, fn, _: meta(tx, keys, fn))
+    monkeypatch.setattr(dsh_accept, "read_facts", lambda tx, _: facts(tx))
     want = dsh.accept(str(fresh), all_pending=True, chunk_size=2)
     assert len(got) == len(want) == 5
     assert _books(carried) == _books(fresh)
@@ -59,13 +60,15 @@ def test_carried_books_give_the_files_a_fresh_parse_gives(
 
 def test_an_agent_write_between_chunks_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     root = _store(tmp_path / "s")
-    meta = root / "memory-meta.json"
+    meta, facts = root / "memory-meta.json", root / "facts.md"
     real_sleep = dsh_chunks.time.sleep
 
     def agent_writes(seconds: float) -> None:  # the pause between chunks: the agent's turn
         data = json.loads(meta.read_text(encoding="utf-8"))
         data["entries"][f"fact:AGENT{len(data['entries'])}"] = {"type": "fact", "by": "agent"}
         meta.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        with facts.open("a", encoding="utf-8") as fh:
+            fh.write("\n## AGENT\n- by the agent\n")
         real_sleep(seconds)
 
     monkeypatch.setattr(dsh_chunks.time, "sleep", agent_writes)
@@ -73,3 +76,7 @@ def test_an_agent_write_between_chunks_is_kept(tmp_path: Path, monkeypatch: pyte
     entries = json.loads(meta.read_text(encoding="utf-8"))["entries"]
     assert sum(1 for key in entries if key.startswith("fact:AGENT")) == len(receipts) - 1 == 4
     assert {"sop:s2", "sop:s5", "sop:s8", "fact:A", "fact:B"} <= set(entries)
+    text = facts.read_text(encoding="utf-8")
+    assert text.count("- by the agent") == 4  # the agent's appends stay
+    assert all(f"- fact {i}\n" in text for i in range(9) if i % 3 != 2)
+    assert "AGENT" in (root / "index.txt").read_text(encoding="utf-8")  # counted, indexed

@@ -42,7 +42,7 @@ from memtui.engine.ops.dsh_store import (
     read_candidate,
     validate,
 )
-from memtui.engine.ops.dsh_text import add_facts, body_facts
+from memtui.engine.ops.dsh_text import add_facts, body_facts, sections_after
 from memtui.engine.textfile import BOM
 from memtui.engine.write.transaction import Receipt, Transaction, WriteError
 
@@ -175,14 +175,17 @@ class _AcceptPlan:
                 refused=self.refused,
             )
             return
-        tf, state, found = read_facts(tx)
+        tf, state, found = read_facts(tx, self.carried)
         names, count = state.names, state.count
         facts_report: dict[str, Any] = {}
+        if tf is not None:
+            self.carried[FACTS] = (tf.text, found)
         if self.facts:
             old = tf.text if tf else ""
             edit = add_facts(old, self.facts, found)
             if edit.text != old:
                 tx.write(FACTS, tf.encode(edit.text) if tf else edit.text.encode("utf-8"))
+                self.carried[FACTS] = (edit.text, sections_after(found, old, edit))
             names, count = edit.names, edit.count
             facts_report = {
                 "facts_added": edit.added,

@@ -198,13 +198,20 @@ class FactsState:
 Sections = list[tuple[str, Any, tuple[int, ...]]]
 
 
-def read_facts(tx: Transaction) -> tuple[Any, FactsState, Sections]:
+def read_facts(
+    tx: Transaction, carried: dict[str, Any] | None = None
+) -> tuple[Any, FactsState, Sections]:
     """facts.md as it is now (None if absent), its section names and fact count, and
-    its parsed sections."""
+    its parsed sections. `carried`: an earlier chunk's (text, sections), used while the
+    file is still exactly that text."""
     tf = current_text(tx, FACTS, must_exist=False)
     if tf is None:
         return None, FactsState([], 0), []
-    found = fact_sections(tf.text)
+    last = carried.pop(FACTS, None) if carried is not None else None
+    if last is not None and last[0] == tf.text and last[1] is not None:
+        found = last[1]
+    else:
+        found = fact_sections(tf.text)
     return tf, FactsState(section_names(found), sum(len(n) for _, _, n in found)), found
 
 

@@ -70,6 +70,11 @@ class FactsEdit:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (section, fact) already there
     names: list[str] = field(default_factory=list)  # every section after the edit, in order
     count: int = 0  # fact lines after the edit
+    inserted: list[tuple[int, str]] = field(default_factory=list)  # (old offset, text put there)
+    tail_at: int | None = None  # where the created sections begin in `text`
+
+
+Sections = list[tuple[str, Span, tuple[int, ...]]]
 
 
 def fact_sections(text: str) -> list[tuple[str, Span, tuple[int, ...]]]:
@@ -125,11 +130,14 @@ def add_facts(
             edit.count += len(new)
     pieces, last = [], 0
     for offset in sorted(inserts):
-        pieces += [text[last:offset], _lines_at(text, offset, inserts[offset], eol)]
+        inserted = _lines_at(text, offset, inserts[offset], eol)
+        pieces += [text[last:offset], inserted]
+        edit.inserted.append((offset, inserted))
         last = offset
     pieces.append(text[last:])
     out = "".join(pieces)
     if tail:
+        edit.tail_at = len(out)
         lines: list[str] = []
         for block in tail:
             if lines or (out and not _last_line_blank(out)):
@@ -162,6 +170,75 @@ class _Known:
 def might_hold(section: str, key: str) -> bool:
     """False only when no fact of `section` can have this key."""
     return all(word in section for word in key.split(" "))
+
+
+def sections_after(found: Sections, old: str, edit: FactsEdit) -> Sections | None:
+    """fact_sections(edit.text), worked out from the old text's sections and what add_facts
+    put where, instead of parsing 50,000 lines again for each chunk of a bulk accept.
+    None when the text has a code fence (where a heading may be code): parse it then."""
+    new = edit.text
+    if "```" in new or "~~~" in new:
+        return None
+    out: Sections = []
+    pending = edit.inserted  # sorted by offset
+    done = lines_before = chars_before = 0  # what was inserted at or before a section
+    for name, span, numbers in found:
+        while done < len(pending) and pending[done][0] <= span.char_start:
+            lines_before += pending[done][1].count("\n")
+            chars_before += len(pending[done][1])
+            done += 1
+        new_numbers = [n + lines_before for n in numbers]
+        own_lines = own_chars = 0
+        for offset, text in pending[done:]:
+            if offset > span.char_stop:
+                break
+            at = span.start + old.count("\n", span.char_start, offset)  # the line there
+            if offset == len(old) and not old.endswith("\n"):
+                at += 1  # after a last line without a newline: the text starts with one
+            first = at + lines_before + own_lines
+            added = text.count("\n")
+            new_numbers.extend(range(first + 1, first + added + 1))
+            own_lines += added
+            own_chars += len(text)
+        moved = Span(
+            span.file,
+            span.start + lines_before,
+            span.stop + lines_before + own_lines,
+            span.char_start + chars_before,
+            span.char_stop + chars_before + own_chars,
+        )
+        out.append((name, moved, tuple(new_numbers)))
+    if edit.tail_at is not None:
+        out = _with_tail(out, new, edit.tail_at)
+    return out
+
+
+def _with_tail(out: Sections, new: str, tail_at: int) -> Sections:
+    """The sections created at the end, parsed alone; a last old section that ran to the
+    end now runs to the first of them."""
+    at_line = (
+        tail_at if new[:tail_at].endswith("\n") or not tail_at else new.index("\n", tail_at) + 1
+    )
+    line = new.count("\n", 0, at_line)
+    tail = [
+        (
+            name,
+            Span(
+                span.file,
+                span.start + line,
+                span.stop + line,
+                span.char_start + at_line,
+                span.char_stop + at_line,
+            ),
+            tuple(n + line for n in numbers),
+        )
+        for name, span, numbers in fact_sections(new[at_line:])
+    ]
+    if out and tail and out[-1][1].char_stop == tail_at:
+        name, span, numbers = out[-1]
+        head = tail[0][1]
+        out[-1] = (name, span._replace(stop=head.start, char_stop=head.char_start), numbers)
+    return out + tail
 
 
 def _section_keys(text: str, span: Span, numbers: tuple[int, ...]) -> set[str]:
