@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memtui.demo import write_demo
-from memtui.engine import textfile
+from memtui.engine import rawfile, textfile
 from memtui.engine.store import Store, open_store
 from tests.helpers import TODAY_DATE
 
@@ -27,7 +27,7 @@ Change = Callable[[Path], None]
 def no_racy_window(monkeypatch: pytest.MonkeyPatch) -> None:
     """Files written a moment ago count as settled, so the reuse path runs in tests.
     (The changes below all alter a file's size, inode or mtime, so none hides.)"""
-    monkeypatch.setattr(textfile, "RACY_NS", 0)
+    monkeypatch.setattr(rawfile, "RACY_NS", 0)
 
 
 @pytest.fixture(scope="module")
@@ -165,10 +165,10 @@ def test_a_file_changed_within_the_racy_window_is_never_vouched_for(
     path.write_text("x\n")
     info = path.stat()
     changed_at = max(info.st_mtime_ns, info.st_ctime_ns)
-    monkeypatch.setattr(textfile.time, "time_ns", lambda: changed_at + textfile.RACY_NS - 1)
+    monkeypatch.setattr(rawfile.time, "time_ns", lambda: changed_at + rawfile.RACY_NS - 1)
     assert textfile.stamp_of(info) is None
     assert not textfile.unchanged(str(path), 0)
-    monkeypatch.setattr(textfile.time, "time_ns", lambda: changed_at + textfile.RACY_NS)
+    monkeypatch.setattr(rawfile.time, "time_ns", lambda: changed_at + rawfile.RACY_NS)
     stamp = textfile.stamp_of(info)
     assert stamp is not None and textfile.unchanged(str(path), stamp)
 

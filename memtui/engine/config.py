@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import dataclasses
-import datetime as dt
 import os
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from memtui.engine.paths import CONFIG_NAME
-from memtui.engine.textfile import Unreadable, read_file
+
+if TYPE_CHECKING:
+    import datetime as dt
 
 
-@dataclass(frozen=True, slots=True)
-class Thresholds:
+# NamedTuples, not dataclasses: `memtui search` reads max_file_bytes, and importing
+# dataclasses (inspect, ast, ...) costs it as much as a tenth of grep's whole run.
+class Thresholds(NamedTuple):
     index_warn_lines: int = 150  # memory.md: warning from here
     index_block_lines: int = 180  # memory.md: error (blocked) from here
     agent_max_bytes: int = 8192  # agent.md is injected into every prompt
@@ -26,8 +27,7 @@ class Thresholds:
     max_file_bytes: int = 64 * 1024 * 1024  # bigger files are shown as unreadable
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+class Config(NamedTuple):
     thresholds: Thresholds
     problems: tuple[str, ...] = ()  # why memtui.toml was (partly) ignored
 
@@ -48,15 +48,15 @@ def load_config(text: str | None) -> Config:
     table = data.get("thresholds", {})
     if not isinstance(table, dict):
         return Config(Thresholds(), (*problems, "memtui.toml: [thresholds] must be a table"))
-    known = {f.name: f for f in dataclasses.fields(Thresholds)}
+    known = Thresholds._field_defaults  # name -> its default, an int or a float
     values: dict[str, int | float] = {}
     for key, value in table.items():
-        spec = known.get(key)
-        if spec is None:
+        default = known.get(key)
+        if default is None:
             problems.append(f"memtui.toml: unknown threshold {key!r}")
         elif isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
             problems.append(f"memtui.toml: {key} must be a non-negative number")
-        elif spec.type == "int" and not isinstance(value, int):
+        elif isinstance(default, int) and not isinstance(value, int):
             problems.append(f"memtui.toml: {key} must be a whole number")
         else:
             values[key] = value
@@ -65,6 +65,8 @@ def load_config(text: str | None) -> Config:
 
 def today() -> dt.date:
     """Today, or MEMTUI_TODAY (YYYY-MM-DD) so scripts and tests can pin the date."""
+    import datetime as dt
+
     pinned = os.environ.get("MEMTUI_TODAY")
     if pinned:
         try:
@@ -83,6 +85,8 @@ def thresholds_at(root: str) -> Thresholds:
 def store_config(root: str, files: frozenset[str]) -> Config:
     if CONFIG_NAME not in files:
         return Config(Thresholds())
+    from memtui.engine.textfile import Unreadable, read_file
+
     got = read_file(os.path.join(root, CONFIG_NAME), CONFIG_NAME, 1 << 20)
     if isinstance(got, Unreadable):
         return Config(Thresholds(), (f"memtui.toml is {got.reason}",))

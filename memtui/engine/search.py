@@ -23,12 +23,14 @@ from itertools import filterfalse
 from operator import methodcaller
 from typing import NamedTuple
 
+from memtui.engine.config import store_config
 from memtui.engine.detection import listing
 from memtui.engine.errors import MemtuiError
 from memtui.engine.home import store_filter
 from memtui.engine.layouts import detectors
 from memtui.engine.layouts.base import Listing
 from memtui.engine.paths import Scan, Top, discover_top, is_inside, resolve_root
+from memtui.engine.rawfile import read_bytes
 
 
 class Hit(NamedTuple):
@@ -66,25 +68,30 @@ def search(
     top = discover_top(root)
     grep = None if regex else _Grep.start(root, top, query, fold)  # runs beside the scan
     try:
-        # Imported only now, while grep runs: a search is a few times Python's start-up.
-        from memtui.engine.config import store_config
-        from memtui.engine.textfile import read_bytes
-
         scan, listed = listing(root, top)  # every layout's files, as open_store lists them
         max_bytes = store_config(root, listed.files).thresholds.max_file_bytes
+
+        needle = query.encode("utf-8")
 
         def hits_of(rel: str) -> list[Hit]:
             data = read_bytes(os.path.join(root, rel), max_bytes)
             if isinstance(data, str) or b"\x00" in data:
                 return []  # unreadable, too big or binary: `check` reports it
-            if pattern is None:
-                found = _literal_hits(rel, data, query, fold)
-            else:
-                found = _regex_hits(rel, data, pattern)
-            first = next(found, None)
-            if first is None or not _utf8(data):  # only files with a hit pay for the check
+            if pattern is None and fold:
+                found = _folded_hits(rel, data, query)
+                first = next(found, None)
+                if first is None or not _utf8(data):  # only files with a hit pay for the check
+                    return []
+                return [first, *found]
+            if pattern is None and needle not in data:
                 return []
-            return [first, *found]
+            try:  # a file with a hit is decoded once: the check, the lines and the columns
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                return []  # not UTF-8: `check` reports it
+            if pattern is None:
+                return list(_line_hits(rel, text, _finds(text, query)))
+            return list(_line_hits(rel, text, (m.start() for m in pattern.finditer(text))))
 
         if grep is None:
             for rel in scan.files:
@@ -126,7 +133,7 @@ class _Grep:
     @classmethod
     def start(cls, root: str, top: Top, query: str, fold: bool) -> _Grep | None:
         """None when grep can't say exactly (Python then reads every file)."""
-        grep = shutil.which("grep")
+        grep = shutil.which("grep")  # shutil comes with argparse: no cost of its own
         if grep is None or "\n" in query or "\x00" in query or (fold and not query.isascii()):
             return None
         dirs = top[2]
@@ -196,15 +203,13 @@ def _store_roots(root: str, top: Top) -> list[str]:
     return [rel for rel in root_files if keep(rel)]
 
 
-def _literal_hits(rel: str, data: bytes, query: str, fold: bool) -> Iterator[Hit]:
-    needle = query.encode("utf-8")
-    haystack = data
-    if fold:
-        if query.isascii():
-            needle, haystack = needle.lower(), data.lower()
-        else:
-            yield from _casefold_hits(rel, data, query)
-            return
+def _folded_hits(rel: str, data: bytes, query: str) -> Iterator[Hit]:
+    """Case-insensitive hits: an ASCII query on the bytes (ASCII folded only, as grep -i
+    in the C locale), any other line by line on the decoded text."""
+    if not query.isascii():
+        yield from _casefold_hits(rel, data, query)
+        return
+    needle, haystack = query.encode("ascii").lower(), data.lower()
     pos = haystack.find(needle)
     line_no, counted = 1, 0
     while pos >= 0:
@@ -227,12 +232,18 @@ def _casefold_hits(rel: str, data: bytes, query: str) -> Iterator[Hit]:
             yield Hit(rel, index + 1, col + 1, _clean(line))
 
 
-def _regex_hits(rel: str, data: bytes, pattern: re.Pattern[str]) -> Iterator[Hit]:
-    text = data.decode("utf-8", "replace")
+def _finds(text: str, query: str) -> Iterator[int]:
+    pos = text.find(query)
+    while pos >= 0:
+        yield pos
+        pos = text.find(query, pos + 1)
+
+
+def _line_hits(rel: str, text: str, starts: Iterator[int]) -> Iterator[Hit]:
+    """One hit per line: the first of `starts` (match offsets, ascending) on each."""
     last_line_end = -1
     line_no, counted = 1, 0
-    for match in pattern.finditer(text):
-        pos = match.start()
+    for pos in starts:
         if pos <= last_line_end:
             continue
         start = text.rfind("\n", 0, pos) + 1

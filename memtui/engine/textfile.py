@@ -8,20 +8,19 @@ only when a write needs it.
 
 from __future__ import annotations
 
-import os
-import stat
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from memtui.engine.rawfile import (  # noqa: F401 - re-exported
+    Stamp,
+    read_bytes,
+    read_raw,
+    stamp_of,
+    unchanged,
+)
 from memtui.engine.records import maker
 
 BOM = b"\xef\xbb\xbf"
-# A file changed this recently may change again within the same timestamp tick
-# (Linux stamps files from a coarse clock): its stat can't vouch for its content.
-RACY_NS = 2_000_000_000
-
-Stamp = int
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +30,7 @@ class TextFile:
     bom: bool
     size: int
     # The hash of (size, mtime_ns, ctime_ns, inode, device) when read, if the file was
-    # older than RACY_NS then: a later open may reuse this text while that is unchanged.
+    # older than rawfile.RACY_NS then: a later open may reuse this text while that is unchanged.
     # (One int, not the tuple: 17,000 tuples of five big ints cost 4 MB.)
     stamp: Stamp | None = field(default=None, compare=False)
 
@@ -73,75 +72,10 @@ def decode(path: str, raw: bytes, stamp: Stamp | None = None) -> TextFile | Unre
 
 def read_file(abspath: str, relpath: str, limit: int) -> TextFile | Unreadable:
     """Read one file whole; never raises for bad content."""
-    got = _read(abspath, limit)
+    got = read_raw(abspath, limit)
     if isinstance(got, str):
         return Unreadable(relpath, got)
     return decode(relpath, *got)
-
-
-def stamp_of(info: os.stat_result) -> Stamp | None:
-    """What says a file is unchanged, or None if it changed too recently to tell."""
-    if time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) < RACY_NS:
-        return None
-    return hash((info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev))
-
-
-def unchanged(abspath: str, stamp: Stamp | None) -> bool:
-    """Whether the file at `abspath` still has the stat it had when read (same inode,
-    size and times, and old enough that a same-tick rewrite would have shown)."""
-    if stamp is None:
-        return False
-    try:
-        info = os.stat(abspath)
-    except OSError:
-        return False
-    return stat.S_ISREG(info.st_mode) and stamp_of(info) == stamp
-
-
-def read_bytes(abspath: str, limit: int) -> bytes | str:
-    """The file's bytes, or why they can't be had."""
-    got = _read(abspath, limit)
-    return got if isinstance(got, str) else got[0]
-
-
-def _read(abspath: str, limit: int) -> tuple[bytes, Stamp | None] | str:
-    """The bytes and stamp, or why they can't be had. read() without a size: a
-    sized read would allocate `limit` bytes up front for every small file."""
-    stamp: Stamp | None = None
-    try:
-        fd = os.open(abspath, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not hang us
-    except OSError as exc:
-        return f"cannot be read: {exc.strerror or exc}"
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return "not a regular file"
-        if info.st_size > limit:
-            return f"larger than the {limit}-byte limit ({info.st_size} bytes)"
-        raw = os.read(fd, info.st_size + 1)
-        if len(raw) > info.st_size:  # it grew meanwhile: read the rest
-            raw += _read_rest(fd, limit)
-        else:  # read as it was stat'ed (a same-size change shows in the times)
-            stamp = stamp_of(info)
-    except OSError as exc:
-        return f"cannot be read: {exc.strerror or exc}"
-    finally:
-        os.close(fd)
-    if len(raw) > limit:  # grew while we read it
-        return f"larger than the {limit}-byte limit"
-    return raw, stamp
-
-
-def _read_rest(fd: int, limit: int) -> bytes:
-    chunks = []
-    total = 0
-    while total <= limit:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        total += len(chunk)
-    return b"".join(chunks)
 
 
 def split_lines(text: str) -> list[str]:
