@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import posixpath
@@ -15,7 +16,7 @@ from memtui.engine.findings import unparsed
 from memtui.engine.layouts.seeds_detect import DSH_INDEX as INDEX
 from memtui.engine.layouts.seeds_detect import FACTS
 from memtui.engine.markdown import fences, sections
-from memtui.engine.model import Candidate, Dsh, FactSection, Sop
+from memtui.engine.model import Candidate, Dsh, FactSection, Sop, item_text
 from memtui.engine.reader import StoreReader
 from memtui.engine.records import maker
 from memtui.engine.textfile import TextFile, iter_lines, line_count
@@ -174,22 +175,36 @@ def _parse_facts(reader: StoreReader, tf: TextFile) -> list[FactSection]:
         FactSection(s.name.strip(), s.span, s.item_lines, tf)
         for s in sections(tf, 2, False, fenced=code)
     ]
-    # Keyed by hash so 50,000 fact strings are not all alive at once; equal
-    # hashes are confirmed on the text before a duplicate is reported.
-    seen: dict[int, tuple[int, int]] = {}  # hash -> (section index, line)
-    for index, section in enumerate(found):
-        for line, text in section.facts:
-            key = " ".join(text.split())
-            where = seen.setdefault(hash(key), (index, line))
-            if where[1] != line and _normalised_fact(found[where[0]], where[1]) == key:
-                reader.findings.add(
-                    "fact-duplicate", FACTS, line, f"the same fact is already on line {where[1]}"
-                )
+    # The file's lines are split once (a section's `facts` would split its text again),
+    # and the usual fact is its own key: no blank but single spaces inside (checked for
+    # all of them at C speed). Only the facts whose key's hash repeats are compared.
+    lines = tf.text.split("\n")
+    numbers = [n for s in found for n in s.fact_lines]
+    keys = [item_text(lines[n - 1]) for n in numbers]
+    del lines
+    if "  " in tf.text or not all(map(str.isprintable, keys)):
+        keys = [fact_key(text) for text in keys]
+    hashes = list(map(hash, keys))
+    repeated = {h for h, count in collections.Counter(hashes).items() if count > 1}
+    seen: dict[int, int] = {}  # hash -> the first fact with it
+    for i in [i for i, h in enumerate(hashes) if h in repeated] if repeated else ():
+        first = seen.setdefault(hashes[i], i)
+        if first != i and keys[first] == keys[i]:
+            reader.findings.add(
+                "fact-duplicate",
+                FACTS,
+                numbers[i],
+                f"the same fact is already on line {numbers[first]}",
+            )
     return found
 
 
-def _normalised_fact(section: FactSection, line: int) -> str:
-    return next(" ".join(text.split()) for n, text in section.facts if n == line)
+def fact_key(text: str) -> str:
+    """A fact's text with its runs of whitespace made one space, none at either end:
+    two facts with one key are the same fact (`fact-duplicate`)."""
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text  # already so (" " is the one blank that is printable): no split
+    return " ".join(text.split())
 
 
 def _sop(reader: StoreReader, path: str) -> Sop:
