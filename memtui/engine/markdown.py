@@ -7,6 +7,7 @@ facts.md can hold 50,000 lines, so the scan is one tight pass over
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -15,6 +16,7 @@ from memtui.engine.textfile import TextFile, split_lines
 
 HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t]*$")
 ITEM_MARKS = frozenset("-*•")
+ITEM_STARTS = tuple(mark + gap for mark in sorted(ITEM_MARKS) for gap in " \t")  # `- item`
 # A code fence line (CommonMark): up to 3 spaces, then 3+ backticks or tildes.
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.M)
 
@@ -80,16 +82,62 @@ def sections(
     fences, if already worked out).
 
     Without `keep_items` only the items' line numbers are kept (facts.md)."""
+    lines = split_lines(tf.text)
+    code = fenced if fenced is not None else fences(tf.text)
+    if code.starts:
+        return _sections_line_by_line(tf, lines, level, keep_items, code)
+    # No code block (the usual file): the headings and the items of the whole text
+    # are found first, without a Python step per line (facts.md: 50,000 lines).
+    bounds: list[tuple[int, str | None]] = []  # each heading of `level` or higher: (line, name)
+    for index in _heading_lines(tf.text):
+        match = HEADING.match(lines[index].rstrip("\r"))
+        if match and len(match.group(1)) <= level:
+            bounds.append((index, match.group(2) if len(match.group(1)) == level else None))
+    bounds.append((len(lines), None))
+    starts = itertools.repeat(ITEM_STARTS)
+    items = list(itertools.compress(itertools.count(1), map(str.startswith, lines, starts)))
+    found: list[Section] = []
+    offset = done = 0  # the char offset of line `done`
+    for (start, name), (stop, _) in itertools.pairwise(bounds):
+        if name is None:
+            continue  # a higher heading: no section until the next one of `level`
+        char_start = offset = offset + sum(map(len, lines[done:start])) + start - done
+        char_stop = offset = offset + sum(map(len, lines[start:stop])) + stop - start
+        done = stop
+        numbers = items[bisect.bisect_left(items, start + 2) : bisect.bisect_right(items, stop)]
+        names = tuple(item_text(lines[n - 1]) for n in numbers) if keep_items else ()
+        span = Span(tf.path, start, stop, char_start, min(char_stop, len(tf.text)))
+        found.append(Section(name, names, span, tuple(numbers)))
+    return found
+
+
+_HEADING_START = re.compile(r"\n#")
+
+
+def _heading_lines(text: str) -> list[int]:
+    """The 0-based indexes of the lines that start with `#`."""
+    found = [0] if text.startswith("#") else []
+    line = pos = 0
+    for m in _HEADING_START.finditer(text):
+        line += text.count("\n", pos, m.end())
+        pos = m.end()
+        found.append(line)
+    return found
+
+
+def _sections_line_by_line(
+    tf: TextFile, lines: list[str], level: int, keep_items: bool, code: Fences
+) -> list[Section]:
+    """`sections` of a text with fenced code blocks: line by line, skipping the
+    headings and items inside a block."""
     found: list[Section] = []
     open_name: str | None = None
     start = char_start = offset = 0
     names: list[str] = []
     numbers: list[int] = []
-    lines = split_lines(tf.text)
-    code = fenced if fenced is not None else fences(tf.text)
     for index, line in enumerate(lines):
         first = line[:1]
-        if (first == "#" or first in ITEM_MARKS) and code.starts and code.inside(offset):
+        if (first == "#" or first in ITEM_MARKS) and code.inside(offset):
             pass  # a heading or item inside a code block is code
         elif first == "#":
             match = HEADING.match(line.rstrip("\r"))
