@@ -1,5 +1,6 @@
 """events.md is parsed by two loops: a text without fenced code takes the fast one
-(plain tuples from findall, the headings' offsets from a second pass), a text with
+(plain tuples from findall, the headings' offsets from a second pass; in a text
+without CR each value is matched greedily up to its last non-blank), a text with
 code blocks goes match by match, skipping what is inside a block. On any text
 without code the two give the same events: numbers, labels, dates, types, fields,
 spans (lines and characters), from the start or from a line in the middle (what a
@@ -47,6 +48,12 @@ FIELD_LINES = st.sampled_from(
         "**情绪强度**：7",
         "**内容**：和小林决定明年一起去京都",
         "**类型**：",
+        "**类型**：   ",
+        "**状态**：待跟进 \t ",
+        "**到期日**：\t2026-12-01\t",
+        "**情绪强度**： ⭐ ⭐ ",
+        "**状态**：a\rb",
+        "**状态**：done\r \t",
         " **类型**：indented, no field",
         "",
         "text with ### inside",
