@@ -1,11 +1,13 @@
-"""`records.maker` builds a frozen record through its slots' setters (faster than
-the dataclass __init__, for the 28,000 events, 17,000 texts and 10,000 candidates
-of a large store's open): the record it makes is the one `cls(...)` makes, and is
-as frozen."""
+"""`records.maker` builds a frozen record through a twin class with the same slots
+(faster than the dataclass __init__, for the 28,000 events, 17,000 texts and 10,000
+candidates of a large store's open): the record it makes is the one `cls(...)`
+makes, of the very class, as frozen, copied and pickled alike."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 from types import MappingProxyType
 
 import pytest
@@ -51,6 +53,14 @@ def test_made_record_equals_the_constructors(cls, values):
     assert repr(made) == repr(built)
     for f in dataclasses.fields(cls):  # compare=False fields too (a candidate's source)
         assert getattr(made, f.name) is getattr(built, f.name)
+
+
+@pytest.mark.parametrize(("cls", "values"), SAMPLES[:3])
+def test_made_record_copies_and_pickles_as_the_constructors(cls, values):
+    made = maker(cls)(*values)
+    for again in (copy.copy(made), pickle.loads(pickle.dumps(made))):
+        assert type(again) is cls
+        assert again == cls(*values)
 
 
 @pytest.mark.parametrize(("cls", "values"), SAMPLES)

@@ -1,9 +1,12 @@
 """Making many frozen records fast.
 
 A frozen dataclass's __init__ sets each field with `object.__setattr__(self, "name",
-value)`, a lookup by name per field. The slots' own setters skip that lookup, which
-makes a record about twice as fast to build: open makes 28,000 events, 17,000 texts
-and 10,000 candidates on a large store.
+value)`, a call per field. Open makes 28,000 events, 17,000 texts and 10,000
+candidates on a large store, so they are built by a twin instead: a plain class with
+the very same slots, whose __init__ sets them as any object's attributes, then hands
+the object to the frozen class (`__class__` assignment, allowed between classes of
+one layout). A record is built that way in about half the time, and is the same
+record, as frozen.
 """
 
 from __future__ import annotations
@@ -16,17 +19,15 @@ T = TypeVar("T")
 
 
 def maker(cls: type[T]) -> Callable[..., T]:
-    """A function that takes every field of the frozen, slotted dataclass `cls`, in
+    """A callable that takes every field of the frozen, slotted dataclass `cls`, in
     order and positionally, and returns the record `cls(...)` makes of them (`cls`
     has no __post_init__; defaults are not filled in: pass every field)."""
-    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
-    if "__slots__" not in vars(cls) or hasattr(cls, "__post_init__"):
+    names = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    if vars(cls).get("__slots__") != names or hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__} is not a slotted dataclass without __post_init__")
-    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    scope.update({f"_set_{name}": vars(cls)[name].__set__ for name in names})
-    body = "".join(f"    _set_{name}(_o, {name})\n" for name in names)
-    source = f"def make({', '.join(names)}):\n    _o = _new(_cls)\n{body}    return _o\n"
+    body = "".join(f"    self.{name} = {name}\n" for name in names)
+    source = f"def __init__(self, {', '.join(names)}):\n{body}    self.__class__ = _cls\n"
+    scope: dict[str, Any] = {"_cls": cls}
     exec(source, scope)  # as dataclasses builds __init__: one plain function, no loop
-    make: Callable[..., T] = scope["make"]
-    make.__qualname__ = make.__name__ = f"make_{cls.__name__}"
-    return make
+    twin = type(f"{cls.__name__}Maker", (), {"__slots__": names, "__init__": scope["__init__"]})
+    return twin  # type: ignore[return-value]
