@@ -5,6 +5,7 @@ that is not the store's (an agent home's keys, its state.db)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import stat
@@ -33,6 +34,8 @@ BASES = {
     "claude": {"MEMORY.md": "- [T](t.md) — needle\n", "t.md": "---\ntype: user\n---\nneedle\n"},
     "hermes": {"memories/MEMORY.md": "a needle\n§\nNEEDLE 针堆\n", "pending/memory/q.json": "{}\n"},
     "openclaw": {"AGENTS.md": "# A\nneedle\n", "SOUL.md": "# S\n"},
+    # a home with no root file nor folder for grep: its keys and state.db stay unread
+    "hermes-home": {"memories/MEMORY.md": "needle\n", ".env": "needle\n", "state.db": "needle\n"},
 }
 FOLDERS = (
     "",
@@ -83,7 +86,7 @@ files = st.dictionaries(
 
 
 def every_file_read(root: Path, query: str, ignore_case: bool | None) -> list[dict]:
-    with mock.patch.object(search_module.shutil, "which", lambda name: None):
+    with mock.patch.object(search_module.Prefilter, "start", lambda *args: None):
         return [h.to_json() for h in search(root, query, ignore_case=ignore_case)]
 
 
@@ -91,23 +94,49 @@ def prefiltered(root: Path, query: str, ignore_case: bool | None) -> list[dict]:
     return [h.to_json() for h in search(root, query, ignore_case=ignore_case)]
 
 
+LINKS = (  # (where, to what: under the root, or `outside`)
+    ("lnk.md", "facts.md"),
+    ("memory/lnk.md", "memory/events.md"),
+    ("sops/lnk.md", "outside/out.md"),
+    ("sops/in.md", "memory/events.md"),
+    ("archive/deep/lnk.md", "facts.md"),
+    ("archive/.hid/lnk.md", "facts.md"),
+    ("archive/dir", "memory"),
+    ("pending/memory/l.json", "t.md"),
+    ("project/lnk.md", "facts.md"),
+    ("memory/audit", "sops"),
+    ("pending/memory", "archive"),
+    ("sops", "archive"),
+    ("archive", "outside"),
+)
+
+
 @needs_grep
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     base=st.sampled_from(sorted(BASES)),
     extra=files,
-    link=st.sampled_from([None, "memory/events.md", "facts.md", "../outside.md"]),
+    links=st.lists(st.sampled_from(LINKS), max_size=3, unique=True),
+    bad_name=st.booleans(),
     query=st.sampled_from(QUERIES),
     ignore_case=st.sampled_from([None, True, False]),
 )
-def test_grep_prefilter_finds_what_reading_every_file_finds(base, extra, link, query, ignore_case):
+def test_grep_prefilter_finds_what_reading_every_file_finds(
+    base, extra, links, bad_name, query, ignore_case
+):
     with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "outside.md").write_text("needle outside\n")
+        outside = write_tree(Path(tmp) / "outside", {"out.md": "needle outside\n"})
         root = write_tree(Path(tmp) / "store", {**BASES[base], **extra})
-        if link is not None:
-            (root / "lnk.md").symlink_to(link)
-            (root / "memory").mkdir(exist_ok=True)
-            (root / "memory" / "lnk.md").symlink_to("../" + link)
+        for where, target in links:
+            path = root / where
+            out = target.startswith("outside")
+            with contextlib.suppress(OSError):  # its place may be taken, or a dangling link
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.symlink_to(outside / target[len("outside/") :] if out else root / target)
+        if bad_name and (root / "sops").is_dir():
+            fd = os.open(bytes(root / "sops") + b"/bad\xff.md", os.O_CREAT | os.O_WRONLY)
+            os.write(fd, b"a needle\n")
+            os.close(fd)
         assert prefiltered(root, query, ignore_case) == every_file_read(root, query, ignore_case)
 
 
@@ -115,7 +144,7 @@ def test_grep_prefilter_finds_what_reading_every_file_finds(base, extra, link, q
 def test_grep_in_trouble_leaves_python_to_read_every_file(tmp_path):
     """grep exits 2 on a file it cannot read: what it named is not the whole list."""
     root = write_tree(tmp_path / "s", {**BASES["seeds"], "sops/x.md": "needle\n"})
-    with mock.patch.object(search_module._Grep, "trusted", lambda self: False):
+    with mock.patch.object(search_module.Prefilter, "vouched", lambda self: False):
         got = prefiltered(root, "needle", None)
     assert got == every_file_read(root, "needle", None)
     assert {h["file"] for h in got} == {"facts.md", "memory/events.md", "sops/x.md"}

@@ -25,9 +25,12 @@ with contextlib.redirect_stdout(io.StringIO()) as out:
 print(json.dumps({"code": code, "out": out.getvalue(), "loaded": sorted(sys.modules)}))
 """
 
-# What search must not pay for: the parsers and what they build on, and the writes.
+# What search must not pay for: the parsers and what they build on, and the writes;
+# nor dataclasses (inspect, ast, dis: a tenth of grep's whole run).
 HEAVY = (
     "yaml",
+    "dataclasses",
+    "memtui.engine.textfile",
     "memtui.engine.model",
     "memtui.engine.reader",
     "memtui.engine.store",

@@ -8,29 +8,23 @@ Python pays ~8 µs a file just to open and read it, which on a 17,000-file
 store is as much as grep's whole run. So when grep is installed, a literal
 search first asks `grep -rlF` which files can match (a superset: it works on
 bytes, like the exact pass) and reads only those, each as grep names it, while
-grep goes on; the hits still come in the store's file order.
+grep goes on; search_grep says which of them are the store's, in its order,
+without listing the store's big folders. The hits come in the store's file order.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import shutil
-import subprocess
 from collections.abc import Iterator
-from itertools import filterfalse
-from operator import methodcaller
 from typing import NamedTuple
 
 from memtui.engine.config import store_config
 from memtui.engine.detection import listing
 from memtui.engine.errors import MemtuiError
-from memtui.engine.home import store_filter
-from memtui.engine.layouts import detectors
-from memtui.engine.layouts.base import Listing
-from memtui.engine.paths import Scan, Top, discover_top, is_inside, resolve_root
+from memtui.engine.paths import discover_top, resolve_root
 from memtui.engine.rawfile import read_bytes
+from memtui.engine.search_grep import Prefilter
 
 
 class Hit(NamedTuple):
@@ -66,11 +60,9 @@ def search(
     pattern = _pattern(query, fold) if regex else None
     root = resolve_root(root_path)
     top = discover_top(root)
-    grep = None if regex else _Grep.start(root, top, query, fold)  # runs beside the scan
+    grep = None if regex else Prefilter.start(root, top, query, fold)  # runs beside us
     try:
-        scan, listed = listing(root, top)  # every layout's files, as open_store lists them
-        max_bytes = store_config(root, listed.files).thresholds.max_file_bytes
-
+        max_bytes = store_config(root, frozenset(top[1])).thresholds.max_file_bytes
         needle = query.encode("utf-8")
 
         def hits_of(rel: str) -> list[Hit]:
@@ -93,25 +85,21 @@ def search(
                 return list(_line_hits(rel, text, _finds(text, query)))
             return list(_line_hits(rel, text, (m.start() for m in pattern.finditer(text))))
 
-        if grep is None:
-            for rel in scan.files:
-                yield from hits_of(rel)
-            return
-        # What grep does not read (links, folders only a layout reads) is read while it
-        # runs; then each file it names, as it names it; and all the rest if it failed.
-        got = {rel: hits_of(rel) for rel in grep.unsearched(scan, listed.files)}
-        for rel in grep.names():
-            if rel in listed.files and rel not in got:
-                got[rel] = hits_of(rel)
-        if not grep.trusted():
-            got.update((rel, hits_of(rel)) for rel in scan.files if rel not in got)
+        got: dict[str, list[Hit]] = {}
+        if grep is not None:
+            got = {rel: hits_of(rel) for rel in grep.files()}
+            if grep.vouched():
+                for rel in sorted((rel for rel, hits in got.items() if hits), key=grep.order):
+                    yield from got[rel]
+                return
+        # Without grep (or if it could not vouch for its list): every file of the store,
+        # as open_store lists them, but those already read.
+        scan, _listed = listing(root, top)
+        for rel in scan.files:
+            yield from got[rel] if rel in got else hits_of(rel)
     finally:
         if grep is not None:
             grep.stop()
-    for rel in scan.files:
-        hits = got.get(rel)
-        if hits:
-            yield from hits
 
 
 def _pattern(query: str, fold: bool) -> re.Pattern[str]:
@@ -119,88 +107,6 @@ def _pattern(query: str, fold: bool) -> re.Pattern[str]:
         return re.compile(query, re.MULTILINE | (re.IGNORECASE if fold else 0))
     except re.error as exc:
         raise BadQuery(f"bad regular expression: {exc}") from None
-
-
-class _Grep:
-    """`grep -rlZF` naming the files that may hold a literal (a superset: it works on
-    bytes, like the exact pass), as it finds them."""
-
-    def __init__(self, proc: subprocess.Popen[bytes], roots: frozenset[str], dirs: tuple[str, ...]):
-        self.proc = proc
-        self.roots = roots  # the root files it was given
-        self.below = tuple(d + "/" for d in dirs)  # the folders it searches through
-
-    @classmethod
-    def start(cls, root: str, top: Top, query: str, fold: bool) -> _Grep | None:
-        """None when grep can't say exactly (Python then reads every file)."""
-        grep = shutil.which("grep")  # shutil comes with argparse: no cost of its own
-        if grep is None or "\n" in query or "\x00" in query or (fold and not query.isascii()):
-            return None
-        dirs = top[2]
-        roots = _store_roots(root, top)
-        inside = [d for d in dirs if is_inside(root, os.path.realpath(os.path.join(root, d)))]
-        argv = [grep, "-rlZF", "--line-buffered", *(["-i"] if fold else []), "-e", query, "--"]
-        argv += [*roots, *inside]
-        if sum(len(a) + 1 for a in argv) > 100_000:
-            return None  # keep well under the argv limit; Python reads everything instead
-        try:
-            proc = subprocess.Popen(
-                argv,
-                cwd=root,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                env={**os.environ, "LC_ALL": "C"},  # bytes, and -i folds ASCII only, as we do
-            )
-        except OSError:
-            return None
-        return cls(proc, frozenset(roots), tuple(inside))
-
-    def unsearched(self, scan: Scan, files: frozenset[str]) -> set[str]:
-        """The store's files grep does not read: links (grep -r does not follow them), a
-        root file it was not given, and those of folders only a layout reads (a Claude
-        memory's subfolders, Hermes' memories/)."""
-        below = methodcaller("startswith", self.below)
-        outside = set(filterfalse(below, scan.files))  # C-speed over 17,000 names
-        outside.difference_update(self.roots)
-        outside.update(rel for rel in scan.links if rel in files)  # not a link to a folder
-        return outside
-
-    def names(self) -> Iterator[str]:
-        """The files grep names, each as soon as it does (--line-buffered)."""
-        assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        rest = b""
-        while chunk := os.read(fd, 1 << 16):
-            *done, rest = (rest + chunk).split(b"\0")
-            for name in done:
-                yield os.fsdecode(name)
-
-    def trusted(self) -> bool:
-        """Whether grep ran to the end without trouble (2: an unreadable file, ...)."""
-        return self.proc.wait() in (0, 1)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
-
-
-def _store_roots(root: str, top: Top) -> list[str]:
-    """The root files that are the store's, guessed before the listing (what grep is
-    given): no root dotfile a layout does not read, and in an agent's home only its
-    memory (never Hermes' state.db). What the guess leaves out, Python reads."""
-    _scan, root_files, dirs = top
-    files = set(root_files)
-    memory = os.path.join(root, "memory")
-    if "memory" in dirs and is_inside(root, os.path.realpath(memory)):
-        with contextlib.suppress(OSError):
-            files.update(f"memory/{name}" for name in os.listdir(memory))
-    quick = Listing(root, tuple(root_files), frozenset(files), tuple(dirs))
-    known = detectors().values()
-    keep = store_filter(known, [lay for lay in known if lay.detect(quick)])
-    return [rel for rel in root_files if keep(rel)]
 
 
 def _folded_hits(rel: str, data: bytes, query: str) -> Iterator[Hit]:

@@ -1,0 +1,187 @@
+"""search's prefilter: grep names the files that may hold a literal, and this says which
+of them are the store's, and in which order, without listing the store's big folders
+(on a large store, listing 17,000 files costs Python as much as grep's whole run).
+
+The store's files are those detection.listing() lists. Here they are known by the
+same rules, another way:
+- the root and memory/ (what detection looks at) are listed as listing() lists them;
+- so is a folder grep is not given (one only a layout reads: a Claude memory's
+  subfolders, Hermes' memories/), and each of its files is read;
+- in a folder grep searches, a file it names is the store's where listing() would list
+  it: right in a flat folder, below no hidden folder in a recursive one, under a UTF-8
+  name that is no temp file, and kept by engine.home. Links, which grep -r does not
+  follow, come from `find -type l`.
+When grep or find is missing or in trouble, search lists the store with listing() and
+reads every file grep did not name (tests/test_search_grep.py holds the two equal).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+
+from memtui.engine.home import store_filter
+from memtui.engine.layouts import detectors
+from memtui.engine.layouts.base import Listing
+from memtui.engine.paths import LAYOUT_DIRS, Scan, Top, is_inside, is_temp_name, list_files
+
+
+class Prefilter:
+    """grep (and find, for the links) running beside Python over one store."""
+
+    def __init__(self, root: str, top: Top) -> None:
+        scan, root_files, dirs = top
+        self.root = root
+        memory = Scan()  # as listing() lists it: detection looks at it beside the root
+        if "memory" in dirs:
+            list_files(root, "memory", False, memory)
+        found = Listing(root, tuple(root_files), frozenset(scan.files + memory.files), tuple(dirs))
+        known = detectors().values()
+        detected = [lay for lay in known if lay.detect(found)]
+        self.keep = store_filter(known, detected)
+        extra = dict(folder for lay in detected for folder in lay.folders(found))
+        self.roots = [rel for rel in root_files if self.keep(rel)]  # grep reads these
+        self.kept_roots = frozenset(self.roots)
+        self.dirs = [d for d in dirs if _inside(root, d)]  # and searches these
+        self.read: list[str] = [rel for rel in scan.links if self.keep(rel)]  # Python reads
+        # listing()'s folders, in its order: each file's place is (folder, path in it)
+        self.searched: list[tuple[int, str, bool]] = []
+        folders = [(d, r) for d, r in LAYOUT_DIRS if d in dirs] + list(extra.items())
+        for index, (folder, recursive) in enumerate(folders, 1):
+            if folder in self.dirs or any(_below(root, folder, d) for d in self.dirs):
+                self.searched.append((index, folder + "/", recursive))
+            elif folder not in dirs:  # only a layout reads it: Python lists and reads it
+                listed = Scan()
+                list_files(root, folder, recursive, listed)
+                self.read += [rel for rel in listed.files if self.keep(rel)]
+                self.searched.append((index, folder + "/", recursive))
+        self.grep: subprocess.Popen[bytes] | None = None
+        self.find: subprocess.Popen[bytes] | None = None
+
+    @classmethod
+    def start(cls, root: str, top: Top, query: str, fold: bool) -> Prefilter | None:
+        """None when grep can't say exactly (Python then reads every file)."""
+        grep = shutil.which("grep")  # shutil comes with argparse: no cost of its own
+        if grep is None or "\n" in query or "\x00" in query or (fold and not query.isascii()):
+            return None
+        plan = cls(root, top)
+        argv = [grep, "-rlZF", "--line-buffered", *(["-i"] if fold else []), "-e", query, "--"]
+        argv += [*plan.roots, *plan.dirs]
+        if sum(len(a) + 1 for a in argv) > 100_000:
+            return None  # keep well under the argv limit; Python reads everything instead
+        if not plan.roots and not plan.dirs:
+            return plan  # nothing for grep (without a file it would search the whole root)
+        # bytes, and -i folds ASCII only, as search does
+        plan.grep = _run(root, argv, {**os.environ, "LC_ALL": "C"})
+        find = shutil.which("find")
+        if plan.grep is None or find is None:
+            plan.stop()
+            return None
+        if plan.dirs:
+            plan.find = _run(root, [find, "-H", *plan.dirs, "-type", "l", "-print0"], None)
+            if plan.find is None:
+                plan.stop()
+                return None
+        return plan
+
+    def files(self) -> Iterator[str]:
+        """The store's files that may hold the literal, each once: first those Python
+        reads anyway (links, folders grep does not search), then each file grep names
+        as it names it, then the links in the folders it searched."""
+        seen = set(self.read)
+        yield from self.read
+        for rel in _names(self.grep):
+            if rel not in seen and self.place(rel) is not None:
+                seen.add(rel)
+                yield rel
+        for rel in _names(self.find):
+            if rel not in seen and self._linked_file(rel):
+                seen.add(rel)
+                yield rel
+
+    def vouched(self) -> bool:
+        """Whether grep and find ran to the end without trouble (grep exits 2 on a file
+        it cannot read, find on a folder)."""
+        grep_ok = self.grep is None or self.grep.wait() in (0, 1)
+        return grep_ok and (self.find is None or self.find.wait() == 0)
+
+    def place(self, rel: str) -> tuple[int, list[str]] | None:
+        """Where listing() lists `rel` (its folder's rank, then the path in it), or None
+        when it does not list it."""
+        if "/" not in rel:
+            return (0, [rel]) if rel in self.kept_roots else None
+        name = rel.rpartition("/")[2]
+        if (name[0] == "." and is_temp_name(name)) or not _utf8(rel) or not self.keep(rel):
+            return None
+        for index, folder, recursive in self.searched:
+            if rel.startswith(folder):
+                inner = rel[len(folder) :].split("/")
+                if (len(inner) == 1) if not recursive else all(p[0] != "." for p in inner[:-1]):
+                    return index, inner
+        return None
+
+    def order(self, rel: str) -> tuple[int, list[str]]:
+        return self.place(rel) or (0, [rel])
+
+    def stop(self) -> None:
+        for proc in (self.grep, self.find):
+            if proc is not None:
+                if proc.poll() is None:
+                    proc.kill()
+                proc.wait()
+                if proc.stdout is not None:
+                    proc.stdout.close()
+
+    def _linked_file(self, rel: str) -> bool:
+        """A link listing() lists: in its place, leading inside the root, to a file."""
+        path = os.path.join(self.root, rel)
+        real = os.path.realpath(path)
+        return self.place(rel) is not None and is_inside(self.root, real) and os.path.isfile(path)
+
+
+def _run(root: str, argv: list[str], env: dict[str, str] | None) -> subprocess.Popen[bytes] | None:
+    try:
+        return subprocess.Popen(
+            argv, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+        )
+    except OSError:
+        return None
+
+
+def _names(proc: subprocess.Popen[bytes] | None) -> Iterator[str]:
+    """The NUL-ended paths `proc` prints, each as soon as it does."""
+    if proc is None or proc.stdout is None:
+        return
+    fd = proc.stdout.fileno()
+    rest = b""
+    while chunk := os.read(fd, 1 << 16):
+        *done, rest = (rest + chunk).split(b"\0")
+        for name in done:
+            yield os.fsdecode(name)
+
+
+def _inside(root: str, folder: str) -> bool:
+    return is_inside(root, os.path.realpath(os.path.join(root, folder)))
+
+
+def _below(root: str, folder: str, searched: str) -> bool:
+    """Whether grep -r reaches `folder` inside `searched` (no link between them)."""
+    if not folder.startswith(searched + "/"):
+        return False
+    real = os.path.realpath(os.path.join(root, searched))
+    return os.path.realpath(os.path.join(root, folder)) == os.path.join(
+        real, folder[len(searched) + 1 :]
+    )
+
+
+def _utf8(rel: str) -> bool:
+    """os.fsdecode turns undecodable bytes into surrogates: such a name is not UTF-8."""
+    if rel.isascii():
+        return True
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
