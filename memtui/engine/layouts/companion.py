@@ -44,13 +44,10 @@ def small_int(digits: str) -> int | None:
 
 def parse(reader: StoreReader) -> Companion:
     events_tf = reader.read(EVENTS) if reader.exists(EVENTS) else None
-    events = (
-        reader.parsed("events", events_tf, lambda: _events_of(reader, events_tf))
-        if events_tf
-        else []
-    )
+    events: list[Event] = []
     if events_tf:
-        reader.fences(events_tf)  # an unclosed fence is reported
+        code = reader.fences(events_tf)  # an unclosed fence is reported
+        events = reader.parsed("events", events_tf, lambda: _events_of(reader, events_tf, code))
         _check_events(reader, events)
     last_active = next((e.date for e in reversed(events) if e.is_sentinel), None)
     if events_tf and last_active is None:
@@ -93,10 +90,10 @@ NL_HEADS_AND_FIELDS_LF = re.compile(rf"\n(?:({HEAD_LINE})|{FIELDS_LF}(?=\n|\Z))"
 LEADING_TAG = re.compile(r"\[[^\]]*\]\s*")
 
 
-def _events_of(reader: StoreReader, tf: TextFile) -> list[Event]:
-    """The events of events.md. When the agent only appended to it since the last
-    snapshot (the usual write), the events before the last one are taken from that
-    snapshot and only the rest is parsed."""
+def _events_of(reader: StoreReader, tf: TextFile, code: Fences) -> list[Event]:
+    """The events of events.md (`code`: its fences). When the agent only appended to
+    it since the last snapshot (the usual write), the events before the last one are
+    taken from that snapshot and only the rest is parsed."""
     earlier = reader.earlier("events", tf.path)
     if earlier is not None:
         old_tf, old = earlier
@@ -108,10 +105,10 @@ def _events_of(reader: StoreReader, tf: TextFile) -> list[Event]:
             # so the old text is not kept alive by them.
             kept = [dataclasses.replace(e, source=tf) for e in old[:-1]]
             return kept + _events(tf, old[-1].span.char_start)
-    return _events(tf)
+    return _events(tf, code=code)
 
 
-def _events(tf: TextFile, since: int = 0) -> list[Event]:
+def _events(tf: TextFile, since: int = 0, code: Fences | None = None) -> list[Event]:
     """Each `### ` heading up to the next heading of any level is one event (from
     character `since`, which starts a line).
 
@@ -119,7 +116,8 @@ def _events(tf: TextFile, since: int = 0) -> list[Event]:
     expression, in text order, in one pass: events.md may hold 20,000 events.
     Those inside fenced code blocks are an event's content.
     """
-    code = fences(tf.text, since)
+    if code is None:  # (given: the fences of the whole text, and `since` is 0)
+        code = fences(tf.text, since)
     if code.starts:
         return _events_between_code(tf, since, code)
     # No code block (the usual file): findall hands the loop plain tuples, and the
