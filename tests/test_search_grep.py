@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memtui.engine import search as search_module
+from memtui.engine import search_grep
 from memtui.engine.search import search
 from tests.conftest import run_cli, write_tree
 from tests.helpers import ENV
@@ -137,7 +138,10 @@ def test_grep_prefilter_finds_what_reading_every_file_finds(
             fd = os.open(bytes(root / "sops") + b"/bad\xff.md", os.O_CREAT | os.O_WRONLY)
             os.write(fd, b"a needle\n")
             os.close(fd)
-        assert prefiltered(root, query, ignore_case) == every_file_read(root, query, ignore_case)
+        every = every_file_read(root, query, ignore_case)
+        assert prefiltered(root, query, ignore_case) == every
+        with mock.patch.object(search_grep, "TWO_GREPS", 0):  # two greps, however small
+            assert prefiltered(root, query, ignore_case) == every
 
 
 @needs_grep

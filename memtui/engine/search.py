@@ -10,9 +10,10 @@ search first asks `grep -rlF` which files can match (a superset: it works on
 bytes, like the exact pass) and reads only those, each as grep names it, while
 grep goes on; search_grep says which of them are the store's, in its order,
 without listing the store's big folders. The hits come in the store's file order.
-"""
 
-from __future__ import annotations
+No `from __future__ import annotations`: the Hit NamedTuple would compile each
+string annotation at every start of `memtui search`.
+"""
 
 import os
 import re

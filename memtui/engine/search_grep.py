@@ -18,6 +18,7 @@ reads every file grep did not name (tests/test_search_grep.py holds the two equa
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -26,6 +27,8 @@ from memtui.engine.home import store_filter
 from memtui.engine.layouts import detectors
 from memtui.engine.layouts.base import Listing
 from memtui.engine.paths import LAYOUT_DIRS, Scan, Top, is_inside, is_temp_name, list_files
+
+TWO_GREPS = 256 * 1024  # folder sizes on disk (ext4: some 8,000 entries) worth two greps
 
 
 class Prefilter:
@@ -57,7 +60,8 @@ class Prefilter:
                 list_files(root, folder, recursive, listed)
                 self.read += [rel for rel in listed.files if self.keep(rel)]
                 self.searched.append((index, folder + "/", recursive))
-        self.grep: subprocess.Popen[bytes] | None = None
+        self.greps: list[subprocess.Popen[bytes]] = []
+        self.places: dict[str, tuple[int, list[str]] | None] = {}  # place() of what grep names
         self.find: subprocess.Popen[bytes] | None = None
 
     @classmethod
@@ -68,15 +72,13 @@ class Prefilter:
             return None
         plan = cls(root, top)
         argv = [grep, "-rlZF", "--line-buffered", *(["-i"] if fold else []), "-e", query, "--"]
-        argv += [*plan.roots, *plan.dirs]
-        if sum(len(a) + 1 for a in argv) > 100_000:
+        if sum(len(a) + 1 for a in [*argv, *plan.roots, *plan.dirs]) > 100_000:
             return None  # keep well under the argv limit; Python reads everything instead
-        if not plan.roots and not plan.dirs:
-            return plan  # nothing for grep (without a file it would search the whole root)
-        # bytes, and -i folds ASCII only, as search does
-        plan.grep = _run(root, argv, {**os.environ, "LC_ALL": "C"})
+        env = {**os.environ, "LC_ALL": "C"}  # bytes, and -i folds ASCII only, as search does
+        # Without a file grep would search the whole root: an empty share gets no grep.
+        plan.greps = [_run(root, [*argv, *share], env) for share in plan.shares() if share]
         find = shutil.which("find")
-        if plan.grep is None or find is None:
+        if None in plan.greps or find is None:
             plan.stop()
             return None
         if plan.dirs:
@@ -92,11 +94,14 @@ class Prefilter:
         as it names it, then the links in the folders it searched."""
         seen = set(self.read)
         yield from self.read
-        for rel in _names(self.grep):
-            if rel not in seen and self.place(rel) is not None:
-                seen.add(rel)
+        for rel in _names(self.greps):
+            if rel in seen:
+                continue
+            seen.add(rel)
+            self.places[rel] = place = self.place(rel)
+            if place is not None:
                 yield rel
-        for rel in _names(self.find):
+        for rel in _names([self.find] if self.find else []):
             if rel not in seen and self._linked_file(rel):
                 seen.add(rel)
                 yield rel
@@ -104,8 +109,22 @@ class Prefilter:
     def vouched(self) -> bool:
         """Whether grep and find ran to the end without trouble (grep exits 2 on a file
         it cannot read, find on a folder)."""
-        grep_ok = self.grep is None or self.grep.wait() in (0, 1)
+        grep_ok = all(grep.wait() in (0, 1) for grep in self.greps)
         return grep_ok and (self.find is None or self.find.wait() == 0)
+
+    def shares(self) -> list[list[str]]:
+        """What grep searches, in two shares of about the same size when the store is
+        big enough for two greps, one per core, to finish sooner than one (a folder's
+        own size on disk grows with its entries: the weight)."""
+        weighed = [(_size(self.root, d), [d]) for d in self.dirs]
+        weighed.append((_size(self.root, ""), self.roots))  # the root's files: one share
+        if sum(weight for weight, _ in weighed) < TWO_GREPS:
+            return [[*self.roots, *self.dirs]]
+        shares: list[tuple[int, list[str]]] = [(0, []), (0, [])]
+        for weight, operands in sorted(weighed, key=lambda w: -w[0]):
+            shares.sort(key=lambda s: s[0])
+            shares[0] = (shares[0][0] + weight, shares[0][1] + operands)
+        return [operands for _, operands in shares]
 
     def place(self, rel: str) -> tuple[int, list[str]] | None:
         """Where listing() lists `rel` (its folder's rank, then the path in it), or None
@@ -123,10 +142,10 @@ class Prefilter:
         return None
 
     def order(self, rel: str) -> tuple[int, list[str]]:
-        return self.place(rel) or (0, [rel])
+        return self.places.get(rel) or self.place(rel) or (0, [rel])
 
     def stop(self) -> None:
-        for proc in (self.grep, self.find):
+        for proc in [*self.greps, self.find]:
             if proc is not None:
                 if proc.poll() is None:
                     proc.kill()
@@ -150,16 +169,31 @@ def _run(root: str, argv: list[str], env: dict[str, str] | None) -> subprocess.P
         return None
 
 
-def _names(proc: subprocess.Popen[bytes] | None) -> Iterator[str]:
-    """The NUL-ended paths `proc` prints, each as soon as it does."""
-    if proc is None or proc.stdout is None:
-        return
-    fd = proc.stdout.fileno()
-    rest = b""
-    while chunk := os.read(fd, 1 << 16):
-        *done, rest = (rest + chunk).split(b"\0")
-        for name in done:
-            yield os.fsdecode(name)
+def _names(procs: list[subprocess.Popen[bytes]]) -> Iterator[str]:
+    """The NUL-ended paths the processes print, each as soon as one prints it."""
+    poller = select.poll()
+    rest: dict[int, bytes] = {}
+    for proc in procs:
+        if proc.stdout is not None:
+            rest[proc.stdout.fileno()] = b""
+            poller.register(proc.stdout.fileno(), select.POLLIN)
+    while rest:
+        for fd, _event in poller.poll():
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:  # it is done
+                poller.unregister(fd)
+                del rest[fd]
+                continue
+            *done, rest[fd] = (rest[fd] + chunk).split(b"\0")
+            for name in done:
+                yield os.fsdecode(name)
+
+
+def _size(root: str, folder: str) -> int:
+    try:
+        return os.stat(os.path.join(root, folder)).st_size
+    except OSError:
+        return 0
 
 
 def _inside(root: str, folder: str) -> bool:
