@@ -12,7 +12,7 @@ from types import MappingProxyType
 
 import pytest
 
-from memtui.engine.model import Candidate, Event, Span
+from memtui.engine.model import Candidate, Event, Sop, Span
 from memtui.engine.records import maker
 from memtui.engine.textfile import TextFile
 
@@ -21,6 +21,7 @@ SAMPLES = [
     (TextFile, ("pending/a.md", "text", True, 7, None)),
     (TextFile, ("a.md", "x", False, 1, 99)),
     (Event, (1, "E001", "2026-11-29", "约定", "待跟进", None, "⭐", Span("f", 0, 1, 0, 9), TF)),
+    (Sop, ("deploy", "sops/deploy.md", "部署", MappingProxyType({"title": "部署"}))),
     (
         Candidate,
         (
@@ -48,7 +49,7 @@ def test_made_record_equals_the_constructors(cls, values):
     built = cls(*values)
     assert type(made) is cls
     assert made == built
-    if cls is not Candidate:  # a candidate holds its meta mapping: unhashable either way
+    if cls not in (Candidate, Sop):  # they hold a mapping: unhashable either way
         assert hash(made) == hash(built)
     assert repr(made) == repr(built)
     for f in dataclasses.fields(cls):  # compare=False fields too (a candidate's source)

@@ -59,7 +59,7 @@ def split(text: str) -> Split:
     else:
         first_nl = text.find("\n") if text.startswith("---") else -1
         if first_nl < 0 or not _FENCE.fullmatch(text[:first_nl]):
-            return Split(None, text, 0)
+            return _new_split(Split, (None, text, 0))
     close = _CLOSE_LINE.search(text, first_nl)
     if close is None:
         raise FrontMatterError("front matter has no closing '---' line")
