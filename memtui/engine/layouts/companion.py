@@ -8,6 +8,7 @@ import functools
 import itertools
 import re
 import sys
+from collections.abc import Iterator
 
 from memtui.engine.layouts.companion_vocab import EVENT_TYPES  # noqa: F401 - re-exported
 from memtui.engine.layouts.seeds_detect import EVENTS, PERSONA
@@ -126,8 +127,6 @@ def _events(tf: TextFile, since: int = 0, code: Fences | None = None) -> list[Ev
     text, path = tf.text, tf.path
     # The first line has no newline before it: matched on its own.
     head_one = HEADS_AND_FIELDS.match(text, since)
-    found = [head_one.groups("")] if head_one else []
-    found += (NL_HEADS_AND_FIELDS if "\r" in text else NL_HEADS_AND_FIELDS_LF).findall(text, since)
     starts = [since] if head_one and head_one.group(1) else []
     starts += [m.start() + 1 for m in NL_HEADS.finditer(text, since)]
     heads = iter(starts)
@@ -137,24 +136,42 @@ def _events(tf: TextFile, since: int = 0, code: Fences | None = None) -> list[Ev
     title: str | None = None
     values: dict[str, str] = {}
     at = first = 0  # the event being read: its char offset and line
-    for head, key, value in found:
-        if not head:  # a field: the first of each kind in an event counts
-            if key not in values:
-                values[key] = value
-            continue
-        start = next(heads)
-        line += text.count("\n", pos, start)
-        pos = start
-        if title is not None:  # it ends on the line before this heading's, a later one
-            append(_event(tf, title, values, _new_span(Span, (path, first, line, at, start))))
-        title = head[4:].strip() if head.startswith("### ") else None
-        values, at, first = {}, start, line
+    for found in _heads_and_fields(text, since, head_one, starts):
+        for head, key, value in found:
+            if not head:  # a field: the first of each kind in an event counts
+                if key not in values:
+                    values[key] = value
+                continue
+            start = next(heads)
+            line += text.count("\n", pos, start)
+            pos = start
+            if title is not None:  # it ends on the line before this heading's, a later one
+                span = _new_span(Span, (path, first, line, at, start))
+                append(_event(tf, title, values, span))
+            title = head[4:].strip() if head.startswith("### ") else None
+            values, at, first = {}, start, line
     if title is not None:
         last = line + text.count("\n", pos) + (0 if text.endswith("\n") else 1)
         events.append(
             _event(tf, title, values, Span(path, first, max(last, first + 1), at, len(text)))
         )
     return events
+
+
+PIECE = 4096  # headings whose matches are listed at once
+
+
+def _heads_and_fields(
+    text: str, since: int, head_one: re.Match[str] | None, starts: list[int]
+) -> Iterator[list[tuple[str, str, str]]]:
+    """The headings and fields from char `since` (`head_one`: its line's match), in text
+    order, as findall's tuples: listed PIECE headings at a time, since those of the
+    whole text at once would hold about five times its size."""
+    pattern = NL_HEADS_AND_FIELDS if "\r" in text else NL_HEADS_AND_FIELDS_LF
+    cuts = [since, *(start - 1 for start in starts[PIECE::PIECE]), len(text)]  # at a newline
+    for n, (a, b) in enumerate(itertools.pairwise(cuts)):
+        found = pattern.findall(text, a, b)
+        yield [head_one.groups(""), *found] if n == 0 and head_one else found
 
 
 def _events_between_code(tf: TextFile, since: int, code: Fences) -> list[Event]:
