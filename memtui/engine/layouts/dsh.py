@@ -34,14 +34,16 @@ _NOT_BARE = re.compile(r"[/\\\x00-\x1f\x7f]")  # what keeps a name from being on
 OUTSIDE = "leads outside the store root"
 
 
-def under(files: Iterable[str], folder: str, suffix: str = ".md") -> list[str]:
-    """Files directly in `folder` with `suffix`, sorted."""
-    prefix = folder + "/"
-    return sorted(
-        f
-        for f in files
-        if f.startswith(prefix) and "/" not in f[len(prefix) :] and f.endswith(suffix)
-    )
+def under(files: Iterable[str], *folders: str, suffix: str = ".md") -> list[list[str]]:
+    """The files directly in each of `folders` with `suffix`, sorted (one pass over
+    `files`: 17,000 on a large store)."""
+    found: dict[str, list[str]] = {folder: [] for folder in folders}
+    for f in files:
+        folder, _, name = f.partition("/")
+        inside = found.get(folder)
+        if inside is not None and name.endswith(suffix) and "/" not in name:
+            inside.append(f)
+    return [sorted(inside) for inside in found.values()]
 
 
 def expected_auto(fact_sections: Iterable[str], sops: Iterable[str]) -> list[str]:
@@ -59,12 +61,12 @@ def expected_auto(fact_sections: Iterable[str], sops: Iterable[str]) -> list[str
 def parse(reader: StoreReader) -> Dsh:
     index_lines, rules, auto = _index(reader)
     fact_sections = _facts(reader)
-    sop_paths, pending = under(reader.files, "sops"), under(reader.files, "pending")
-    reader.read_first(sop_paths)
-    sops = [_sop(reader, path) for path in sop_paths]
+    sop_paths, pending = under(reader.files, "sops", "pending")
+    texts = reader.read_first(sop_paths)
+    sops = [_sop(reader, path, tf) for path, tf in zip(sop_paths, texts, strict=True)]
     _check_auto(reader, auto, [s.name for s in fact_sections], [s.name for s in sops])
-    reader.read_first(pending)
-    candidates = [_candidate(reader, path) for path in pending]
+    texts = reader.read_first(pending)
+    candidates = [_candidate(reader, path, tf) for path, tf in zip(pending, texts, strict=True)]
     meta = _json(reader, META, _meta_shape)
     stats = _json(reader, STATS, _object_shape)
     _json(reader, REPORT, _object_shape)
@@ -207,9 +209,8 @@ def fact_key(text: str) -> str:
     return " ".join(text.split())
 
 
-def _sop(reader: StoreReader, path: str) -> Sop:
+def _sop(reader: StoreReader, path: str, tf: TextFile | None) -> Sop:
     name = path[len("sops/") : -len(".md")]
-    tf = reader.read(path)
     if tf is None:
         return Sop(name, path, name)
     return reader.parsed("sop", tf, lambda: _parse_sop(reader, tf, name, path))
@@ -242,8 +243,7 @@ def _parse_sop(reader: StoreReader, tf: TextFile, name: str, path: str) -> Sop:
 _new_sop = maker(Sop)  # 5,000 sops on a large store
 
 
-def _candidate(reader: StoreReader, path: str) -> Candidate:
-    tf = reader.read(path)
+def _candidate(reader: StoreReader, path: str, tf: TextFile | None) -> Candidate:
     if tf is None:
         return _parse_candidate(reader, None, path)
     return reader.parsed("candidate", tf, lambda: _parse_candidate(reader, tf, path))
