@@ -181,3 +181,18 @@ def test_grep_is_given_no_file_of_an_agent_home_that_is_not_memory(tmp_path):
     given_to_grep = calls.read_text().splitlines()
     assert "SOUL.md" in given_to_grep
     assert not {".env", "auth.json", "state.db"} & set(given_to_grep)
+
+
+@needs_grep
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts /proc/self/fd")
+def test_a_search_left_after_its_first_hit_leaves_no_process_nor_pipe(tmp_path):
+    root = write_tree(
+        tmp_path / "s", {**BASES["seeds"], **{f"sops/s{n}.md": "needle\n" for n in range(50)}}
+    )
+    fds = len(os.listdir("/proc/self/fd"))
+    hits = search(root, "needle")
+    assert next(hits).file == "facts.md"
+    hits.close()
+    assert len(os.listdir("/proc/self/fd")) == fds
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # every grep and find reaped

@@ -17,10 +17,11 @@ reads every file grep did not name (tests/test_search_grep.py holds the two equa
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import shutil
-import subprocess
+import signal
 from collections.abc import Iterator
 
 from memtui.engine.home import store_filter
@@ -60,9 +61,9 @@ class Prefilter:
                 list_files(root, folder, recursive, listed)
                 self.read += [rel for rel in listed.files if self.keep(rel)]
                 self.searched.append((index, folder + "/", recursive))
-        self.greps: list[subprocess.Popen[bytes]] = []
+        self.greps: list[Child] = []
         self.places: dict[str, tuple[int, list[str]] | None] = {}  # place() of what grep names
-        self.find: subprocess.Popen[bytes] | None = None
+        self.find: Child | None = None
 
     @classmethod
     def start(cls, root: str, top: Top, query: str, fold: bool) -> Prefilter | None:
@@ -147,11 +148,7 @@ class Prefilter:
     def stop(self) -> None:
         for proc in [*self.greps, self.find]:
             if proc is not None:
-                if proc.poll() is None:
-                    proc.kill()
-                proc.wait()
-                if proc.stdout is not None:
-                    proc.stdout.close()
+                proc.stop()
 
     def _linked_file(self, rel: str) -> bool:
         """A link listing() lists: in its place, leading inside the root, to a file."""
@@ -160,24 +157,67 @@ class Prefilter:
         return self.place(rel) is not None and is_inside(self.root, real) and os.path.isfile(path)
 
 
-def _run(root: str, argv: list[str], env: dict[str, str] | None) -> subprocess.Popen[bytes] | None:
+class Child:
+    """grep or find, run in the root, its output read here. Started by os.posix_spawn
+    through `sh -c 'cd …'`, not subprocess: importing subprocess (its threads, selectors
+    and signals) cost every search 4 ms before grep could start."""
+
+    def __init__(self, pid: int, out: int) -> None:
+        self.pid = pid
+        self.out = out  # the read end of its standard output
+        self.status: int | None = None
+
+    def wait(self, flags: int = 0) -> int | None:
+        """Its exit status (2 if it could not change to the root), None while it runs
+        with os.WNOHANG."""
+        if self.status is None:
+            try:
+                pid, status = os.waitpid(self.pid, flags)
+            except ChildProcessError:  # reaped by someone else: its word is lost
+                pid, status = self.pid, 2 << 8
+            if pid:
+                self.status = os.waitstatus_to_exitcode(status)
+        return self.status
+
+    def stop(self) -> None:
+        if self.wait(os.WNOHANG) is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            self.wait()
+        if self.out >= 0:
+            os.close(self.out)
+            self.out = -1
+
+
+def _run(root: str, argv: list[str], env: dict[str, str] | None) -> Child | None:
+    read, write = os.pipe()
     try:
-        return subprocess.Popen(
-            argv, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+        pid = os.posix_spawn(
+            "/bin/sh",
+            ["sh", "-c", 'cd -- "$0" || exit 2; exec "$@"', root, *argv],
+            os.environ if env is None else env,
+            file_actions=[
+                (os.POSIX_SPAWN_DUP2, write, 1),
+                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+            ],
+            setsigdef=(signal.SIGPIPE,),  # Python ignores it; grep and find must not
         )
     except OSError:
+        os.close(read)
         return None
+    finally:
+        os.close(write)
+    return Child(pid, read)
 
 
-def _names(procs: list[subprocess.Popen[bytes]]) -> Iterator[str]:
+def _names(procs: list[Child]) -> Iterator[str]:
     """The NUL-ended paths the processes print, as they print them (grep fills its
     pipe a block at a time: --line-buffered cost a search 10% more CPU in wake-ups)."""
     poller = select.poll()
     rest: dict[int, bytes] = {}
     for proc in procs:
-        if proc.stdout is not None:
-            rest[proc.stdout.fileno()] = b""
-            poller.register(proc.stdout.fileno(), select.POLLIN)
+        rest[proc.out] = b""
+        poller.register(proc.out, select.POLLIN)
     while rest:
         for fd, _event in poller.poll():
             chunk = os.read(fd, 1 << 16)
