@@ -34,6 +34,8 @@ def _escape(match: re.Match[str]) -> str:
 def printable(text: str) -> str:
     """Control and invisible characters shown as visible escapes (`\\x1b`, `\\u202e`),
     never sent raw."""
+    if text.isprintable():  # each of them is a control, format or separator character:
+        return text  # none is printable (tests/test_text_escaping.py checks every one)
     return _UNSAFE.sub(_escape, text)
 
 

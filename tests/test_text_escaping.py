@@ -12,7 +12,7 @@ import unicodedata
 import pytest
 from conftest import run_cli, tree_digest
 
-from memtui.sanitize import json_escaped, one_line, printable
+from memtui.sanitize import _UNSAFE, json_escaped, one_line, printable
 from memtui.ui.safe import literal, row
 from tests.helpers import ENV, INDEX_TXT
 
@@ -67,6 +67,14 @@ def test_every_hidden_character_is_escaped_by_printable():
     assert printable("\U000e0041") == "\\U000e0041"  # an invisible tag character
     assert printable("中文 ⭐ café\tx\n") == "中文 ⭐ café\tx\n"  # ordinary text untouched
     assert one_line(f"a{RLO}\nb") == "a\\u202e⏎b"
+
+
+def test_printable_text_needs_no_escape():
+    """printable() returns text Python calls printable as it is, without its regex:
+    every character the regex escapes is one Python does not call printable."""
+    unsafe = [chr(c) for c in range(0x110000) if _UNSAFE.search(chr(c))]
+    assert "\r" in unsafe and RLO in unsafe
+    assert [c for c in unsafe if c.isprintable()] == []
 
 
 def test_json_escaping_keeps_the_exact_value():
