@@ -133,3 +133,30 @@ DATE_PIECES = st.sampled_from(
 def test_a_date_is_what_dt_date_and_dt_time_accept(pieces):
     text = "".join(pieces)
     assert companion.parse_date(text) == reference_date(text)
+
+
+def reference_title(title: str) -> tuple[int | None, str, str]:
+    """An event heading's number, date and type as the regular expressions read them."""
+    match = companion.EVENT_ID.match(title)
+    number = companion.small_int(match.group(1)) if match else None
+    tag = match or companion.LEADING_TAG.match(title)
+    date, _, kind = (title[tag.end() :] if tag else title).partition("·")
+    return number, date.strip(), kind.strip()
+
+
+TITLE_PIECES = st.sampled_from(
+    ["[", "]", "E", "e", "0", "07", "١٢", "9" * 19, " ", "·", "2026-11-29", "约定", "x", "[E"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(TITLE_PIECES, max_size=8).map("".join))
+@example("[E007] 2026-11-29 · 约定")
+@example("[E] 2026-11-29 · 约定")
+@example("[E١٢] x")
+@example("[E12x] x")
+@example("[E12]]")
+def test_a_heading_reads_as_the_regular_expressions_read_it(title):
+    tf = TextFile("memory/events.md", "", False, 0)
+    event = companion._event(tf, title, {}, companion.Span("memory/events.md", 0, 1, 0, 0))
+    assert (event.number, event.date, event.type) == reference_title(title)

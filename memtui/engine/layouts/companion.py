@@ -216,11 +216,12 @@ _new_event = maker(Event)
 
 
 def _event(tf: TextFile, title: str, values: dict[str, str], span: Span) -> Event:
-    match = EVENT_ID.match(title)
-    if match:
-        digits = match.group(1)
+    # EVENT_ID.match(title), with str methods (\d is what isdecimal() accepts)
+    end = title.find("]", 2) if title.startswith("[E") else -1
+    digits = title[2:end] if end > 2 else ""
+    if digits.isdecimal():
         number = int(digits) if len(digits) <= MAX_DIGITS and digits.isascii() else None
-        rest = title[match.end() :]
+        rest = title[end + 1 :]
     else:
         number = None
         tag = LEADING_TAG.match(title)  # "[E]" or "[Ex]": a tag, but no number
