@@ -26,11 +26,14 @@ print(json.dumps({"code": code, "out": out.getvalue(), "loaded": sorted(sys.modu
 """
 
 # What search must not pay for: the parsers and what they build on, and the writes;
-# nor dataclasses (inspect, ast, dis: a tenth of grep's whole run).
+# nor dataclasses (inspect, ast, dis: a tenth of grep's whole run), subprocess (its
+# threads and selectors) or layouts.base's Protocol classes.
 HEAVY = (
     "yaml",
     "dataclasses",
+    "subprocess",
     "memtui.engine.textfile",
+    "memtui.engine.layouts.base",
     "memtui.engine.model",
     "memtui.engine.reader",
     "memtui.engine.store",

@@ -8,7 +8,7 @@ import os
 
 from memtui.engine.home import keep_store_files
 from memtui.engine.layouts import detectors
-from memtui.engine.layouts.base import Listing
+from memtui.engine.layouts.listing import Listing
 from memtui.engine.paths import LAYOUT_DIRS, Scan, Top, discover, is_inside, list_files
 
 

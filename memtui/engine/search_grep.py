@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 from memtui.engine.home import store_filter
 from memtui.engine.layouts import detectors
-from memtui.engine.layouts.base import Listing
+from memtui.engine.layouts.listing import Listing
 from memtui.engine.paths import LAYOUT_DIRS, Scan, Top, is_inside, is_temp_name, list_files
 
 TWO_GREPS = 256 * 1024  # folder sizes on disk (ext4: some 8,000 entries) worth two greps

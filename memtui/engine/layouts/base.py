@@ -4,24 +4,15 @@ outlines, says what the agent loads, and archives or restores its own entries.""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+from memtui.engine.layouts.listing import Listing
 
 if TYPE_CHECKING:
     from memtui.engine.model import ContextFile, Entry, OutlineItem
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
     from memtui.engine.write.transaction import Receipt
-
-
-class Listing(NamedTuple):
-    """What detection sees: the root's own files, every file found, the layout
-    folders that exist. Two folder listings, no parsing. (A NamedTuple: listing a
-    store for `search` imports no dataclasses.)"""
-
-    root: str
-    root_files: tuple[str, ...]
-    files: frozenset[str]
-    dirs: tuple[str, ...]
 
 
 class Detection(Protocol):

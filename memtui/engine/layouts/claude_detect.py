@@ -13,7 +13,7 @@ from memtui.engine.layouts.seeds_detect import EVENTS as COMPANION_EVENTS
 from memtui.engine.paths import LAYOUT_DIRS
 
 if TYPE_CHECKING:
-    from memtui.engine.layouts.base import Listing
+    from memtui.engine.layouts.listing import Listing
 
 INDEX = "MEMORY.md"
 ARCHIVE = ".archive"  # hidden, and every name in it ends .archived: recall skips it

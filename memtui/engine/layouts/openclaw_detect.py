@@ -7,7 +7,7 @@ import os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from memtui.engine.layouts.base import Listing
+    from memtui.engine.layouts.listing import Listing
 
 AGENTS = "AGENTS.md"
 MEMORY = "MEMORY.md"

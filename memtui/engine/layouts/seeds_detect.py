@@ -7,7 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from memtui.engine.layouts.base import Listing
+    from memtui.engine.layouts.listing import Listing
 
 # workspace (SPEC §1)
 WORKSPACE_INDEX = "memory.md"
