@@ -229,8 +229,10 @@ def _event(tf: TextFile, title: str, values: dict[str, str], span: Span) -> Even
     date, _, kind = rest.partition("·")
     if number is None:
         label = f"L{span.start + 1}"
-    else:
-        label = _LABELS.get(number) or _LABELS.setdefault(number, f"E{number:03d}")
+    elif (label := _LABELS.get(number)) is None:
+        label = f"E{number:03d}"
+        if len(_LABELS) < 65536:  # (a hostile file's numbers are not all kept)
+            _LABELS[number] = label
     kind = sys.intern((values.get("类型") or kind).strip())
     status = values.get("状态")
     return _new_event(
