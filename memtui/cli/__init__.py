@@ -90,7 +90,7 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
         help="the store's root (default: this folder if it is a store, else ~/.dsh/memory)",
     )
     if verb in READ_VERBS:
-        read_verbs.register(verbs, store)
+        read_verbs.register(verbs, store, only=verb)
         return parser
     from memtui.cli import (
         completion_verb,

@@ -13,49 +13,56 @@ from memtui.cli.output import emit_json, level_word, line, location, warn
 from memtui.engine.layouts import NAMES
 
 
-def register(verbs: Any, store: argparse.ArgumentParser) -> None:
-    def verb(name: str, handler: Any, help_text: str) -> argparse.ArgumentParser:
+def register(verbs: Any, store: argparse.ArgumentParser, only: str | None = None) -> None:
+    """The read verbs' parsers; with `only`, that verb's alone (a call of `search` builds
+    no other: argparse costs it a millisecond or two per verb)."""
+
+    def verb(name: str, handler: Any, help_text: str) -> argparse.ArgumentParser | None:
+        if only is not None and name != only:
+            return None
         p = verbs.add_parser(name, parents=[store], help=help_text, description=help_text)
         p.set_defaults(handler=handler)
         p.add_argument("--json", action="store_true", help="print JSON for scripts")
         return p
 
-    p = verb("check", check, "report the findings of SPEC §5")
-    p.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
-    p.add_argument(
-        "--format",
-        choices=FORMATS,
-        default=None,
-        help="text (default), json (= --json), github (workflow annotations) "
-        "or sarif (SARIF 2.1.0, for code scanning)",
-    )
-    p = verb("list", list_entries, "every entry with its id")
-    p.add_argument(
-        "--layout",
-        choices=(*NAMES, "store"),
-        help="only the entries of this layout",
-    )
-    p = verb("show", show, "one entry or file, exactly as stored")
-    p.add_argument(
-        "entry", metavar="ENTRY", help="e.g. event:E020, fact:PYTHON_ENV, file:index.txt"
-    )
-    p.add_argument(
-        "--raw",
-        action="store_true",
-        help="only the text, byte for byte (no header, control characters not escaped): "
-        "for `show --raw X > f; edit X --text-file f`",
-    )
-    p = verb("search", search, "full-text search, CJK included (smart case)")
-    p.add_argument("query", metavar="QUERY", help="the text to find (or a regex with --regex)")
-    p.add_argument("--regex", action="store_true", help="QUERY is a Python regular expression")
-    p.add_argument("-s", "--case-sensitive", action="store_true", help="never ignore case")
-    p = verb("events", events, "the companion events timeline")
-    p.add_argument("--open", action="store_true", help="only open events (状态 待跟进)")
-    p.add_argument("--overdue", action="store_true", help="only open events past their due date")
+    if p := verb("check", check, "report the findings of SPEC §5"):
+        p.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+        p.add_argument(
+            "--format",
+            choices=FORMATS,
+            default=None,
+            help="text (default), json (= --json), github (workflow annotations) "
+            "or sarif (SARIF 2.1.0, for code scanning)",
+        )
+    if p := verb("list", list_entries, "every entry with its id"):
+        p.add_argument(
+            "--layout",
+            choices=(*NAMES, "store"),
+            help="only the entries of this layout",
+        )
+    if p := verb("show", show, "one entry or file, exactly as stored"):
+        p.add_argument(
+            "entry", metavar="ENTRY", help="e.g. event:E020, fact:PYTHON_ENV, file:index.txt"
+        )
+        p.add_argument(
+            "--raw",
+            action="store_true",
+            help="only the text, byte for byte (no header, control characters not escaped): "
+            "for `show --raw X > f; edit X --text-file f`",
+        )
+    if p := verb("search", search, "full-text search, CJK included (smart case)"):
+        p.add_argument("query", metavar="QUERY", help="the text to find (or a regex with --regex)")
+        p.add_argument("--regex", action="store_true", help="QUERY is a Python regular expression")
+        p.add_argument("-s", "--case-sensitive", action="store_true", help="never ignore case")
+    if p := verb("events", events, "the companion events timeline"):
+        p.add_argument("--open", action="store_true", help="only open events (状态 待跟进)")
+        p.add_argument(
+            "--overdue", action="store_true", help="only open events past their due date"
+        )
     verb("mood", mood, "the mood history, current values and healing-loop guard")
     verb("log", oplog, "the operations memtui made, newest first (`memtui undo OP`)")
-    p = verb("pending", pending, "the dsh candidates and other agents' staged writes")
-    add_pending_filters(p)
+    if p := verb("pending", pending, "the dsh candidates and other agents' staged writes"):
+        add_pending_filters(p)
 
 
 def add_pending_filters(p: argparse.ArgumentParser) -> None:
