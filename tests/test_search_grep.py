@@ -140,7 +140,7 @@ def test_grep_prefilter_finds_what_reading_every_file_finds(
             os.close(fd)
         every = every_file_read(root, query, ignore_case)
         assert prefiltered(root, query, ignore_case) == every
-        with mock.patch.object(search_grep, "TWO_GREPS", 0):  # two greps, however small
+        with mock.patch.object(search_grep, "MANY_GREPS", 0):  # several greps, however small
             assert prefiltered(root, query, ignore_case) == every
 
 
