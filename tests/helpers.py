@@ -117,6 +117,25 @@ INDEX_TXT = """\
 """
 
 
+# --- a demo store written once per module, copied per test -------------------
+
+
+def demo_template(factory: pytest.TempPathFactory, name: str) -> Path:
+    """The smallest demo store, written once (a module-scoped fixture's body)."""
+    from memtui.demo import write_demo
+
+    root = factory.mktemp(name) / "store"
+    write_demo(root, size=1)
+    return root
+
+
+def fresh_copy(template: Path, tmp_path: Path) -> Path:
+    """A test's own copy of a template store, to change freely."""
+    copy = tmp_path / "store"
+    shutil.copytree(template, copy)
+    return copy
+
+
 # --- dsh candidates and meta entries (test_cli, test_hostile, test_crash, test_ops_*) ---
 
 

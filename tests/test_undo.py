@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from memtui.demo import write_demo
+from tests.helpers import demo_template, fresh_copy
 from tests.verb_calls import memtui
 
 
@@ -29,16 +28,13 @@ def memory(root: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("undo") / "store"
-    write_demo(root, size=1)
+    root = demo_template(tmp_path_factory, "undo")
     return root
 
 
 @pytest.fixture
 def root(tmp_path: Path, template: Path) -> Path:
-    copy = tmp_path / "store"
-    shutil.copytree(template, copy)
-    return copy
+    return fresh_copy(template, tmp_path)
 
 
 def acceptable(root: Path, n: int) -> list[str]:

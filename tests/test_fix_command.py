@@ -8,18 +8,17 @@ profile category never offers its core items.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from memtui.demo import write_demo
 from memtui.engine import open_store
 from memtui.engine.fixes import codes, find_finding, plan
 from memtui.engine.ops.common import Refused
 from memtui.engine.ops.undo import undo
 from memtui.engine.write.operation import operation
 from tests.conftest import memory_digest as memory
+from tests.helpers import demo_template, fresh_copy
 from tests.verb_calls import memtui
 
 MOOD = "memory/mood_state.md"
@@ -32,8 +31,7 @@ HOBBIES = "爱好"
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("fixes") / "store"
-    write_demo(root, size=1)
+    root = demo_template(tmp_path_factory, "fixes")
     with (root / MOOD).open("a", encoding="utf-8") as f:
         f.write(EXTRA_SNAPSHOT)  # an eleventh snapshot, the oldest
     return root
@@ -41,9 +39,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def root(tmp_path: Path, template: Path) -> Path:
-    copy = tmp_path / "store"
-    shutil.copytree(template, copy)
-    return copy
+    return fresh_copy(template, tmp_path)
 
 
 CASES = {  # code -> what is chosen

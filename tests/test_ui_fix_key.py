@@ -1,4 +1,4 @@
-"""`f` on a finding in the Warnings pane: its quick fix as a dry-run diff (the report
+"""The `f` key on a finding in the Warnings pane: its quick fix as a dry-run diff (the report
 screen), `a` and the real ConfirmScreen to apply it, `z` to undo it. Pilot over
 demo stores."""
 
@@ -28,12 +28,14 @@ def demo(tmp_path: Path) -> Path:
     return demo_store(tmp_path / "demo")
 
 
-async def cursor_on(pilot, app, code: str) -> None:
+async def press_f_on(pilot, app, code: str) -> None:
+    """`f` with the cursor on the first finding of `code`."""
     pane = app.query_one(WarningsPane)
     await until(pilot, lambda: pane.findings)
     index = next(n for n, item in enumerate(pane.items) if getattr(item, "code", "") == code)
     pane.rows.cursor = index
     await pilot.pause()
+    await pilot.press("f")
 
 
 def test_f_on_an_orphan_shows_the_diff_then_applies_after_confirm_and_z_undoes(demo) -> None:
@@ -41,8 +43,7 @@ def test_f_on_an_orphan_shows_the_diff_then_applies_after_confirm_and_z_undoes(d
     app = WarningsOnly(demo)
 
     async def body(pilot, app) -> None:
-        await cursor_on(pilot, app, "topic-orphan")
-        await pilot.press("f")
+        await press_f_on(pilot, app, "topic-orphan")
         await until(pilot, lambda: isinstance(app.screen, DryRunScreen), what="the dry run")
         lines = app.screen.lines
         assert "+- 随手记的点子（未整理） → memory_draft_ideas.md" in lines
@@ -70,8 +71,7 @@ def test_f_then_no_at_the_confirm_writes_nothing(demo) -> None:
     app = WarningsOnly(demo)
 
     async def body(pilot, app) -> None:
-        await cursor_on(pilot, app, "pointer-missing")
-        await pilot.press("f")
+        await press_f_on(pilot, app, "pointer-missing")
         await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))  # remove or create
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, DryRunScreen))
@@ -87,8 +87,7 @@ def test_f_on_a_full_category_asks_which_item_and_offers_no_core_item(demo) -> N
     app = WarningsOnly(demo)
 
     async def body(pilot, app) -> None:
-        await cursor_on(pilot, app, "profile-category-full")
-        await pilot.press("f")
+        await press_f_on(pilot, app, "profile-category-full")
         await until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         choices = app.screen.choices
         assert choices[0] == "跑步（周三晚上固定）" and not any("称呼" in c for c in choices)
@@ -107,8 +106,7 @@ def test_f_on_a_finding_without_a_fix_says_so(demo) -> None:
     app = WarningsOnly(demo)
 
     async def body(pilot, app) -> None:
-        await cursor_on(pilot, app, "event-stars")
-        await pilot.press("f")
+        await press_f_on(pilot, app, "event-stars")
         await until(pilot, lambda: any("has no quick fix" in t for _s, t in app.said))
 
     run(app, body, loaded=True)
@@ -119,8 +117,7 @@ def test_snapshot_fix_dry_run(demo, snap_compare, size) -> None:
     async def ready(pilot) -> None:
         app = pilot.app
         await until(pilot, lambda: app.store is not None)
-        await cursor_on(pilot, app, "topic-orphan")
-        await pilot.press("f")
+        await press_f_on(pilot, app, "topic-orphan")
         await until(pilot, lambda: isinstance(app.screen, DryRunScreen))
         await pilot.pause()
 
@@ -132,8 +129,7 @@ def test_read_only_hides_f_and_says_why(demo) -> None:
     app = WarningsOnly(demo, read_only=True)
 
     async def body(pilot, app) -> None:
-        await cursor_on(pilot, app, "topic-orphan")
-        await pilot.press("f")
+        await press_f_on(pilot, app, "topic-orphan")
         await until(pilot, lambda: any("read-only" in t for _s, t in app.said))
         assert not isinstance(app.screen, DryRunScreen)
 
