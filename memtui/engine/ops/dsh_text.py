@@ -14,18 +14,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from memtui.engine import frontmatter
-from memtui.engine.layouts.dsh import AUTO_BEGIN, AUTO_END
+from memtui.engine.layouts.dsh import AUTO_BEGIN, AUTO_END, fact_key
 from memtui.engine.markdown import ITEM_MARKS, sections
 from memtui.engine.model import Span, item_text
 from memtui.engine.ops.common import eol_of
 from memtui.engine.textfile import TextFile
-
-
-def fact_key(text: str) -> str:
-    """A fact's identity for exact duplicates: its text with runs of blanks made one space
-    (the same rule as the `fact-duplicate` finding)."""
-    return " ".join(text.split())
-
 
 _NOT_WORD = re.compile(r"[\W_]+")
 _NUMBER = re.compile(r"\d+")
