@@ -24,9 +24,9 @@ SERIAL_BELOW = 16  # fewer writes than this: no threads
 def each(
     items: Sequence[Item], fn: Callable[[Item], Result], failed: Callable[[Item], None]
 ) -> list[Result]:
-    """fn(item) for every item, results in item order. On a failure, every write already
-    started finishes first; then `failed(item)` is told the first failing item (in item
-    order) and its exception is raised."""
+    """fn(item) for every item, results in item order. On a failure, every other write
+    still runs to its end (the caller's abort then removes them all); then `failed(item)`
+    is told the first failing item (in item order) and its exception is raised."""
     if len(items) < SERIAL_BELOW:
         results = []
         for item in items:
