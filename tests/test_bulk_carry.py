@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from memtui.engine.ops import dsh, dsh_accept, dsh_chunks
+from memtui.engine.ops import dsh, dsh_accept, dsh_chunks, dsh_json
 from tests.conftest import write_tree
 from tests.helpers import candidate, fact_meta
 
@@ -80,3 +80,52 @@ def test_an_agent_write_between_chunks_is_kept(tmp_path: Path, monkeypatch: pyte
     assert text.count("- by the agent") == 4  # the agent's appends stay
     assert all(f"- fact {i}\n" in text for i in range(9) if i % 3 != 2)
     assert "AGENT" in (root / "index.txt").read_text(encoding="utf-8")  # counted, indexed
+
+
+def test_what_is_carried_is_the_file_as_written_with_its_snapshot_paths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Supersedes put snapshot placeholders into memory-meta.json that are replaced by
+    paths only once the snapshots exist: the next chunk must still get the text, the
+    entries and their positions exactly as a fresh read and parse of the file gives."""
+    files: dict[str, str | bytes] = {
+        "index.txt": "[RULES] x\n# --- auto ---\n# --- end auto ---\n",
+        "facts.md": "# Facts\n\n## 中文\n- 一\n",
+        "memory-meta.json": json.dumps(META, ensure_ascii=False, indent=2) + "\n",
+        "memory_stats.json": "{}\n",
+        "sops/deploy.md": "# deploy\n",
+        "sops/构建.md": "# 构建\n",
+    }
+    for i in range(12):
+        cid = f"20261130-{i:04d}"
+        target = ("deploy", "构建", "中文")[i % 3]
+        kind = "fact" if target == "中文" else "sop"
+        body = f"- 事实 {i}\n" if kind == "fact" else f"# {target}\n1. 第 {i} 步\n"
+        files[f"pending/{cid}.md"] = candidate(cid, target, body, entry_type=kind)
+    root = write_tree(tmp_path / "s", files)
+    meta = root / "memory-meta.json"
+    checked = []
+    splice = dsh_json._splice
+
+    def check_carried(text, keys, change, carried=None):
+        last = (carried or {}).get(dsh_json.META)
+        if isinstance(last, dsh_json._Written):
+            assert last.text == text == meta.read_text(encoding="utf-8")
+            assert last.data == json.loads(text)
+            fresh = dsh_json._entry_spans(text, len(last.data["entries"]))
+            assert fresh is not None
+            assert (last.spans.starts, last.spans.keys, last.spans.close) == (
+                fresh.starts,
+                fresh.keys,
+                fresh.close,
+            )
+            checked.append(len(last.data["entries"]))
+        return splice(text, keys, change, carried)
+
+    monkeypatch.setattr(dsh_json, "_splice", check_carried)
+    receipts = dsh.accept(str(root), all_pending=True, chunk_size=3)
+    assert len(receipts) >= 4 and len(checked) == len(receipts) - 1  # every later chunk
+    entries = json.loads(meta.read_text(encoding="utf-8"))["entries"]
+    snapshots = entries["sop:deploy"]["supersedes"] + entries["sop:构建"]["supersedes"]
+    assert len(snapshots) == 8 and all((root / path).is_file() for path in snapshots)
+    assert not any("<memtui-snapshot" in path for path in snapshots)

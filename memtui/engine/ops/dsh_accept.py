@@ -28,7 +28,7 @@ from memtui.engine.ops.dsh_books import (
     sop_names,
 )
 from memtui.engine.ops.dsh_chunks import Pace, chunked, precheck, stop, targets
-from memtui.engine.ops.dsh_json import update_meta
+from memtui.engine.ops.dsh_json import carry_snapshot_paths, update_meta
 from memtui.engine.ops.dsh_store import (
     ARCHIVE_PENDING,
     PENDING,
@@ -57,7 +57,7 @@ def accept(
     body: str | None = None,
     expected: Any = None,
     dry_run: bool = False,
-    chunk_size: int = 500,
+    chunk_size: int = 1000,
     chunk_seconds: float = 0.8,
 ) -> list[Receipt]:
     """Accept candidates into memory (SPEC §3); one receipt per chunk ([] if none pending).
@@ -209,6 +209,7 @@ class _AcceptPlan:
         keys = [f"{c.entry_type}:{c.target}" for c in self.accepted]
         update_meta(tx, keys, mutate, self.carried)
         fill_snapshot_paths(tx, META, tokens)
+        carry_snapshot_paths(tx, tokens, self.carried)
         sops = sop_names(tx.root, add=self.sops)
         listed = set(md_files(tx.root, PENDING))
         pending = len(listed - {c.rel for c in self.accepted})

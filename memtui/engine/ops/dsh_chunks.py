@@ -27,7 +27,7 @@ class Pace:
     a part that does not depend on the number of files written, and a part per file."""
 
     fixed: float = 0.05
-    per_write: float = 0.002
+    per_write: float = 0.0005  # an fsynced file, several in flight at once (write.parallel)
 
     def estimate(self, writes: int) -> float:
         return self.fixed + self.per_write * writes

@@ -15,13 +15,27 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from memtui.engine.layouts.dsh import META
 from memtui.engine.ops.common import current_text, eol_of, update_json
 from memtui.engine.ops.dsh_books import meta_entries
 from memtui.engine.ops.dsh_json_dump import dumps_indented
+from memtui.engine.textfile import BOM
 from memtui.engine.write.transaction import Transaction
+
+
+@dataclass(frozen=True)
+class _Written:
+    """What a chunk wrote to memory-meta.json: its text, what that parses to (checked
+    when it was written) and where its entries are, for the next chunk of a bulk action."""
+
+    text: str
+    data: dict[str, Any]
+    spans: _Spans
+    keys: list[str]  # the entries that chunk changed
+    bom: bool
 
 
 def update_meta(
@@ -32,7 +46,8 @@ def update_meta(
 ) -> None:
     """Apply `change(entries)` to memory-meta.json's "entries"; it may add or change only
     the entries named in `keys`. `carried`: kept from one chunk of a bulk action to the
-    next, so a file that is still exactly the text the last chunk wrote is not parsed again."""
+    next, so a file that is still exactly the text the last chunk wrote is neither parsed
+    nor searched again."""
     keys = list(dict.fromkeys(keys))
     tf = current_text(tx, META, must_exist=False)
     spliced = _splice(tf.text, keys, change, carried) if tf is not None else None
@@ -41,6 +56,48 @@ def update_meta(
         return
     assert tf is not None
     tx.write(META, tf.encode(spliced))
+    if carried is not None and META in carried:
+        carried[META] = replace(carried[META], bom=tf.bom)
+
+
+def carry_snapshot_paths(tx: Transaction, tokens: dict[str, str], carried: dict[str, Any]) -> None:
+    """After dsh_books.fill_snapshot_paths: what is carried to the next chunk becomes the
+    text as written, each placeholder replaced by its snapshot's path, in the text, the
+    parsed entries and the positions alike (dropped if the bytes written differ)."""
+    if not tokens or not isinstance(carried.get(META), _Written):
+        return
+
+    def finish(where: Callable[[str], str]) -> None:
+        last: _Written = carried.pop(META)
+        paths = {token: where(rel) for rel, token in tokens.items()}
+        found = re.compile(re.escape(f"<memtui-snapshot:{tx.txid}:") + r"\d+>")
+        text, edits, pieces, at = last.text, [], [], 0
+        for match in found.finditer(text):
+            new = json.dumps(paths[match.group()], ensure_ascii=False)[1:-1]
+            pieces += [text[at : match.start()], new]
+            edits.append((match.start(), match.end(), len(new)))
+            at = match.end()
+        final = "".join([*pieces, text[at:]])
+        body = final.encode("utf-8")
+        if (BOM + body if last.bom else body) != tx.planned(META):
+            return  # not what is written: the next chunk reads the file afresh
+        entries = last.data["entries"]
+        for key in last.keys:
+            if key in entries:
+                entries[key] = _replaced(entries[key], found, paths)
+        carried[META] = _Written(final, last.data, last.spans.moved(final, edits), [], last.bom)
+
+    tx.after_snapshots(finish)
+
+
+def _replaced(value: Any, found: re.Pattern[str], paths: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        return found.sub(lambda m: paths[m.group()], value)
+    if isinstance(value, list):
+        return [_replaced(v, found, paths) for v in value]
+    if isinstance(value, dict):
+        return {k: _replaced(v, found, paths) for k, v in value.items()}
+    return value
 
 
 def _splice(
@@ -51,8 +108,9 @@ def _splice(
 ) -> str | None:
     """The new text, or None when the file is not laid out the usual way."""
     last = carried.pop(META, None) if carried is not None else None
-    if last is not None and last[0] == text:
-        data = last[1]  # what that text parses to: checked when it was written
+    ours = isinstance(last, _Written) and last.text == text  # as the last chunk wrote it
+    if ours:
+        data = last.data  # what that text parses to: checked when it was written
     else:
         try:
             data = json.loads(text)
@@ -66,7 +124,7 @@ def _splice(
         or not all(isinstance(v, dict) for v in entries.values())
     ):
         return None
-    spans = _entry_spans(text, len(entries))
+    spans = last.spans if ours else _entry_spans(text, len(entries))
     gap = spans.gap() if spans else None
     if spans is None or gap is None:
         return None
@@ -91,22 +149,35 @@ def _splice(
     def dump(value: Any) -> str:
         return dumps_indented(value, spans.unit).replace("\n", eol + indent)
 
-    pieces, last = [], 0
+    pieces, at, edits, written = [], 0, [], []
     for key, (value_start, value_end) in sorted(before.items(), key=lambda kv: kv[1]):
         if json.loads(text[value_start:value_end]) == entries[key]:
             continue  # unchanged: its bytes stay, whatever their layout
-        pieces += [text[last:value_start], dump(entries[key])]
-        last = value_end
-    added = "".join(f",{gap}{_key(k)}: {dump(entries[k])}" for k in new_keys)
-    pieces += [text[last : tail[1]], added, text[tail[1] :]]
+        new = dump(entries[key])
+        pieces += [text[at:value_start], new]
+        edits.append((value_start, value_end, len(new)))
+        written.append((new, key))
+        at = value_end
+    added = [(f",{gap}{_key(k)}: ", dump(entries[k]), k) for k in new_keys]
+    pieces += [text[at : tail[1]], *(head + body for head, body, _ in added), text[tail[1] :]]
     out = "".join(pieces)
-    try:
-        if json.loads(out) != data:
+    if ours:
+        # Our own text, its entries where we put them: each piece written must parse to
+        # its entry (the whole file was checked when the last chunk wrote it)
+        if any(json.loads(new) != entries[key] for new, key in written):
             return None
-    except ValueError:
-        return None
+        if any(json.loads(body) != entries[key] for _, body, key in added):
+            return None
+    else:
+        try:
+            if json.loads(out) != data:
+                return None
+        except ValueError:
+            return None
     if carried is not None:
-        carried[META] = (out, data)
+        moved = spans.moved(out, edits)
+        moved.extend(tail[1] + sum(n - (e - s) for s, e, n in edits), added)
+        carried[META] = _Written(out, data, moved, keys, bom=False)
     return out
 
 
@@ -125,8 +196,31 @@ class _Spans:
 
     def __init__(self, text: str, unit: str, starts: list[int], keys: list[str], close: int):
         self.text, self.unit, self.indent = text, unit, unit * 2
-        self.starts, self.close = starts, close
+        self.starts, self.close, self.keys = starts, close, keys
         self.index = {key: i for i, key in enumerate(keys)}
+
+    def moved(self, text: str, edits: list[tuple[int, int, int]]) -> _Spans:
+        """The same entries in `text`: this text with each (start, end) span, in order and
+        none holding a key, replaced by `length` characters."""
+        starts, shift, i = [], 0, 0
+        for start in self.starts:
+            while i < len(edits) and edits[i][1] <= start:
+                shift += edits[i][2] - (edits[i][1] - edits[i][0])
+                i += 1
+            starts.append(start + shift)
+        total = shift + sum(n - (e - s) for s, e, n in edits[i:])
+        return _Spans(text, self.unit, starts, list(self.keys), self.close + total)
+
+    def extend(self, at: int, added: list[tuple[str, str, str]]) -> None:
+        """Entries appended at `at` after the last one: (text before the key, the value
+        text, the key) each; the text they close with moves on by their length."""
+        for head, body, key in added:
+            quoted = _key(key)
+            self.starts.append(at + len(head) - len(quoted) - 2)
+            self.index[quoted] = len(self.keys)
+            self.keys.append(quoted)
+            at += len(head) + len(body)
+            self.close += len(head) + len(body)
 
     def value(self, i: int) -> tuple[int, int] | None:
         """(start, end) of entry i's value; None if the text around it is unusual."""

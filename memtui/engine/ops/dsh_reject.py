@@ -36,7 +36,7 @@ def reject(
     *,
     expected: Any = None,
     dry_run: bool = False,
-    chunk_size: int = 500,
+    chunk_size: int = 1000,
     chunk_seconds: float = 0.8,
 ) -> list[Receipt]:
     """Move candidates to archive/rejected/ with `reject_reason` and `rejected_at` added

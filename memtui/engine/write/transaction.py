@@ -143,6 +143,7 @@ class Transaction:
         self._data: dict[str, bytes] = {}
         self._old: dict[str, bytes | None] = {}
         self._modes: dict[str, int] = {}  # mode of every file read, as it was read
+        self._after: dict[str, str | None] = {}  # each step's new hash, once worked out
         self._staged: list[str] = []
         self._touched: set[str] = set()  # every path a planned step writes, moves or removes
         self._inside_dirs: set[str] = set()  # folders already known to resolve inside root
@@ -422,7 +423,6 @@ class Transaction:
     def _snapshot(self, current: dict[str, bytes | None], private: int) -> dict[str, str]:
         """Old bytes of every file about to change go to .history/<path>/<UTC>.<n>."""
         when = stamp()
-        dirty: set[int] = set()
         kept = [
             step["path"]
             for step in self._plan
@@ -430,12 +430,16 @@ class Transaction:
         ]
 
         def one(rel: str) -> str:
+            # each file has a folder of its own: fsynced here, beside the other writes
+            # (one by one after them, a bulk accept's hundreds waited in a row)
+            dirty: set[int] = set()
             mode = self._modes.get(rel, private)
-            return keep(self.dirs, rel, current[rel], mode, when, dir_mode(private), dirty)
+            where = keep(self.dirs, rel, current[rel], mode, when, dir_mode(private), dirty)
+            for folder in dirty:
+                os.fsync(folder)
+            return where
 
         where = parallel.each(kept, one, lambda rel: self._working_on(f"{HISTORY}/{rel}"))
-        for folder in dirty:
-            os.fsync(folder)
         return dict(zip(kept, where, strict=True))
 
     def _working_on(self, rel: str) -> None:
@@ -486,6 +490,7 @@ class Transaction:
                 after = None
             else:
                 after = sha256(data) if data is not None else step["before"]
+            self._after[step["path"]] = after
             change = {
                 **step,
                 "after": after,
@@ -533,12 +538,13 @@ class Transaction:
                 if step["action"] == "remove"
                 else old
             )
+            after = self._after[rel] if rel in self._after else None if new is None else sha256(new)
             changes.append(
                 Change(
                     step["action"],
                     rel,
                     step["before"],
-                    None if new is None else sha256(new),
+                    after,
                     step.get("source"),
                     snapshots.get(rel),
                     old,
