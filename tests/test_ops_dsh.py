@@ -6,13 +6,14 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from memtui.demo import write_demo
 from memtui.engine import frontmatter
-from memtui.engine.ops import dsh
+from memtui.engine.ops import dsh, undo
 from memtui.engine.ops.common import Refused
 from memtui.engine.ops.dsh_json import update_meta
 from memtui.engine.store import open_store
@@ -212,7 +213,7 @@ def test_accept_sop_creates_then_supersedes_with_history_chain(store):
     assert load(root, "memory_stats.json")["sops"] == 2
 
 
-def test_two_versions_of_one_sop_go_to_separate_chunks(store):
+def test_two_versions_of_one_sop_in_one_chunk_keep_every_version(store):
     root = store(
         base(
             **{
@@ -221,14 +222,32 @@ def test_two_versions_of_one_sop_go_to_separate_chunks(store):
             }
         )
     )
-    receipts = dsh.accept(root, all_pending=True)
-    assert [r.details["accepted"] for r in receipts] == [
-        ["20261129-0007", "20261129-0008", "20261129-0009"],
-        ["20261129-0010"],
-    ]
+    (receipt,) = dsh.accept(root, all_pending=True)
+    assert receipt.details["accepted"][-2:] == ["20261129-0009", "20261129-0010"]
     assert read(root, "sops/deploy.md") == b"v2\n"
     chain = load(root, "memory-meta.json")["entries"]["sop:deploy"]["supersedes"]
     assert [read(root, p) for p in chain] == [SOP.encode(), b"v1\n"]  # every version kept
+    assert chain[0] < chain[1]  # in the order they were had: the same stamp, then .1, .2
+    (change,) = [c for c in receipt.changes if c.path == "sops/deploy.md"]
+    assert change.snapshot == chain[0]  # undo puts back the text before the accept
+
+
+def test_a_new_sop_accepted_three_times_in_one_chunk(store):
+    cands = {
+        f"pending/20261129-00{n}.md": sop_candidate(f"20261129-00{n}", "fresh", f"v{n - 20}\n")
+        for n in (21, 22, 23)
+    }
+    root = store(base(**cands))
+    os.chmod(root / "sops" / "deploy.md", 0o640)  # a new file is as open as its siblings
+    (receipt,) = dsh.accept(root, all_pending=True)
+    assert read(root, "sops/fresh.md") == b"v3\n"
+    entry = load(root, "memory-meta.json")["entries"]["sop:fresh"]
+    assert [read(root, p) for p in entry["supersedes"]] == [b"v1\n", b"v2\n"]
+    modes = {(root / p).stat().st_mode & 0o777 for p in [*entry["supersedes"], "sops/fresh.md"]}
+    assert modes == {0o640}
+    assert receipt.details["sops_created"] == ["fresh"]
+    undo.undo(root)  # the newest operation: this accept
+    assert not (root / "sops" / "fresh.md").exists()
 
 
 def test_edit_then_accept(store):

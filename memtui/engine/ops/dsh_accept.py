@@ -5,7 +5,8 @@ since the last chunk), plans up to `chunk_size` candidates, and stops early once
 planning time plus the expected commit time reaches `chunk_seconds`, so the agent
 never waits on memtui for much more than a second. Each file is written at most once
 per chunk: facts.md, memory-meta.json, memory_stats.json and index.txt, plus one
-file per sop and one rename per candidate.
+file per sop and one rename per candidate. A sop accepted twice in one chunk is written
+once, with its last text; the text before it is kept in .history/ as a version it had.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from memtui.engine.layouts.dsh import FACTS, META
 from memtui.engine.ops.common import Refused, now_iso
 from memtui.engine.ops.dsh_books import (
     Counts,
+    Tokens,
     fill_snapshot_paths,
     plan_books,
     read_facts,
@@ -89,7 +91,6 @@ def accept(
         with tx:
             started = time.monotonic()
             plan = _AcceptPlan(tx, number, carried)
-            later: list[str] = []  # a second version of a sop planned in this chunk
             while queue:
                 if not dry_run and stop(
                     plan.taken, started, pace, plan.writes, chunk_size, chunk_seconds
@@ -97,9 +98,6 @@ def accept(
                     break
                 cand = validate(read_candidate(tx, queue[0]), edits)
                 check_expected(cand.rel, cand.raw, wanted)
-                if cand.problem is None and cand.entry_type == "sop" and cand.target in plan.sops:
-                    later.append(queue.popleft())  # next chunk, so each version is kept
-                    continue
                 _check_body(tx, cand)
                 queue.popleft()
                 plan.taken += 1
@@ -109,7 +107,6 @@ def accept(
                     plan.refused.append({"id": cand.id, "reason": cand.problem})
                     continue
                 plan.add(cand)
-            queue.extendleft(reversed(later))
             finishing = time.monotonic()
             plan.finish()
             receipt = tx.commit()
@@ -145,6 +142,7 @@ class _AcceptPlan:
     refused: list[dict[str, str]] = field(default_factory=list)
     facts: dict[str, list[str]] = field(default_factory=dict)  # section -> fact texts
     sops: dict[str, bool] = field(default_factory=dict)  # name -> superseded an old one
+    versions: dict[str, list[bytes]] = field(default_factory=dict)  # name -> its new texts
     moved: dict[str, str] = field(default_factory=dict)  # candidate id -> where it went
     _taken_names: set[str] = field(default_factory=set)
 
@@ -154,12 +152,12 @@ class _AcceptPlan:
         if cand.entry_type == "fact":
             self.facts.setdefault(cand.target, []).extend(body_facts(cand.body))
         else:
-            rel = f"{SOPS}/{cand.target}.md"
             old = cand.existing
             data = cand.body.encode("utf-8")
-            tx.write(rel, BOM + data if old and old.startswith(BOM) else data)
-            self.sops[cand.target] = old is not None
-            self.writes += 2 if old is not None else 1
+            versions = self.versions.setdefault(cand.target, [])
+            versions.append(BOM + data if old and old.startswith(BOM) else data)
+            self.sops.setdefault(cand.target, old is not None)
+            self.writes += 2 if old is not None or len(versions) > 1 else 1
         dst = free_name(tx.root, ARCHIVE_PENDING, cand.id, self._taken_names)
         tx.move(cand.rel, dst)
         self.moved[cand.id] = dst
@@ -168,6 +166,10 @@ class _AcceptPlan:
     def finish(self) -> None:
         tx = self.tx
         details = tx.details
+        for name, versions in self.versions.items():
+            # A sop accepted more than once: the last text is written, each one before
+            # it is kept in .history/ after the current one, so every version stays.
+            tx.write(f"{SOPS}/{name}.md", versions[-1], versions=versions[:-1])
         if not self.accepted:
             details.update(
                 summary=f"accepted nothing; refused {len(self.refused)}",
@@ -193,15 +195,18 @@ class _AcceptPlan:
                 "duplicates_skipped": [f"{s}: {f}" for s, f in edit.skipped],
             }
         now = now_iso()
-        tokens: dict[str, str] = {}
+        tokens: Tokens = {}
 
         def mutate(entries: dict[str, Any]) -> None:
+            planned: dict[str, int] = {}  # sop -> its versions recorded so far
             for cand in self.accepted:
                 assert cand.entry_type is not None and cand.target is not None
                 supersedes = None
-                if cand.entry_type == "sop" and self.sops[cand.target]:
+                if cand.entry_type == "sop":
                     rel = f"{SOPS}/{cand.target}.md"
-                    supersedes = snapshot_token(tx, rel, tokens)
+                    version = planned[cand.target] = planned.get(cand.target, -1) + 1
+                    if version or self.sops[cand.target]:
+                        supersedes = snapshot_token(tx, rel, tokens, version)
                 key = f"{cand.entry_type}:{cand.target}"
                 prov = cand.provenance()
                 record_provenance(entries, key, cand.entry_type, prov, now, supersedes, cand.edited)

@@ -116,15 +116,20 @@ def add_supersedes(entry: dict[str, Any], path: str) -> None:
     entry["supersedes"] = chain
 
 
-def snapshot_token(tx: Transaction, rel: str, tokens: dict[str, str]) -> str:
-    """A placeholder for the snapshot path of `rel` (see Transaction), kept in
-    `tokens` (rel -> placeholder); plain ASCII, so JSON writes it as it is."""
-    if rel not in tokens:
-        tokens[rel] = f"<memtui-snapshot:{tx.txid}:{len(tokens)}>"
-    return tokens[rel]
+Tokens = dict[tuple[str, int], str]  # (rel, version) -> its placeholder
 
 
-def fill_snapshot_paths(tx: Transaction, rel: str, tokens: dict[str, str]) -> None:
+def snapshot_token(tx: Transaction, rel: str, tokens: Tokens, version: int = 0) -> str:
+    """A placeholder for the snapshot path of `rel` (see Transaction; `version` k > 0:
+    of the k-th version this transaction plans for it, Transaction.write's `versions`),
+    kept in `tokens`; plain ASCII, so JSON writes it as it is."""
+    key = (rel, version)
+    if key not in tokens:
+        tokens[key] = f"<memtui-snapshot:{tx.txid}:{len(tokens)}>"
+    return tokens[key]
+
+
+def fill_snapshot_paths(tx: Transaction, rel: str, tokens: Tokens) -> None:
     """Once the snapshots exist, swap each placeholder planned in `rel` for the real
     path of the snapshot (one pass over the bytes, however many there are)."""
     if not tokens:
@@ -134,7 +139,7 @@ def fill_snapshot_paths(tx: Transaction, rel: str, tokens: dict[str, str]) -> No
 
     def finish(where: Callable[[str], str]) -> None:
         def path(match: re.Match[bytes]) -> bytes:
-            found = where(sources[int(match.group(1))])
+            found = where(*sources[int(match.group(1))])
             return json.dumps(found, ensure_ascii=False)[1:-1].encode("utf-8")
 
         tx.replan(rel, pattern.sub(path, tx.planned(rel)))

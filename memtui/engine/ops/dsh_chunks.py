@@ -42,8 +42,7 @@ class Pace:
 def chunked(queue: deque[str], run: Any) -> list[Receipt]:
     """Run chunks until the queue is empty. An error after some chunks committed carries
     them as `exc.receipts` (those chunks stay done: each one is atomic on its own).
-    A dry run plans everything in its first chunk, except a second version of one sop,
-    which a later chunk plans against the files as they are now."""
+    A dry run plans everything in one chunk."""
     with operation():  # every chunk belongs to the one bulk action (SPEC §3d)
         return _chunks(queue, run)
 

@@ -12,6 +12,7 @@ from memtui.engine.layouts.dsh import FACTS, META
 from memtui.engine.ops.common import Refused, current_text, now_iso
 from memtui.engine.ops.dsh_books import (
     FactsState,
+    Tokens,
     add_supersedes,
     counts,
     fill_snapshot_paths,
@@ -283,7 +284,7 @@ def update_sop(
             return tx.commit()
         tx.write(rel, new)
         now = now_iso()
-        tokens: dict[str, str] = {}
+        tokens: Tokens = {}
         token = snapshot_token(tx, rel, tokens)
 
         def change(entries: dict[str, Any]) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from memtui.engine.layouts.dsh import META
 from memtui.engine.ops.common import current_text, eol_of, update_json
-from memtui.engine.ops.dsh_books import meta_entries
+from memtui.engine.ops.dsh_books import Tokens, meta_entries
 from memtui.engine.ops.dsh_json_dump import dumps_indented
 from memtui.engine.textfile import BOM
 from memtui.engine.write.transaction import Transaction
@@ -60,7 +60,7 @@ def update_meta(
         carried[META] = replace(carried[META], bom=tf.bom)
 
 
-def carry_snapshot_paths(tx: Transaction, tokens: dict[str, str], carried: dict[str, Any]) -> None:
+def carry_snapshot_paths(tx: Transaction, tokens: Tokens, carried: dict[str, Any]) -> None:
     """After dsh_books.fill_snapshot_paths: what is carried to the next chunk becomes the
     text as written, each placeholder replaced by its snapshot's path, in the text, the
     parsed entries and the positions alike (dropped if the bytes written differ)."""
@@ -69,7 +69,7 @@ def carry_snapshot_paths(tx: Transaction, tokens: dict[str, str], carried: dict[
 
     def finish(where: Callable[[str], str]) -> None:
         last: _Written = carried.pop(META)
-        paths = {token: where(rel) for rel, token in tokens.items()}
+        paths = {token: where(*source) for source, token in tokens.items()}
         found = re.compile(re.escape(f"<memtui-snapshot:{tx.txid}:") + r"\d+>")
         text, edits, pieces, at = last.text, [], [], 0
         for match in found.finditer(text):

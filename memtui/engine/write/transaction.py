@@ -22,7 +22,7 @@ import getpass
 import os
 import socket
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +53,7 @@ from memtui.engine.write.snapshots import HISTORY, keep, stamp
 
 AUDIT = journal.AUDIT
 _SEEN: Any = object()  # expect: the version this transaction read
+Where = Callable[..., str]  # where(rel, version=0): the path a snapshot was kept at
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +142,9 @@ class Transaction:
         self._seen: dict[str, str | None] = {}
         self._plan: list[dict[str, Any]] = []
         self._data: dict[str, bytes] = {}
+        self._versions: dict[str, list[bytes]] = {}  # rel -> what it holds in turn before _data
+        self._version_paths: dict[str, list[str]] = {}  # rel -> where those were kept
+        self._sibling_modes: modes.Siblings | None = None
         self._old: dict[str, bytes | None] = {}
         self._modes: dict[str, int] = {}  # mode of every file read, as it was read
         self._after: dict[str, str | None] = {}  # each step's new hash, once worked out
@@ -260,12 +264,23 @@ class Transaction:
             return None if folder is None else read_at(folder, os.path.basename(rel), rel)
 
     def write(
-        self, rel: str, data: bytes, expect: str | None = _SEEN, mode: int | None = None
+        self,
+        rel: str,
+        data: bytes,
+        expect: str | None = _SEEN,
+        mode: int | None = None,
+        versions: Sequence[bytes] = (),
     ) -> None:
         """Plan rel's new bytes. `mode`: the mode to give it (a rollback restores the mode
         it had); by default an existing file keeps its own, a new one gets one no more
-        open than the files this change reads and its siblings."""
+        open than the files this change reads and its siblings. `versions`: what rel
+        holds in turn between its current bytes and `data` (a bulk accept's earlier
+        versions of one sop), each kept as a snapshot after the current one, in order."""
         self._add("write", rel, expect, data=data, mode=mode)
+        for version in versions:
+            self._check_size(self._check(rel), version)
+        if versions:
+            self._versions[self._check(rel)] = list(versions)
 
     def remove(self, rel: str, expect: str | None = _SEEN) -> None:
         self._add("remove", rel, expect)
@@ -274,10 +289,11 @@ class Transaction:
         """Rename src to dst (which must not exist): bytes unchanged, so no snapshot."""
         self._add("move", dst, expect, source=src)
 
-    def after_snapshots(self, fn: Callable[[Callable[[str], str]], None]) -> None:
+    def after_snapshots(self, fn: Callable[[Where], None]) -> None:
         """Call fn(where) once the snapshots exist, before anything is staged;
-        `where(rel)` is rel's snapshot path. memory-meta.json uses it to record
-        the snapshot a supersede makes, in the same transaction."""
+        `where(rel)` is rel's snapshot path, `where(rel, k)` that of its k-th planned
+        version (write's `versions`). memory-meta.json uses it to record the snapshot a
+        supersede makes, in the same transaction."""
         self._finishers.append(fn)
 
     def planned(self, rel: str) -> bytes:
@@ -289,7 +305,7 @@ class Transaction:
             raise WriteError(f"internal: {rel} is not planned")
         self._data[rel] = data
 
-    def _finish_plan(self, where: Callable[[str], str]) -> None:
+    def _finish_plan(self, where: Where) -> None:
         finishers, self._finishers = self._finishers, []
         for fn in finishers:
             fn(where)
@@ -309,22 +325,37 @@ class Transaction:
         self._touched |= touched
         data = extra.pop("data", None)
         if data is not None:
-            if len(data) > self._limit:
-                raise WriteError(
-                    f"{checked} would be {len(data)} bytes, over the {self._limit}-byte limit "
-                    "(max_file_bytes); nothing was changed"
-                )
+            self._check_size(checked, data)
             self._data[checked] = data
         if extra.get("mode") is None:
             extra.pop("mode", None)
         self._plan.append({"action": action, "path": checked, "before": expect, **extra})
+
+    def _check_size(self, checked: str, data: bytes) -> None:
+        if len(data) > self._limit:
+            raise WriteError(
+                f"{checked} would be {len(data)} bytes, over the {self._limit}-byte limit "
+                "(max_file_bytes); nothing was changed"
+            )
+
+    def _siblings(self) -> modes.Siblings:
+        """One per transaction: a folder's files are stat'ed once, for all its new files."""
+        if self._sibling_modes is None:
+            self._sibling_modes = modes.Siblings(self.dirs)
+        return self._sibling_modes
+
+    def _where(self, snapshots: dict[str, str]) -> Where:
+        def where(rel: str, version: int = 0) -> str:
+            return self._version_paths[rel][version - 1] if version else snapshots[rel]
+
+        return where
 
     # --- commit --------------------------------------------------------------
 
     def commit(self) -> Receipt:
         current = self._check_conflicts()
         if self.dry_run or not self._plan:
-            self._finish_plan(lambda rel: f"{HISTORY}/{rel}/<at commit>")
+            self._finish_plan(lambda rel, version=0: f"{HISTORY}/{rel}/<at commit>")
             return self._receipt(current, {})
         crash_point("checked")
         with self._failing_as_nothing_changed():
@@ -334,7 +365,7 @@ class Transaction:
         with self._failing_as_nothing_changed():
             with self.dirs.batched_fsync():
                 snapshots = self._snapshot(current, private)
-            self._finish_plan(lambda rel: snapshots[rel])
+            self._finish_plan(self._where(snapshots))
             crash_point("snapshotted")
             temps = self._stage(private)
             crash_point("staged")
@@ -426,21 +457,41 @@ class Transaction:
         kept = [
             step["path"]
             for step in self._plan
-            if step["action"] != "move" and current.get(step["path"]) is not None
+            if step["action"] != "move"
+            and (current.get(step["path"]) is not None or step["path"] in self._versions)
         ]
+        siblings = self._siblings()
+        new_modes = {  # a new file's versions as open as it will be (worked out once a folder)
+            rel: siblings.mode(os.path.dirname(rel), private)
+            for rel in kept
+            if rel not in self._modes
+        }
 
-        def one(rel: str) -> str:
-            # each file has a folder of its own: fsynced here, beside the other writes
-            # (one by one after them, a bulk accept's hundreds waited in a row)
+        def one(rel: str) -> list[str]:
+            """The current bytes' snapshot, then each planned version's, in order (one
+            thread: `n` of the names follows the order). Each file has a folder of its
+            own: fsynced here, beside the other writes (one by one after them, a bulk
+            accept's hundreds waited in a row)."""
             dirty: set[int] = set()
-            mode = self._modes.get(rel, private)
-            where = keep(self.dirs, rel, current[rel], mode, when, dir_mode(private), dirty)
+            mode = self._modes.get(rel, new_modes.get(rel))
+            if mode is None:
+                mode = modes.OPEN & ~modes.umask()
+            olds = [current[rel]] if current.get(rel) is not None else []
+            paths = [
+                keep(self.dirs, rel, old, mode, when, dir_mode(private), dirty)
+                for old in [*olds, *self._versions.get(rel, [])]
+            ]
             for folder in dirty:
                 os.fsync(folder)
-            return where
+            return paths
 
         where = parallel.each(kept, one, lambda rel: self._working_on(f"{HISTORY}/{rel}"))
-        return dict(zip(kept, where, strict=True))
+        snapshots = {}
+        for rel, paths in zip(kept, where, strict=True):
+            if current.get(rel) is not None:
+                snapshots[rel] = paths.pop(0)
+            self._version_paths[rel] = paths
+        return snapshots
 
     def _working_on(self, rel: str) -> None:
         self._doing = rel
@@ -456,7 +507,7 @@ class Transaction:
         self._staged = list(temps.values())
         self._doing = journal.JOURNAL
         journal.prepare(self.dirs, self.txid, self._staged, private)
-        siblings = modes.Siblings(self.dirs)
+        siblings = self._siblings()
         writes: list[tuple[str, int, int | None]] = []  # (path, its folder, its mode)
         for step in self._plan:
             rel = step["path"]
