@@ -20,7 +20,7 @@ from memtui.engine.detection import (  # noqa: F401 - re-exported: callers open 
     no_layout,
     stores_near,
 )
-from memtui.engine.layouts import NAMES, registry
+from memtui.engine.layouts import NAMES, detectors, layout
 from memtui.engine.model import LEVELS, Companion, Dsh, Finding, Workspace
 from memtui.engine.paths import resolve_root
 from memtui.engine.reader import Memo, StoreReader
@@ -155,10 +155,10 @@ def _open(
             "path-escape", rel, None, f"{rel} is a link to {real}, outside the store root; not read"
         )
     data = {}
-    for name, lay in registry().items():
-        if lay.detect(top):
+    for name, found in detectors().items():  # a layout's detection is its detector's
+        if found.detect(top):
             reader.findings.layout = name  # what its parse finds is its own (fixes by layout)
-            data[name] = lay.parse(reader, top)
+            data[name] = layout(name).parse(reader, top)
     reader.findings.layout = None
     rank = {level: i for i, level in enumerate(LEVELS)}
     findings = sorted(

@@ -10,6 +10,7 @@ here and one line in `registry()` and in `detectors()`.
 from __future__ import annotations
 
 from functools import cache
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -20,17 +21,32 @@ if TYPE_CHECKING:
 NAMES = ("workspace", "companion", "dsh", "claude", "hermes", "openclaw")
 
 
+# Where each layout's class is: imported only when that layout is asked for.
+_CLASSES = {
+    "workspace": ("memtui.engine.layouts.seeds", "Workspace"),
+    "companion": ("memtui.engine.layouts.seeds", "Companion"),
+    "dsh": ("memtui.engine.layouts.seeds", "Dsh"),
+    "claude": ("memtui.engine.layouts.claude", "Claude"),
+    "hermes": ("memtui.engine.layouts.hermes", "Hermes"),
+    "openclaw": ("memtui.engine.layouts.openclaw", "OpenClaw"),
+}
+
+
+@cache
+def layout(name: str) -> Layout:
+    """One layout, importing its own modules only: a store's open parses the layouts
+    its detectors() find, and the others' parsers (a third of open's imports) wait."""
+    module, cls = _CLASSES[name]
+    made: Layout = getattr(import_module(module), cls)()
+    return made
+
+
 @cache
 def registry() -> dict[str, Layout]:
     """Every layout by name, in detection order (imported when first asked for, so the
-    parser modules can be imported on their own)."""
-    from memtui.engine.layouts.claude import Claude
-    from memtui.engine.layouts.hermes import Hermes
-    from memtui.engine.layouts.openclaw import OpenClaw
-    from memtui.engine.layouts.seeds import Companion, Dsh, Workspace
-
-    found: list[Layout] = [Workspace(), Companion(), Dsh(), Claude(), Hermes(), OpenClaw()]
-    assert tuple(layout.name for layout in found) == NAMES
+    parser modules can be imported on their own); the very objects layout() gives."""
+    found = [layout(name) for name in NAMES]
+    assert tuple(lay.name for lay in found) == NAMES == tuple(_CLASSES)
     # a layout detects exactly as its detection alone does (what listing uses)
     assert all(isinstance(lay, type(detectors()[lay.name])) for lay in found)
     return {layout.name: layout for layout in found}

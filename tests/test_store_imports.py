@@ -1,0 +1,57 @@
+"""Opening a store imports the parsers of the layouts it holds and no others (a third
+of open's imports on a seeds store were Claude's, Hermes' and OpenClaw's), and each
+layout is one object whichever way it is asked for."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from memtui.engine.layouts import NAMES, layout, registry
+from tests.conftest import write_tree
+from tests.helpers import REPO
+
+PROBE = """
+import json, sys
+from memtui.engine import open_store
+store = open_store(sys.argv[1])
+print(json.dumps({"layouts": list(store.layouts), "loaded": sorted(sys.modules)}))
+"""
+
+PARSERS = {
+    "claude": "memtui.engine.layouts.claude",
+    "hermes": "memtui.engine.layouts.hermes",
+    "openclaw": "memtui.engine.layouts.openclaw",
+    "seeds": "memtui.engine.layouts.seeds",
+}
+STORES = {
+    "seeds": {"memory.md": "# Index\n", "index.txt": "[RULES] x\n", "facts.md": "## A\n- a\n"},
+    "claude": {"MEMORY.md": "- [T](t.md) — t\n", "t.md": "---\nname: t\n---\nbody\n"},
+    "hermes": {"memories/MEMORY.md": "one\n§\ntwo\n"},
+    "openclaw": {"AGENTS.md": "# Rules\n", "SOUL.md": "# Soul\n"},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(STORES))
+def test_open_imports_only_the_parsers_of_the_layouts_found(tmp_path, kind):
+    root = write_tree(tmp_path / kind, STORES[kind])
+    got = subprocess.run(
+        [sys.executable, "-c", PROBE, str(root)], cwd=REPO, capture_output=True, text=True
+    )
+    assert got.returncode == 0, got.stderr
+    found = json.loads(got.stdout)
+    owners = {
+        "seeds" if name in ("workspace", "companion", "dsh") else name for name in found["layouts"]
+    }
+    assert owners == {kind}
+    loaded = {parser for owner, parser in PARSERS.items() if parser in found["loaded"]}
+    assert loaded == {PARSERS[kind]}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_layout_is_the_registrys_own_object(name):
+    assert layout(name) is registry()[name]
+    assert layout(name).name == name
