@@ -59,8 +59,7 @@ def parse(reader: StoreReader, root_files: list[str]) -> Workspace:
         index_sections = sections(index, 2, fenced=code)
 
     topics = topic_files(root_files)
-    for name in topics:
-        reader.read(name)  # topic text is memory too: shown, searched, reported if unreadable
+    reader.read_first(topics)  # topic text is memory too: shown, searched, reported if unreadable
     _check_pointers(reader, pointers)
     _check_topics(reader, topics, pointers)
 
