@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from memtui.cli.output import warn
 
@@ -129,7 +130,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if first not in VERBS and (not first.startswith("-") or first in ("--read-only", "--summary")):
         args_list = ["open", *args_list]  # `memtui [PATH]`
     try:
-        return _run(args_list)
+        code = _run(args_list)
+        if argv is None and args_list[0] in READ_VERBS:
+            _end(code)  # the program itself (not a caller of main): nothing more to do
+        return code
     except CallError as exc:
         warn(str(exc))
         return 2
@@ -148,6 +152,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         warn(_last_resort(exc))
         return 1
+
+
+def _end(code: int) -> NoReturn:
+    """End a read verb's process at once, its output flushed: what it built (a large
+    store's snapshot is 500,000 objects) is not freed object by object first, nor the
+    interpreter torn down; the OS takes the memory back in one go (30 ms of a large
+    store's `check`). A read verb leaves no thread, child or atexit work behind."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def _last_resort(exc: Exception) -> str:

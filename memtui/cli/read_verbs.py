@@ -115,14 +115,21 @@ def store_root(given: str | None) -> str:
     return root
 
 
+# The store a verb loaded last, kept alive: a read verb run as the program ends its
+# process without freeing it (cli._end).
+LOADED: list[Any] = []
+
+
 def load(args: argparse.Namespace) -> Any:
     from memtui.engine import StoreError, open_store
 
     root = store_root(args.store)
     try:
-        return open_store(root)
+        store = open_store(root)
     except (StoreError, OSError) as exc:
         raise CallError(f"cannot open the store at {root}: {exc}") from None
+    LOADED[:] = [store]
+    return store
 
 
 def _tally(store: Any) -> str:
