@@ -1,6 +1,7 @@
 """Opening a store imports the parsers of the layouts it holds and no others (a third
-of open's imports on a seeds store were Claude's, Hermes' and OpenClaw's), and each
-layout is one object whichever way it is asked for."""
+of open's imports on a seeds store were Claude's, Hermes' and OpenClaw's), the write
+path's modules only when it has their .history folder, and each layout is one object
+whichever way it is asked for."""
 
 from __future__ import annotations
 
@@ -35,20 +36,33 @@ STORES = {
 }
 
 
-@pytest.mark.parametrize("kind", sorted(STORES))
-def test_open_imports_only_the_parsers_of_the_layouts_found(tmp_path, kind):
-    root = write_tree(tmp_path / kind, STORES[kind])
+def probe(root) -> dict:
     got = subprocess.run(
         [sys.executable, "-c", PROBE, str(root)], cwd=REPO, capture_output=True, text=True
     )
     assert got.returncode == 0, got.stderr
-    found = json.loads(got.stdout)
+    return json.loads(got.stdout)
+
+
+@pytest.mark.parametrize("kind", sorted(STORES))
+def test_open_imports_only_the_parsers_of_the_layouts_found(tmp_path, kind):
+    found = probe(write_tree(tmp_path / kind, STORES[kind]))
     owners = {
         "seeds" if name in ("workspace", "companion", "dsh") else name for name in found["layouts"]
     }
     assert owners == {kind}
     loaded = {parser for owner, parser in PARSERS.items() if parser in found["loaded"]}
     assert loaded == {PARSERS[kind]}
+
+
+def test_open_imports_the_write_path_only_for_a_store_with_its_history(tmp_path):
+    root = write_tree(tmp_path / "s", STORES["seeds"])
+    loaded = probe(root)["loaded"]
+    assert [m for m in loaded if m.startswith("memtui.engine.write")] == []
+    (root / ".history" / "journal").mkdir(parents=True)
+    loaded = probe(root)["loaded"]
+    assert "memtui.engine.write.journal" in loaded
+    assert "memtui.engine.write.recovery" in loaded
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -25,8 +25,6 @@ from memtui.engine.model import LEVELS, Companion, Dsh, Finding, Workspace
 from memtui.engine.paths import resolve_root
 from memtui.engine.reader import Memo, StoreReader
 from memtui.engine.textfile import TextFile
-from memtui.engine.write.journal import pending as interrupted
-from memtui.engine.write.recovery import UNAPPLIED, unapplied
 
 _NONE = object()
 LAYOUTS = NAMES  # every layout's name, in detection order
@@ -115,22 +113,12 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _open(
-    path: str | os.PathLike[str], today: dt.date | None, previous: Store | None, reopen: bool
-) -> Store:
-    root = resolve_root(path)
-    scan, top = listing(root)
-    files = top.files
-    config = store_config(root, files)
-    escaped = frozenset(rel for rel, _ in scan.escapes)
-    reader = StoreReader(root, files, escaped, config.thresholds, today or config_today())
-    if reopen:
-        reader.memo = {}
-    if previous and (previous.root, previous.config, previous.escaped) == (root, config, escaped):
-        reader.previous_texts = previous.texts
-        reader.previous_memo = previous.memo
-    for problem in config.problems:
-        reader.findings.add("config-invalid", CONFIG_NAME, None, problem)
+def _interrupted(root: str, reader: StoreReader) -> None:
+    """What the write path's .history says of changes it could not finish (its modules
+    are imported only for a store that has that folder: 4 ms of every open)."""
+    from memtui.engine.write.journal import pending as interrupted
+    from memtui.engine.write.recovery import UNAPPLIED, unapplied
+
     for txid in interrupted(root):
         reader.findings.add(
             "txn-interrupted",
@@ -148,6 +136,26 @@ def _open(
             f"could be finished: the agent's version is kept as it is, memtui's is in "
             f"{UNAPPLIED}/{txid}/; compare them, then delete that folder",
         )
+
+
+def _open(
+    path: str | os.PathLike[str], today: dt.date | None, previous: Store | None, reopen: bool
+) -> Store:
+    root = resolve_root(path)
+    scan, top = listing(root)
+    files = top.files
+    config = store_config(root, files)
+    escaped = frozenset(rel for rel, _ in scan.escapes)
+    reader = StoreReader(root, files, escaped, config.thresholds, today or config_today())
+    if reopen:
+        reader.memo = {}
+    if previous and (previous.root, previous.config, previous.escaped) == (root, config, escaped):
+        reader.previous_texts = previous.texts
+        reader.previous_memo = previous.memo
+    for problem in config.problems:
+        reader.findings.add("config-invalid", CONFIG_NAME, None, problem)
+    if os.path.lexists(os.path.join(root, ".history")):  # else no change to report
+        _interrupted(root, reader)
     for rel in scan.bad_names:
         reader.findings.add("unreadable", rel, None, f"{rel}: the file name is not valid UTF-8")
     for rel, real in scan.escapes:
