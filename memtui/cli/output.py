@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 from memtui.sanitize import json_escaped, printable
@@ -12,6 +13,25 @@ from memtui.sanitize import json_escaped, printable
 def line(text: str = "", *, lead: str = "") -> None:
     """`text` sanitised; `lead` is memtui's own (e.g. a coloured level), written as is."""
     sys.stdout.write(lead + printable(text) + "\n")
+
+
+BLOCK = 256  # lines
+
+
+def lines(texts: Iterable[str]) -> None:
+    """line() of each text, written BLOCK lines at a time: where the output is
+    unbuffered (PYTHONUNBUFFERED) a write is a system call, and a search prints
+    thousands of lines. What was made is written even if making the next fails."""
+    block: list[str] = []
+    try:
+        for text in texts:
+            block.append(printable(text) + "\n")
+            if len(block) == BLOCK:
+                sys.stdout.write("".join(block))
+                block.clear()
+    finally:
+        if block:
+            sys.stdout.write("".join(block))
 
 
 # SGR codes of the levels: error bold red, warning yellow, info cyan

@@ -9,7 +9,7 @@ from typing import Any
 
 from memtui.cli import CallError, Refused
 from memtui.cli.formats import FORMATS
-from memtui.cli.output import emit_json, level_word, line, location, warn
+from memtui.cli.output import emit_json, level_word, line, lines, location, warn
 from memtui.engine.layouts import NAMES
 
 
@@ -269,8 +269,7 @@ def search(args: argparse.Namespace) -> int:
                 }
             )
         else:
-            for h in hits:
-                line(f"{h.file}:{h.line}:{h.column}: {h.text}")
+            lines(f"{h.file}:{h.line}:{h.column}: {h.text}" for h in hits)
     except BadQuery as exc:
         raise CallError(str(exc)) from None
     return 0
