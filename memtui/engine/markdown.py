@@ -75,14 +75,19 @@ def fences(text: str, since: int = 0) -> Fences:
 
 
 def sections(
-    tf: TextFile, level: int = 2, keep_items: bool = True, fenced: Fences | None = None
+    tf: TextFile,
+    level: int = 2,
+    keep_items: bool = True,
+    fenced: Fences | None = None,
+    lines: list[str] | None = None,
 ) -> list[Section]:
     """Each heading of `level` up to the next heading of that level or higher.
     Headings and items inside fenced code blocks are content (`fenced`: the text's
-    fences, if already worked out).
+    fences, if already worked out; `lines`: its split_lines, if already made).
 
     Without `keep_items` only the items' line numbers are kept (facts.md)."""
-    lines = split_lines(tf.text)
+    if lines is None:
+        lines = split_lines(tf.text)
     code = fenced if fenced is not None else fences(tf.text)
     if code.starts:
         return _sections_line_by_line(tf, lines, level, keep_items, code)

@@ -19,7 +19,7 @@ from memtui.engine.markdown import fences, sections
 from memtui.engine.model import Candidate, Dsh, FactSection, Sop, item_text
 from memtui.engine.reader import StoreReader
 from memtui.engine.records import maker
-from memtui.engine.textfile import TextFile, iter_lines, line_count
+from memtui.engine.textfile import TextFile, iter_lines, line_count, split_lines
 
 META = "memory-meta.json"
 STATS = "memory_stats.json"
@@ -173,14 +173,15 @@ def _facts(reader: StoreReader) -> list[FactSection]:
 
 def _parse_facts(reader: StoreReader, tf: TextFile) -> list[FactSection]:
     code = reader.fences(tf)
+    # The file's lines are split once, for the sections and the keys (a section's
+    # `facts` would split its text again), and the usual fact is its own key: no blank
+    # but single spaces inside (checked for all of them at C speed). Only the facts
+    # whose key's hash repeats are compared.
+    lines = split_lines(tf.text)
     found = [
         FactSection(s.name.strip(), s.span, s.item_lines, tf)
-        for s in sections(tf, 2, False, fenced=code)
+        for s in sections(tf, 2, False, fenced=code, lines=lines)
     ]
-    # The file's lines are split once (a section's `facts` would split its text again),
-    # and the usual fact is its own key: no blank but single spaces inside (checked for
-    # all of them at C speed). Only the facts whose key's hash repeats are compared.
-    lines = tf.text.split("\n")
     numbers = [n for s in found for n in s.fact_lines]
     keys = [item_text(lines[n - 1]) for n in numbers]
     del lines
