@@ -101,3 +101,36 @@ def test_a_few_writes_stay_on_the_calling_thread():
     seen: list[str] = []
     parallel.each([1, 2, 3], lambda i: seen.append(threading.current_thread().name), print)
     assert set(seen) == {threading.current_thread().name}
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to count fds")
+@pytest.mark.parametrize("nth", [1, COUNT, 2 * COUNT + 1, 3 * COUNT])
+def test_a_failed_fsync_among_many_changes_nothing_and_closes_everything(
+    root: Path, nth: int, monkeypatch: pytest.MonkeyPatch
+):
+    """Files are written first and fsynced after (files.Unsynced): an fsync that fails
+    (EIO from the disk) still fails the change before its commit point, names what it
+    was syncing, and leaves neither the file's descriptor nor its bytes behind."""
+    before = _memory(root)
+    open_before = len(os.listdir("/proc/self/fd"))
+    real, calls = os.fsync, [0]
+    lock = threading.Lock()
+
+    def fsync(fd: int) -> None:
+        with lock:
+            calls[0] += 1
+            failing = calls[0] == nth
+        if failing:
+            raise OSError(5, os.strerror(5))
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    with pytest.raises(WriteError, match="nothing was changed") as failure:
+        _change(root)
+    monkeypatch.setattr(os, "fsync", real)
+    assert "sops" in str(failure.value) or ".history" in str(failure.value)
+    assert _memory(root) == before
+    assert not [p for p in root.rglob("*") if ".memtui-" in p.name]
+    assert len(os.listdir("/proc/self/fd")) == open_before
+    _change(root)
+    assert (root / "sops" / "n00.md").exists()

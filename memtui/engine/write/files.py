@@ -13,6 +13,7 @@ import errno
 import hashlib
 import os
 import stat
+from collections.abc import Callable
 
 from memtui.engine.paths import TEMP_MARK, is_temp_name  # noqa: F401 - re-exported
 from memtui.engine.write.errors import Unsafe, WriteError, plain
@@ -88,8 +89,16 @@ def digest_of(path: str) -> str | None:
     return None if data is None else sha256(data)
 
 
-def write_new(dir_fd: int | None, name: str, data: bytes, mode: int | None = None) -> None:
-    """Create `name` (it must not exist), write, fsync. `mode` None: 0666 less the umask."""
+def write_new(
+    dir_fd: int | None,
+    name: str,
+    data: bytes,
+    mode: int | None = None,
+    unsynced: Unsynced | None = None,
+    label: str = "",
+) -> None:
+    """Create `name` (it must not exist), write, fsync. `mode` None: 0666 less the umask.
+    `unsynced`: not fsynced here, but handed to it (open) for its `sync`, named `label`."""
     fault_point("write", name)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     fd = os.open(name, flags, 0o600 if mode is not None else 0o666, dir_fd=dir_fd)
@@ -99,9 +108,52 @@ def write_new(dir_fd: int | None, name: str, data: bytes, mode: int | None = Non
             view = view[os.write(fd, view) :]
         if mode is not None:
             os.fchmod(fd, mode)  # exactly this mode, whatever the umask
-        os.fsync(fd)
-    finally:
+        if unsynced is None:
+            os.fsync(fd)
+    except BaseException:
         os.close(fd)
+        raise
+    if unsynced is None:
+        os.close(fd)
+    else:
+        unsynced.files.append((fd, label or name))
+
+
+class Unsynced:
+    """Files written (still open) and folders changed by one phase of a commit, to be
+    fsynced together at its end. Writing hundreds of snapshots each followed by its
+    fsync made every mkdir and create wait on the journal commit the fsync before it
+    started (0.5 ms a mkdir here); written first and fsynced after, side by side, they
+    cost a third. Everything is still fsynced before `sync` returns, so before the
+    caller's commit point, exactly as when done one by one."""
+
+    def __init__(self) -> None:
+        self.files: list[tuple[int, str]] = []  # (descriptor, name): closed once synced
+        self.folders: dict[int, str] = {}  # descriptor (the caller's: Dirs) -> its name
+
+    def sync(self, each: Callable[..., list[None]], failed: Callable[[str], None]) -> None:
+        """fsync every file (then close it) and every folder; `each`: parallel.each;
+        `failed(name)` is told the file or folder that could not be fsynced."""
+        files, self.files = self.files, []
+        try:
+            each(files, _sync_file, lambda item: failed(item[1]))
+        finally:
+            for fd, _ in files:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        folders, self.folders = self.folders, {}
+        each(list(folders), os.fsync, lambda fd: failed(folders[fd]))
+
+    def close(self) -> None:
+        """Close what was never synced (a failure on the way: the caller's abort removes it)."""
+        files, self.files = self.files, []
+        for fd, _ in files:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _sync_file(item: tuple[int, str]) -> None:
+    os.fsync(item[0])
 
 
 def write_durable(path: str, data: bytes, mode: int | None = 0o644) -> None:

@@ -1,9 +1,9 @@
 """Many small durable writes of one transaction, a few at a time.
 
-A bulk accept creates, writes and fsyncs hundreds of snapshots and staged sops before
-its commit point. Each is a wait on the disk, not work for Python (the calls let go of
-the GIL), and fsyncs that are in flight together are committed by the file system's
-journal together. Every one still finishes, fsynced, before `each` returns, so the
+A bulk accept fsyncs hundreds of snapshots and staged sops before its commit point
+(written first, on the calling thread: files.Unsynced). Each fsync is a wait on the
+disk, not work for Python (the call lets go of the GIL), and fsyncs that are in flight
+together are committed by the file system's journal together. Every one still finishes, fsynced, before `each` returns, so the
 journal (the commit point) comes after all of them, exactly as when done one by one.
 A handful of writes (every single-file change) stays on the calling thread.
 """

@@ -14,7 +14,7 @@ import stat
 from collections.abc import Callable
 
 from memtui.engine.write.dirs import Dirs
-from memtui.engine.write.files import dir_mode, write_new
+from memtui.engine.write.files import Unsynced, dir_mode, write_new
 
 HISTORY = ".history"
 
@@ -41,19 +41,30 @@ def mirror_mode(root: str, folder_mode: int) -> Callable[[str], int]:
 
 
 def keep(
-    dirs: Dirs, rel: str, data: bytes, mode: int, when: str, folder_mode: int, dirty: set[int]
+    dirs: Dirs,
+    rel: str,
+    data: bytes,
+    mode: int,
+    when: str,
+    folder_mode: int,
+    dirty: set[int],
+    unsynced: Unsynced | None = None,
 ) -> str:
     """Write `data` as a new snapshot of `rel`; its path relative to the root. Its
-    folder goes into `dirty`, for the caller to fsync once."""
+    folder goes into `dirty`, for the caller to fsync once; with `unsynced`, the file
+    and its folder go there instead, to be fsynced with the rest of the phase."""
     folder_rel = f"{HISTORY}/{rel}"
     folder = dirs.own(folder_rel, mode_for=mirror_mode(dirs.root, folder_mode))
     assert folder is not None
-    dirty.add(folder)
+    if unsynced is None:
+        dirty.add(folder)
+    else:
+        unsynced.folders[folder] = folder_rel
     n = 1
     while True:
         name = f"{when}.{n}"
         try:
-            write_new(folder, name, data, mode & 0o777)
+            write_new(folder, name, data, mode & 0o777, unsynced, f"{folder_rel}/{name}")
             return f"{folder_rel}/{name}"
         except FileExistsError:
             n += 1

@@ -40,6 +40,7 @@ from memtui.engine.write.errors import (
 )
 from memtui.engine.write.files import (
     TEMP_MARK,
+    Unsynced,
     crash_point,
     dir_mode,
     read_at,
@@ -468,24 +469,24 @@ class Transaction:
         }
 
         def one(rel: str) -> list[str]:
-            """The current bytes' snapshot, then each planned version's, in order (one
-            thread: `n` of the names follows the order). Each file has a folder of its
-            own: fsynced here, beside the other writes (one by one after them, a bulk
-            accept's hundreds waited in a row)."""
-            dirty: set[int] = set()
+            """The current bytes' snapshot, then each planned version's, in order (`n`
+            of the names follows the order); fsynced with the others, after them all."""
+            self._doing = f"{HISTORY}/{rel}"
             mode = self._modes.get(rel, new_modes.get(rel))
             if mode is None:
                 mode = modes.OPEN & ~modes.umask()
             olds = [current[rel]] if current.get(rel) is not None else []
-            paths = [
-                keep(self.dirs, rel, old, mode, when, dir_mode(private), dirty)
+            return [
+                keep(self.dirs, rel, old, mode, when, dir_mode(private), set(), unsynced)
                 for old in [*olds, *self._versions.get(rel, [])]
             ]
-            for folder in dirty:
-                os.fsync(folder)
-            return paths
 
-        where = parallel.each(kept, one, lambda rel: self._working_on(f"{HISTORY}/{rel}"))
+        unsynced = Unsynced()
+        try:
+            where = [one(rel) for rel in kept]
+            unsynced.sync(parallel.each, self._working_on)
+        finally:
+            unsynced.close()
         snapshots = {}
         for rel, paths in zip(kept, where, strict=True):
             if current.get(rel) is not None:
@@ -522,13 +523,16 @@ class Transaction:
                 step["new_mode"] = siblings.mode(os.path.dirname(rel), sources)
             writes.append((rel, folder, step.get("mode", step.get("new_mode"))))
 
-        def one(write: tuple[str, int, int | None]) -> None:
-            rel, folder, mode = write
-            write_new(folder, os.path.basename(temps[rel]), self._data[rel], mode)
-
-        parallel.each(writes, one, lambda write: self._working_on(write[0]))
-        for folder in {folder for _, folder, _ in writes}:
-            os.fsync(folder)
+        unsynced = Unsynced()
+        try:
+            for rel, folder, mode in writes:
+                self._doing = rel
+                name = os.path.basename(temps[rel])
+                write_new(folder, name, self._data[rel], mode, unsynced, rel)
+                unsynced.folders[folder] = os.path.dirname(rel) or "."
+            unsynced.sync(parallel.each, self._working_on)
+        finally:
+            unsynced.close()
         return temps
 
     def _journal_record(
