@@ -3,9 +3,10 @@
 A bulk accept fsyncs hundreds of snapshots and staged sops before its commit point
 (written first, on the calling thread: files.Unsynced). Each fsync is a wait on the
 disk, not work for Python (the call lets go of the GIL), and fsyncs that are in flight
-together are committed by the file system's journal together. Every one still finishes, fsynced, before `each` returns, so the
-journal (the commit point) comes after all of them, exactly as when done one by one.
-A handful of writes (every single-file change) stays on the calling thread.
+together are committed by the file system's journal together. Every one still
+finishes, fsynced, before `each` returns, so the journal (the commit point) comes
+after all of them, exactly as when done one by one. A handful of writes (every
+single-file change) stays on the calling thread.
 """
 
 from __future__ import annotations
