@@ -69,3 +69,44 @@ def test_open_imports_the_write_path_only_for_a_store_with_its_history(tmp_path)
 def test_a_layout_is_the_registrys_own_object(name):
     assert layout(name) is registry()[name]
     assert layout(name).name == name
+
+
+WRITE_PROBE = """
+import json, sys
+from memtui.engine.ops import dsh
+dsh.accept(sys.argv[1], ["20261118-0001"])
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_a_write_imports_no_other_layouts_parser(tmp_path):
+    """Which lock files a change holds is each layout's rule, asked of its detection:
+    a dsh accept imports no Claude, Hermes or OpenClaw parser (a twentieth of a bulk
+    accept was importing them)."""
+    root = write_tree(
+        tmp_path / "s",
+        {
+            **STORES["seeds"],
+            "pending/20261118-0001.md": "---\nentry_type: fact\ntarget: A\nevidence: ran it\n"
+            "---\n- b\n",
+        },
+    )
+    got = subprocess.run(
+        [sys.executable, "-c", WRITE_PROBE, str(root)], cwd=REPO, capture_output=True, text=True
+    )
+    assert got.returncode == 0, got.stderr
+    loaded = set(json.loads(got.stdout))
+    assert "- b" in (root / "facts.md").read_text(encoding="utf-8")
+    assert {PARSERS[k] for k in ("claude", "hermes", "openclaw")} & loaded == set()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_layouts_locks_are_its_detections(name):
+    from memtui.engine.layouts import detectors
+
+    for rel in ("memories/MEMORY.md", "memories/USER.md", "facts.md", "MEMORY.md"):
+        assert layout(name).locks(rel) == detectors()[name].locks(rel)
+    held = detectors()[name].locks("memories/MEMORY.md")
+    assert held == (
+        [".memory.lock", "memories/MEMORY.md.lock"] if name == "hermes" else [".memory.lock"]
+    )

@@ -28,6 +28,11 @@ class Detection(Protocol):
         """Folders below the root it reads beyond the shared ones: (folder, recursive)."""
         ...
 
+    def locks(self, rel: str) -> list[str]:
+        """The lock files a change to `rel` must hold (with the detection: every write
+        asks, and a write imports no parser for it)."""
+        ...
+
     # Optional (engine.home): `dotfiles`, the root dotfiles it reads (no other is ever
     # shown: an agent home's .env holds API keys); and, for a layout whose root is an
     # agent's whole home rather than a memory folder (Hermes), `is_memory(rel) -> bool`,
@@ -47,10 +52,6 @@ class Layout(Detection, Protocol):
     def outline(self, store: Store, data: Any) -> list[OutlineItem]: ...
 
     def context(self, store: Store, data: Any) -> list[ContextFile]: ...
-
-    def locks(self, rel: str) -> list[str]:
-        """The lock files a change to `rel` must hold."""
-        ...
 
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt: ...
 

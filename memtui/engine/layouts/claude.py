@@ -20,7 +20,6 @@ from memtui.engine.layouts.claude_detect import ClaudeDetection, recall_meta
 from memtui.engine.layouts.claude_rules import ARCHIVE, ARCHIVED, INDEX, LINK
 from memtui.engine.layouts.common import op_options, refused
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
-from memtui.engine.paths import LOCK_NAME
 from memtui.engine.textfile import TextFile, iter_lines
 
 if TYPE_CHECKING:
@@ -112,9 +111,6 @@ class Claude(ClaudeDetection):
             why = "200 lines" if cut.by_lines else "25,000 UTF-16 units"
             note = f"Claude loads MEMORY.md up to {why}"  # the lines past it: context.unloaded
         return [ContextFile(INDEX, cut.text, cut.first_unloaded_line, cut.loaded_lines, note)]
-
-    def locks(self, rel: str) -> list[str]:
-        return [LOCK_NAME]  # Claude takes none; memtui's own keeps memtui's changes apart
 
     # --- ops ---------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.openclaw_detect import detect as openclaw_workspace
 from memtui.engine.layouts.seeds_detect import EVENTS as COMPANION_EVENTS
-from memtui.engine.paths import LAYOUT_DIRS
+from memtui.engine.paths import LAYOUT_DIRS, LOCK_NAME
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
@@ -34,6 +34,9 @@ class ClaudeDetection:
             return True
         typed = (f for f in top.root_files if f.endswith(".md") and f != INDEX)
         return any(_typed(_head(top.root, f, 4096)) for f in list(typed)[:50])
+
+    def locks(self, rel: str) -> list[str]:
+        return [LOCK_NAME]  # Claude takes none; memtui's own keeps memtui's changes apart
 
     def folders(self, top: Listing) -> list[tuple[str, bool]]:
         """Recall reads every subfolder: so does memtui (its own hidden ones aside)."""

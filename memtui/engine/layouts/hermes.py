@@ -16,7 +16,6 @@ from memtui.engine.layouts.common import op_options, refused
 from memtui.engine.layouts.hermes_data import ARCHIVE, HermesData, Staged, read_home
 from memtui.engine.layouts.hermes_detect import HermesDetection
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
-from memtui.engine.paths import LOCK_NAME
 from memtui.engine.queue import QueueOps
 
 if TYPE_CHECKING:
@@ -106,10 +105,6 @@ class Hermes(HermesDetection, QueueOps):
             lines = block.text.count("\n") + 1
             out.append(ContextFile(mf.rel, block.text, first, lines, note))
         return out
-
-    def locks(self, rel: str) -> list[str]:
-        """memtui's own lock, and Hermes' per-file lock for its memory files."""
-        return [LOCK_NAME, f"{rel}.lock"] if rel in rules.TARGETS else [LOCK_NAME]
 
     # --- ops ---------------------------------------------------------------------
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
+from memtui.engine.paths import LOCK_NAME
+
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
 
@@ -34,6 +36,10 @@ class HermesDetection:
 
     def folders(self, top: Listing) -> list[tuple[str, bool]]:
         return [("memories", False), (QUEUE, False), (SKILLS, False)]
+
+    def locks(self, rel: str) -> list[str]:
+        """memtui's own lock, and Hermes' per-file lock for its memory files."""
+        return [LOCK_NAME, f"{rel}.lock"] if rel in (MEMORY, USER) else [LOCK_NAME]
 
     def is_memory(self, rel: str) -> bool:
         """The root is Hermes' whole home (engine.home): its memory is the two files,

@@ -24,7 +24,6 @@ from memtui.engine.layouts.common import read_late, refused
 from memtui.engine.layouts.openclaw_detect import OpenClawDetection
 from memtui.engine.markdown import sections
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
-from memtui.engine.paths import LOCK_NAME
 from memtui.engine.queue import QueueOps
 from memtui.engine.textfile import TextFile
 
@@ -136,9 +135,6 @@ class OpenClaw(OpenClawDetection, QueueOps):
                     note = f"the daily note of {when}: read at session start (docs: memory.md)"
                     out.append(ContextFile(d.file, tf.text, None, _lines(tf.text), note))
         return out
-
-    def locks(self, rel: str) -> list[str]:
-        return [LOCK_NAME]  # OpenClaw takes none; memtui's own keeps memtui's changes apart
 
     # --- ops ---------------------------------------------------------------------
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
+from memtui.engine.paths import LOCK_NAME
+
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
 
@@ -26,6 +28,9 @@ class OpenClawDetection:
 
     def detect(self, top: Listing) -> bool:
         return detect(top)
+
+    def locks(self, rel: str) -> list[str]:
+        return [LOCK_NAME]  # OpenClaw takes none; memtui's own keeps memtui's changes apart
 
     def folders(self, top: Listing) -> list[tuple[str, bool]]:
         """memory/ is listed flat for every layout; the audit queue lives below it."""

@@ -14,7 +14,6 @@ from memtui.engine.layouts.seeds_detect import (
     WorkspaceDetection,
 )
 from memtui.engine.model import ContextFile, Entry, Event, OutlineItem
-from memtui.engine.paths import LOCK_NAME
 
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader
@@ -28,9 +27,6 @@ class _Seed:
     name = ""
     kinds: tuple[str, ...] = ()
     loads: tuple[tuple[str, int | None], ...] = ()  # (file, line cap) the agent is given
-
-    def locks(self, rel: str) -> list[str]:
-        return [LOCK_NAME]  # the agents' own bash takes this one (SPEC §0)
 
     def outline(self, store: Store, data: Any) -> list[OutlineItem]:
         return by_file(list(self.entries(data, titles=True)))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from memtui.engine.paths import LOCK_NAME
+
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
 
@@ -34,6 +36,9 @@ def topic_files(root_files: list[str] | tuple[str, ...]) -> list[str]:
 class SeedDetection:
     def folders(self, top: Listing) -> list[tuple[str, bool]]:
         return []  # the shared layout folders (paths.LAYOUT_DIRS) are enough
+
+    def locks(self, rel: str) -> list[str]:
+        return [LOCK_NAME]  # the agents' own bash takes this one (SPEC §0)
 
 
 class WorkspaceDetection(SeedDetection):
