@@ -62,6 +62,10 @@ def run(kind: str, template: Path, count: int) -> tuple[float, float, int]:
     work = Path(tempfile.mkdtemp(prefix="memtui-bulk-"))
     root = work / "store"
     shutil.copytree(template, root, symlinks=True)
+    # The copy's 100 MB are still being written back: each side starts from a settled
+    # disk, so that neither side's fsyncs wait for the copy (ext4's ordered mode makes
+    # a journal commit flush the data of every file it holds).
+    os.sync()
     try:
         proc = subprocess.Popen(
             [PY, __file__, "--worker", kind, str(root), str(count)], stdout=subprocess.PIPE
