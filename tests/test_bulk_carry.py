@@ -51,7 +51,9 @@ def test_carried_books_give_the_files_a_fresh_parse_gives(
     monkeypatch.setattr(dsh_accept, "now_iso", lambda: "2026-11-30T12:00:00+08:00")
     got = dsh.accept(str(carried), all_pending=True, chunk_size=2)
     meta, facts = dsh_accept.update_meta, dsh_accept.read_facts
-    monkeypatch.setattr(dsh_accept, "update_meta", lambda tx, keys, fn, _: meta(tx, keys, fn))
+    monkeypatch.setattr(
+        dsh_accept, "update_meta", lambda tx, keys, fn, *_, **__: meta(tx, keys, fn)
+    )
     monkeypatch.setattr(dsh_accept, "read_facts", lambda tx, _: facts(tx))
     want = dsh.accept(str(fresh), all_pending=True, chunk_size=2)
     assert len(got) == len(want) == 5
@@ -107,7 +109,7 @@ def test_what_is_carried_is_the_file_as_written_with_its_snapshot_paths(
     checked = []
     splice = dsh_json._splice
 
-    def check_carried(text, keys, change, carried=None):
+    def check_carried(text, keys, change, carried=None, carry_on=True):
         last = (carried or {}).get(dsh_json.META)
         if isinstance(last, dsh_json._Written):
             assert last.text == text == meta.read_text(encoding="utf-8")
@@ -120,7 +122,7 @@ def test_what_is_carried_is_the_file_as_written_with_its_snapshot_paths(
                 fresh.close,
             )
             checked.append(len(last.data["entries"]))
-        return splice(text, keys, change, carried)
+        return splice(text, keys, change, carried, carry_on)
 
     monkeypatch.setattr(dsh_json, "_splice", check_carried)
     receipts = dsh.accept(str(root), all_pending=True, chunk_size=3)
@@ -129,3 +131,25 @@ def test_what_is_carried_is_the_file_as_written_with_its_snapshot_paths(
     snapshots = entries["sop:deploy"]["supersedes"] + entries["sop:构建"]["supersedes"]
     assert len(snapshots) == 8 and all((root / path).is_file() for path in snapshots)
     assert not any("<memtui-snapshot" in path for path in snapshots)
+
+
+@pytest.mark.parametrize("chunk_size", [3, 1000])
+def test_nothing_is_carried_past_the_last_chunk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk_size: int
+):
+    """The last chunk uses what the one before carried but builds nothing to carry on
+    (a one-chunk accept of 1,000 spent a twentieth of its time on it)."""
+    root = _store(tmp_path / "s")
+    splice, calls = dsh_json._splice, []
+
+    def spy(text, keys, change, carried=None, carry_on=True):
+        calls.append((carry_on, isinstance((carried or {}).get(dsh_json.META), dsh_json._Written)))
+        out = splice(text, keys, change, carried, carry_on)
+        if not carry_on:
+            assert dsh_json.META not in (carried or {})
+        return out
+
+    monkeypatch.setattr(dsh_json, "_splice", spy)
+    receipts = dsh.accept(str(root), all_pending=True, chunk_size=chunk_size)
+    assert [on for on, _ in calls] == [True] * (len(receipts) - 1) + [False]
+    assert [used for _, used in calls] == [False] + [True] * (len(receipts) - 1)

@@ -43,14 +43,16 @@ def update_meta(
     keys: Iterable[str],
     change: Callable[[dict[str, Any]], None],
     carried: dict[str, Any] | None = None,
+    carry_on: bool = True,
 ) -> None:
     """Apply `change(entries)` to memory-meta.json's "entries"; it may add or change only
-    the entries named in `keys`, and may be given only those (the others unparsed). `carried`: kept from one chunk of a bulk action to the
-    next, so a file that is still exactly the text the last chunk wrote is neither parsed
-    nor searched again."""
+    the entries named in `keys`, and may be given only those (the others unparsed).
+    `carried`: kept from one chunk of a bulk action to the next, so a file that is still
+    exactly the text the last chunk wrote is neither parsed nor searched again;
+    `carry_on` False (the last chunk) uses what was carried but carries nothing on."""
     keys = list(dict.fromkeys(keys))
     tf = current_text(tx, META, must_exist=False)
-    spliced = _splice(tf.text, keys, change, carried) if tf is not None else None
+    spliced = _splice(tf.text, keys, change, carried, carry_on) if tf is not None else None
     if spliced is None:
         update_json(tx, META, lambda data: change(meta_entries(data)))
         return
@@ -105,6 +107,7 @@ def _splice(
     keys: list[str],
     change: Callable[[dict[str, Any]], None],
     carried: dict[str, Any] | None = None,
+    carry_on: bool = True,
 ) -> str | None:
     """The new text, or None when the file is not laid out the usual way.
 
@@ -184,7 +187,7 @@ def _splice(
         data = _checked(out, spans.keys, new_keys, entries)
         if data is None:
             return None
-    if carried is not None:
+    if carried is not None and carry_on:
         moved = spans.moved(out, edits)
         moved.extend(tail[1] + sum(n - (e - s) for s, e, n in edits), added)
         carried[META] = _Written(out, data, moved, keys, bom=False)
