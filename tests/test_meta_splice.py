@@ -121,3 +121,10 @@ def test_whatever_the_layout_it_writes_the_entries_meant_or_declines(
     held = json.loads(text)["entries"]  # (a duplicate in the text: one entry)
     raw_pairs = out.count('": {')  # no entry was written twice
     assert raw_pairs == text.count('": {') + sum(1 for k in keys if k not in held)
+
+
+@given(st.text())
+def test_a_key_is_quoted_as_json_dumps_quotes_it(key):
+    from memtui.engine.ops.dsh_json import _key
+
+    assert _key(key) == json.dumps(key, ensure_ascii=False)

@@ -16,6 +16,7 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from json.encoder import encode_basestring  # the C escaper where there is one
 from typing import Any
 
 from memtui.engine.layouts.dsh import META
@@ -225,8 +226,9 @@ _COLON = re.compile(r"[ \t]*:[ \t]*")
 _KEY = r'("(?:[^"\\\n]|\\.)*")'
 
 
-def _key(key: str) -> str:
-    return json.dumps(key, ensure_ascii=False)
+# A key as json.dumps(key, ensure_ascii=False) quotes it, by the C escaper that call
+# uses (without json.dumps's encoder object: the whole file's keys are checked).
+_key = encode_basestring
 
 
 class _Spans:
