@@ -114,8 +114,8 @@ def test_what_is_carried_is_the_file_as_written_with_its_snapshot_paths(
         if isinstance(last, dsh_json._Written):
             assert last.text == text == meta.read_text(encoding="utf-8")
             assert last.data == json.loads(text)
-            fresh = dsh_json._entry_spans(text, len(last.data["entries"]))
-            assert fresh is not None
+            fresh = dsh_json._entry_spans(text)
+            assert fresh is not None and len(fresh.keys) == len(last.data["entries"])
             assert (last.spans.starts, last.spans.keys, last.spans.close) == (
                 fresh.starts,
                 fresh.keys,

@@ -108,8 +108,7 @@ def accept(
                     continue
                 plan.add(cand)
             finishing = time.monotonic()
-            plan.last = not queue  # nothing is carried past the last chunk
-            plan.finish()
+            plan.finish(last=not queue)
             receipt = tx.commit()
             pace.learn(time.monotonic() - finishing, plan.writes)
         return receipt
@@ -137,7 +136,6 @@ class _AcceptPlan:
     tx: Transaction
     number: int
     carried: dict[str, Any]  # what earlier chunks parsed (dsh_json.update_meta)
-    last: bool = False  # the last chunk: what it writes is not carried on
     taken: int = 0
     writes: int = 0  # files the commit writes with fsync (sops and their snapshots)
     accepted: list[Candidate] = field(default_factory=list)
@@ -165,7 +163,8 @@ class _AcceptPlan:
         self.moved[cand.id] = dst
         self.accepted.append(cand)
 
-    def finish(self) -> None:
+    def finish(self, last: bool) -> None:
+        """Plan the books; `last`: the last chunk, whose writes are not carried on."""
         tx = self.tx
         details = tx.details
         for name, versions in self.versions.items():
@@ -182,14 +181,14 @@ class _AcceptPlan:
         tf, state, found = read_facts(tx, self.carried)
         names, count = state.names, state.count
         facts_report: dict[str, Any] = {}
-        if tf is not None and not self.last:
+        if tf is not None and not last:
             self.carried[FACTS] = (tf.text, found)
         if self.facts:
             old = tf.text if tf else ""
             edit = add_facts(old, self.facts, found)
             if edit.text != old:
                 tx.write(FACTS, tf.encode(edit.text) if tf else edit.text.encode("utf-8"))
-                if not self.last:
+                if not last:
                     self.carried[FACTS] = (edit.text, sections_after(found, old, edit))
             names, count = edit.names, edit.count
             facts_report = {
@@ -215,7 +214,7 @@ class _AcceptPlan:
                 record_provenance(entries, key, cand.entry_type, prov, now, supersedes, cand.edited)
 
         keys = [f"{c.entry_type}:{c.target}" for c in self.accepted]
-        update_meta(tx, keys, mutate, self.carried, carry_on=not self.last)
+        update_meta(tx, keys, mutate, self.carried, carry_on=not last)
         fill_snapshot_paths(tx, META, tokens)
         carry_snapshot_paths(tx, tokens, self.carried)
         sops = sop_names(tx.root, add=self.sops)

@@ -47,7 +47,7 @@ def update_meta(
     carry_on: bool = True,
 ) -> None:
     """Apply `change(entries)` to memory-meta.json's "entries"; it may add or change only
-    the entries named in `keys`, and may be given only those (the others unparsed).
+    the entries named in `keys`.
     `carried`: kept from one chunk of a bulk action to the next, so a file that is still
     exactly the text the last chunk wrote is neither parsed nor searched again;
     `carry_on` False (the last chunk) uses what was carried but carries nothing on."""
@@ -112,44 +112,44 @@ def _splice(
 ) -> str | None:
     """The new text, or None when the file is not laid out the usual way.
 
-    A file met for the first time is not parsed whole before the change: the entries
-    named are parsed from their own text, changed, and spliced in; the result is then
-    parsed whole once and must hold exactly the entries the file held, in its order
-    (then every entry not named is its own unchanged text) with each named one as
-    changed. A 2 MB file's second parse and comparison were a twentieth of an accept."""
+    The file is parsed whole first: an entry the layout hides from the positions found
+    (written on another entry's line) must make the splice decline, or a change to it
+    would be appended as a second entry of that name (tests/test_meta_splice.py)."""
     last = carried.pop(META, None) if carried is not None else None
     ours = isinstance(last, _Written) and last.text == text  # as the last chunk wrote it
     if ours:
         data = last.data  # what that text parses to: checked when it was written
-        entries = data["entries"]
-        spans = last.spans
     else:
-        found = _entry_spans(text)
-        if found is None or len(found.keys) < 2 or len(set(found.keys)) != len(found.keys):
-            return None
-        spans, entries = found, {}
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            return None  # update_json refuses it with the reason
+    entries = data.get("entries") if isinstance(data, dict) else None
+    if (
+        not isinstance(entries, dict)
+        or "version" not in data
+        or len(entries) < 2
+        or not all(isinstance(v, dict) for v in entries.values())
+    ):
+        return None
+    spans = last.spans if ours else _entry_spans(text)
+    if spans is None or len(spans.keys) != len(entries):
+        return None
     gap = spans.gap()
     if gap is None:
         return None
     before: dict[str, tuple[int, int]] = {}
     old: dict[str, Any] = {}  # a named entry as it was (to leave an unchanged one be)
     for key in keys:
-        i = spans.index.get(_key(key))
-        if i is None:
-            if ours and key in entries:
-                return None  # spelt otherwise in the file (escaped): not found by its name
-            continue  # new (or spelt otherwise: the whole parse below finds it twice)
-        span = spans.value(i)
-        if span is None:
-            return None
-        before[key] = span
-        if not ours:
-            try:
-                old[key] = json.loads(text[span[0] : span[1]])
-                entries[key] = json.loads(text[span[0] : span[1]])
-            except (ValueError, RecursionError):
+        if key in entries:
+            i = spans.index.get(_key(key))
+            span = None if i is None else spans.value(i)
+            if span is None:
                 return None
-            if not isinstance(entries[key], dict):
+            before[key] = span
+            try:  # a span holding more than its value: the layout hid an entry
+                old[key] = json.loads(text[span[0] : span[1]])
+            except (ValueError, RecursionError):
                 return None
     tail = spans.value(len(spans.starts) - 1)
     if tail is None:
@@ -166,8 +166,7 @@ def _splice(
 
     pieces, at, edits, written = [], 0, [], []
     for key, (value_start, value_end) in sorted(before.items(), key=lambda kv: kv[1]):
-        was = old[key] if not ours else json.loads(text[value_start:value_end])
-        if was == entries[key]:
+        if old[key] == entries[key]:
             continue  # unchanged: its bytes stay, whatever their layout
         new = dump(entries[key])
         pieces += [text[at:value_start], new]
@@ -185,8 +184,10 @@ def _splice(
         if any(json.loads(body) != entries[key] for _, body, key in added):
             return None
     else:
-        data = _checked(out, spans.keys, new_keys, entries)
-        if data is None:
+        try:
+            if json.loads(out) != data:
+                return None
+        except ValueError:
             return None
     if carried is not None and carry_on:
         moved = spans.moved(out, edits)
@@ -195,39 +196,12 @@ def _splice(
     return out
 
 
-def _checked(
-    out: str, quoted: list[str], new_keys: list[str], named: dict[str, Any]
-) -> dict[str, Any] | None:
-    """What `out` parses to, if it is the usual file (a "version", "entries" an object
-    of objects) holding the entries `quoted` (JSON-quoted, in order) then `new_keys`,
-    each entry in `named` as it is there; else None."""
-    try:
-        data = json.loads(out)
-    except (ValueError, RecursionError):
-        return None
-    entries = data.get("entries") if isinstance(data, dict) else None
-    if not isinstance(entries, dict) or "version" not in data:
-        return None
-    if len(entries) != len(quoted) + len(new_keys):
-        return None
-    if [_key(k) for k in entries] != [*quoted, *(_key(k) for k in new_keys)]:
-        # a key the file spells otherwise (`\u00e9` for `é`) is the same key
-        spelt = [json.loads(q) for q in quoted]
-        if list(entries) != [*spelt, *new_keys]:
-            return None
-    if not all(type(v) is dict for v in entries.values()):
-        return None
-    if any(entries.get(key) != value for key, value in named.items()):
-        return None
-    return data
-
-
 _COLON = re.compile(r"[ \t]*:[ \t]*")
 _KEY = r'("(?:[^"\\\n]|\\.)*")'
 
 
 # A key as json.dumps(key, ensure_ascii=False) quotes it, by the C escaper that call
-# uses (without json.dumps's encoder object: the whole file's keys are checked).
+# uses (without json.dumps's encoder object, for each key a bulk accept names).
 _key = encode_basestring
 
 
@@ -288,9 +262,9 @@ class _Spans:
         return None if gap.strip() else gap
 
 
-def _entry_spans(text: str, count: int | None = None) -> _Spans | None:
+def _entry_spans(text: str) -> _Spans | None:
     """The entries' positions (every `"key":` line at the entries' indentation); None
-    when they are not laid out so, or (`count` given) there are not `count` of them."""
+    when they are not laid out so."""
     first = re.search(r'\{[ \t]*\r?\n([ \t]+)"', text)
     if first is None:
         return None
@@ -303,8 +277,6 @@ def _entry_spans(text: str, count: int | None = None) -> _Spans | None:
     # a literal prefix ("\n" and the indentation) lets the regex engine skip ahead fast
     key_line = re.compile(rf"\n{re.escape(unit * 2)}{_KEY}")
     matches = list(key_line.finditer(text, found.end() - 1, close + 1))
-    if count is not None and len(matches) != count:
-        return None
     starts = [m.start(1) for m in matches]
     keys = [m.group(1) for m in matches]
     return _Spans(text, unit, starts, keys, close + 1)

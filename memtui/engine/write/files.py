@@ -16,6 +16,7 @@ import stat
 from collections.abc import Callable
 
 from memtui.engine.paths import TEMP_MARK, is_temp_name  # noqa: F401 - re-exported
+from memtui.engine.write import parallel
 from memtui.engine.write.errors import Unsafe, WriteError, plain
 from memtui.engine.write.faults import crash_point, fault_point  # noqa: F401 - re-exported
 
@@ -131,21 +132,19 @@ class Unsynced:
         self.files: list[tuple[int, str]] = []  # (descriptor, name): closed once synced
         self.folders: dict[int, str] = {}  # descriptor (the caller's: Dirs) -> its name
 
-    def sync(self, each: Callable[..., list[None]], failed: Callable[[str], None]) -> None:
-        """fsync every file (then close it) and every folder; `each`: parallel.each;
-        `failed(name)` is told the file or folder that could not be fsynced."""
-        files, self.files = self.files, []
+    def sync(self, failed: Callable[[str], None] = lambda name: None) -> None:
+        """fsync every file (then close it) and every folder, side by side
+        (parallel.each); `failed(name)` is told the one that could not be fsynced."""
+        files = self.files
         try:
-            each(files, _sync_file, lambda item: failed(item[1]))
+            parallel.each(files, _sync_file, lambda item: failed(item[1]))
         finally:
-            for fd, _ in files:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
+            self.close()
         folders, self.folders = self.folders, {}
-        each(list(folders), os.fsync, lambda fd: failed(folders[fd]))
+        parallel.each(list(folders), os.fsync, lambda fd: failed(folders[fd]))
 
     def close(self) -> None:
-        """Close what was never synced (a failure on the way: the caller's abort removes it)."""
+        """Close every file still open (after a failure: the caller's abort removes it)."""
         files, self.files = self.files, []
         for fd, _ in files:
             with contextlib.suppress(OSError):

@@ -22,7 +22,7 @@ from memtui.engine.write import journal
 from memtui.engine.write.dirs import Dirs
 from memtui.engine.write.errors import JournalStuck, Unsafe
 from memtui.engine.write.faults import fault_point
-from memtui.engine.write.files import read_at, sha256, unlink_quietly, write_new
+from memtui.engine.write.files import Unsynced, read_at, sha256, unlink_quietly, write_new
 from memtui.engine.write.snapshots import HISTORY, keep, stamp
 
 UNAPPLIED = f"{HISTORY}/unapplied"
@@ -131,24 +131,28 @@ def _keep_both(dirs: Dirs, record: dict[str, Any], change: dict[str, Any], when:
     if change["action"] == "move":
         return f"{change['source']} → {rel}: both or neither exist now; left as they are"
     mode = record.get("mode", 0o600)
-    dirty: set[int] = set()
     note = f"{rel} was written since the interruption; left as it is"
     folder = dirs.store(os.path.dirname(rel), create=False)
     current = None if folder is None else read_at(folder, os.path.basename(rel), rel)
-    if current is not None:
-        snap = keep(dirs, rel, current[0], current[1], when, record.get("dir_mode", 0o700), dirty)
-        note += f" (its bytes are also in {snap})"
     temp = change.get("temp")
     staged = None if not temp or folder is None else read_at(folder, os.path.basename(temp), temp)
-    if staged is not None:
-        where = f"{UNAPPLIED}/{record['txid']}"
-        target = dirs.own(f"{where}/{os.path.dirname(rel)}".rstrip("/"))
-        assert target is not None
-        write_new(target, os.path.basename(rel), staged[0], staged[1] & mode)
-        dirty.add(target)
-        note += f"; the version memtui meant is {where}/{rel}"
-    for fd in dirty:
-        os.fsync(fd)
+    unsynced = Unsynced()
+    try:
+        if current is not None:
+            folder_mode = record.get("dir_mode", 0o700)
+            snap = keep(dirs, rel, current[0], current[1], when, folder_mode, unsynced)
+            note += f" (its bytes are also in {snap})"
+        if staged is not None:
+            where = f"{UNAPPLIED}/{record['txid']}"
+            target = dirs.own(f"{where}/{os.path.dirname(rel)}".rstrip("/"))
+            assert target is not None
+            name = os.path.basename(rel)
+            write_new(target, name, staged[0], staged[1] & mode, unsynced, f"{where}/{rel}")
+            unsynced.folders[target] = where
+            note += f"; the version memtui meant is {where}/{rel}"
+        unsynced.sync()
+    finally:
+        unsynced.close()
     return note
 
 

@@ -47,19 +47,14 @@ def keep(
     mode: int,
     when: str,
     folder_mode: int,
-    dirty: set[int],
-    unsynced: Unsynced | None = None,
+    unsynced: Unsynced,
 ) -> str:
-    """Write `data` as a new snapshot of `rel`; its path relative to the root. Its
-    folder goes into `dirty`, for the caller to fsync once; with `unsynced`, the file
-    and its folder go there instead, to be fsynced with the rest of the phase."""
+    """Write `data` as a new snapshot of `rel`; its path relative to the root. The file
+    and its folder go into `unsynced`, for the caller to fsync with the rest."""
     folder_rel = f"{HISTORY}/{rel}"
     folder = dirs.own(folder_rel, mode_for=mirror_mode(dirs.root, folder_mode))
     assert folder is not None
-    if unsynced is None:
-        dirty.add(folder)
-    else:
-        unsynced.folders[folder] = folder_rel
+    unsynced.folders[folder] = folder_rel
     n = 1
     while True:
         name = f"{when}.{n}"

@@ -28,7 +28,7 @@ from typing import Any
 
 from memtui.engine.config import thresholds_at
 from memtui.engine.paths import is_inside
-from memtui.engine.write import journal, modes, parallel, recovery
+from memtui.engine.write import journal, modes, recovery
 from memtui.engine.write.dirs import Dirs
 from memtui.engine.write.errors import (
     Conflict,
@@ -477,14 +477,14 @@ class Transaction:
                 mode = modes.OPEN & ~modes.umask()
             olds = [current[rel]] if current.get(rel) is not None else []
             return [
-                keep(self.dirs, rel, old, mode, when, dir_mode(private), set(), unsynced)
+                keep(self.dirs, rel, old, mode, when, dir_mode(private), unsynced)
                 for old in [*olds, *self._versions.get(rel, [])]
             ]
 
         unsynced = Unsynced()
         try:
             where = [one(rel) for rel in kept]
-            unsynced.sync(parallel.each, self._working_on)
+            unsynced.sync(self._working_on)
         finally:
             unsynced.close()
         snapshots = {}
@@ -530,7 +530,7 @@ class Transaction:
                 name = os.path.basename(temps[rel])
                 write_new(folder, name, self._data[rel], mode, unsynced, rel)
                 unsynced.folders[folder] = os.path.dirname(rel) or "."
-            unsynced.sync(parallel.each, self._working_on)
+            unsynced.sync(self._working_on)
         finally:
             unsynced.close()
         return temps
