@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memtui.engine.write import faults, parallel
+from memtui.engine.write import faults, groupsync, parallel
 from memtui.engine.write.errors import WriteError
 from memtui.engine.write.transaction import Transaction
 from tests.conftest import tree_digest, write_tree
@@ -31,6 +31,12 @@ def disarm():
     faults.arm(None)
 
 
+@pytest.fixture
+def per_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fsync-each path, as where syncfs is missing (groupsync: test_group_sync.py)."""
+    monkeypatch.setattr(groupsync, "BATCH", 1 << 30)
+
+
 def _memory(root: Path) -> dict[str, str]:
     """The store's files, without memtui's bookkeeping and the lock."""
     digest = tree_digest(root)
@@ -49,6 +55,7 @@ def _change(root: Path) -> None:
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to name an fd")
+@pytest.mark.usefixtures("per_file")
 def test_every_file_is_fsynced_before_the_journal(root: Path, monkeypatch: pytest.MonkeyPatch):
     synced: list[str] = []
     threads: set[str] = set()
@@ -105,6 +112,7 @@ def test_a_few_writes_stay_on_the_calling_thread():
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to count fds")
 @pytest.mark.parametrize("nth", [1, COUNT, 2 * COUNT + 1, 3 * COUNT])
+@pytest.mark.usefixtures("per_file")
 def test_a_failed_fsync_among_many_changes_nothing_and_closes_everything(
     root: Path, nth: int, monkeypatch: pytest.MonkeyPatch
 ):

@@ -16,7 +16,7 @@ import stat
 from collections.abc import Callable
 
 from memtui.engine.paths import TEMP_MARK, is_temp_name  # noqa: F401 - re-exported
-from memtui.engine.write import parallel
+from memtui.engine.write import groupsync, parallel
 from memtui.engine.write.errors import Unsafe, WriteError, plain
 from memtui.engine.write.faults import crash_point, fault_point  # noqa: F401 - re-exported
 
@@ -133,14 +133,19 @@ class Unsynced:
         self.folders: dict[int, str] = {}  # descriptor (the caller's: Dirs) -> its name
 
     def sync(self, failed: Callable[[str], None] = lambda name: None) -> None:
-        """fsync every file (then close it) and every folder, side by side
-        (parallel.each); `failed(name)` is told the one that could not be fsynced."""
-        files = self.files
+        """Make every file and folder durable, then close the files: one syncfs per file
+        system for a large batch (groupsync), else an fsync each, side by side
+        (parallel.each); `failed(name)` is told the one that could not be synced."""
+        files, folders = self.files, self.folders
+        names = dict(files) | folders
         try:
+            every = [fd for fd, _ in files] + list(folders)
+            if groupsync.sync(every, lambda fd: failed(names[fd])):
+                return
             parallel.each(files, _sync_file, lambda item: failed(item[1]))
         finally:
             self.close()
-        folders, self.folders = self.folders, {}
+            self.folders = {}
         parallel.each(list(folders), os.fsync, lambda fd: failed(folders[fd]))
 
     def close(self) -> None:
