@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import subprocess
@@ -60,6 +61,19 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = No
         text=True,
         timeout=120,
     )
+
+
+@pytest.fixture
+def collector():
+    """Python's garbage collector restored after a test that changes it: on or off as it
+    was, nothing left frozen."""
+    was_enabled = gc.isenabled()
+    yield
+    gc.unfreeze()
+    if was_enabled:
+        gc.enable()
+    else:
+        gc.disable()
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -17,18 +17,6 @@ from tests.conftest import write_tree
 DSH = {"index.txt": "# index\n", "facts.md": "## PYTHON_ENV\n- use a venv\n"}
 
 
-@pytest.fixture
-def collector():
-    """Restore the collector's state whatever a test does to it."""
-    was_enabled = gc.isenabled()
-    yield
-    gc.unfreeze()
-    if was_enabled:
-        gc.enable()
-    else:
-        gc.disable()
-
-
 @pytest.mark.parametrize("enabled", [True, False])
 def test_the_collector_is_left_on_or_off_as_it_was(tmp_path, collector, enabled):
     root = write_tree(tmp_path / "s", DSH)

@@ -26,6 +26,7 @@ from memtui.engine.timeline import timeline
 from memtui.engine.words import counted
 from memtui.sanitize import printable
 from memtui.ui import live
+from memtui.ui.heap import Heap
 from memtui.ui.messages import (
     Ask,
     Confirm,
@@ -96,6 +97,7 @@ class MemtuiApp(App[None]):
         self.load_seconds: float | None = None
         self._shown_root: str | None = None  # the root of the snapshot the panes show
         self.visited: dict[str, None] = {}  # the roots shown, in order (the store list's)
+        self._heap = Heap()  # each snapshot frozen out of the collector's walk
 
     @property
     def read_only(self) -> bool:
@@ -169,10 +171,11 @@ class MemtuiApp(App[None]):
         try:
             if not self.read_only:
                 self._settle_interrupted()
-            # What did not change since the last snapshot is taken from it, not parsed again.
-            store = open_store(self.root, previous=self.store, reopen=True)
-            store_outline(store)  # made here, in the worker: the UI thread only draws
-            timeline(store)
+            with self._heap.loading():
+                # What did not change since the last snapshot is taken from it, not parsed again.
+                store = open_store(self.root, previous=self.store, reopen=True)
+                store_outline(store)  # made here, in the worker: the UI thread only draws
+                timeline(store)
         except Exception as exc:  # shown, never a traceback
             self.post_message(StoreFailed(f"cannot open {self.root}: {exc}"))
             return
@@ -237,6 +240,9 @@ class MemtuiApp(App[None]):
         self._badge(message.store)
         self._show_tabs(message.store)
         self._load_done()  # after self.store is this snapshot: the next load builds on it
+
+    def on_unmount(self) -> None:
+        self._heap.release()
 
     def on_store_failed(self, message: StoreFailed) -> None:
         self._load_done()

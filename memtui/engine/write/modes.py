@@ -51,7 +51,7 @@ def store_mode(root: str) -> int:
     """What every memory file of the store allows (their most private mode), less the umask."""
     by_folder: dict[str, list[str]] = {}
     for rel in discover(root)[0].files:
-        folder, name = os.path.split(rel)
+        folder, _, name = rel.rpartition("/")  # discover's paths: "/" always, no leading one
         by_folder.setdefault(folder, []).append(name)
     mode = OPEN
     for folder, names in by_folder.items():
