@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.widgets import Header, TabbedContent, TabPane
 
 from memtui.engine.outline import store_outline
 from memtui.engine.store import Store, open_store
@@ -43,6 +43,7 @@ from memtui.ui.messages import (
 )
 from memtui.ui.panes import Pane
 from memtui.ui.panes.registry import PANES as PANE_SPECS
+from memtui.ui.widgets.footer import Footer
 
 # (key, title) of the tabs, after the index (ui.panes.registry.PANES: the one list)
 PANES = tuple((spec.key, spec.title) for spec in PANE_SPECS[1:])

@@ -10,13 +10,14 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from memtui.engine.context_rows import CUT, HEAD, UNLOADED, context_rows
 from memtui.engine.store import Store
 from memtui.ui.safe import literal, row
 from memtui.ui.screens.page import PageScreen
 from memtui.ui.style import component_style
+from memtui.ui.widgets.footer import Footer
 from memtui.ui.widgets.rows import Rows
 
 

@@ -18,7 +18,7 @@ from textual import work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Static, TextArea
+from textual.widgets import Static, TextArea
 from textual.widgets.text_area import Document
 
 from memtui.editor import EditorFailed, run_editor
@@ -27,6 +27,7 @@ from memtui.sanitize import printable
 from memtui.ui.editing import ask, reload_store, say
 from memtui.ui.safe import literal, row
 from memtui.ui.screens.page import PageScreen
+from memtui.ui.widgets.footer import Footer
 
 
 def representable(text: str) -> bool:

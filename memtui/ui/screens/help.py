@@ -16,10 +16,11 @@ from textual.binding import Binding, BindingsMap, BindingType
 from textual.containers import VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import Screen
-from textual.widgets import Footer, Static, TextArea
+from textual.widgets import Static, TextArea
 
 from memtui.ui.screens.page import PageScreen
 from memtui.ui.style import component_style
+from memtui.ui.widgets.footer import Footer
 
 PANE_HELP = (
     ("index", "Index", "the store's files, by layout, as a tree; pick one to open it"),

@@ -12,7 +12,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from memtui.engine.oplog import Operation
@@ -22,6 +22,7 @@ from memtui.ui.messages import RunOp
 from memtui.ui.safe import literal, row
 from memtui.ui.screens.page import PageScreen
 from memtui.ui.style import component_style
+from memtui.ui.widgets.footer import Footer
 from memtui.ui.widgets.rows import Rows
 
 

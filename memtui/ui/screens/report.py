@@ -9,12 +9,13 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from memtui.engine.diff import change_diff
 from memtui.ui.safe import literal, row
 from memtui.ui.screens.history import DiffRows
 from memtui.ui.screens.page import PageScreen
+from memtui.ui.widgets.footer import Footer
 
 SHOWN = 200  # report items listed (the report file keeps what the engine keeps)
 
