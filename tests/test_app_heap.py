@@ -81,3 +81,18 @@ def test_the_app_freezes_its_snapshot_and_thaws_it_when_it_ends(tmp_path: Path, 
     run(MemtuiApp(str(root), watch=False), body, loaded=True)
     assert seen and seen[0] > 0
     assert gc.get_freeze_count() == 0
+
+
+def test_a_failed_load_or_one_after_the_app_ended_freezes_nothing(collector):
+    heap = Heap()
+    gc.enable()
+    try:
+        with heap.loading():
+            raise OSError("the store went away")
+    except OSError:
+        pass
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    heap.release()
+    with heap.loading():
+        pass
+    assert gc.isenabled() and gc.get_freeze_count() == 0

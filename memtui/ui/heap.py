@@ -22,11 +22,13 @@ GROWTH = 1.5  # frozen objects, over those after the last full collection, that 
 class Heap:
     def __init__(self) -> None:
         self._base = 0  # frozen objects after the last full collection (0: none frozen yet)
+        self._ended = False
 
     @contextlib.contextmanager
     def loading(self) -> Iterator[None]:
-        """Around a load: no collection while it makes its objects, then all of them
-        frozen (from a worker; the collector is paused for the whole process)."""
+        """Around a load: no collection while it makes its objects, then, if it succeeded
+        and the app still runs, all of them frozen (from a worker; the collector is
+        paused for the whole process meanwhile)."""
         if self._base and gc.get_freeze_count() > self._base * GROWTH:
             gc.unfreeze()
             gc.collect()
@@ -35,14 +37,16 @@ class Heap:
         gc.disable()
         try:
             yield
+            if not self._ended:  # (a failed load's traceback holds cycles: not frozen)
+                gc.freeze()
+                self._base = self._base or gc.get_freeze_count()
         finally:
-            gc.freeze()
-            if not self._base:
-                self._base = gc.get_freeze_count()
             if enabled:
                 gc.enable()
 
     def release(self) -> None:
-        """The app has ended: what it froze is the collector's again."""
+        """The app has ended: what it froze is the collector's again, and a load still
+        running freezes nothing."""
+        self._ended = True
         gc.unfreeze()
         self._base = 0
