@@ -88,15 +88,16 @@ def open_store(
     `open_store(..., previous=this)` takes every file whose stat is unchanged from
     this snapshot instead of reading and parsing it again (the app reloads on each
     change the agent makes). The result is the same as a fresh open."""
-    with _gc_paused():
+    with gc_paused():
         return _open(path, today, previous, reopen or previous is not None)
 
 
 @contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
+def gc_paused() -> Iterator[None]:
     """A snapshot is hundreds of thousands of objects without cycles: the cyclic
     collector would walk every live object many times over while they are made
-    (a quarter of the time on a large store). Reference counting still frees them."""
+    (a quarter of the time on a large store). Reference counting still frees them.
+    (Also the app's, around a whole load: ui/heap.py.)"""
     was_enabled = gc.isenabled()
     gc.disable()
     try:

@@ -16,6 +16,8 @@ import contextlib
 import gc
 from collections.abc import Iterator
 
+from memtui.engine.store import gc_paused
+
 GROWTH = 1.5  # frozen objects, over those after the last full collection, that start one
 
 
@@ -33,16 +35,11 @@ class Heap:
             gc.unfreeze()
             gc.collect()
             self._base = 0
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with gc_paused():
             yield
             if not self._ended:  # (a failed load's traceback holds cycles: not frozen)
                 gc.freeze()
                 self._base = self._base or gc.get_freeze_count()
-        finally:
-            if enabled:
-                gc.enable()
 
     def release(self) -> None:
         """The app has ended: what it froze is the collector's again, and a load still

@@ -134,7 +134,6 @@ class IndexPane(Archiving, Pane):
         self._first = True
         self._styles: dict[str, Style] = {}
         self.selected: dict[str, str] = {}  # node key -> entry id, for a bulk archive (x)
-        self._offers: tuple[bool | None, ...] | None = None  # what the footer was told
 
     def compose(self) -> ComposeResult:
         tree = IndexTree(Text("store"), id="index-tree")
@@ -363,14 +362,6 @@ class IndexPane(Archiving, Pane):
                 self.selected.pop(spec.key, None)
             node.set_label(self._label(spec))
         self.refresh_bindings()
-
-    def refresh_bindings(self) -> None:
-        """Only when the keys this pane offers changed: every cursor move asked, and
-        each ask rebuilt the footer (25 ms on a large store)."""
-        offers = tuple(self.check_action(action, ()) for action in ("edit", "archive", "history"))
-        if offers != self._offers:
-            self._offers = offers
-            super().refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         try:
