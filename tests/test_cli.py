@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -198,6 +199,62 @@ def test_no_store_anywhere_is_a_call_error(tmp_path, argv):
 def test_store_path_that_does_not_exist(tmp_path):
     res = cli("list", "--store", str(tmp_path / "nope"))
     assert res.returncode == 2 and "nope" in res.stderr
+
+
+# Every verb with no positional of its own takes the store as PATH too, as linters do.
+PATH_VERBS = [
+    ("check",),
+    ("check", "--json"),
+    ("list",),
+    ("events", "--open"),
+    ("mood",),
+    ("pending",),
+    ("log",),
+    ("context",),
+    ("index", "--dry-run"),
+    ("maintain",),
+]
+
+
+@pytest.mark.parametrize("argv", PATH_VERBS, ids=" ".join)
+def test_a_verb_takes_the_store_as_a_path_the_same_as_store(capsys, root, argv):
+    by_option = fast(capsys, *argv, "--store", str(root))
+    by_path = fast(capsys, *argv, str(root))
+    assert by_path.returncode == by_option.returncode, by_path.stderr
+    assert by_path.stdout == by_option.stdout and by_path.stderr == by_option.stderr
+
+
+def test_every_verb_with_store_takes_a_path_or_says_it_takes_store_only():
+    from memtui.cli import build_parser
+    from memtui.cli.store_arg import STORE_ONLY
+
+    verbs = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    with_path, store_only = [], []
+    for name, sub in verbs.choices.items():
+        if any("--store" in a.option_strings for a in sub._actions):
+            positionals = [a.dest for a in sub._actions if not a.option_strings]
+            if positionals == ["store_path"]:
+                with_path.append(name)
+            else:
+                assert sub.epilog == STORE_ONLY and "store_path" not in positionals, name
+                store_only.append(name)
+    assert {a[0] for a in PATH_VERBS} | {"serve"} == set(with_path)
+    assert {"show", "search", "accept", "reject", "edit", "fix", "undo", "add"} <= set(store_only)
+    assert "--store PATH only" in run_cli("show", "--help").stdout
+
+
+def test_a_path_after_an_id_is_no_store(capsys, root):
+    got = fast(capsys, "show", "E001", str(root))  # ambiguous: the store is --store only
+    assert got.returncode == 2 and "unrecognized arguments" in got.stderr
+
+
+def test_two_different_stores_are_a_wrong_call(capsys, root, tmp_path):
+    before = tree_digest(root)
+    got = fast(capsys, "check", str(root), "--store", str(tmp_path))
+    assert got.returncode == 2 and "two stores given" in got.stderr
+    assert fast(capsys, "check", str(root), "--store", str(root)).returncode == 0
+    assert fast(capsys, "check", str(tmp_path / "nope")).returncode == 2
+    assert tree_digest(root) == before
 
 
 def test_add_topic_takes_store_after_the_kind(tmp_path: Path) -> None:

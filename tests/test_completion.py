@@ -133,3 +133,10 @@ def test_fish_completes_event_ids_from_the_store(store, tmp_path):
         timeout=60,
     )
     assert [row.split("\t")[0] for row in res.stdout.splitlines()] == ["event:E006", "event:E007"]
+
+
+@needs_bash
+def test_a_verbs_store_path_completes_to_folders(script, store):
+    root = store({**STORE, "memory-notes.txt": "not a folder\n"})
+    assert complete(script, "memtui check mem", root) == ["memory"]
+    assert complete(script, "memtui check --store mem", root) == ["memory"]

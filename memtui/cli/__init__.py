@@ -71,6 +71,7 @@ READ_VERBS = ("check", "list", "show", "search", "events", "mood", "log", "pendi
 
 def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     from memtui.cli import read_verbs
+    from memtui.cli.store_arg import add_positional_paths
 
     parser = argparse.ArgumentParser(
         prog="memtui",
@@ -92,6 +93,7 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     )
     if verb in READ_VERBS:
         read_verbs.register(verbs, store, only=verb)
+        add_positional_paths(parser)
         return parser
     from memtui.cli import (
         completion_verb,
@@ -113,6 +115,7 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     fix_verb.register(verbs, store)
     context_verb.register(verbs, store)
     stores_verb.register(verbs)
+    add_positional_paths(parser)
     return parser
 
 
@@ -181,8 +184,11 @@ def _last_resort(exc: Exception) -> str:
 
 
 def _run(args_list: list[str]) -> int:
+    from memtui.cli.store_arg import merge_store_path
+
     args = build_parser(args_list[0] if args_list else None).parse_args(args_list)
     if getattr(args, "handler", None) is None:
         build_parser().print_help()
         return 2
+    merge_store_path(args)
     return int(args.handler(args))

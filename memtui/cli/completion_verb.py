@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
             "fish": f"(memtui {HELPER} --kind {kind} 2>/dev/null)",
         }
     for action in _walk(parser):
-        if "--store" in action.option_strings:
+        if "--store" in action.option_strings or action.dest == "store_path":
             action.complete = shtab.DIRECTORY  # type: ignore[attr-defined]
     preamble = ""
     if args.shell == "bash":
