@@ -8,6 +8,7 @@ profile category never offers its core items.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -177,6 +178,111 @@ def test_a_finding_without_a_fix_is_refused_naming_the_codes_that_have_one(root:
     store = open_store(str(root))
     with pytest.raises(Refused, match=r"no quick fix for event-stars.*topic-orphan"):
         plan(store, find_finding(store, "event-stars"))
+
+
+# --- a fix obeys the rules of the verb it stands for -------------------------------------
+
+BLOCKED = "memory.md has 180 lines (blocked at 180): run memory governance before anything is added"
+
+
+def block_the_index(root: Path) -> None:
+    """memory.md padded with blank lines to its block (180 lines): nothing may add to it."""
+    index = root / "memory.md"
+    text = index.read_text(encoding="utf-8")
+    index.write_text(text + "\n" * (180 - text.count("\n")), encoding="utf-8")
+
+
+def test_an_orphans_pointer_is_refused_on_a_blocked_index_as_add_topic_is(root: Path) -> None:
+    block_the_index(root)
+    before = memory(root)
+    body = root.parent / "body.md"
+    body.write_text("# x\n", encoding="utf-8")
+    add = ["add", "topic", "x", "--section", "S", "--description", "d", "--body-file", str(body)]
+    added = memtui(root, *add)
+    assert added.returncode == 1 and BLOCKED in added.stderr
+    for call in (("fix", "topic-orphan"), ("fix", "topic-orphan", "--apply")):
+        got = memtui(root, *call)  # the dry run says so too
+        assert got.returncode == 1 and BLOCKED in got.stderr, call
+    store = open_store(str(root))
+    with pytest.raises(Refused, match=re.escape(BLOCKED)):
+        plan(store, find_finding(store, "topic-orphan")).run(True)
+    assert memory(root) == before
+
+
+def test_index_content_moves_out_of_a_blocked_index_without_growing_it(root: Path) -> None:
+    block_the_index(root)
+    store = open_store(str(root))
+    fix = plan(store, find_finding(store, "index-content"))
+    fix.run(False)
+    index = (root / "memory.md").read_text(encoding="utf-8")
+    assert index.count("\n") == 180 - len(fix.covers) + 1  # each line out, one pointer in
+    assert "- Notes moved out of the index → memory_index_notes.md" in index
+    assert not any(f.code == "index-content" for f in open_store(str(root)).findings)
+
+
+def test_a_new_topic_file_follows_add_topics_rules(root: Path) -> None:
+    index = root / "memory.md"
+    index.write_text(
+        index.read_text(encoding="utf-8") + "- 大写 → memory_Upper.md\n", encoding="utf-8"
+    )
+    store = open_store(str(root))
+    upper = next(f for f in store.findings if f.code == "pointer-missing" and "Upper" in f.message)
+    with pytest.raises(Refused, match="topic name 'Upper': use lower-case"):
+        plan(store, upper, ("create",)).run(True)
+    assert (root / "index.txt").exists()  # dsh's too: memory_management_sop.md is its L0
+    with pytest.raises(Refused, match="L0 meta-rules"):  # renamed onto the dsh L0 file
+        plan(store, find_finding(store, "topic-name"), ("management_sop",))
+
+
+# --- every finding of a code, in one operation ----------------------------------------------
+
+MORE_ORPHANS = {"memory_orphan_one.md": "# 孤儿一\n", "memory_orphan_two.md": "# 孤儿二\n"}
+MORE_DANGLING = "- 丢失甲 → memory_lost_one.md\n- 丢失乙 → memory_lost_two.md\n"
+
+
+@pytest.fixture
+def many(root: Path) -> Path:
+    """The demo with three orphan topics and three dangling pointers."""
+    for name, text in MORE_ORPHANS.items():
+        (root / name).write_text(text, encoding="utf-8")
+    index = root / "memory.md"
+    index.write_text(index.read_text(encoding="utf-8") + MORE_DANGLING, encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("code", ["topic-orphan", "pointer-missing"])
+def test_fix_code_fixes_every_finding_of_it_in_one_operation(many: Path, code: str) -> None:
+    before = memory(many)
+    found = [f for f in open_store(str(many)).findings if f.code == code]
+    assert len(found) == 3
+    dry = memtui(many, "fix", code)
+    assert dry.returncode == 0, dry.stderr
+    for f in found:  # the dry run lists each
+        assert f"{code} at {f.file if f.line is None else f'{f.file}:{f.line}'}:" in dry.stdout
+    assert memory(many) == before
+    done = memtui(many, "fix", code, "--apply")
+    assert done.returncode == 0, done.stderr
+    assert not any(f.code == code for f in open_store(str(many)).findings)
+    assert len(memtui(many, "log").stdout.splitlines()) == 1  # one operation
+    assert memtui(many, "undo").returncode == 0
+    assert memory(many) == before
+
+
+def test_one_finding_is_still_fixed_alone(many: Path) -> None:
+    done = memtui(many, "fix", "memory_orphan_two.md", "--apply")
+    assert done.returncode == 0, done.stderr
+    left = {f.file for f in open_store(str(many)).findings if f.code == "topic-orphan"}
+    assert left == {"memory_draft_ideas.md", "memory_orphan_one.md"}
+
+
+def test_of_several_fixes_one_refused_is_named_and_the_others_apply(many: Path) -> None:
+    index = many / "memory.md"
+    index.write_text(index.read_text(encoding="utf-8") + "- 坏名 → memory_Bad.md\n", "utf-8")
+    got = memtui(many, "fix", "pointer-missing", "--choose", "create", "--apply")
+    assert got.returncode == 1
+    assert "refused pointer-missing at memory.md:" in got.stderr and "'Bad'" in got.stderr
+    assert (many / "memory_lost_one.md").exists() and (many / "memory_lost_two.md").exists()
+    assert not (many / "memory_Bad.md").exists()
 
 
 # --- the command line ------------------------------------------------------------------

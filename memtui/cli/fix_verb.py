@@ -1,6 +1,7 @@
-"""`memtui fix [FINDING|CODE] [--apply] [--choose X]...`: the quick fix for one finding
-(engine/fixes.py). A dry run printing the diff unless --apply; with no FINDING, the
-findings that have a fix, numbered as `memtui check` lists them."""
+"""`memtui fix [FINDING|CODE] [--apply] [--choose X]...`: the quick fix for one finding,
+or for every finding of a CODE in one operation (engine/fixes.py). A dry run printing
+the diff unless --apply; with no FINDING, the findings that have a fix, numbered as
+`memtui check` lists them."""
 
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
         "finding",
         nargs="?",
         metavar="FINDING",
-        help="N (the Nth finding `memtui check` lists), FILE:LINE, FILE, or a CODE (its "
-        "first finding); none: list the findings that have a fix",
+        help="N (the Nth finding `memtui check` lists), FILE:LINE, FILE, or a CODE (every "
+        "finding of that code, fixed in one operation); none: list the findings that have a fix",
     )
     p.add_argument("--apply", action="store_true", help="make the change (default: a dry run)")
     p.add_argument(
@@ -45,24 +46,24 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
 
 def fix(args: argparse.Namespace) -> int:
     from memtui.cli.write_verbs import _engine_errors, _report
-    from memtui.engine.fixes import find_finding, plan, where
+    from memtui.engine.fixes import apply, find_findings, plan_all, where
 
     store = load(args)
     if args.finding is None:
         return _list(args, store)
     with _engine_errors():
-        finding = find_finding(store, args.finding)
-        planned = plan(store, finding, tuple(args.choose))
+        fixes = plan_all(store, find_findings(store, args.finding), tuple(args.choose))
         if not args.json:
-            line(f"{finding.code} at {where(finding)}: {planned.title}")
-        if planned.needs_choice:
-            for choice in planned.choices:
+            for planned in fixes:
+                line(f"{planned.finding.code} at {where(planned.finding)}: {planned.title}")
+        if fixes[0].needs_choice:  # one fix (plan_all asks several for a shared choice)
+            for choice in fixes[0].choices:
                 line(f"  --choose {choice}")
             raise CallError(
-                f"name {planned.ask} with --choose, one each (from the list above); "
+                f"name {fixes[0].ask} with --choose, one each (from the list above); "
                 "nothing was changed"
             )
-        receipt = planned.run(args.dry_run)
+        receipt = apply(fixes, args.dry_run)
     if args.dry_run and not args.json:
         line("(a dry run: nothing was written; --apply makes it, `memtui undo` takes it back)")
     return _report(args, [receipt])

@@ -3,7 +3,10 @@
 A fix is planned from one finding of a store snapshot and runs as one engine
 change through the one Transaction, first as a dry run (the diff to show), then
 for real: the same code both times, so what applies is what was shown. It is
-refused, with nothing written, if the finding's file changed since the check.
+refused, with nothing written, if the finding's file changed since the check, and
+for any reason the verb it stands for would be (a pointer added to a blocked index
+is refused as `add topic` is). Every fix of one code runs in one transaction
+(`apply`): one operation, one undo.
 
 A layout adds its own fixes with `register(layout, code, planner)`; the built-in ones
 (ops/fix_workspace.py, ops/fix_companion.py) register themselves on first use.
@@ -12,23 +15,35 @@ A layout adds its own fixes with `register(layout, code, planner)`; the built-in
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memtui.engine.model import Finding
 from memtui.engine.ops.common import Refused
 from memtui.engine.write.transaction import Receipt
+
+if TYPE_CHECKING:
+    from memtui.engine.fix_batch import Batch
+
+Step = Callable[["Batch"], str]  # makes the fix's change in the batch; says what it did
 
 
 @dataclass(frozen=True)
 class Fix:
     finding: Finding
     title: str  # what it does, in words: "add a pointer to memory_x.md in memory.md"
-    run: Callable[[bool], Receipt] = field(repr=False)  # run(dry_run)
+    root: str = field(repr=False)
+    op: str  # the operation's name in the log: "fix-topic-orphan"
+    step: Step = field(repr=False)
+    details: Mapping[str, Any] = field(default_factory=dict)  # for the audit log
     choices: tuple[str, ...] = ()  # what the user picks among (--choose), if anything
     needs_choice: bool = False  # the fix does nothing until something is chosen
     ask: str = ""  # what to choose, in words: "the items under '爱好' to archive"
+    covers: tuple[Finding, ...] = ()  # other findings it fixes too (every content line)
+
+    def run(self, dry_run: bool) -> Receipt:
+        return apply([self], dry_run)
 
 
 # (root, the store snapshot, the finding, what the user chose) -> the fix
@@ -79,6 +94,60 @@ def plan(store: Any, finding: Finding, choose: tuple[str, ...] = ()) -> Fix:
     return planner(store.root, store, finding, tuple(choose))
 
 
+def plan_all(store: Any, findings: list[Finding], choose: tuple[str, ...] = ()) -> list[Fix]:
+    """The fixes for `findings` (every finding of a code), in their order, leaving out
+    one an earlier fix covers. A choice asked of each (which items, which new name) is
+    made finding by finding: refused here unless every fix offers the same choices."""
+    fixes: list[Fix] = []
+    for finding in findings:
+        if not any(finding in fix.covers for fix in fixes):
+            fixes.append(plan(store, finding))
+    if len(fixes) == 1 or not (choose or any(fix.needs_choice for fix in fixes)):
+        return [plan(store, fix.finding, choose) for fix in fixes] if choose else fixes
+    first = fixes[0]
+    if not first.choices or any(fix.choices != first.choices for fix in fixes):
+        raise Refused(
+            f"the {len(fixes)} {first.finding.code} findings each ask for "
+            f"{first.ask or 'their own choice'}: name one by its number or FILE:LINE "
+            "(`memtui fix` lists them); nothing was changed"
+        )
+    return [plan(store, fix.finding, choose) for fix in fixes]
+
+
+def apply(fixes: list[Fix], dry_run: bool) -> Receipt:
+    """Every fix in one transaction (one operation, one undo). One fix refused: nothing
+    is written, with its reason. Of several, the others apply and each refused one is
+    named in the receipt's `refused`; all refused: nothing is written."""
+    from memtui.engine.fix_batch import Batch
+    from memtui.engine.write.transaction import Transaction
+
+    first = fixes[0]
+    details = dict(first.details)
+    if len(fixes) > 1:
+        details = {"code": first.finding.code, "findings": [where(f.finding) for f in fixes]}
+    with Transaction(first.root, first.op, details=details, dry_run=dry_run) as tx:
+        batch = Batch(tx)
+        said: dict[int, str] = {}
+        refused: list[dict[str, str]] = []
+        # bottom-up, so a line a fix removes moves no line a later fix names
+        order = sorted(enumerate(fixes), key=lambda nf: nf[1].finding.line or 0, reverse=True)
+        for n, fix in order:
+            try:
+                said[n] = batch.attempt(fix.step)
+            except Refused as exc:
+                if len(fixes) == 1:
+                    raise
+                named = f"{fix.finding.code} at {where(fix.finding)}"
+                refused.append({"id": named, "reason": str(exc)})
+        if not said:
+            raise Refused("; ".join(f"{r['id']}: {r['reason']}" for r in refused))
+        batch.flush()
+        tx.details["summary"] = "; ".join(said[n] for n in sorted(said))
+        if refused:
+            tx.details["refused"] = refused
+        return tx.commit()
+
+
 def where(f: Finding) -> str:
     if f.file is None:
         return "the store"
@@ -86,6 +155,15 @@ def where(f: Finding) -> str:
 
 
 _AT_LINE = re.compile(r"(.+):(\d+)")
+
+
+def find_findings(store: Any, ref: str) -> list[Finding]:
+    """The findings `ref` names: a CODE names every one of that code that has a fix (all
+    fixed at once, as `ruff --fix`); anything else names one (find_finding)."""
+    hits = [f for f in store.findings if f.code == ref]
+    if hits and not ref.isdigit() and not _AT_LINE.fullmatch(ref):
+        return [f for f in hits if fixable(f)] or hits[:1]
+    return [find_finding(store, ref)]
 
 
 def find_finding(store: Any, ref: str) -> Finding:
@@ -96,7 +174,7 @@ def find_finding(store: Any, ref: str) -> Finding:
     if ref.isdigit():
         n = int(ref)
         if not 1 <= n <= len(found):
-            raise Refused(f"there is no finding {n}: `memtui check` lists {len(found)}")
+            raise Refused(f"there is no finding {n}: `memtui check` lists {len(found):,}")
         return found[n - 1]
     match = _AT_LINE.fullmatch(ref)
     if match:
@@ -104,32 +182,31 @@ def find_finding(store: Any, ref: str) -> Finding:
     else:
         hits = [f for f in found if f.code == ref] or [f for f in found if f.file == ref]
         if hits and hits[0].code == ref:
-            return hits[0]  # a code: its first finding (run the fix again for the next)
+            return hits[0]  # a code: its first finding
     if not hits:
         raise Refused(f"no finding {ref!r} (see `memtui check`); nothing was changed")
     if len(hits) > 1:
         fixes = [f for f in hits if fixable(f)]
         if len(fixes) == 1:
             return fixes[0]
-        listed = "; ".join(f"{f.code}" for f in hits)
+        listed = ", ".join(f"{f.code}" for f in hits)
         raise Refused(f"{ref} has {len(hits)} findings ({listed}): name one by its number")
     return hits[0]
 
 
-def read_checked(tx: Any, store: Any, rel: str) -> Any:
-    """The finding's file as a TextFile, under the lock, if it is as the check read it."""
-    from memtui.engine.ops.common import current_text
+def read_checked(batch: Batch, store: Any, rel: str) -> Any:
+    """The finding's file as a TextFile (as the fixes before left it), under the lock,
+    if it is as the check read it."""
+    unchanged(batch, store, rel)
+    return batch.text(rel)
 
-    unchanged(tx, store, rel)
-    return current_text(tx, rel)
 
-
-def unchanged(tx: Any, store: Any, rel: str) -> bytes:
+def unchanged(batch: Batch, store: Any, rel: str) -> bytes:
     """The file's bytes under the lock, Refused if they are not what the check read
     (the agent wrote it since: the finding may not hold any more)."""
     from memtui.engine.write.files import sha256
 
-    data = tx.read(rel)
+    data = batch.as_read(rel)
     seen = store.texts.get(rel)
     if data is None or seen is None or sha256(data) != seen.digest():
         raise Refused(

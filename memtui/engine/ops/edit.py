@@ -209,6 +209,17 @@ def _event_numbers(text: str) -> Iterator[int]:
             yield number
 
 
+def check_index_growth(old: str, new: str, index_block: int) -> None:
+    """memory.md at its block (SPEC §1) may shrink or stay, never grow: a change that
+    would make it longer is refused until it is governed down."""
+    lines_before, lines_after = line_count(old), line_count(new)
+    if lines_before >= index_block and lines_after > lines_before:
+        raise Refused(
+            f"memory.md has {lines_before:,} lines (blocked at {index_block:,}); this edit "
+            f"would make it {lines_after:,}: govern it down first"
+        )
+
+
 def _check_file_rules(rel: str, old: str, new: str, index_block: int) -> None:
     if rel == SOUL and old != new:
         before = sorted(s.name for s in sections(TextFile(rel, old, False, 0), 2, False))
@@ -221,12 +232,7 @@ def _check_file_rules(rel: str, old: str, new: str, index_block: int) -> None:
                 f"removed (added: {added or '-'}, removed: {gone or '-'})"
             )
     if rel == INDEX:
-        lines_before, lines_after = line_count(old), line_count(new)
-        if lines_before >= index_block and lines_after > lines_before:
-            raise Refused(
-                f"memory.md has {lines_before} lines (blocked at {index_block}); this edit "
-                f"would make it {lines_after}: govern it down first"
-            )
+        check_index_growth(old, new, index_block)
     if rel.endswith(".json"):
         try:
             json.loads(new)

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from memtui.engine.fix_batch import Batch
 from memtui.engine.fixes import Fix, Planner, read_checked
 from memtui.engine.layouts.companion import CORE_WORDS, MOOD, PROFILE
 from memtui.engine.markdown import sections
 from memtui.engine.model import Finding, Section, item_text
-from memtui.engine.ops.common import Refused, current_text, thresholds
+from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.companion import ARCHIVE_PROFILE
 from memtui.engine.ops.lines import (
     append_block,
@@ -22,7 +23,6 @@ from memtui.engine.ops.lines import (
     line_ranges,
 )
 from memtui.engine.textfile import TextFile
-from memtui.engine.write.transaction import Receipt, Transaction
 
 ARCHIVE_MOOD = "archive/" + MOOD
 
@@ -38,36 +38,31 @@ def snapshot_starts(text: str) -> list[int]:
 def trim_mood(root: str, store: Any, finding: Finding, _choose: tuple[str, ...]) -> Fix:
     keep = thresholds(root).mood_max_snapshots
 
-    def run(dry_run: bool) -> Receipt:
-        details = {"keep": keep, "to": ARCHIVE_MOOD}
-        with Transaction(root, "fix-mood-snapshots", details=details, dry_run=dry_run) as tx:
-            mood = read_checked(tx, store, MOOD)
-            starts = snapshot_starts(mood.text)
-            if len(starts) <= keep:
-                raise Refused(f"{MOOD} has {len(starts)} snapshots, not more than {keep}")
-            start = starts[keep]
-            # the oldest run to the end of the file, or to the next heading after them
-            stop = next(
-                (
-                    s
-                    for s, _e, line in line_ranges(mood.text, start)
-                    if line.startswith(("# ", "## "))
-                ),
-                len(mood.text),
-            )
-            moved = block_lines(mood.text[start:stop])
-            archive = current_text(tx, ARCHIVE_MOOD, must_exist=False)
-            old = archive.text if archive else ""
-            eol = eol_of_text(old, eol_of_text(mood.text))
-            tx.write(MOOD, mood.encode(cut(mood.text, start, stop, separators=True)))
-            tx.write(ARCHIVE_MOOD, encode(archive, append_block(old, moved, eol)))
-            tx.details["summary"] = (
-                f"archive the {len(starts) - keep} oldest mood snapshot(s) to {ARCHIVE_MOOD}, "
-                f"keeping the newest {keep}"
-            )
-            return tx.commit()
+    def step(batch: Batch) -> str:
+        mood = read_checked(batch, store, MOOD)
+        starts = snapshot_starts(mood.text)
+        if len(starts) <= keep:
+            raise Refused(f"{MOOD} has {len(starts):,} snapshots, not more than {keep:,}")
+        start = starts[keep]
+        # the oldest run to the end of the file, or to the next heading after them
+        stop = next(
+            (s for s, _e, line in line_ranges(mood.text, start) if line.startswith(("# ", "## "))),
+            len(mood.text),
+        )
+        moved = block_lines(mood.text[start:stop])
+        archive = batch.text(ARCHIVE_MOOD, must_exist=False)
+        old = archive.text if archive else ""
+        eol = eol_of_text(old, eol_of_text(mood.text))
+        batch.write(MOOD, mood.encode(cut(mood.text, start, stop, separators=True)))
+        batch.write(ARCHIVE_MOOD, encode(archive, append_block(old, moved, eol)))
+        return (
+            f"archive the {len(starts) - keep:,} oldest mood snapshot(s) to {ARCHIVE_MOOD}, "
+            f"keeping the newest {keep:,}"
+        )
 
-    return Fix(finding, f"trim {MOOD} to its newest {keep} snapshots (the rest archived)", run)
+    title = f"trim {MOOD} to its newest {keep:,} snapshots (the rest archived)"
+    details = {"keep": keep, "to": ARCHIVE_MOOD}
+    return Fix(finding, title, root, "fix-mood-snapshots", step, details)
 
 
 # --- profile-category-full ---------------------------------------------------------------
@@ -103,43 +98,41 @@ def archive_items(root: str, store: Any, finding: Finding, choose: tuple[str, ..
         if item not in offered:
             raise Refused(f"{item!r} is not an item offered under {name!r}; nothing was changed")
 
-    def run(dry_run: bool) -> Receipt:
+    def step(batch: Batch) -> str:
         if not wanted:
-            raise Refused(f"choose which of the {len(offered)} items under {name!r} to archive")
-        details = {"category": name, "items": wanted, "to": ARCHIVE_PROFILE}
-        with Transaction(root, "fix-profile-full", details=details, dry_run=dry_run) as tx:
-            profile = read_checked(tx, store, PROFILE)
-            section = _category(profile, finding.line)
-            rows = line_ranges(profile.text, section.span.char_start, section.span.char_stop)
-            hits = [r for r in rows[1:] if r[2][:1] in "-*•" and item_text(r[2]) in wanted]
-            text = profile.text
-            for start, stop, _content in reversed(hits):
-                text = cut(text, start, stop)
-            archive = current_text(tx, ARCHIVE_PROFILE, must_exist=False)
-            old = archive.text if archive else ""
-            eol = eol_of_text(old, eol_of_text(profile.text))
-            lines = [r[2] for r in hits]
-            home = (
-                next((s for s in sections(archive, 2, False) if s.name.strip() == name), None)
-                if archive
-                else None
-            )
-            if home is None:
-                new = append_block(old, [rows[0][2], *lines], eol)
-            else:
-                new = insert_after_content(
-                    old, home.span.char_start, home.span.char_stop, lines, eol
-                )
-            tx.write(PROFILE, profile.encode(text))
-            tx.write(ARCHIVE_PROFILE, encode(archive, new))
-            tx.details["summary"] = f"archive {len(hits)} item(s) of {name!r} to {ARCHIVE_PROFILE}"
-            return tx.commit()
+            raise Refused(f"choose which of the {len(offered):,} items under {name!r} to archive")
+        profile = read_checked(batch, store, PROFILE)
+        section = _category(profile, finding.line)
+        rows = line_ranges(profile.text, section.span.char_start, section.span.char_stop)
+        hits = [r for r in rows[1:] if r[2][:1] in "-*•" and item_text(r[2]) in wanted]
+        text = profile.text
+        for start, stop, _content in reversed(hits):
+            text = cut(text, start, stop)
+        archive = batch.text(ARCHIVE_PROFILE, must_exist=False)
+        old = archive.text if archive else ""
+        eol = eol_of_text(old, eol_of_text(profile.text))
+        lines = [r[2] for r in hits]
+        home = (
+            next((s for s in sections(archive, 2, False) if s.name.strip() == name), None)
+            if archive
+            else None
+        )
+        if home is None:
+            new = append_block(old, [rows[0][2], *lines], eol)
+        else:
+            new = insert_after_content(old, home.span.char_start, home.span.char_stop, lines, eol)
+        batch.write(PROFILE, profile.encode(text))
+        batch.write(ARCHIVE_PROFILE, encode(archive, new))
+        return f"archive {len(hits):,} item(s) of {name!r} to {ARCHIVE_PROFILE}"
 
     return Fix(
         finding,
-        f"archive the items you choose under {name!r} ({len(category.items)} items; "
+        f"archive the items you choose under {name!r} ({len(category.items):,} items; "
         f"core items are never offered)",
-        run,
+        root,
+        "fix-profile-full",
+        step,
+        {"category": name, "items": wanted, "to": ARCHIVE_PROFILE},
         choices=offered,
         needs_choice=not wanted,
         ask=f"the items under {name!r} to archive",

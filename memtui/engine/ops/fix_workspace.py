@@ -7,15 +7,21 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from memtui.engine.fix_batch import Batch
 from memtui.engine.fixes import Fix, Planner, read_checked, unchanged
 from memtui.engine.frontmatter import FrontMatterError, split
-from memtui.engine.layouts.workspace import ARROW, INDEX, pointer_file, topic_id
+from memtui.engine.layouts.workspace import ARROW, INDEX, TOPIC_LIKE, pointer_file, topic_id
 from memtui.engine.markdown import HEADING, fences
 from memtui.engine.model import Finding
-from memtui.engine.ops.common import Refused, current_text
+from memtui.engine.ops.common import Refused, thresholds
+from memtui.engine.ops.edit import check_index_growth
 from memtui.engine.ops.lines import append_block, cut, encode, eol_of_text, line_ranges
-from memtui.engine.ops.workspace import place_line, pointers_to
-from memtui.engine.write.transaction import Receipt, Transaction
+from memtui.engine.ops.workspace import (
+    index_to_add_to,
+    new_topic_file,
+    place_line,
+    pointers_to,
+)
 
 UNFILED = "## Unfiled topics"  # where a pointer for an orphan goes
 NOTES = "memory_index_notes.md"  # where content lines found in the index go
@@ -52,19 +58,18 @@ def _one_line(words: str) -> str:
 def orphan(root: str, store: Any, finding: Finding, _choose: tuple[str, ...]) -> Fix:
     rel = finding.file or ""
 
-    def run(dry_run: bool) -> Receipt:
-        with Transaction(root, "fix-topic-orphan", details={"file": rel}, dry_run=dry_run) as tx:
-            topic = read_checked(tx, store, rel).text
-            index = current_text(tx, INDEX, must_exist=False)
-            old = index.text if index else ""
-            if pointers_to(old, rel):
-                raise Refused(f"memory.md already points to {rel}; nothing was changed")
-            line = f"- {describe_topic(topic, rel)} {ARROW} {rel}"
-            tx.write(INDEX, encode(index, place_line(old, UNFILED, line, eol_of_text(old))))
-            tx.details["summary"] = f"add the pointer `{line}` to memory.md"
-            return tx.commit()
+    def step(batch: Batch) -> str:
+        topic = read_checked(batch, store, rel).text
+        # add topic's own rule: nothing is added to an index at its block
+        index, old = index_to_add_to(batch, thresholds(root))  # type: ignore[arg-type]
+        if pointers_to(old, rel):
+            raise Refused(f"memory.md already points to {rel}; nothing was changed")
+        line = f"- {describe_topic(topic, rel)} {ARROW} {rel}"
+        batch.write(INDEX, encode(index, place_line(old, UNFILED, line, eol_of_text(old))))
+        return f"add the pointer `{line}` to memory.md"
 
-    return Fix(finding, f"add a pointer to {rel} in memory.md (under {UNFILED[3:]})", run)
+    title = f"add a pointer to {rel} in memory.md (under {UNFILED[3:]})"
+    return Fix(finding, title, root, "fix-topic-orphan", step, {"file": rel})
 
 
 # --- pointer-missing --------------------------------------------------------------
@@ -78,33 +83,32 @@ def dangling(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -
         raise Refused(f"choose {REMOVE} (the pointer goes) or {CREATE} (its file is made)")
     number = finding.line or 0
 
-    def run(dry_run: bool) -> Receipt:
-        details = {"line": number, "how": how}
-        with Transaction(root, "fix-pointer-missing", details=details, dry_run=dry_run) as tx:
-            index = read_checked(tx, store, INDEX)
-            text = index.text
-            rows = line_ranges(text)
-            if not 1 <= number <= len(rows):
-                raise Refused(f"memory.md has no line {number}; nothing was changed")
-            start, stop, content = rows[number - 1]
-            head, _arrow, tail = content.partition(ARROW)
-            target = pointer_file(tail, lambda _name: False)
-            if target is None or tx.read(target) is not None:
-                raise Refused(f"memory.md:{number} is not a dangling pointer any more")
-            if how == REMOVE:
-                tx.write(INDEX, index.encode(cut(text, start, stop)))
-                tx.details["summary"] = f"remove the pointer to {target} (memory.md:{number})"
-            else:
-                if "/" in target or "\\" in target:
-                    raise Refused(f"{target} is not beside memory.md; memtui makes no folders")
-                words = head.strip().lstrip("-*").strip() or topic_id(target)
-                eol = eol_of_text(text)
-                tx.write(target, f"# {words}{eol}".encode(), mode=tx.LIKE_SIBLINGS)
-                tx.details["summary"] = f"create {target} for the pointer on memory.md:{number}"
-            return tx.commit()
+    def step(batch: Batch) -> str:
+        index = read_checked(batch, store, INDEX)
+        text = index.text
+        rows = line_ranges(text)
+        if not 1 <= number <= len(rows):
+            raise Refused(f"memory.md has no line {number}; nothing was changed")
+        start, stop, content = rows[number - 1]
+        head, _arrow, tail = content.partition(ARROW)
+        target = pointer_file(tail, lambda _name: False)
+        if target is None or batch.read(target) is not None:
+            raise Refused(f"memory.md:{number} is not a dangling pointer any more")
+        if how == REMOVE:
+            batch.write(INDEX, index.encode(cut(text, start, stop)))
+            return f"remove the pointer to {target} (memory.md:{number})"
+        if "/" in target or "\\" in target:
+            raise Refused(f"{target} is not beside memory.md; memtui makes no folders")
+        if TOPIC_LIKE.fullmatch(target):  # a new topic file: add topic's rules
+            new_topic_file(root, topic_id(target))
+        words = head.strip().lstrip("-*").strip() or topic_id(target)
+        batch.write(target, f"# {words}{eol_of_text(text)}".encode(), mode=batch.LIKE_SIBLINGS)
+        return f"create {target} for the pointer on memory.md:{number}"
 
     what = "remove the pointer" if how == REMOVE else "create the file it names"
-    return Fix(finding, f"{what} (memory.md:{number})", run, choices=(REMOVE, CREATE))
+    details = {"line": number, "how": how}
+    title = f"{what} (memory.md:{number})"
+    return Fix(finding, title, root, "fix-pointer-missing", step, details, (REMOVE, CREATE))
 
 
 # --- topic-name ---------------------------------------------------------------------
@@ -118,63 +122,62 @@ def good_name(rel: str) -> str:
 
 def rename(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -> Fix:
     rel = finding.file or ""
-    new = f"memory_{choose[0]}.md" if choose else good_name(rel)
-    if choose and (len(choose) > 1 or not re.fullmatch(r"[a-z0-9_]+", choose[0])):
+    if len(choose) > 1:
         raise Refused("choose one new name of lower-case ASCII letters, digits and _")
+    new = new_topic_file(root, choose[0] if choose else topic_id(good_name(rel)))
 
-    def run(dry_run: bool) -> Receipt:
-        details = {"file": rel, "to": new}
-        with Transaction(root, "fix-topic-name", details=details, dry_run=dry_run) as tx:
-            unchanged(tx, store, rel)
-            if tx.read(new) is not None:
-                raise Refused(f"{new} already exists; choose another name")
-            index = current_text(tx, INDEX, must_exist=False)
-            text = index.text if index else ""
-            hits = pointers_to(text, rel)
-            for (start, _stop, content), _heading in reversed(hits):
-                head, arrow, tail = content.partition(ARROW)
-                line = head + arrow + tail.replace(rel, new, 1)
-                text = text[:start] + line + text[start + len(content) :]
-            tx.move(rel, new)
-            if hits and index is not None:
-                tx.write(INDEX, index.encode(text))
-            tx.details["summary"] = f"rename {rel} to {new} with its {len(hits)} pointer(s)"
-            return tx.commit()
+    def step(batch: Batch) -> str:
+        unchanged(batch, store, rel)
+        if batch.read(new) is not None:
+            raise Refused(f"{new} already exists; choose another name")
+        index = batch.text(INDEX, must_exist=False)
+        text = index.text if index else ""
+        hits = pointers_to(text, rel)
+        for (start, _stop, content), _heading in reversed(hits):
+            head, arrow, tail = content.partition(ARROW)
+            line = head + arrow + tail.replace(rel, new, 1)
+            text = text[:start] + line + text[start + len(content) :]
+        batch.move(rel, new)
+        if hits and index is not None:
+            batch.write(INDEX, index.encode(text))
+        return f"rename {rel} to {new} with its {len(hits)} pointer(s)"
 
-    return Fix(finding, f"rename {rel} to {new}, and its pointers in memory.md", run)
+    title = f"rename {rel} to {new}, and its pointers in memory.md"
+    return Fix(finding, title, root, "fix-topic-name", step, {"file": rel, "to": new})
 
 
 # --- index-content --------------------------------------------------------------------
 
 
 def index_content(root: str, store: Any, finding: Finding, _choose: tuple[str, ...]) -> Fix:
-    numbers = sorted(
-        f.line for f in store.findings if f.code == "index-content" and f.file == INDEX and f.line
-    )
+    found = [f for f in store.findings if f.code == "index-content" and f.file == INDEX]
+    numbers = sorted(f.line for f in found if f.line)
 
-    def run(dry_run: bool) -> Receipt:
-        details = {"lines": numbers, "to": NOTES}
-        with Transaction(root, "fix-index-content", details=details, dry_run=dry_run) as tx:
-            index = read_checked(tx, store, INDEX)
-            text = index.text
-            rows = line_ranges(text)
-            moved = _with_headings(rows, set(numbers))
-            for number in reversed(numbers):
-                start, stop, _content = rows[number - 1]
+    def step(batch: Batch) -> str:
+        index = read_checked(batch, store, INDEX)
+        text = index.text
+        rows = line_ranges(text)
+        moved = _with_headings(rows, set(numbers))
+        pointer = not pointers_to(text, NOTES)  # the notes' pointer takes the first one's place
+        for number in reversed(numbers):
+            start, stop, content = rows[number - 1]
+            if pointer and number == numbers[0]:
+                text = text[:start] + NOTES_POINTER + text[start + len(content) :]
+            else:
                 text = cut(text, start, stop)
-            eol = eol_of_text(text)
-            if not pointers_to(text, NOTES):
-                text = place_line(text, UNFILED, NOTES_POINTER, eol)
-            notes = current_text(tx, NOTES, must_exist=False)
-            old = notes.text if notes else "# Notes moved out of the index" + eol
-            mode = None if notes else tx.LIKE_SIBLINGS  # a new file of the user's own text
-            tx.write(NOTES, encode(notes, append_block(old, moved, eol)), mode=mode)
-            tx.write(INDEX, index.encode(text))
-            tx.details["summary"] = f"move {len(numbers)} content line(s) from memory.md to {NOTES}"
-            return tx.commit()
+        # edit's rule for memory.md (by design the move never grows it)
+        check_index_growth(index.text, text, thresholds(root).index_block_lines)
+        eol = eol_of_text(text)
+        notes = batch.text(NOTES, must_exist=False)
+        old = notes.text if notes else "# Notes moved out of the index" + eol
+        mode = None if notes else batch.LIKE_SIBLINGS  # a new file of the user's own text
+        batch.write(NOTES, encode(notes, append_block(old, moved, eol)), mode=mode)
+        batch.write(INDEX, index.encode(text))
+        return f"move {len(numbers)} content line(s) from memory.md to {NOTES}"
 
     title = f"move the {len(numbers)} content line(s) in memory.md to {NOTES}"
-    return Fix(finding, title, run)
+    details = {"lines": numbers, "to": NOTES}
+    return Fix(finding, title, root, "fix-index-content", step, details, covers=tuple(found))
 
 
 def _with_headings(rows: list[tuple[int, int, str]], numbers: set[int]) -> list[str]:

@@ -156,7 +156,7 @@ def _check_move(tx: Transaction, src: str, dst: str, shown: tuple[str, str | Non
         raise Refused(f"{dst} already exists; not overwritten")
 
 
-def _open_index(tx: Transaction, limits: Thresholds) -> tuple[TextFile | None, str]:
+def index_to_add_to(tx: Transaction, limits: Thresholds) -> tuple[TextFile | None, str]:
     """memory.md and its text ("" if absent), for a change that adds to it: refused
     while it is at the block (SPEC §1), so nothing is added until it is governed."""
     index = load(tx, INDEX, limits, must_exist=False)
@@ -164,21 +164,33 @@ def _open_index(tx: Transaction, limits: Thresholds) -> tuple[TextFile | None, s
     before = line_count(old)
     if before >= limits.index_block_lines:
         raise Refused(
-            f"memory.md has {before} lines (blocked at {limits.index_block_lines}): "
+            f"memory.md has {before:,} lines (blocked at {limits.index_block_lines:,}): "
             "run memory governance before anything is added"
         )
     return index, old
+
+
+def new_topic_file(root: str, name: str) -> str:
+    """memory_<name>.md, if it may be made as a new topic (add topic's rules, which the
+    quick fixes share): a name of lower-case ASCII letters, digits and _, and not the
+    dsh layout's L0 meta-rules."""
+    if not isinstance(name, str) or not TOPIC_NAME.fullmatch(name):
+        raise Refused(f"topic name {name!r}: use lower-case ASCII letters, digits and _")
+    filename = f"memory_{name}.md"
+    if is_l0(root, filename):
+        raise Refused(f"{filename} holds the dsh layout's L0 meta-rules; it is not a topic")
+    return filename
 
 
 def _index_level(count: int, limits: Thresholds) -> str | None:
     block, warn = limits.index_block_lines, limits.index_warn_lines
     if count >= block:
         return (
-            f"memory.md now has {count} lines: at the {block}-line block, nothing "
+            f"memory.md now has {count:,} lines: at the {block:,}-line block, nothing "
             "more may be added until it is governed"
         )
     if count >= warn:
-        return f"memory.md has {count} lines (warning from {warn}): run governance soon"
+        return f"memory.md has {count:,} lines (warning from {warn:,}): run governance soon"
     return None
 
 
@@ -234,7 +246,7 @@ def restore_topic(
             raise Refused(f"no archived topic {name!r} ({ARCHIVE}/memory_{name}.md)")
         dst = src[len(ARCHIVE) + 1 :]
         _check_move(tx, src, dst, (f"topic:{name}", expect))
-        index, old = _open_index(tx, limits)
+        index, old = index_to_add_to(tx, limits)
         archived = load(tx, ARCHIVE_INDEX, limits, must_exist=False)
         hits = pointers_to(archived.text, dst) if archived else []
         present = pointers_to(old, dst)
@@ -268,8 +280,7 @@ def add_topic(
 ) -> Receipt:
     """Write memory_<name>.md and add `- {description} → memory_<name>.md` at the end
     of the `## section` in memory.md (created if needed). Both, or neither."""
-    if not isinstance(name, str) or not TOPIC_NAME.fullmatch(name):
-        raise Refused(f"topic name {name!r}: use lower-case ASCII letters, digits and _")
+    filename = new_topic_file(root, name)
     desc = one_line(description, "the description")
     heading = one_line(section, "the section")
     assert desc is not None and heading is not None
@@ -280,14 +291,13 @@ def add_topic(
         raise Refused("the section is empty")
     if not isinstance(body, str) or not body.strip():
         raise Refused("the topic's body is empty")
-    filename = f"memory_{name}.md"
     check_root(root)
     limits = thresholds(root)
     details = {"topic": name, "file": filename, "section": heading}
     with Transaction(root, "add-topic", details=details, dry_run=dry_run) as tx:
         if _read(tx, filename) is not None:
             raise Refused(f"{filename} already exists; edit it (topic:{name}) instead")
-        index, old = _open_index(tx, limits)
+        index, old = index_to_add_to(tx, limits)
         if os.path.lexists(os.path.join(tx.root, ARCHIVE, filename)):
             tx.details["note"] = f"{ARCHIVE}/{filename} exists too (an archived version)"
         eol = eol_of_text(old)
