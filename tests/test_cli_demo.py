@@ -29,7 +29,8 @@ def test_demo_dir_no_ui_writes_the_generators_store_and_says_how_to_open_it(tmp_
     assert "findings:" not in res.stdout  # --no-ui: not opened
     expected = write_demo(tmp_path / "generator", size=1, today=TODAY_DATE)
     assert tree_digest(target) == tree_digest(tmp_path / "generator")  # MEMTUI_TODAY pinned
-    counts = dict((k, int(v)) for v, k in re.findall(r"(\d+) (\w+)", res.stdout.splitlines()[1]))
+    said = res.stdout.splitlines()[1]  # `292,673 bytes`: counts as people write them
+    counts = {k: int(v.replace(",", "")) for v, k in re.findall(r"(\d[\d,]*) (\w+)", said)}
     assert counts == expected
 
 
@@ -64,3 +65,13 @@ def test_demo_refuses_a_folder_that_is_not_empty_and_a_bad_size(tmp_path: Path):
         res = demo_cli("--dir", str(tmp_path / f"s{size}"), "--size", size, "--no-ui")
         assert res.returncode == 2 and "--size must be 1 or more" in res.stderr
         assert not (tmp_path / f"s{size}").exists()
+
+
+def test_the_demos_help_names_every_layout_it_writes() -> None:
+    from memtui.demo.generator import BUILDERS
+
+    assert len(BUILDERS) == 6  # the help says "six": a new layout says its number there
+    verbs = " ".join(run_cli("--help").stdout.split())
+    assert "demo write a sample store holding all six layouts" in verbs
+    described = " ".join(run_cli("demo", "--help").stdout.split())
+    assert "all six layouts" in described and all(name in described for name in BUILDERS)

@@ -184,7 +184,7 @@ def test_five_thousand_digit_event_id_on_the_command_line(root, ref):
     for args in (("done", ref), ("show", ref), ("archive", ref)):
         result = cli(root, *args)
         assert result.returncode == 1, args
-        assert "5000-digit number names no event" in result.stderr
+        assert "5,000-digit number names no event" in result.stderr
     assert tree_digest(root) == before
 
 

@@ -1,10 +1,13 @@
 """Counts are said with the noun's number right, the same words on both faces: `check`'s
 tally, the Warnings pane's header, the Hermes queue's badge, the queue's messages in the
 app and the cut of what an agent loads (`1 error`, `3 warnings`, `not loaded: line 201
-(1 line)`), never `1 errors` or `item(s)`."""
+(1 line)`), never `1 errors` or `item(s)`. A count of a thousand or more is written
+`1,974` (as Hermes writes its own), a list `E033, E035`, never a Python list."""
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -35,6 +38,39 @@ def one_error(tmp_path: Path) -> Path:
 def test_counted_says_one_in_the_singular_and_any_other_number_in_the_plural() -> None:
     assert [counted(n, "error") for n in (0, 1, 2)] == ["0 errors", "1 error", "2 errors"]
     assert counted(1, "info", "info") == "1 info" and counted(3, "info", "info") == "3 info"
+
+
+def test_counts_from_a_thousand_have_separators_and_lists_are_written_out() -> None:
+    from memtui.engine.words import listed
+
+    assert counted(1974, "warning") == "1,974 warnings"
+    assert listed(["E033", "E035"]) == "E033, E035" and listed([]) == "nothing"
+
+
+def test_what_a_change_did_is_said_as_people_write_it() -> None:
+    from memtui.cli.output import detail  # a receipt's details, `memtui log`'s too
+
+    assert detail("nearDuplicatesFound", 8802775) == "8,802,775"
+    assert detail("line", 1314) == "1314" and detail("lines", [1314, 1400]) == "1314, 1400"
+    assert detail("duplicates", [{"fact": "x", "line": 4}]) == "1 (--json lists them)"
+
+
+def test_check_writes_counts_and_lists_as_people_write_them(tmp_path: Path) -> None:
+    root = demo_store(tmp_path / "demo")
+    index = root / "memory.md"
+    text = index.read_text(encoding="utf-8")
+    index.write_text(text + "\n" * (1200 - text.count("\n")), encoding="utf-8")
+    (root / "agent.md").write_text("# 规则\n" + "- [2026-11-01] 先写测试\n" * 400, "utf-8")
+    got = run_cli("check", "--store", str(root)).stdout
+    assert "memory.md has 1,200 lines (blocked at 180)" in got
+    assert re.search(r"agent\.md is \d{1,2},\d{3} bytes \(threshold 8,192\)", got)
+    stale = next(line for line in got.splitlines() if "unresolved-stale" in line)
+    assert re.search(r"it lists E\d+, E\d+", stale) and "events.md gives E" in stale
+    assert not re.search(r"\[['\"]", got), "a Python list in a message"
+    findings = json.loads(run_cli("check", "--json", "--store", str(root)).stdout)["findings"]
+    assert all(f["line"] is None or type(f["line"]) is int for f in findings)  # plain numbers
+    summary = run_cli("open", "--summary", str(root)).stdout
+    assert "memory.md 1,200 lines" in summary
 
 
 def test_check_tallies_one_error_in_the_singular(tmp_path: Path) -> None:

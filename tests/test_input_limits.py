@@ -58,7 +58,7 @@ def test_text_file_over_the_limit_is_refused(root, tmp_path):
     big = tmp_path / "big.md"
     big.write_text("- a fact\n" * (LIMIT // 9 + 1))
     err = refused(root, "edit", "fact:HOSTS", "--text-file", str(big))
-    assert f"larger than the {LIMIT}-byte limit" in err and str(big) in err
+    assert f"larger than the {LIMIT:,}-byte limit" in err and str(big) in err
 
 
 def test_text_file_at_the_limit_is_written(root, tmp_path):
@@ -143,7 +143,7 @@ def test_stdin_over_the_limit_is_refused(root, name):
     before = tree_digest(root)
     result = stdin_cli(root, b"- x\n" * LIMIT, "accept", CID, "--body-file", name)
     assert result.returncode == 1
-    assert f"larger than the {LIMIT}-byte limit" in result.stderr.decode()
+    assert f"larger than the {LIMIT:,}-byte limit" in result.stderr.decode()
     assert tree_digest(root) == before
 
 
@@ -161,7 +161,7 @@ def test_editor_result_over_the_limit_is_refused(root, tmp_path):
     editor.write_text(f'#!/bin/sh\nhead -c {LIMIT + 1} /dev/zero | tr "\\0" a > "$1"\n')
     editor.chmod(0o755)
     err = refused(root, "edit", "fact:HOSTS", env={"EDITOR": str(editor), "VISUAL": ""})
-    assert f"the edited text is larger than the {LIMIT}-byte limit" in err
+    assert f"the edited text is larger than the {LIMIT:,}-byte limit" in err
 
 
 def test_editor_replacing_its_file_by_a_fifo_does_not_hang(root, tmp_path):
@@ -174,7 +174,7 @@ def test_editor_replacing_its_file_by_a_fifo_does_not_hang(root, tmp_path):
 
 def test_reason_over_its_limit_is_refused(root):
     err = refused(root, "reject", CID, "--reason", "x" * (REASON_MAX_CHARS + 1))
-    assert f"more than {REASON_MAX_CHARS}" in err
+    assert f"more than {REASON_MAX_CHARS:,}" in err
 
 
 def test_an_endless_stream_is_read_only_up_to_the_limit(root):
@@ -193,5 +193,5 @@ def test_an_endless_stream_is_read_only_up_to_the_limit(root):
         )
         yes.kill()
     assert result.returncode == 1
-    assert f"stdin is larger than the {LIMIT}-byte limit" in result.stderr
+    assert f"stdin is larger than the {LIMIT:,}-byte limit" in result.stderr
     assert tree_digest(root) == before

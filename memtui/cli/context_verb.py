@@ -26,7 +26,7 @@ def context(args: argparse.Namespace) -> int:
     for name, files in context_of(store).items():
         for cf in files:
             state = "cut" if cf.cut else "whole"
-            line(f"== {name}: {cf.file} ({cf.lines} lines loaded, {state})")
+            line(f"== {name}: {cf.file} ({cf.lines:,} lines loaded, {state})")
             for row in cf.text.split("\n"):
                 line(row)
             if cf.cut:

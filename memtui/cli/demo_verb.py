@@ -12,8 +12,11 @@ from memtui.cli.output import line
 def register(verbs: Any) -> None:
     p = verbs.add_parser(
         "demo",
-        help="write a sample store holding all three layouts",
-        description="Write a deterministic sample store (workspace, companion and dsh layouts).",
+        help="write a sample store holding all six layouts",
+        description="Write a deterministic sample store holding all six layouts: the "
+        "workspace, companion and dsh layouts side by side, with a Claude Code memory folder "
+        "(claude/), a Hermes Agent home (hermes/) and an OpenClaw workspace (openclaw/) "
+        "beside them.",
     )
     p.add_argument("--dir", metavar="D", help="where to write it (default: a new temp folder)")
     p.add_argument(
@@ -42,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:
         raise CallError(f"cannot write the demo store in {target}: {exc}") from None
     line(f"wrote a demo store in {target}")
-    line("  " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+    line("  " + ", ".join(f"{v:,} {k}" for k, v in counts.items()))
     if args.no_ui:
         line(f"open it with: memtui {target}")
         return 0

@@ -16,7 +16,10 @@ from memtui.cli.read_verbs import load
 def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     from memtui.cli.write_verbs import _settling
 
-    text = "the quick fix for a finding: a dry run showing the diff, --apply to make it"
+    text = (
+        "the quick fix for a finding, or every finding of a code: a dry run showing the diff, "
+        "--apply to make it"
+    )
     p = verbs.add_parser("fix", parents=[store], help=text, description=text)
     settled = _settling(fix)
 

@@ -69,3 +69,17 @@ def location(file: str | None, line_no: int | None) -> str:
     if file is None:
         return "-"
     return f"{file}:{line_no}" if line_no else file
+
+
+def detail(key: str, value: Any) -> str:
+    """A receipt's or log entry's detail as people write it: a count as 1,974 (a line
+    number as it is), a list as `a, b` (its first ten), a list of records by its count
+    (`--json` has them)."""
+    if isinstance(value, int) and not isinstance(value, bool) and key not in ("line", "lines"):
+        return f"{value:,}"
+    if isinstance(value, list | tuple):
+        if any(isinstance(v, dict) for v in value):
+            return f"{len(value):,} (--json lists them)"
+        more = " …" if len(value) > 10 else ""
+        return ", ".join(str(v) for v in value[:10]) + more
+    return str(value)

@@ -9,7 +9,7 @@ from typing import Any
 
 from memtui.cli import CallError, Refused
 from memtui.cli.formats import FORMATS
-from memtui.cli.output import emit_json, level_word, line, lines, location, warn
+from memtui.cli.output import detail, emit_json, level_word, line, lines, location, warn
 from memtui.engine.layouts import NAMES
 
 
@@ -149,19 +149,19 @@ def summary(path: str | None) -> int:
         c = store.companion
         open_n = sum(1 for e in c.events if e.is_open)
         line(
-            f"  companion: {sum(1 for e in c.events if not e.is_sentinel)} events "
-            f"({open_n} open), last active {c.last_active or 'unknown'}"
+            f"  companion: {sum(1 for e in c.events if not e.is_sentinel):,} events "
+            f"({open_n:,} open), last active {c.last_active or 'unknown'}"
         )
     if store.dsh:
         d = store.dsh
         facts = sum(len(s.facts) for s in d.fact_sections)
         line(
-            f"  dsh: {facts} facts in {len(d.fact_sections)} sections, {len(d.sops)} sops, "
-            f"{len(d.candidates)} pending"
+            f"  dsh: {facts:,} facts in {len(d.fact_sections):,} sections, {len(d.sops):,} sops, "
+            f"{len(d.candidates):,} pending"
         )
     if store.workspace:
         w = store.workspace
-        line(f"  workspace: memory.md {w.index_lines} lines, {len(w.topics)} topic files")
+        line(f"  workspace: memory.md {w.index_lines:,} lines, {len(w.topics):,} topic files")
     line(f"  findings: {_tally(store)}  (memtui check)")
     return 0
 
@@ -311,7 +311,7 @@ def events(args: argparse.Namespace) -> int:
         return 0
     for e, eid, overdue in chosen:
         n = e.stars or 0
-        stars = "⭐" * n if n <= 5 else f"⭐×{n}"  # a typo of 5,000 stars is one word
+        stars = "⭐" * n if n <= 5 else f"⭐×{n:,}"  # a typo of 5,000 stars is one word
         status = "open" if e.is_open else (e.status or "-")
         due_text = f"due {e.due}{' OVERDUE' if overdue else ''}" if e.due else ""
         line(f"{eid}  {e.date}  {e.type}  {stars}  {status}  {due_text}  {e.content}".rstrip())
@@ -373,9 +373,10 @@ def oplog(args: argparse.Namespace) -> int:
         return 0
     for o in ops:
         merged = {k: v for d in o.details for k, v in d.items()}
-        about = ", ".join(f"{k}: {v}" for k, v in merged.items() if isinstance(v, str | int))
+        shown = {k: v for k, v in merged.items() if isinstance(v, str | int)}
+        about = ", ".join(f"{k}: {detail(k, v)}" for k, v in shown.items())
         note = " (settled after a crash)" if o.recovered else ""
-        line(f"{o.opid}  {o.time}  {o.who}  {o.op}{note}  {len(o.paths)} file(s)  {about}")
+        line(f"{o.opid}  {o.time}  {o.who}  {o.op}{note}  {len(o.paths):,} file(s)  {about}")
     if not ops:
         line("no operations yet")
     return 0

@@ -10,12 +10,15 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from memtui.cli import CallError, Refused
-from memtui.cli.output import emit_json, line, warn
+from memtui.cli.output import detail, emit_json, line, warn
 from memtui.cli.read_verbs import add_pending_filters, filtered_candidates, load, store_root
 from memtui.engine.layouts.claude_rules import TYPES as CLAUDE_TYPES
 from memtui.engine.layouts.companion_vocab import EVENT_TYPES
 
-_ID_HELP = "a candidate id as `pending` lists it (e.g. 20261129-0007)"
+_ID_HELP = (
+    "a candidate or queued write's id as `pending` lists it "
+    "(e.g. 20261129-0007, hermes-pending:<id>, openclaw-audit:<id>)"
+)
 _ENTRY_HELP = "the entry's id as `list` gives it (e.g. fact:PYTHON_ENV, event:E020)"
 _FILE_HELP = "a file of the store, relative to its root (e.g. memory/events.md)"
 _SNAPSHOT_HELP = "a snapshot as `history FILE` lists it (default: the newest)"
@@ -31,7 +34,8 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
         p.set_defaults(handler=_settling(handler))
         return p
 
-    p = verb("accept", accept, "accept dsh candidates into memory (edit-then-accept with options)")
+    text = "accept dsh candidates (edit-then-accept with options) or approve queued writes"
+    p = verb("accept", accept, text)
     p.add_argument("ids", nargs="*", metavar="ID", help=_ID_HELP)
     _expect_option(p)
     p.add_argument(
@@ -41,7 +45,7 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--body-file", metavar="F", help="accept this text instead of the body (-: stdin)"
     )
-    p = verb("reject", reject, "reject candidates (they move to archive/rejected/)")
+    p = verb("reject", reject, "reject candidates (to archive/rejected/) or queued writes")
     p.add_argument("ids", nargs="+", metavar="ID", help=_ID_HELP)
     _expect_option(p)
     p.add_argument("--reason", required=True, help="why: kept in the audit log")
@@ -230,7 +234,8 @@ def _report(args: argparse.Namespace, receipts: list[Any]) -> int:
     for r in refused:
         warn(f"refused {r.get('id')}: {r.get('reason')}")
     if refused:
-        warn(f"{len(refused)} refused: nothing changed for {'it' if len(refused) == 1 else 'them'}")
+        them = "it" if len(refused) == 1 else "them"
+        warn(f"{len(refused):,} refused: nothing changed for {them}")
     return 1 if refused else 0
 
 
@@ -265,9 +270,7 @@ def _summary(details: dict[str, Any]) -> str:
     for key, value in details.items():
         if key == "refused":
             continue  # on stderr, one line each
-        if isinstance(value, list | tuple):
-            value = ", ".join(str(v) for v in value[:10]) + (" …" if len(value) > 10 else "")
-        parts.append(f"{key}: {value}")
+        parts.append(f"{key}: {detail(key, value)}")
     return "; ".join(parts) or "done"
 
 
@@ -422,7 +425,7 @@ def history(args: argparse.Namespace) -> int:
     if not found:
         line(f"{args.file} has no history yet")
     for s in found:
-        line(f"{s.name}  {s.time}  {s.size} bytes")
+        line(f"{s.name}  {s.time}  {s.size:,} bytes")
     return 0
 
 

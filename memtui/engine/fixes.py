@@ -190,7 +190,7 @@ def find_finding(store: Any, ref: str) -> Finding:
         if len(fixes) == 1:
             return fixes[0]
         listed = ", ".join(f"{f.code}" for f in hits)
-        raise Refused(f"{ref} has {len(hits)} findings ({listed}): name one by its number")
+        raise Refused(f"{ref} has {len(hits):,} findings ({listed}): name one by its number")
     return hits[0]
 
 

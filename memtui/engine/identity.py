@@ -124,7 +124,7 @@ def event_ref(ref: str, expect: str | None = None) -> EventRef | None:
     letter, digits, nth_text, inline = match.groups()
     longest = max(len(digits), len(nth_text or ""))
     if longest > MAX_DIGITS:  # int() refuses 4,300+ digits
-        raise Refused(f"an event id with a {longest}-digit number names no event")
+        raise Refused(f"an event id with a {longest:,}-digit number names no event")
     want = checked(expect)
     if inline is not None and want is not None and inline.lower() != want:
         raise Refused(f"{ref!r} carries fingerprint {inline.lower()}, but {want} was expected")

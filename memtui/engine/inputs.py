@@ -108,15 +108,15 @@ def decode_input(data: bytes, name: str) -> str:
 def check_reason(reason: str) -> str:
     if len(reason) > REASON_MAX_CHARS:
         raise InputError(
-            f"the reason is {len(reason)} characters, more than {REASON_MAX_CHARS}; "
+            f"the reason is {len(reason):,} characters, more than {REASON_MAX_CHARS:,}; "
             "say it in a sentence (nothing changed)"
         )
     return reason
 
 
 def _too_large(name: str, limit: int, size: int | None = None) -> str:
-    got = f" ({size} bytes)" if size is not None else ""
+    got = f" ({size:,} bytes)" if size is not None else ""
     return (
-        f"{name} is larger than the {limit}-byte limit{got} (max_file_bytes in memtui.toml); "
+        f"{name} is larger than the {limit:,}-byte limit{got} (max_file_bytes in memtui.toml); "
         "nothing changed"
     )

@@ -54,7 +54,7 @@ def read_raw(abspath: str, limit: int) -> tuple[bytes, Stamp | None] | str:
         if not stat.S_ISREG(info.st_mode):
             return "not a regular file"
         if info.st_size > limit:
-            return f"larger than the {limit}-byte limit ({info.st_size} bytes)"
+            return f"larger than the {limit:,}-byte limit ({info.st_size:,} bytes)"
         raw = os.read(fd, info.st_size + 1)
         if len(raw) > info.st_size:  # it grew meanwhile: read the rest
             raw += _read_rest(fd, limit)

@@ -235,7 +235,7 @@ def table(found: list[FoundStore]) -> list[str]:
             rows.append([_one_row(tilde(s.shown)), _one_row(s.problem)])
             continue
         counts = (s.files, s.bytes, s.errors, s.warnings)
-        shown_counts = ["…" if n is None else str(n) for n in counts]
+        shown_counts = ["…" if n is None else f"{n:,}" for n in counts]
         if s.bytes is not None:
             shown_counts[1] = size_text(s.bytes)
         rows.append([_one_row(tilde(s.shown)), ", ".join(s.layouts), *shown_counts])

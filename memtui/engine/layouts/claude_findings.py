@@ -28,7 +28,7 @@ def _index(reader: StoreReader, data: ClaudeData) -> None:
     add = reader.findings.add
     if cut.first_unloaded_line is not None:
         why = (
-            f"{cut.line_count} lines (Claude loads {rules.MAX_LINES})"
+            f"{cut.line_count:,} lines (Claude loads {rules.MAX_LINES:,})"
             if cut.by_lines
             else f"{cut.unit_count:,} UTF-16 units (Claude loads {rules.MAX_UNITS:,})"
         )
@@ -44,7 +44,7 @@ def _index(reader: StoreReader, data: ClaudeData) -> None:
             "index-size",
             INDEX,
             None,
-            f"MEMORY.md has {cut.line_count} lines and {cut.unit_count:,} UTF-16 units: Claude "
+            f"MEMORY.md has {cut.line_count:,} lines and {cut.unit_count:,} UTF-16 units: Claude "
             f"stops loading it at {rules.MAX_LINES} lines or {rules.MAX_UNITS:,} units",
         )
     code = reader.fences(data.index).lines(data.index.text)
@@ -55,7 +55,7 @@ def _index(reader: StoreReader, data: ClaudeData) -> None:
                 "index-line-long",
                 INDEX,
                 i + 1,
-                f"MEMORY.md line {i + 1} has {len(raw)} characters (keep index lines under "
+                f"MEMORY.md line {i + 1} has {len(raw):,} characters (keep index lines under "
                 f"{rules.LONG_LINE}: a pointer and a one-line hook)",
             )
         content = raw.strip()
@@ -141,6 +141,6 @@ def _memories(reader: StoreReader, data: ClaudeData) -> None:
             "recall-cutoff",
             past[0],
             None,
-            f"{len(data.memories)} memory files: recall reads "
+            f"{len(data.memories):,} memory files: recall reads "
             f"only the {rules.RECALL_FILES} newest, so {few} can no longer be recalled",
         )

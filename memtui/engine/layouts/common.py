@@ -56,7 +56,7 @@ def whole_or_cut(store: Store, rel: str, cap: int | None) -> ContextFile | None:
     if cap is None or len(lines) <= cap:
         return ContextFile(rel, tf.text, None, len(lines))
     return ContextFile(
-        rel, "".join(lines[:cap]), cap + 1, cap, f"only the first {cap} lines are loaded"
+        rel, "".join(lines[:cap]), cap + 1, cap, f"only the first {cap:,} lines are loaded"
     )
 
 

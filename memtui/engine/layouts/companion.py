@@ -17,6 +17,7 @@ from memtui.engine.model import Companion, Event, Mood, MoodSnapshot, ProfileCat
 from memtui.engine.reader import StoreReader
 from memtui.engine.records import maker
 from memtui.engine.textfile import LineCounter, TextFile, iter_lines
+from memtui.engine.words import listed
 
 PROFILE = "memory/user_profile.md"
 MOOD = Mood.FILE
@@ -299,7 +300,7 @@ def _check_events(reader: StoreReader, events: list[Event]) -> None:
         if e.stars_raw is not None:
             stars = e.stars
             if stars is not None and not 1 <= stars <= 5:
-                add("event-stars", EVENTS, line, f"{e.label}: 情绪强度 is {stars} stars, not 1-5")
+                add("event-stars", EVENTS, line, f"{e.label}: 情绪强度 is {stars:,} stars, not 1-5")
         due_text = e.due
         due = parse_date(due_text) if due_text else None
         if due_text and due is None:
@@ -394,13 +395,13 @@ def _unresolved(reader: StoreReader, events: list[Event]) -> tuple[str, ...] | N
             ids = [f"E{n:03d}" for n in numbers if n is not None]
     expected = [e.label for e in unresolved_expected(events, reader.thresholds.unresolved_max)]
     if (ids or []) != expected and (ids is not None or expected):
-        where = "no 【最近未解决事项】 block" if ids is None else f"it lists {ids or 'nothing'}"
+        where = "no 【最近未解决事项】 block" if ids is None else f"it lists {listed(ids)}"
         reader.findings.add(
             "unresolved-stale",
             SUMMARY,
             block_line,
             f"MEMORY.md's unresolved block is stale: {where}, events.md gives "
-            f"{expected or 'nothing'} (run `memtui index`)",
+            f"{listed(expected)} (run `memtui index`)",
         )
     return None if ids is None else tuple(ids)
 
@@ -452,7 +453,7 @@ def _mood(reader: StoreReader) -> Mood | None:
             "mood-snapshots",
             MOOD,
             snapshots[t.mood_max_snapshots].line,
-            f"{len(snapshots)} snapshots; keep the newest {t.mood_max_snapshots}",
+            f"{len(snapshots):,} snapshots; keep the newest {t.mood_max_snapshots:,}",
         )
     for newer, older in itertools.pairwise(snapshots):
         for key, bound in (("valence", t.mood_step_valence), ("energy", t.mood_step_energy)):
@@ -539,7 +540,7 @@ def _profile(reader: StoreReader) -> list[ProfileCategory]:
                 "profile-category-full",
                 PROFILE,
                 s.span.lineno,
-                f"category {s.name!r} has {len(s.items)} items, more than {limit}{note}",
+                f"category {s.name!r} has {len(s.items):,} items, more than {limit:,}{note}",
             )
     return found
 

@@ -97,7 +97,7 @@ def _index(reader: StoreReader) -> tuple[int, list[str], list[str] | None]:
             "l1-size",
             INDEX,
             None,
-            f"index.txt has {count} lines, over the {t.l1_max_lines}-line cap",
+            f"index.txt has {count:,} lines, over the {t.l1_max_lines:,}-line cap",
             level="error",
         )
     elif count >= t.l1_warn_lines:
@@ -105,7 +105,7 @@ def _index(reader: StoreReader) -> tuple[int, list[str], list[str] | None]:
             "l1-size",
             INDEX,
             None,
-            f"index.txt has {count} lines (cap {t.l1_max_lines}): run maintenance soon",
+            f"index.txt has {count:,} lines (cap {t.l1_max_lines:,}): run maintenance soon",
         )
     rules: list[str] = []
     auto: list[str] | None = None
@@ -161,7 +161,7 @@ def _check_auto(
 
 def _few(names: list[str], limit: int = 5) -> str:
     shown = ", ".join(names[:limit])
-    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+    return shown + (f" and {len(names) - limit:,} more" if len(names) > limit else "")
 
 
 def _facts(reader: StoreReader) -> list[FactSection]:

@@ -177,7 +177,7 @@ def _match(entries: list[str], old: str, where: str) -> int:
         raise ReplayRefused("stale", f"{where}stale: no entry contains {_short(old)} any more")
     if len({entries[i] for i in hits}) > 1:
         raise ReplayRefused(
-            "ambiguous", f"{where}ambiguous: {len(hits)} entries contain {_short(old)}"
+            "ambiguous", f"{where}ambiguous: {len(hits):,} entries contain {_short(old)}"
         )
     return hits[0]
 

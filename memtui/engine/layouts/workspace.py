@@ -42,7 +42,7 @@ def parse(reader: StoreReader, root_files: list[str]) -> Workspace:
                 "index-size",
                 INDEX,
                 None,
-                f"memory.md has {index_lines} lines (blocked at {t.index_block_lines}): "
+                f"memory.md has {index_lines:,} lines (blocked at {t.index_block_lines:,}): "
                 "nothing may add to it until it is governed",
                 level="error",
             )
@@ -51,7 +51,7 @@ def parse(reader: StoreReader, root_files: list[str]) -> Workspace:
                 "index-size",
                 INDEX,
                 None,
-                f"memory.md has {index_lines} lines (warning from {t.index_warn_lines}): "
+                f"memory.md has {index_lines:,} lines (warning from {t.index_warn_lines:,}): "
                 "run governance soon",
             )
         code = reader.fences(index)
@@ -72,7 +72,7 @@ def parse(reader: StoreReader, root_files: list[str]) -> Workspace:
                 "agent-size",
                 "agent.md",
                 None,
-                f"agent.md is {agent_bytes} bytes (threshold {t.agent_max_bytes}); it is "
+                f"agent.md is {agent_bytes:,} bytes (threshold {t.agent_max_bytes:,}); it is "
                 "injected into every prompt, so trim rules that have served their purpose",
             )
     user = _sections_of(reader, "user.md")

@@ -43,7 +43,7 @@ def current_text(
     limit = (limits or thresholds(tx.root)).max_file_bytes
     if len(raw) > limit:
         raise Refused(
-            f"{rel} is larger than the {limit}-byte limit; memtui never writes such a file"
+            f"{rel} is larger than the {limit:,}-byte limit; memtui never writes such a file"
         )
     got = decode(rel, raw)
     if isinstance(got, Unreadable):

@@ -433,8 +433,8 @@ def _move_item(
                 count = len(home.item_lines) + 1
                 if count > limits.profile_category_max:
                     tx.details["warning"] = (
-                        f"{name!r} now has {count} items, more than "
-                        f"{limits.profile_category_max}: choose one to archive"
+                        f"{name!r} now has {count:,} items, more than "
+                        f"{limits.profile_category_max:,}: choose one to archive"
                     )
             new_dst = insert_after_content(
                 dst_text, home.span.char_start, home.span.char_stop, [hit[2]], eol

@@ -170,13 +170,13 @@ def rebuild_index(root: str | os.PathLike[str], *, dry_run: bool = False) -> Rec
         cap = l1_cap(tx.root)
         after = index["index_lines_after"]
         tx.details.update(
-            summary=f"index.txt automatic segment rebuilt: {len(state.names)} fact "
-            f"section(s), {len(sops)} sop(s); {index['index_lines_before']} → {after} lines",
+            summary=f"index.txt automatic segment rebuilt: {len(state.names):,} fact "
+            f"section(s), {len(sops):,} sop(s); {index['index_lines_before']:,} → {after:,} lines",
             **index,
         )
         if after > cap:
             tx.details["warning"] = (
-                f"index.txt has {after} lines, over the {cap}-line L1 cap: "
+                f"index.txt has {after:,} lines, over the {cap:,}-line L1 cap: "
                 "trim [RULES] or archive entries"
             )
         return tx.commit()

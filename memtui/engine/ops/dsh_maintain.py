@@ -100,8 +100,8 @@ def maintain(root: str | os.PathLike[str], *, apply: bool = False) -> Receipt:
         update_json(tx, REPORT, write_report)
         verb = "removed" if apply else "found (apply removes them)"
         tx.details.update(
-            summary=f"{len(duplicates)} exact duplicate fact(s) {verb}; "
-            f"{near_found} near-duplicate pair(s) reported; index {before} → {after} lines"
+            summary=f"{len(duplicates):,} exact duplicate fact(s) {verb}; "
+            f"{near_found:,} near-duplicate pair(s) reported; index {before:,} → {after:,} lines"
             + ("" if index else " (already current)"),
             **report,
         )

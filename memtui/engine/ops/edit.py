@@ -28,6 +28,7 @@ from memtui.engine.ops.openclaw import OPENCLAW_KINDS, openclaw_target
 from memtui.engine.ops.structure import check_structure
 from memtui.engine.paths import LAYOUT_DIRS, is_temp_name
 from memtui.engine.textfile import TextFile, decode, line_count
+from memtui.engine.words import listed
 from memtui.engine.write.files import read_or_none
 from memtui.engine.write.transaction import (
     HISTORY,
@@ -158,8 +159,8 @@ def what_changed(seen: str, now: str) -> str:
         if x != y:
             return f"line {index + 1} of the entry was {_short(x)}, now {_short(y)}"
     if len(b) > len(a):
-        return f"{len(b) - len(a)} line(s) were added to it"
-    return f"{len(a) - len(b)} line(s) were removed from it"
+        return f"{len(b) - len(a):,} line(s) were added to it"
+    return f"{len(a) - len(b):,} line(s) were removed from it"
 
 
 def _short(line: str, limit: int = 60) -> str:
@@ -225,11 +226,11 @@ def _check_file_rules(rel: str, old: str, new: str, index_block: int) -> None:
         before = sorted(s.name for s in sections(TextFile(rel, old, False, 0), 2, False))
         after = sorted(s.name for s in sections(TextFile(rel, new, False, 0), 2, False))
         if before != after:
-            gone = sorted(set(before) - set(after)) or None
-            added = sorted(set(after) - set(before)) or None
+            gone = sorted(set(before) - set(after))
+            added = sorted(set(after) - set(before))
             raise Refused(
                 "soul.md: only existing fields change; a `## ` section may not be added or "
-                f"removed (added: {added or '-'}, removed: {gone or '-'})"
+                f"removed (added: {listed(added, '-')}, removed: {listed(gone, '-')})"
             )
     if rel == INDEX:
         check_index_growth(old, new, index_block)

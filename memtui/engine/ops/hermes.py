@@ -79,7 +79,7 @@ def checked(rel: str, new: str, expected: list[str], limit: int) -> None:
     got = rules.split_entries(new)
     if got != expected:
         raise Refused(
-            f"{rel}: Hermes would read {len(got)} entries where {len(expected)} are meant "
+            f"{rel}: Hermes would read {len(got):,} entries where {len(expected):,} are meant "
             "(an entry may not hold a line that is only §); nothing was changed"
         )
     why = rules.drift(new, limit)
@@ -90,7 +90,7 @@ def checked(rel: str, new: str, expected: list[str], limit: int) -> None:
 def _piece(tf: TextFile | None, rel: str, target: str, n: int) -> rules.Piece:
     found = rules.pieces(tf.text) if tf else []
     if n > len(found):
-        raise Refused(f"no entry hermes:{target}#{n} ({rel} has {len(found)} entries)")
+        raise Refused(f"no entry hermes:{target}#{n} ({rel} has {len(found):,} entries)")
     return found[n - 1]
 
 

@@ -42,7 +42,7 @@ def _regular(fd: int, rel: str, limit: int) -> os.stat_result:
         )
     if info.st_size > limit:
         raise Unsafe(
-            f"{rel} is larger than the {limit}-byte limit ({info.st_size} bytes); "
+            f"{rel} is larger than the {limit:,}-byte limit ({info.st_size:,} bytes); "
             "memtui never writes it; nothing was changed"
         )
     return info

@@ -335,7 +335,7 @@ class Transaction:
     def _check_size(self, checked: str, data: bytes) -> None:
         if len(data) > self._limit:
             raise WriteError(
-                f"{checked} would be {len(data)} bytes, over the {self._limit}-byte limit "
+                f"{checked} would be {len(data):,} bytes, over the {self._limit:,}-byte limit "
                 "(max_file_bytes); nothing was changed"
             )
 
@@ -639,9 +639,9 @@ def describe_conflict(rel: str, expected: str | None, seen: bytes | None, now: b
     if seen is not None and sha256(seen) == expected:  # else the caller's version is older
         old_lines, new_lines = seen.count(b"\n"), now.count(b"\n")
         if now.startswith(seen):
-            what = f": {new_lines - old_lines} line(s) appended"
+            what = f": {new_lines - old_lines:,} line(s) appended"
         else:
-            what = f": now {new_lines} lines, was {old_lines}"
+            what = f": now {new_lines:,} lines, was {old_lines:,}"
     return (
         f"{rel} changed since it was read (the agent wrote to it{what}); nothing was "
         "changed — reload and try again"
