@@ -135,3 +135,19 @@ def test_read_only_hides_f_and_says_why(demo) -> None:
 
     run(app, body, loaded=True)
     assert memory(demo) == before
+
+
+def test_f_on_an_orphan_of_a_blocked_index_says_why_and_writes_nothing(demo) -> None:
+    index = demo / "memory.md"
+    text = index.read_text(encoding="utf-8")
+    index.write_text(text + "\n" * (180 - text.count("\n")), encoding="utf-8")  # at its block
+    before = memory(demo)
+    app = WarningsOnly(demo)
+
+    async def body(pilot, app) -> None:
+        await press_f_on(pilot, app, "topic-orphan")  # the dry run already says why
+        await until(pilot, lambda: any("blocked at 180" in t for _s, t in app.said))
+        assert not isinstance(app.screen, DryRunScreen)
+
+    run(app, body, loaded=True)
+    assert memory(demo) == before
