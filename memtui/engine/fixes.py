@@ -107,7 +107,7 @@ def plan_all(store: Any, findings: list[Finding], choose: tuple[str, ...] = ()) 
     first = fixes[0]
     if not first.choices or any(fix.choices != first.choices for fix in fixes):
         raise Refused(
-            f"the {len(fixes)} {first.finding.code} findings each ask for "
+            f"the {len(fixes):,} {first.finding.code} findings each ask for "
             f"{first.ask or 'their own choice'}: name one by its number or FILE:LINE "
             "(`memtui fix` lists them); nothing was changed"
         )
@@ -161,7 +161,7 @@ def find_findings(store: Any, ref: str) -> list[Finding]:
     """The findings `ref` names: a CODE names every one of that code that has a fix (all
     fixed at once, as `ruff --fix`); anything else names one (find_finding)."""
     hits = [f for f in store.findings if f.code == ref]
-    if hits and not ref.isdigit() and not _AT_LINE.fullmatch(ref):
+    if hits:
         return [f for f in hits if fixable(f)] or hits[:1]
     return [find_finding(store, ref)]
 

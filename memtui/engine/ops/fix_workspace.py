@@ -140,7 +140,7 @@ def rename(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -> 
         batch.move(rel, new)
         if hits and index is not None:
             batch.write(INDEX, index.encode(text))
-        return f"rename {rel} to {new} with its {len(hits)} pointer(s)"
+        return f"rename {rel} to {new} with its {len(hits):,} pointer(s)"
 
     title = f"rename {rel} to {new}, and its pointers in memory.md"
     return Fix(finding, title, root, "fix-topic-name", step, {"file": rel, "to": new})
@@ -173,9 +173,9 @@ def index_content(root: str, store: Any, finding: Finding, _choose: tuple[str, .
         mode = None if notes else batch.LIKE_SIBLINGS  # a new file of the user's own text
         batch.write(NOTES, encode(notes, append_block(old, moved, eol)), mode=mode)
         batch.write(INDEX, index.encode(text))
-        return f"move {len(numbers)} content line(s) from memory.md to {NOTES}"
+        return f"move {len(numbers):,} content line(s) from memory.md to {NOTES}"
 
-    title = f"move the {len(numbers)} content line(s) in memory.md to {NOTES}"
+    title = f"move the {len(numbers):,} content line(s) in memory.md to {NOTES}"
     details = {"lines": numbers, "to": NOTES}
     return Fix(finding, title, root, "fix-index-content", step, details, covers=tuple(found))
 
