@@ -235,3 +235,45 @@ def test_front_matter_yaml_would_refuse_is_read_as_claude_reads_it(tmp_path: Pat
     index = INDEX + "- [Mocks](feedback_mocks.md) — no mocks\n"
     root = write_tree(tmp_path / "c", {**FOLDER, "feedback_mocks.md": colon, "MEMORY.md": index})
     assert findings(root) == []
+
+
+OWN = (".history", ".memory.lock", ".archive")
+
+
+@pytest.mark.parametrize("index", [True, False], ids=["with-index", "typed-only"])
+def test_archiving_the_last_memory_leaves_a_claude_folder(tmp_path: Path, index: bool) -> None:
+    """With its last memory archived the folder holds no memory and no link: its
+    .archive/ (or its MEMORY.md's snapshot) keeps it Claude's, so restore, the log and
+    undo still open it."""
+    files = {"project_stack.md": memory("Stack", "project")}
+    if index:
+        files["MEMORY.md"] = "- [Stack](project_stack.md) — the stack\n"
+    root = write_tree(tmp_path / "c", files)
+    before = tree_digest(root)
+
+    def call(*argv: str) -> str:
+        got = run_cli(*argv, "--store", str(root))
+        assert got.returncode == 0, (argv, got.stderr)
+        return got.stdout
+
+    call("archive", "claude:project_stack.md")
+    assert "archive-memory" in call("log")
+    call("restore", "claude:project_stack.md")
+    assert {k: v for k, v in tree_digest(root).items() if not k.startswith(OWN)} == before
+    call("archive", "claude:project_stack.md")
+    call("undo")
+    assert {k: v for k, v in tree_digest(root).items() if not k.startswith(OWN)} == before
+
+
+def test_a_companion_memory_md_memtui_wrote_is_not_taken_for_claudes(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "p",
+        {
+            "MEMORY.md": "【最近未解决事项】\n- 无\n",
+            "memory/persona.md": "# persona\n",
+            ".history/MEMORY.md/20261129T000000Z.1": "old\n",
+        },
+    )
+    assert layouts_at(str(root)) == ("companion",)
+    (root / "memory/persona.md").unlink()
+    assert layouts_at(str(root)) == ("claude",)  # no other layout writes a root MEMORY.md

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.openclaw_detect import detect as openclaw_workspace
 from memtui.engine.layouts.seeds_detect import EVENTS as COMPANION_EVENTS
+from memtui.engine.layouts.seeds_detect import MOOD, PERSONA
 from memtui.engine.paths import LAYOUT_DIRS, LOCK_NAME
 
 if TYPE_CHECKING:
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 
 INDEX = "MEMORY.md"
 ARCHIVE = ".archive"  # hidden, and every name in it ends .archived: recall skips it
+ARCHIVE_LINES = "index-lines.jsonl"  # the MEMORY.md lines of archived memories
 RECALL_LINES = 30  # FRONTMATTER_MAX_LINES: what recall reads of each memory
 TYPES = ("user", "feedback", "project", "reference")
 # `- [Title](file.md) — hook`: a Markdown link to a .md file, anywhere on the line.
@@ -33,7 +35,7 @@ class ClaudeDetection:
         if INDEX in top.root_files and _pointers(_head(top.root, INDEX, 64 * 1024)):
             return True
         typed = (f for f in top.root_files if f.endswith(".md") and f != INDEX)
-        return any(_typed(_head(top.root, f, 4096)) for f in list(typed)[:50])
+        return any(_typed(_head(top.root, f, 4096)) for f in list(typed)[:50]) or _kept(top)
 
     def locks(self, rel: str) -> list[str]:
         return [LOCK_NAME]  # Claude takes none; memtui's own keeps memtui's changes apart
@@ -50,6 +52,23 @@ class ClaudeDetection:
         if os.path.isdir(os.path.join(top.root, ARCHIVE)):
             found.append((ARCHIVE, True))
         return found
+
+
+def _kept(top: Listing) -> bool:
+    """A folder memtui archived memories from, or wrote its MEMORY.md in, stays Claude's
+    once no memory is left (archiving the last one must not strand its restore, the log
+    or undo): .archive/ holding what the archive writes, or .history/ holding a snapshot
+    of the root's MEMORY.md (the other layouts that write one, the companion and
+    OpenClaw, are told apart by their own files). A listing and a stat, no file read."""
+    try:
+        with os.scandir(os.path.join(top.root, ARCHIVE)) as found:
+            if any(e.name.endswith(".md.archived") or e.name == ARCHIVE_LINES for e in found):
+                return True
+    except OSError:
+        pass
+    if INDEX not in top.root_files or any(m in top.files for m in (PERSONA, MOOD)):
+        return False
+    return os.path.isdir(os.path.join(top.root, ".history", INDEX))
 
 
 def _pointers(text: str) -> bool:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from memtui.engine.layouts.claude_detect import (  # noqa: F401 - re-exported
     ARCHIVE,
+    ARCHIVE_LINES,
     INDEX,
     LINK,
     RECALL_LINES,

@@ -30,9 +30,14 @@ class HermesDetection:
         if any(os.path.isfile(os.path.join(top.root, rel)) for rel in (MEMORY, USER)):
             return True
         try:
-            return any(n.endswith(".json") for n in os.listdir(os.path.join(top.root, QUEUE)))
+            if any(n.endswith(".json") for n in os.listdir(os.path.join(top.root, QUEUE))):
+                return True
         except OSError:
-            return False
+            pass
+        # A home memtui wrote in stays Hermes' when its last staged write is settled:
+        # .history/ keeps snapshots of the queue's or the memory files' old versions.
+        kept = (os.path.join(top.root, ".history", d) for d in (QUEUE, "memories"))
+        return any(os.path.isdir(k) for k in kept)
 
     def folders(self, top: Listing) -> list[tuple[str, bool]]:
         return [("memories", False), (QUEUE, False), (SKILLS, False)]

@@ -16,13 +16,13 @@ from collections.abc import Callable
 from memtui.engine.compose import new_front_matter_text
 from memtui.engine.identity import check_shown_bytes, split_expect
 from memtui.engine.layouts.claude import LINK, target_of
-from memtui.engine.layouts.claude_rules import ARCHIVE, ARCHIVED, INDEX, TYPES, cut
+from memtui.engine.layouts.claude_rules import ARCHIVE, ARCHIVE_LINES, ARCHIVED, INDEX, TYPES, cut
 from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import check_root, encode, eol_of_text, load, one_line
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Receipt, Transaction, WriteError
 
-LINES = f"{ARCHIVE}/index-lines.jsonl"  # one record per archived MEMORY.md line
+LINES = f"{ARCHIVE}/{ARCHIVE_LINES}"  # one record per archived MEMORY.md line
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
