@@ -229,6 +229,20 @@ def test_archive_and_restore_keep_crlf_and_a_missing_final_newline(tmp_path: Pat
     assert {k: v for k, v in tree_digest(root).items() if not k.startswith(own)} == before
 
 
+def test_lines_put_back_or_added_end_as_the_index_ends_its_lines(tmp_path: Path) -> None:
+    """The index went CRLF after an archive: the restored line comes back in CRLF, and
+    a memory added after it too."""
+    root = write_tree(tmp_path / "c", FOLDER)
+    ops.archive(str(root), "claude:feedback_testing.md")
+    index = root / "MEMORY.md"
+    index.write_bytes(index.read_bytes().replace(b"\n", b"\r\n"))
+    ops.restore(str(root), "claude:feedback_testing.md")
+    assert index.read_bytes() == INDEX.replace("\n", "\r\n").encode()
+    add_memory(str(root), "project_x", "project", "x", "X.")
+    assert index.read_bytes().endswith(b"\r\n- [project_x](project_x.md) \xe2\x80\x94 x\r\n")
+    assert index.read_bytes().count(b"\n") == index.read_bytes().count(b"\r\n") == 3
+
+
 def test_front_matter_yaml_would_refuse_is_read_as_claude_reads_it(tmp_path: Path) -> None:
     # Claude Code quotes what YAML chokes on: `description: a: b` is the text "a: b"
     colon = "---\nname: Mocks\ndescription: Don't mock the DB: prod broke\ntype: feedback\n---\nx\n"

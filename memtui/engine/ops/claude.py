@@ -144,13 +144,16 @@ def _split_book(text: str, rel: str) -> tuple[list[tuple[int, str]], str]:
 
 
 def _put_back(text: str, lines: list[tuple[int, str]]) -> str:
-    """Each line at its old place (1-based; past the end: appended), in order."""
+    """Each line at its old place (1-based; past the end: appended), in order, ended as
+    the file's lines are now (it may have gone CRLF or LF since the archive)."""
     rows = _rows(text)
     eol = eol_of_text(text)
     for line, content in lines:
         at = min(max(line - 1, 0), len(rows))
         if at == len(rows) and rows and not rows[-1].endswith("\n"):
             rows[-1] += eol  # the old last line had no ending: it is no longer last
+        if "\n" in text:
+            content = re.sub(r"\r?\n\Z", eol, content)
         rows.insert(at, content)
     return "".join(rows)
 
