@@ -90,6 +90,39 @@ def test_front_matter_past_the_30_lines_recall_reads_has_no_type(tmp_path: Path)
     assert ("memory-type", "late.md") in codes and ("memory-description", "late.md") in codes
 
 
+NESTED_MEMORIES = {
+    # current Claude Code's form: type (and maybe description) under metadata:
+    "flow.md": "---\nname: Flow\ndescription: d\nmetadata: {node_type: memory, type: project, "
+    "originSessionId: 5f0c2a9e-0d4e-4c4b-9d55-3d0f3f5b7a11}\n---\nbody\n",
+    "block.md": "---\nname: Block\nmetadata:\n  node_type: memory\n  type: feedback\n"
+    "  description: only here\n---\nbody\n",
+    # YAML refuses `a: b` in a value: Claude Code's quoting reads it, and the nested type
+    "colon.md": "---\nname: Colon\ndescription: Don't mock: prod broke\nmetadata:\n"
+    "  type: user\n---\nbody\n",
+    "colon_flow.md": "---\ndescription: a: b\nmetadata: {node_type: memory, type: reference}\n"
+    "---\nbody\n",
+    # a flat type recall can use wins over the nested one; an unusable one does not
+    "flat.md": "---\ndescription: d\ntype: user\nmetadata: {type: mood}\n---\nbody\n",
+    "flat_bad.md": "---\ndescription: d\ntype: mood\nmetadata: {type: project}\n---\nbody\n",
+    # still warned: an invalid nested type, an empty nested description
+    "bad_nested.md": "---\ndescription: d\nmetadata:\n  type: mood\n---\nbody\n",
+    "empty.md": "---\ntype: user\nmetadata: {description: ''}\n---\nbody\n",
+}
+
+
+def test_type_and_description_under_metadata_are_read(tmp_path: Path) -> None:
+    index = "".join(f"- [{n}]({n}) — hook\n" for n in NESTED_MEMORIES)
+    root = write_tree(tmp_path / "c", {"MEMORY.md": index, **NESTED_MEMORIES})
+    assert findings(root) == expect(
+        ("memory-type", "warning", "bad_nested.md", 1),
+        ("memory-description", "warning", "empty.md", 1),
+    )
+    typed = {m.file: m.type for m in open_store(root).data["claude"].memories}
+    assert typed["flat.md"] == "user" and typed["flat_bad.md"] == "project"
+    nested_only = write_tree(tmp_path / "n", {"block.md": NESTED_MEMORIES["block.md"]})
+    assert layouts_at(str(nested_only)) == ("claude",)
+
+
 def _pointers(n: int, hook: str = "hook") -> str:
     return "".join(f"- [m{i}](m{i}.md) — {hook}\n" for i in range(1, n + 1))
 

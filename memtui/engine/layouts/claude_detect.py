@@ -92,7 +92,29 @@ def _head(root: str, rel: str, limit: int) -> str:
 def _typed(head: str) -> bool:
     """Front matter in the first 30 lines with one of Claude's four types."""
     meta = recall_meta("\n".join(head.split("\n")[: RECALL_LINES + 1]))
-    return meta is not None and meta.get("type") in TYPES
+    return meta is not None and field(meta, "type") in TYPES
+
+
+NESTED = "metadata"  # current Claude Code writes `metadata: {node_type, type, ...}`
+
+
+def field(meta: dict[str, Any], key: str) -> Any:
+    """A memory's `type` or `description`: the flat key (what recall's memoryScan.ts
+    reads) when it is usable, else the one under `metadata:`, where the memory prompt of
+    current Claude Code has the model write them; a flat value that is unusable is kept
+    when the nested one is no better."""
+    flat = meta.get(key)
+    nested = meta.get(NESTED)
+    inner = nested.get(key) if isinstance(nested, dict) else None
+    if _usable(key, flat) or inner is None:
+        return flat
+    return inner if _usable(key, inner) or flat is None else flat
+
+
+def _usable(key: str, value: Any) -> bool:
+    if key == "type":
+        return value in TYPES
+    return value is not None and bool(str(value).strip())
 
 
 def recall_meta(text: str) -> dict[str, Any] | None:
@@ -111,14 +133,37 @@ def recall_meta(text: str) -> dict[str, Any] | None:
         return _lenient(split.yaml_text)
 
 
-FIELD = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*\r?$", re.M)
+FIELD = re.compile(r"([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*\r?")
+CHILD = re.compile(r"[ \t]+([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*\r?")
 
 
 def _lenient(yaml_text: str) -> dict[str, Any]:
     """Claude Code's own parser quotes what YAML would choke on (`description: a: b`
-    is the text `a: b`): each `key: value` line as text, quotes taken off."""
+    is the text `a: b`): each `key: value` line as text, quotes taken off; the indented
+    lines under an empty `key:`, and a one-line `{k: v, ...}`, as a mapping of such."""
     out: dict[str, Any] = {}
-    for key, value in FIELD.findall(yaml_text):
-        quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "'\""
-        out.setdefault(key, value[1:-1] if quoted else value)
+    parent = None  # an empty `key:` whose indented lines follow
+    for line in yaml_text.split("\n"):
+        top = FIELD.fullmatch(line)
+        child = None if top or parent is None else CHILD.fullmatch(line)
+        if top:
+            key, value = top.groups()
+            parent = key if not value and key not in out else None
+            out.setdefault(key, _flow(value) or _unquoted(value))
+        elif child and parent:
+            inner = out[parent] if isinstance(out[parent], dict) else {}
+            out[parent] = inner
+            inner.setdefault(child.group(1), _unquoted(child.group(2)))
     return out
+
+
+def _flow(value: str) -> dict[str, str] | None:
+    if not (value.startswith("{") and value.endswith("}")):
+        return None
+    pairs = (pair.partition(":") for pair in value[1:-1].split(","))
+    return {k.strip(): _unquoted(v.strip()) for k, sep, v in pairs if sep and k.strip()}
+
+
+def _unquoted(value: str) -> str:
+    quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "'\""
+    return value[1:-1] if quoted else value
