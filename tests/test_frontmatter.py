@@ -169,7 +169,7 @@ def _check_agrees(doc: str) -> None:
         expected = _yaml(doc)
     except yaml.YAMLError:
         expected = None
-    if isinstance(expected, dict) and frontmatter._has_alias(doc):
+    if isinstance(expected, dict) and frontmatter.has_alias(doc):
         with pytest.raises(FrontMatterError):  # anchors/aliases are refused by design
             frontmatter.load(doc)
     elif isinstance(expected, dict):

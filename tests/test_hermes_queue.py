@@ -179,6 +179,22 @@ def test_a_rejected_record_leaves_pending_with_its_reason_in_the_audit(home):
     assert entries(home, "MEMORY.md") == before
 
 
+def test_a_home_whose_last_staged_write_is_rejected_stays_hermes(tmp_path):
+    """A home with a staged write and no memory file yet: once that write is rejected,
+    its .history/ keeps the home Hermes', so the log and undo still open it."""
+    root = tmp_path / ".hermes"
+    stage(root, "0a0a0a01", APPLY["0a0a0a01"], 1764500000.0)
+    staged = (root / "pending/memory/0a0a0a01.json").read_bytes()
+
+    assert cli(root, "reject", "hermes-pending:0a0a0a01", "--reason", "no").returncode == 0
+    log = cli(root, "log")
+    undone = cli(root, "undo")
+
+    assert log.returncode == 0 and " reject " in log.stdout, log.stderr
+    assert undone.returncode == 0, undone.stderr
+    assert (root / "pending/memory/0a0a0a01.json").read_bytes() == staged
+
+
 # --- what Hermes would refuse is refused --------------------------------------------------
 
 

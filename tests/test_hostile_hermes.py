@@ -13,13 +13,17 @@ the first entry's first character), `load_on_disk_store` reads both limits with
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from conftest import tree_digest, write_tree
 
+from tests.helpers import ENV
 from tests.hostile_calls import READS, reads, refused, run
 
 DELIM = "\n§\n"
@@ -329,6 +333,50 @@ def test_a_config_yaml_that_is_no_usable_config(home, capsys, name):
         assert "Prefers ruff" in (home / "memories/MEMORY.md").read_text()
 
 
+# The CLI with its address space capped at 512 MiB (a whole check takes some 20 MiB): a
+# config.yaml whose aliases expand to 10**9 items must be refused before anything that
+# big is built or printed.
+BOUNDED = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (512 * 2**20, 512 * 2**20))
+from memtui.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def alias_bomb(levels: int = 9) -> str:
+    """`a: &a [x, ...]`, `b: &b [*a, ...]`, ... ten a level: 500 bytes, 10**9 "x"."""
+    names = [f"l{i}" for i in range(levels)]
+    lines = [f"{names[0]}: &{names[0]} [{', '.join(['x'] * 10)}]"]
+    for prev, name in itertools.pairwise(names):
+        lines.append(f"{name}: &{name} [{', '.join([f'*{prev}'] * 10)}]")
+    return "\n".join(lines) + f"\nmemory: {{memory_char_limit: *{names[-1]}}}\n"
+
+
+def test_a_config_yaml_alias_bomb_is_refused_in_bounded_memory(home):
+    (home / "config.yaml").write_text(alias_bomb())
+
+    def bounded(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", BOUNDED, *argv, "--store", str(home)],
+            env={**os.environ, **ENV},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    checked, context = bounded("check", "--json"), bounded("context", "--json")
+    accepted = bounded("accept", f"hermes-pending:{GOOD}")
+    for got in (checked, context, accepted):
+        assert "Error" not in got.stderr and "internal error" not in got.stderr, got.stderr
+    assert (
+        "anchors or aliases" in finding(checked.stdout, "config-invalid", "config.yaml")["message"]
+    )
+    assert "/2,200 chars" in context.stdout  # Hermes' default limit
+    assert accepted.returncode == 0
+    assert "Prefers ruff" in (home / "memories/MEMORY.md").read_text()
+
+
 def test_a_config_yaml_that_is_a_fifo_never_hangs(home, capsys):
     (home / "config.yaml").unlink()
     os.mkfifo(home / "config.yaml")
@@ -469,7 +517,8 @@ def test_a_hermes_folder_linked_out_of_the_home_is_an_escape(home, outside, caps
     (home / folder).rename(home.parent / "moved")
     (home / folder).symlink_to(target)
     got = reads(capsys, home, *READS)
-    assert finding(got["check --json"][1], "path-escape", folder)
+    found = json.loads(got["check --json"][1])["findings"]
+    assert [f["file"] for f in found if f["code"] == "path-escape"] == [folder]  # once
     for _, out, err in got.values():
         assert SECRET not in out + err
     before = tree_digest(outside)

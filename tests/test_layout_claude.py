@@ -90,6 +90,39 @@ def test_front_matter_past_the_30_lines_recall_reads_has_no_type(tmp_path: Path)
     assert ("memory-type", "late.md") in codes and ("memory-description", "late.md") in codes
 
 
+NESTED_MEMORIES = {
+    # current Claude Code's form: type (and maybe description) under metadata:
+    "flow.md": "---\nname: Flow\ndescription: d\nmetadata: {node_type: memory, type: project, "
+    "originSessionId: 5f0c2a9e-0d4e-4c4b-9d55-3d0f3f5b7a11}\n---\nbody\n",
+    "block.md": "---\nname: Block\nmetadata:\n  node_type: memory\n  type: feedback\n"
+    "  description: only here\n---\nbody\n",
+    # YAML refuses `a: b` in a value: Claude Code's quoting reads it, and the nested type
+    "colon.md": "---\nname: Colon\ndescription: Don't mock: prod broke\nmetadata:\n"
+    "  type: user\n---\nbody\n",
+    "colon_flow.md": "---\ndescription: a: b\nmetadata: {node_type: memory, type: reference}\n"
+    "---\nbody\n",
+    # a flat type recall can use wins over the nested one; an unusable one does not
+    "flat.md": "---\ndescription: d\ntype: user\nmetadata: {type: mood}\n---\nbody\n",
+    "flat_bad.md": "---\ndescription: d\ntype: mood\nmetadata: {type: project}\n---\nbody\n",
+    # still warned: an invalid nested type, an empty nested description
+    "bad_nested.md": "---\ndescription: d\nmetadata:\n  type: mood\n---\nbody\n",
+    "empty.md": "---\ntype: user\nmetadata: {description: ''}\n---\nbody\n",
+}
+
+
+def test_type_and_description_under_metadata_are_read(tmp_path: Path) -> None:
+    index = "".join(f"- [{n}]({n}) — hook\n" for n in NESTED_MEMORIES)
+    root = write_tree(tmp_path / "c", {"MEMORY.md": index, **NESTED_MEMORIES})
+    assert findings(root) == expect(
+        ("memory-type", "warning", "bad_nested.md", 1),
+        ("memory-description", "warning", "empty.md", 1),
+    )
+    typed = {m.file: m.type for m in open_store(root).data["claude"].memories}
+    assert typed["flat.md"] == "user" and typed["flat_bad.md"] == "project"
+    nested_only = write_tree(tmp_path / "n", {"block.md": NESTED_MEMORIES["block.md"]})
+    assert layouts_at(str(nested_only)) == ("claude",)
+
+
 def _pointers(n: int, hook: str = "hook") -> str:
     return "".join(f"- [m{i}](m{i}.md) — {hook}\n" for i in range(1, n + 1))
 
@@ -229,9 +262,65 @@ def test_archive_and_restore_keep_crlf_and_a_missing_final_newline(tmp_path: Pat
     assert {k: v for k, v in tree_digest(root).items() if not k.startswith(own)} == before
 
 
+def test_lines_put_back_or_added_end_as_the_index_ends_its_lines(tmp_path: Path) -> None:
+    """The index went CRLF after an archive: the restored line comes back in CRLF, and
+    a memory added after it too."""
+    root = write_tree(tmp_path / "c", FOLDER)
+    ops.archive(str(root), "claude:feedback_testing.md")
+    index = root / "MEMORY.md"
+    index.write_bytes(index.read_bytes().replace(b"\n", b"\r\n"))
+    ops.restore(str(root), "claude:feedback_testing.md")
+    assert index.read_bytes() == INDEX.replace("\n", "\r\n").encode()
+    add_memory(str(root), "project_x", "project", "x", "X.")
+    assert index.read_bytes().endswith(b"\r\n- [project_x](project_x.md) \xe2\x80\x94 x\r\n")
+    assert index.read_bytes().count(b"\n") == index.read_bytes().count(b"\r\n") == 3
+
+
 def test_front_matter_yaml_would_refuse_is_read_as_claude_reads_it(tmp_path: Path) -> None:
     # Claude Code quotes what YAML chokes on: `description: a: b` is the text "a: b"
     colon = "---\nname: Mocks\ndescription: Don't mock the DB: prod broke\ntype: feedback\n---\nx\n"
     index = INDEX + "- [Mocks](feedback_mocks.md) — no mocks\n"
     root = write_tree(tmp_path / "c", {**FOLDER, "feedback_mocks.md": colon, "MEMORY.md": index})
     assert findings(root) == []
+
+
+OWN = (".history", ".memory.lock", ".archive")
+
+
+@pytest.mark.parametrize("index", [True, False], ids=["with-index", "typed-only"])
+def test_archiving_the_last_memory_leaves_a_claude_folder(tmp_path: Path, index: bool) -> None:
+    """With its last memory archived the folder holds no memory and no link: its
+    .archive/ (or its MEMORY.md's snapshot) keeps it Claude's, so restore, the log and
+    undo still open it."""
+    files = {"project_stack.md": memory("Stack", "project")}
+    if index:
+        files["MEMORY.md"] = "- [Stack](project_stack.md) — the stack\n"
+    root = write_tree(tmp_path / "c", files)
+    before = tree_digest(root)
+
+    def call(*argv: str) -> str:
+        got = run_cli(*argv, "--store", str(root))
+        assert got.returncode == 0, (argv, got.stderr)
+        return got.stdout
+
+    call("archive", "claude:project_stack.md")
+    assert "archive-memory" in call("log")
+    call("restore", "claude:project_stack.md")
+    assert {k: v for k, v in tree_digest(root).items() if not k.startswith(OWN)} == before
+    call("archive", "claude:project_stack.md")
+    call("undo")
+    assert {k: v for k, v in tree_digest(root).items() if not k.startswith(OWN)} == before
+
+
+def test_a_companion_memory_md_memtui_wrote_is_not_taken_for_claudes(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "p",
+        {
+            "MEMORY.md": "【最近未解决事项】\n- 无\n",
+            "memory/persona.md": "# persona\n",
+            ".history/MEMORY.md/20261129T000000Z.1": "old\n",
+        },
+    )
+    assert layouts_at(str(root)) == ("companion",)
+    (root / "memory/persona.md").unlink()
+    assert layouts_at(str(root)) == ("claude",)  # no other layout writes a root MEMORY.md

@@ -114,6 +114,23 @@ def test_char_limit_warns_from_80_percent_and_is_an_error_over_the_limit(tmp_pat
     assert found(over) == [("char-limit", "error", "memories/USER.md", None)]
 
 
+def test_memtui_says_the_true_share_where_hermes_header_stops_at_100(tmp_path):
+    """_render_block clamps its header's percentage at 100 (kept: it is what the agent
+    reads); memtui's own finding and gauge say how far over the file is."""
+    root = write_tree(
+        tmp_path / "home",
+        {"memories/MEMORY.md": "x" * 6711, "config.yaml": _limits(3500, 1375)},
+    )
+    store = open_store(root)
+    [limit] = [f for f in store.findings if f.code == "char-limit"]
+    assert "MEMORY.md holds 6,711 of its 3,500 characters (192%)" in limit.message
+    text = context_json(store)["layouts"][0]["files"][0]["text"]
+    assert (
+        text.split("\n")[1]
+        == "MEMORY (your personal notes) [100% — 6,711/3,500 chars ⚠ OVER BUDGET]"
+    )
+
+
 def _limits(memory: int, user: int) -> str:
     return f"model: x\nmemory:\n  memory_char_limit: {memory}\n  user_char_limit: {user}\n"
 
@@ -299,7 +316,7 @@ def test_the_outline_gauges_each_file_against_its_limit(tmp_path):
 
     assert [(r.label, r.badges[0]) for r in rows[:2]] == [
         ("MEMORY.md", ("85% · 85/100 chars", "warning")),
-        ("USER.md", ("100% · 120/100 chars", "error")),
+        ("USER.md", ("120% · 120/100 chars", "error")),
     ]
     [entry] = rows[0].children()
     assert (entry.entry_id, entry.verbs) == ("hermes:memory#1", ("edit", "archive"))

@@ -118,12 +118,33 @@ def test_add_appends_the_text_and_an_applied_record(tmp_path: Path) -> None:
     root = workspace(tmp_path, rec)
     log, others = (root / LOG).read_bytes(), memory_files(root)
     approve(root, "ma_add")
-    prefix = MEMORY.rstrip() + "\n\n"  # appendToTarget
-    assert (root / "MEMORY.md").read_bytes() == (prefix + "- 喜欢安静 😀\n").encode("utf-8")
+    # after the old bytes (their blank lines and CRLF kept), ended in CRLF as they are
+    assert (root / "MEMORY.md").read_bytes() == (MEMORY + "- 喜欢安静 😀\r\n").encode("utf-8")
     got = appended(root, log)
     assert list(got) == [*rec, "appliedAt"] and got == status_of(rec, "applied", got)
     changed = {k for k, v in memory_files(root).items() if others.get(k) != v}
     assert changed == {"MEMORY.md", LOG}
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("# M\r\n\r\n- rust\r\n", "# M\r\n\r\n- rust\r\n\r\n- 喜欢安静\r\n- 早睡\r\n"),
+        ("# M\r\n\r\n- rust", "# M\r\n\r\n- rust\r\n\r\n- 喜欢安静\r\n- 早睡\r\n"),
+        ("# M\n\n- rust  \n\n\n", "# M\n\n- rust  \n\n\n- 喜欢安静\n- 早睡\n"),
+        ("\n", "\n- 喜欢安静\n- 早睡\n"),
+    ],
+    ids=["crlf", "crlf-no-final-newline", "lf-blank-lines-kept", "blank"],
+)
+def test_an_add_keeps_the_old_bytes_and_the_files_line_ending(
+    tmp_path: Path, before: str, after: str
+) -> None:
+    """OpenClaw's appendToTarget trims the file's end and writes LF; memtui keeps the old
+    bytes as they are and ends the new lines as the file ends its own."""
+    root = workspace(tmp_path, record("ma_add", "add", " - 喜欢安静\r\n- 早睡\n"))
+    (root / "MEMORY.md").write_bytes(before.encode("utf-8"))
+    approve(root, "ma_add")
+    assert (root / "MEMORY.md").read_bytes() == after.encode("utf-8")
 
 
 def test_edit_replaces_only_its_range(tmp_path: Path) -> None:

@@ -11,6 +11,19 @@ from memtui.cli import CallError, Refused
 from memtui.cli.output import line
 
 
+def full_ids(args: argparse.Namespace) -> list[str]:
+    """The ids given, a queued item's bare id made whole (engine.queue.full_ids)."""
+    if not args.ids:
+        return []
+    from memtui.cli.read_verbs import store_root
+    from memtui.engine import queue
+
+    try:
+        return queue.full_ids(store_root(args.store), args.ids)
+    except queue.AmbiguousId as exc:
+        raise Refused(str(exc)) from None
+
+
 def is_queue_call(ids: list[str]) -> bool:
     from memtui.engine.queue import is_queue_id
 

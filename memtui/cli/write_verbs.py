@@ -297,6 +297,7 @@ def accept(args: argparse.Namespace) -> int:
         raise CallError("accept needs candidate ids or --all")
     from memtui.cli import queue_cli
 
+    args.ids = queue_cli.full_ids(args)  # a bare id of another agent's queue made whole
     if queue_cli.is_queue_call(args.ids):  # another agent's queue (hermes-pending:…)
         return queue_cli.accept(args)
     if args.all and (args.ids or args.body_file):
@@ -338,6 +339,7 @@ def reject(args: argparse.Namespace) -> int:
         raise Refused(str(exc)) from None
     from memtui.cli import queue_cli
 
+    args.ids = queue_cli.full_ids(args)
     if queue_cli.is_queue_call(args.ids):  # another agent's queue (hermes-pending:…)
         return queue_cli.reject(args, reason)
     with _engine_errors():

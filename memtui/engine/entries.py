@@ -65,6 +65,7 @@ def resolve(store: Store, ref: str, expect: str | None = None) -> Entry:
         eref = event_ref(wanted, expect)
         if eref is not None:
             return _resolve_event(store, eref)
+        wanted = _queued(store.root, wanted)
         exact = _find(store, _normalise(wanted))
         base, fp = (wanted, checked(expect)) if exact is not None else split_expect(wanted, expect)
         entry = exact or _find(store, _normalise(base))
@@ -73,6 +74,16 @@ def resolve(store: Store, ref: str, expect: str | None = None) -> Entry:
         check_shown(entry.id, entry_text(store, entry), fp, entry.file)
         return entry
     except WriteError as exc:  # Refused or Conflict: the id names no entry as shown
+        raise EntryNotFound(str(exc)) from None
+
+
+def _queued(root: str, ref: str) -> str:
+    """A queued item's bare id made whole (queue.full_ids), as accept and reject do."""
+    from memtui.engine.queue import AmbiguousId, full_ids
+
+    try:
+        return full_ids(root, [ref])[0]
+    except AmbiguousId as exc:
         raise EntryNotFound(str(exc)) from None
 
 

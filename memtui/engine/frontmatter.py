@@ -77,7 +77,7 @@ def load(yaml_text: str) -> dict[str, Any]:
         fast = None
     if fast is not None:
         return fast
-    if _has_alias(yaml_text):
+    if has_alias(yaml_text):
         raise FrontMatterError("front matter is not read: it uses YAML anchors or aliases (&x, *x)")
     import yaml
 
@@ -101,7 +101,7 @@ def load(yaml_text: str) -> dict[str, Any]:
     return data
 
 
-def _has_alias(text: str) -> bool:
+def has_alias(text: str) -> bool:
     """Aliases can expand a 2 KB file a millionfold ("billion laughs"): refuse them."""
     if "&" not in text and "*" not in text:
         return False

@@ -56,7 +56,9 @@ def list_files(root: str, rel_dir: str, recursive: bool, scan: Scan) -> None:
     """Add the regular files of root/rel_dir to `scan`, refusing links that leave the root."""
     abs_dir = os.path.join(root, rel_dir) if rel_dir else root
     if rel_dir and not is_inside(root, os.path.realpath(abs_dir)):
-        scan.escapes.append((rel_dir, os.path.realpath(abs_dir)))
+        escape = (rel_dir, os.path.realpath(abs_dir))
+        if escape not in scan.escapes:  # its parent's listing may have met the link first
+            scan.escapes.append(escape)
         return
     try:
         with os.scandir(abs_dir) as found:

@@ -111,6 +111,48 @@ class NotQueued(MemtuiError):
     """An id that names no queue item of any layout."""
 
 
+class AmbiguousId(NotQueued):
+    """A bare id that more than one queued item of the store has; nothing was done."""
+
+
+def full_ids(root: str, refs: Sequence[str]) -> list[str]:
+    """SPEC §6: a queued item named by its bare id, as its agent shows it (Hermes'
+    `/memory pending` shows `a1b2c3d4`), is the full id of the one item that has it
+    (`hermes-pending:a1b2c3d4`), asked of each layout's detection (`queued`: from the
+    disk, no parser). Had by several, AmbiguousId lists their full ids; had by none, or
+    given with its kind, an id stays as given, and so does a dsh candidate's (a bare id
+    is first of all a candidate's: layouts.bare_kind)."""
+    from memtui.engine.layouts import bare_kind, detectors
+
+    names = {ref: ref.strip().partition("@")[0] for ref in refs if _bare(ref)}
+    if not names:
+        return list(refs)
+    held: dict[str, list[str]] = {}
+    for detection in detectors().values():
+        queued = getattr(detection, "queued", None)
+        for name, full in queued(root, sorted(set(names.values()))) if queued else ():
+            held.setdefault(name, []).append(full)
+    out = []
+    for ref in refs:
+        name = names.get(ref)
+        found = held.get(name, []) if name is not None else []
+        if len(found) > 1:
+            raise AmbiguousId(
+                f"{ref.strip()} is the id of {len(found)} queued items here: "
+                f"{', '.join(found)}; give the full id. Nothing was changed"
+            )
+        if name is not None and found and not found[0].startswith(f"{bare_kind(name)}:"):
+            ref = found[0] + ref.strip()[len(name) :]  # an `@FINGERPRINT` kept
+        out.append(ref)
+    return out
+
+
+def _bare(ref: str) -> bool:
+    """An id without its kind, that is no path and no Claude memory's file name."""
+    name = ref.strip().partition("@")[0]
+    return bool(name) and not any(c in name for c in ":/\\") and not name.endswith(".md")
+
+
 def items(store: Store) -> list[QueueItem]:
     """Every layout's queue items in this snapshot, in layout order."""
     from memtui.engine.layouts import registry

@@ -37,6 +37,8 @@ class Detection(Protocol):
     # shown: an agent home's .env holds API keys); and, for a layout whose root is an
     # agent's whole home rather than a memory folder (Hermes), `is_memory(rel) -> bool`,
     # whether a file found under it is memory: the store is then only those files.
+    # A layout with a queue: `queued(root, names)`, the (name, full id) of each bare id
+    # its queue holds, from the disk alone (engine.queue.full_ids).
 
 
 class Layout(Detection, Protocol):

@@ -16,7 +16,7 @@ from urllib.parse import unquote
 
 from memtui.engine.layouts import claude_rules as rules
 from memtui.engine.layouts.base import Listing
-from memtui.engine.layouts.claude_detect import ClaudeDetection, recall_meta
+from memtui.engine.layouts.claude_detect import ClaudeDetection, field, recall_meta
 from memtui.engine.layouts.claude_rules import ARCHIVE, ARCHIVED, INDEX, LINK
 from memtui.engine.layouts.common import op_options, refused
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
@@ -166,11 +166,11 @@ def _meta_of(text: str) -> tuple[str | None, str | None, str | None]:
     head = "\n".join(text.split("\n", rules.RECALL_LINES + 1)[: rules.RECALL_LINES + 1])
     meta = recall_meta(head) or {}
 
-    def field(key: str) -> str | None:
-        value = meta.get(key)
+    def read(key: str) -> str | None:
+        value = field(meta, key) if key != "name" else meta.get(key)
         return None if value is None else str(value)
 
-    return field("name"), field("description"), field("type")
+    return read("name"), read("description"), read("type")
 
 
 def _archived(rel: str) -> bool:

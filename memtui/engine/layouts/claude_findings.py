@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.layouts import claude_rules as rules
 from memtui.engine.layouts.base import Listing
+from memtui.engine.layouts.claude import target_of
 from memtui.engine.layouts.claude_rules import INDEX
 from memtui.engine.textfile import iter_lines
 
@@ -61,6 +62,10 @@ def _index(reader: StoreReader, data: ClaudeData) -> None:
         content = raw.strip()
         if not content or i in pointer_lines or (content.startswith("#") and i not in code):
             continue
+        out = None if i in code else _link_out(reader, raw)
+        if out is not None:
+            _escape(reader, i + 1, out)
+            continue
         add(
             "index-content",
             INDEX,
@@ -78,12 +83,7 @@ def _pointers(reader: StoreReader, data: ClaudeData) -> None:
         if line.target is None:
             continue
         if reader.escapes("", line.ref) or reader.escapes("", line.target):
-            add(
-                "path-escape",
-                INDEX,
-                n,
-                f"MEMORY.md line {n} links to {line.ref}, outside the memory folder; not followed",
-            )
+            _escape(reader, n, line.ref)
             continue
         if line.target in first:
             add(
@@ -102,6 +102,25 @@ def _pointers(reader: StoreReader, data: ClaudeData) -> None:
                 n,
                 f"MEMORY.md line {n} points to {line.target}, which does not exist",
             )
+
+
+def _link_out(reader: StoreReader, raw: str) -> str | None:
+    """The target of a link on this line that leads out of the folder (`../x`, an
+    absolute path, a link out), if any: a web link is no path."""
+    for match in rules.ANY_LINK.finditer(raw):
+        ref = match.group(1)
+        if "://" not in ref and (reader.escapes("", ref) or reader.escapes("", target_of(ref))):
+            return ref
+    return None
+
+
+def _escape(reader: StoreReader, n: int, ref: str) -> None:
+    reader.findings.add(
+        "path-escape",
+        INDEX,
+        n,
+        f"MEMORY.md line {n} links to {ref}, outside the memory folder; not followed",
+    )
 
 
 def _memories(reader: StoreReader, data: ClaudeData) -> None:

@@ -3,11 +3,13 @@ memoryTypes.ts), kept exact: what `context` shows and the findings rest on them.
 
 from __future__ import annotations
 
+import re
 from array import array
 from dataclasses import dataclass
 
 from memtui.engine.layouts.claude_detect import (  # noqa: F401 - re-exported
     ARCHIVE,
+    ARCHIVE_LINES,
     INDEX,
     LINK,
     RECALL_LINES,
@@ -21,6 +23,9 @@ WARN_UNITS = 20_000
 LONG_LINE = 150  # "about 150 characters a line"
 RECALL_FILES = 200  # MAX_MEMORY_FILES: the newest by mtime
 ARCHIVED = ".archived"
+# Any Markdown link, to whatever it names: a line linking out of the folder is shaped
+# like a pointer even when its target is not a .md file (path-escape, SPEC §5).
+ANY_LINK = re.compile(r"\[[^\]]*\]\(\s*<?([^)<>\s]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 
 # JavaScript's String.prototype.trim(): WhiteSpace and LineTerminator code points.
 JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"

@@ -14,7 +14,7 @@ from memtui.engine.layouts import hermes_rules as rules
 from memtui.engine.layouts.base import Listing
 from memtui.engine.layouts.common import op_options, refused
 from memtui.engine.layouts.hermes_data import ARCHIVE, HermesData, Staged, read_home
-from memtui.engine.layouts.hermes_detect import HermesDetection
+from memtui.engine.layouts.hermes_detect import PENDING, HermesDetection
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.queue import QueueOps
 
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from memtui.engine.write.transaction import Receipt
 
 ENTRY = "hermes"  # hermes:memory#3, hermes:user#1
-PENDING = "hermes-pending"  # hermes-pending:<record id>, hermes-pending:skills/<id>
 ARCHIVED = "hermes-archived"  # hermes-archived:<id>
 
 

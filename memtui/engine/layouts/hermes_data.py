@@ -86,11 +86,12 @@ def limits_of(reader: StoreReader) -> dict[str, int]:
         return dict(rules.DEFAULT_LIMITS)
     limits, problem = configured_limits(tf.text)
     if problem:
+        who = "memtui counts against Hermes'" if problem == ALIASES else "Hermes falls back to its"
         reader.findings.add(
             "config-invalid",
             rules.CONFIG,
             None,
-            f"{rules.CONFIG}: {problem}; Hermes falls back to its default limits "
+            f"{rules.CONFIG}: {problem}; {who} default limits "
             f"({rules.DEFAULT_LIMITS['memory']:,} / {rules.DEFAULT_LIMITS['user']:,} characters)",
         )
     return limits
@@ -112,9 +113,18 @@ def configured_limits(text: str) -> tuple[dict[str, int], str | None]:
     return limits, problem
 
 
+# A few lines of nested aliases stand for gigabytes once expanded (or printed): refused
+# before YAML builds anything, as front matter refuses them.
+ALIASES = "it uses YAML anchors or aliases (&x, *x), which memtui does not expand"
+
+
 def _memory_section(text: str) -> tuple[str | None, dict[str, Any] | None]:
     import yaml
 
+    from memtui.engine.frontmatter import has_alias
+
+    if has_alias(text):
+        return ALIASES, None
     try:
         data = yaml.safe_load(text)
     except (yaml.YAMLError, ValueError, RecursionError) as exc:

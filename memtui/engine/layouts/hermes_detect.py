@@ -19,6 +19,7 @@ CONFIG = "config.yaml"
 SOUL = "SOUL.md"  # prompt_builder.load_soul_md: get_hermes_home() / "SOUL.md"
 QUEUE = "pending/memory"
 SKILLS = "pending/skills"
+PENDING = "hermes-pending"  # hermes-pending:<record id>, hermes-pending:skills/<id>
 HOME_FILES = frozenset([MEMORY, USER, ARCHIVE, CONFIG, SOUL])
 
 
@@ -30,12 +31,27 @@ class HermesDetection:
         if any(os.path.isfile(os.path.join(top.root, rel)) for rel in (MEMORY, USER)):
             return True
         try:
-            return any(n.endswith(".json") for n in os.listdir(os.path.join(top.root, QUEUE)))
+            if any(n.endswith(".json") for n in os.listdir(os.path.join(top.root, QUEUE))):
+                return True
         except OSError:
-            return False
+            pass
+        # A home memtui wrote in stays Hermes' when its last staged write is settled:
+        # .history/ keeps snapshots of the queue's or the memory files' old versions.
+        kept = (os.path.join(top.root, ".history", d) for d in (QUEUE, "memories"))
+        return any(os.path.isdir(k) for k in kept)
 
     def folders(self, top: Listing) -> list[tuple[str, bool]]:
         return [("memories", False), (QUEUE, False), (SKILLS, False)]
+
+    def queued(self, root: str, names: list[str]) -> list[tuple[str, str]]:
+        """(name, full id) of each of `names` that is a staged write's record id (its file
+        name, as `/memory pending` shows it), or a staged skill's."""
+        return [
+            (n, f"{PENDING}:{kind}{n}")
+            for folder, kind in ((QUEUE, ""), (SKILLS, "skills/"))
+            for n in names
+            if os.path.lexists(os.path.join(root, folder, f"{n}.json"))
+        ]
 
     def locks(self, rel: str) -> list[str]:
         """memtui's own lock, and Hermes' per-file lock for its memory files."""

@@ -59,7 +59,7 @@ def _memory_file(reader: StoreReader, mf: MemoryFile) -> None:
             "char-limit",
             mf.rel,
             None,
-            f"{name} holds {chars:,} of its {limit:,} characters ({rules.percent(chars, limit)}%"
+            f"{name} holds {chars:,} of its {limit:,} characters ({rules.share(chars, limit)}%"
             + (
                 "): Hermes refuses every add and replace that does not shrink it"
                 if over

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 def gauge(chars: int, limit: int) -> tuple[str, str]:
     """(`67% · 1,474/2,200 chars`, level) as a badge: warning from 80%, error over."""
     level = ERROR if chars > limit else WARNING if chars >= limit * rules.WARN_SHARE else "ok"
-    return f"{rules.percent(chars, limit)}% · {chars:,}/{limit:,} chars", level
+    return f"{rules.share(chars, limit)}% · {chars:,}/{limit:,} chars", level
 
 
 def outline(store: Store, data: HermesData) -> list[OutlineItem]:

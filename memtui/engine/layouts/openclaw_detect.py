@@ -36,3 +36,18 @@ class OpenClawDetection:
         """memory/ is listed flat for every layout; the audit queue lives below it."""
         audit_dir = os.path.dirname(AUDIT_QUEUE)
         return [(audit_dir, False)] if os.path.isdir(os.path.join(top.root, audit_dir)) else []
+
+    def queued(self, root: str, names: list[str]) -> list[tuple[str, str]]:
+        """(name, full id) of each of `names` that is a pending suggestion's id (the
+        audit log is parsed only when one of them is in it)."""
+        from memtui.engine.config import thresholds_at
+        from memtui.engine.rawfile import read_bytes
+
+        raw = read_bytes(os.path.join(root, AUDIT_QUEUE), thresholds_at(root).max_file_bytes)
+        if isinstance(raw, str) or not any(n.encode("utf-8", "replace") in raw for n in names):
+            return []
+        from memtui.engine.layouts import openclaw_audit as audit
+
+        found = audit.read(raw.decode("utf-8", "replace"))
+        pending = {s.id for s in found if s.status == "pending"}
+        return [(n, f"{audit.KIND}:{n}") for n in names if n in pending]

@@ -3,6 +3,7 @@ listing and searching a store import only this (layouts.detectors())."""
 
 from __future__ import annotations
 
+import os
 import re
 from typing import TYPE_CHECKING
 
@@ -64,6 +65,11 @@ class CompanionDetection(SeedDetection):
 class DshDetection(SeedDetection):
     name = "dsh"
     looks_for = "index.txt beside facts.md, sops/ or pending/ (dsh)"
+
+    def queued(self, root: str, names: list[str]) -> list[tuple[str, str]]:
+        """(name, full id) of each of `names` that is a candidate's (engine.queue.full_ids)."""
+        found = (n for n in names if os.path.lexists(os.path.join(root, "pending", f"{n}.md")))
+        return [(n, f"pending:{n}") for n in found]
 
     def detect(self, top: Listing) -> bool:
         files = top.files

@@ -16,13 +16,13 @@ from collections.abc import Callable
 from memtui.engine.compose import new_front_matter_text
 from memtui.engine.identity import check_shown_bytes, split_expect
 from memtui.engine.layouts.claude import LINK, target_of
-from memtui.engine.layouts.claude_rules import ARCHIVE, ARCHIVED, INDEX, TYPES, cut
+from memtui.engine.layouts.claude_rules import ARCHIVE, ARCHIVE_LINES, ARCHIVED, INDEX, TYPES, cut
 from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import check_root, encode, eol_of_text, load, one_line
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Receipt, Transaction, WriteError
 
-LINES = f"{ARCHIVE}/index-lines.jsonl"  # one record per archived MEMORY.md line
+LINES = f"{ARCHIVE}/{ARCHIVE_LINES}"  # one record per archived MEMORY.md line
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
@@ -144,13 +144,16 @@ def _split_book(text: str, rel: str) -> tuple[list[tuple[int, str]], str]:
 
 
 def _put_back(text: str, lines: list[tuple[int, str]]) -> str:
-    """Each line at its old place (1-based; past the end: appended), in order."""
+    """Each line at its old place (1-based; past the end: appended), in order, ended as
+    the file's lines are now (it may have gone CRLF or LF since the archive)."""
     rows = _rows(text)
     eol = eol_of_text(text)
     for line, content in lines:
         at = min(max(line - 1, 0), len(rows))
         if at == len(rows) and rows and not rows[-1].endswith("\n"):
             rows[-1] += eol  # the old last line had no ending: it is no longer last
+        if "\n" in text:
+            content = re.sub(r"\r?\n\Z", eol, content)
         rows.insert(at, content)
     return "".join(rows)
 

@@ -6,8 +6,9 @@ range, a `delete` removes it, a `move` removes it and appends the text to the
 target, each only while the range's hash is still the one staged; otherwise, or
 when the source is gone, the suggestion becomes `conflict` and no memory file is
 touched. Every outcome appends one status record to the log, as OpenClaw writes
-it. Where OpenClaw rewrites the whole source file (CRLF to LF, trailing blank lines
-trimmed), memtui changes only the range's lines: the rest stays byte for byte.
+it. Where OpenClaw rewrites the whole file (CRLF to LF, trailing blank lines
+trimmed), memtui changes only the range's lines, or appends after the old bytes, in
+the file's own line ending: the rest stays byte for byte.
 """
 
 from __future__ import annotations
@@ -98,10 +99,18 @@ def _whole(value: Any) -> bool:
 
 
 def _append(existing: str | None, text: str) -> str:
-    """appendToTarget: the file's trailing whitespace becomes one blank line, then the text."""
+    """appendToTarget: the text after a blank line, ended by a newline. OpenClaw trims
+    the file's trailing whitespace to that blank line and writes LF; memtui keeps every
+    old byte and writes the file's own line ending."""
     old = existing or ""
-    prefix = old.rstrip(JS_SPACE) + "\n\n" if old.strip(JS_SPACE) else ""
-    return f"{prefix}{text.strip(JS_SPACE)}\n"
+    eol = eol_of_text(old)
+    body = eol.join(re.split(r"\r?\n", text.strip(JS_SPACE)))
+    if old and not old.endswith("\n"):
+        old += eol
+    tail = old[len(old.rstrip(JS_SPACE)) :]
+    if old.strip(JS_SPACE) and tail.count("\n") < 2:
+        old += eol  # the blank line before the text
+    return f"{old}{body}{eol}"
 
 
 def _replace_lines(text: str, start: int, end: int, replacement: str) -> str:
