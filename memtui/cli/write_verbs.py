@@ -347,14 +347,17 @@ def reject(args: argparse.Namespace) -> int:
 def edit(args: argparse.Namespace) -> int:
     from memtui.cli.read_verbs import load
     from memtui.engine.entries import entry_text, resolve
+    from memtui.engine.layouts.common import unreadable
     from memtui.engine.ops.edit import edit_entry, is_l0
+    from memtui.engine.rawfile import not_readable
 
     store = load(args)
     with _engine_errors():
         entry = resolve(store, args.entry, expect=args.expect)
     seen = entry_text(store, entry)
     if seen is None:
-        raise Refused(f"{entry.file} cannot be read as text; it is never edited")
+        why = unreadable(store, entry.file) or "it cannot be read as text"
+        raise Refused(f"{not_readable(entry.file, why)}; it is never edited, nothing was changed")
     if is_l0(store.root, entry.file) and not args.insist:  # before $EDITOR opens
         raise Refused(f"{entry.file} holds the dsh L0 meta-rules, read-only unless you --insist")
     new = (
