@@ -468,18 +468,11 @@ def reopen(args: argparse.Namespace) -> int:
 
 
 def index(args: argparse.Namespace) -> int:
-    from memtui.engine.ops import companion, dsh
-    from memtui.engine.store import layouts_at
+    from memtui.engine.ops.generated import rebuild
 
-    root = store_root(args.store)
-    layouts = layouts_at(root)  # which layouts, without parsing the whole store
-    receipts = []
     with _engine_errors():
-        if "dsh" in layouts:
-            receipts.append(dsh.rebuild_index(root, dry_run=args.dry_run))
-        if "companion" in layouts:
-            receipts.append(companion.refresh_unresolved(root, dry_run=args.dry_run))
-    return _report(args, receipts)
+        receipt = rebuild(store_root(args.store), dry_run=args.dry_run)
+    return _report(args, [receipt])
 
 
 def maintain(args: argparse.Namespace) -> int:
