@@ -138,7 +138,8 @@ def test_a_file_that_cannot_be_read_is_reported_with_why_and_nothing_else(
     intact = write_tree(tmp_path / "intact", STORES[layout])
     before = found(run(capsys, intact, "check", "--json")[1])
     root = broken(tmp_path, layout, rel, fault)
-    got = reads(capsys, root, ("check",), ("check", "--json"), ("check", "--format", "github"))
+    forms = (("check",), ("check", "--format", "github"), ("check", "--format", "sarif"))
+    got = reads(capsys, root, ("check", "--json"), *forms)
     code, out, _ = got["check --json"]
     code_for = "path-escape" if fault == "link-out" else "unreadable"
     assert code == 1
@@ -149,8 +150,9 @@ def test_a_file_that_cannot_be_read_is_reported_with_why_and_nothing_else(
         f for f in json.loads(out)["findings"] if (f["code"], f["file"]) == (code_for, rel)
     ]
     assert REASON[fault] in finding["message"] and finding["level"] == "error"
-    for form in ("check", "check --format github"):
-        assert f"{code_for}" in got[form][1] and rel in got[form][1], form
+    for form in forms:  # every format names it
+        out = got[" ".join(form)][1]
+        assert code_for in out and rel in out, form
 
 
 # A link out as memory.md or index.txt is no workspace or dsh store (path-escape says so).
