@@ -559,9 +559,9 @@ def test_index_is_one_operation_refused_whole_when_a_file_it_reads_cannot_be_rea
 
     result = cli(root, "index")
     assert result.returncode == 1
+    assert digest(root) == before and cli(root, "log", "--json").stdout == log
     assert "MEMORY.md is not readable: a FIFO, not a regular file" in result.stderr
     assert "nothing was changed" in result.stderr
-    assert digest(root) == before and cli(root, "log", "--json").stdout == log
     assert "index-stale" in check_codes(root)
 
     (root / "MEMORY.md").unlink()

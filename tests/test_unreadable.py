@@ -2,7 +2,7 @@
 a FIFO, a folder, a link out of the root, bad UTF-8, binary, over the size limit. `check`
 names each with the reason in every format (`path-escape` for the link out) and reports
 nothing else for it (an index that cannot be read is unknown, not empty: no orphan);
-nothing hangs (a FIFO is never opened); `context` names a file the agent loads instead
+nothing hangs (opening the store never opens a FIFO); `context` names a file the agent loads instead
 of leaving it out; a verb aimed at an entry in it says which file and why, and changes
 nothing. Through the real CLI, in-process (tests/hostile_calls)."""
 
@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from conftest import TODAY, write_tree
 
+from memtui.engine.context import context_of
+from memtui.engine.store import open_store
 from tests.hostile_calls import reads, refused, run
 
 DELIM = "\n§\n"
@@ -176,6 +178,26 @@ def test_context_names_a_loaded_file_it_could_not_read(tmp_path, capsys, layout,
     assert files[rel]["text"] == "" and files[rel]["loaded"]["lines"] == 0
     text = got["context"][1]
     assert f"{rel} (not readable: " in text and REASON[fault] in text
+
+
+@pytest.mark.parametrize(("layout", "rel"), KNOWN)
+def test_a_fifo_is_reported_from_its_stat_never_opened(tmp_path, monkeypatch, layout, rel):
+    """A read would wait for a writer (or let a waiting one go): the reason comes from
+    the listing and a stat. Spied on os.open, as every read of the engine goes."""
+    root = broken(tmp_path, layout, rel, "fifo")
+    opened: list[str] = []
+    real_open = os.open
+
+    def spy(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        opened.append(os.fspath(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", spy)
+    store = open_store(root)
+    context_of(store)
+    assert store.unreadable[rel] == "a FIFO, not a regular file"
+    assert [f.code for f in store.findings if f.file == rel] == ["unreadable"]
+    assert not [p for p in opened if p == rel or p.endswith("/" + rel)], opened
 
 
 # --- refusals: the file, and why ------------------------------------------------------------
