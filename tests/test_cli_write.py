@@ -548,6 +548,29 @@ def test_index_clears_the_stale_findings_and_is_then_a_no_op(root):
     assert digest(root) == before
 
 
+def test_index_is_one_operation_refused_whole_when_a_file_it_reads_cannot_be_read(root):
+    """The dsh segment and the companion block are rebuilt in one transaction: MEMORY.md
+    a FIFO refuses both before anything is written (index.txt stays stale, no audit
+    line); readable again, one operation writes both."""
+    memory = (root / "MEMORY.md").read_bytes()
+    (root / "MEMORY.md").unlink()
+    os.mkfifo(root / "MEMORY.md")
+    before, log = digest(root), cli(root, "log", "--json").stdout
+
+    result = cli(root, "index")
+    assert result.returncode == 1
+    assert digest(root) == before and cli(root, "log", "--json").stdout == log
+    assert "MEMORY.md is not readable: a FIFO, not a regular file" in result.stderr
+    assert "nothing was changed" in result.stderr
+    assert "index-stale" in check_codes(root)
+
+    (root / "MEMORY.md").unlink()
+    (root / "MEMORY.md").write_bytes(memory)
+    assert cli(root, "index").returncode == 0
+    newest = json.loads(cli(root, "log", "--json").stdout)["operations"][0]
+    assert {f["path"] for f in newest["files"]} == {"index.txt", "MEMORY.md"}
+
+
 def test_maintain_is_a_dry_run_unless_apply(root):
     dups = [f for f in findings(root) if f[0] == "fact-duplicate"]
     assert len(dups) == 1

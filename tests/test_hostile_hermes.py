@@ -212,12 +212,9 @@ def test_memory_md_that_cannot_be_read_is_never_written(home, outside, capsys, k
     edit.write_text("Project alpha uses uv and ruff", encoding="utf-8")
     got = reads(capsys, home, *READS, ("show", "hermes:memory#1"), ("show", "hermes:user#1"))
     code, out, _ = got["check --json"]
-    if kind not in ("fifo", "folder"):  # no file at all: as the other layouts, not reported
-        assert code == 1
-        codes = {
-            f["code"] for f in json.loads(out)["findings"] if f["file"] == "memories/MEMORY.md"
-        }
-        assert codes & {"unreadable", "path-escape"}, codes
+    assert code == 1  # a FIFO or a folder too: reported, not skipped (tests/test_unreadable)
+    codes = {f["code"] for f in json.loads(out)["findings"] if f["file"] == "memories/MEMORY.md"}
+    assert codes & {"unreadable", "path-escape"}, codes
     for _, out, err in got.values():
         assert SECRET not in out + err
     outside_before = tree_digest(outside)

@@ -4,9 +4,10 @@ the Context view showing the cut, and the palette opening the demo's claude/ fol
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from memtui.engine.context_rows import CUT, UNLOADED
+from memtui.engine.context_rows import CUT, HEAD, UNLOADED
 from memtui.ui.app import MemtuiApp
 from memtui.ui.panes.index_tree import IndexPane, IndexTree
 from tests.ui_helpers import answer_confirm, demo_store, run, store_loaded, until
@@ -79,6 +80,24 @@ def test_c_shows_what_the_agent_loads_with_the_cut(tmp_path: Path) -> None:
         assert "line 201" in cut
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, ContextScreen), what="close")
+
+    run(app, body, loaded=True)
+
+
+def test_c_names_an_index_it_could_not_read_with_the_reason(tmp_path: Path) -> None:
+    root = demo_store(tmp_path / "demo") / "claude"
+    (root / "MEMORY.md").unlink()
+    os.mkfifo(root / "MEMORY.md")  # never opened: the app must not hang on it
+    app = MemtuiApp(str(root), watch=False)
+
+    async def body(pilot, app) -> None:  # type: ignore[no-untyped-def]
+        from memtui.ui.screens.context import ContextScreen
+
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, ContextScreen), what="the view")
+        rows = app.screen.rows
+        assert (HEAD, "claude · MEMORY.md · not readable") in rows
+        assert any(k == CUT and "MEMORY.md is not readable: a FIFO" in t for k, t in rows)
 
     run(app, body, loaded=True)
 

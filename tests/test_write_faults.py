@@ -150,7 +150,7 @@ def test_a_fifo_where_a_store_file_should_be_is_refused_at_once(root: Path):
     (root / "facts.md").unlink()
     os.mkfifo(root / "facts.md")
     before = memory_without_fifo(root)
-    with pytest.raises(WriteError, match=r"facts\.md is not a regular file"):
+    with pytest.raises(WriteError, match=r"facts\.md is not readable: a FIFO, not a regular file"):
         accept(root)
     assert memory_without_fifo(root) == before
     assert_lock_free(root)
@@ -181,7 +181,7 @@ def test_a_folder_where_a_file_should_be_is_refused(root: Path):
     (root / "memory_stats.json").unlink()
     (root / "memory_stats.json").mkdir()
     before = memory(root)
-    with pytest.raises(WriteError, match=r"memory_stats\.json is not a regular file"):
+    with pytest.raises(WriteError, match=r"memory_stats\.json is not readable: a folder"):
         accept(root)
     assert memory(root) == before
 

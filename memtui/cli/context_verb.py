@@ -25,6 +25,9 @@ def context(args: argparse.Namespace) -> int:
         return 0
     for name, files in context_of(store).items():
         for cf in files:
+            if cf.unreadable is not None:  # named with why, never left out
+                line(f"== {name}: {cf.file} (not readable: {cf.unreadable}; nothing shown)")
+                continue
             state = "cut" if cf.cut else "whole"
             line(f"== {name}: {cf.file} ({cf.lines:,} lines loaded, {state})")
             for row in cf.text.split("\n"):

@@ -213,6 +213,8 @@ def list_entries(args: argparse.Namespace) -> int:
 
 def show(args: argparse.Namespace) -> int:
     from memtui.engine.entries import EntryNotFound, entry_json, entry_text, resolve
+    from memtui.engine.layouts.common import unreadable
+    from memtui.engine.rawfile import not_readable
 
     store = load(args)
     try:
@@ -220,13 +222,13 @@ def show(args: argparse.Namespace) -> int:
     except EntryNotFound as exc:
         raise Refused(str(exc)) from None
     text = entry_text(store, entry)
-    reason = store.unreadable.get(entry.file)
+    reason = unreadable(store, entry.file) if text is None else None
     if args.json:
         shown = entry_json(store, entry)  # with its fingerprint
         emit_json({**shown, "text": text, "unreadable": reason, **_details(store, entry)})
         return 0
     if text is None:
-        raise Refused(f"{entry.file} is {reason or 'not readable'}")
+        raise Refused(not_readable(entry.file, reason or "it cannot be read"))
     if args.raw:  # asked for: the bytes may drive a terminal, so only on request
         sys.stdout.flush()
         sys.stdout.buffer.write(text.encode("utf-8"))

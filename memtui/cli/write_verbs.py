@@ -352,14 +352,17 @@ def reject(args: argparse.Namespace) -> int:
 def edit(args: argparse.Namespace) -> int:
     from memtui.cli.read_verbs import load
     from memtui.engine.entries import entry_text, resolve
+    from memtui.engine.layouts.common import unreadable
     from memtui.engine.ops.edit import edit_entry, is_l0
+    from memtui.engine.rawfile import not_readable
 
     store = load(args)
     with _engine_errors():
         entry = resolve(store, args.entry, expect=args.expect)
     seen = entry_text(store, entry)
     if seen is None:
-        raise Refused(f"{entry.file} cannot be read as text; it is never edited")
+        why = unreadable(store, entry.file) or "it cannot be read as text"
+        raise Refused(f"{not_readable(entry.file, why)}; it is never edited, nothing was changed")
     if is_l0(store.root, entry.file) and not args.insist:  # before $EDITOR opens
         raise Refused(f"{entry.file} holds the dsh L0 meta-rules, read-only unless you --insist")
     new = (
@@ -470,18 +473,11 @@ def reopen(args: argparse.Namespace) -> int:
 
 
 def index(args: argparse.Namespace) -> int:
-    from memtui.engine.ops import companion, dsh
-    from memtui.engine.store import layouts_at
+    from memtui.engine.ops.generated import rebuild
 
-    root = store_root(args.store)
-    layouts = layouts_at(root)  # which layouts, without parsing the whole store
-    receipts = []
     with _engine_errors():
-        if "dsh" in layouts:
-            receipts.append(dsh.rebuild_index(root, dry_run=args.dry_run))
-        if "companion" in layouts:
-            receipts.append(companion.refresh_unresolved(root, dry_run=args.dry_run))
-    return _report(args, receipts)
+        receipt = rebuild(store_root(args.store), dry_run=args.dry_run)
+    return _report(args, [receipt])
 
 
 def maintain(args: argparse.Namespace) -> int:

@@ -22,6 +22,11 @@ def context_rows(store: Store) -> list[tuple[str, str]]:
         if not files:
             out.append((NOTE, f"{name}: nothing it loads is in this store"))
         for cf in files:
+            if cf.unreadable is not None:  # named with why, never left out
+                out.append((HEAD, f"{name} · {cf.file} · not readable"))
+                out.append((CUT, f"──── {cf.note}: what the agent gets of it is not shown ────"))
+                out.append((NOTE, ""))
+                continue
             state = f"cut at line {cf.first_unloaded_line}" if cf.cut else "loaded whole"
             out.append((HEAD, f"{name} · {cf.file} · {cf.lines} lines · {state}"))
             shown = cf.text.split("\n") if cf.text else []

@@ -20,7 +20,8 @@ def listing(root: str, top: Top | None = None) -> tuple[Scan, Listing]:
     agent's whole home that is only the files its layouts read as memory, and never is
     a root dotfile no layout reads (engine.home)."""
     scan, root_files, dirs = discover(root, top)
-    found = Listing(root, tuple(root_files), frozenset(scan.files), tuple(dirs))
+    others = frozenset(scan.others)
+    found = Listing(root, tuple(root_files), frozenset(scan.files), tuple(dirs), others)
     known = detectors().values()
     detected = [lay for lay in known if lay.detect(found)]
     extra = [(d, r) for lay in detected for d, r in lay.folders(found)]
@@ -29,7 +30,7 @@ def listing(root: str, top: Top | None = None) -> tuple[Scan, Listing]:
     keep_store_files(scan, known, detected, (d for d, _ in extra))
     kept = frozenset(scan.files)
     mine = tuple(f for f in root_files if f in kept)
-    return scan, Listing(root, mine, kept, tuple(dirs))
+    return scan, Listing(root, mine, kept, tuple(dirs), frozenset(scan.others))
 
 
 def no_layout(path: str) -> str:

@@ -16,11 +16,12 @@ from memtui.engine.identity import (
     pick_event,
     split_expect,
 )
-from memtui.engine.layouts import bare_kind, registry
-from memtui.engine.layouts.common import read_late
+from memtui.engine.layouts import bare_kind, for_kind, registry
+from memtui.engine.layouts.common import read_late, unreadable
 from memtui.engine.layouts.companion import EVENTS
 from memtui.engine.layouts.seeds import event_entry as _event_entry
 from memtui.engine.model import Entry, Event
+from memtui.engine.rawfile import not_readable
 from memtui.engine.write.transaction import WriteError
 
 if TYPE_CHECKING:
@@ -70,7 +71,10 @@ def resolve(store: Store, ref: str, expect: str | None = None) -> Entry:
         base, fp = (wanted, checked(expect)) if exact is not None else split_expect(wanted, expect)
         entry = exact or _find(store, _normalise(base))
         if entry is None:
-            raise EntryNotFound(f"no entry {ref!r} in this store (see `memtui list`)")
+            raise EntryNotFound(
+                _unread(store, _normalise(base))
+                or f"no entry {ref!r} in this store (see `memtui list`)"
+            )
         check_shown(entry.id, entry_text(store, entry), fp, entry.file)
         return entry
     except WriteError as exc:  # Refused or Conflict: the id names no entry as shown
@@ -97,10 +101,23 @@ def _find(store: Store, wanted: str) -> Entry | None:
     return None
 
 
+def _unread(store: Store, wanted: str) -> str | None:
+    """Why an id names nothing: the file it lives in could not be read (the reader's
+    reason, named); None when that is not it."""
+    kind, _, name = wanted.partition(":")
+    owner = for_kind(kind)
+    rel = name if kind == "file" else owner.file_of(kind, name) if owner else None
+    why = unreadable(store, rel) if rel else None
+    return None if why is None or rel is None else f"{not_readable(rel, why)}; nothing was changed"
+
+
 def _resolve_event(store: Store, ref: EventRef) -> Entry:
     events = store.companion.events if store.companion else ()
     if ref.label.startswith("E") and not any(e.label == ref.label for e in events):
-        raise EntryNotFound(f"no entry event:{ref.shown} in this store (see `memtui list`)")
+        raise EntryNotFound(
+            _unread(store, "event:")
+            or f"no entry event:{ref.shown} in this store (see `memtui list`)"
+        )
     event = pick_event(events, ref, EVENTS)
     return _event_entry(event, _id_in(events, event))
 

@@ -62,6 +62,7 @@ def keep_store_files(
     scan.links[:] = [rel for rel in scan.links if keep(rel)]
     scan.escapes[:] = [(rel, real) for rel, real in scan.escapes if holds_memory(rel)]
     scan.bad_names[:] = [rel for rel in scan.bad_names if keep(rel)]
+    scan.others[:] = [rel for rel in scan.others if keep(rel)]
 
 
 def keeps(store: object) -> Callable[[str], bool]:

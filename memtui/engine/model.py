@@ -400,13 +400,16 @@ class ContextFile:
     # The last line not loaded, when the file's end is loaded again (OpenClaw keeps a
     # tail); None: nothing after the cut is loaded.
     last_unloaded_line: int | None = None
+    # Why memtui could not read the file the agent loads (the reader's reason); its
+    # text is then unknown, shown as none. None: it was read.
+    unreadable: str | None = None
 
     @property
     def cut(self) -> bool:
         return self.first_unloaded_line is not None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "file": self.file,
             "cut": self.cut,
             "first_unloaded_line": self.first_unloaded_line,
@@ -417,3 +420,6 @@ class ContextFile:
             },
             "text": self.text,
         }
+        if self.unreadable is not None:
+            data["unreadable"] = self.unreadable
+        return data

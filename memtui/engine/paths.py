@@ -40,13 +40,17 @@ class Scan:
     """Files found under the root, as relative paths, plus links that lead out.
     (A plain class: listing a store for `search` imports no dataclasses.)"""
 
-    __slots__ = ("bad_names", "escapes", "files", "links")
+    __slots__ = ("bad_names", "escapes", "files", "links", "others")
 
     def __init__(self) -> None:
         self.files: list[str] = []
         self.escapes: list[tuple[str, str]] = []  # (relpath, where it leads)
         self.bad_names: list[str] = []  # names that are not UTF-8, escaped
         self.links: list[str] = []  # files that are links inside the root
+        # Names that are no regular file and not a folder listed here: a FIFO, a socket,
+        # a folder not walked, a dangling link. Where a layout expects a file, the store
+        # reports it unreadable (reader.StoreReader); nothing here is ever opened.
+        self.others: list[str] = []
 
 
 _NAME = attrgetter("name")
@@ -86,6 +90,8 @@ def list_files(root: str, rel_dir: str, recursive: bool, scan: Scan) -> None:
                 scan.files.append(rel)
             elif recursive and entry.is_dir(follow_symlinks=False) and name[0] != ".":
                 list_files(root, rel, recursive, scan)
+            else:  # the type came with the listing: no stat for it
+                scan.others.append(rel)
         except OSError:
             continue
 

@@ -35,6 +35,42 @@ def unchanged(abspath: str, stamp: Stamp | None) -> bool:
     return stat.S_ISREG(info.st_mode) and stamp_of(info) == stamp
 
 
+def not_regular(mode: int) -> str:
+    """What stands where a regular file should be, as the reason it is not read (one
+    wording for the reader, `context` and the write path's refusals)."""
+    if stat.S_ISDIR(mode):
+        return "a folder, not a file"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO, not a regular file"
+    if stat.S_ISSOCK(mode):
+        return "a socket, not a regular file"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device, not a regular file"
+    return "not a regular file"
+
+
+def not_a_file(abspath: str) -> str | None:
+    """Why what a listing found at `abspath` is no regular file, from its stat alone: a
+    FIFO is never opened (a read would wait for a writer). None: nothing is there (a
+    dangling link) or it is a regular file by now."""
+    try:
+        info = os.stat(abspath)  # a link here leads inside the root: the listing vetted it
+    except (OSError, ValueError):
+        return None
+    return None if stat.S_ISREG(info.st_mode) else not_regular(info.st_mode)
+
+
+def not_readable(rel: str, reason: str) -> str:
+    """A file that could not be read, named with why: what findings' neighbours, `context`
+    and refusals say of it."""
+    return f"{rel} is not readable: {reason}"
+
+
+def too_large(limit: int, size: int | None = None) -> str:
+    got = f" ({size:,} bytes)" if size is not None else ""
+    return f"larger than the {limit:,}-byte limit{got}"
+
+
 def read_bytes(abspath: str, limit: int) -> bytes | str:
     """The file's bytes, or why they can't be had."""
     got = read_raw(abspath, limit)
@@ -52,9 +88,9 @@ def read_raw(abspath: str, limit: int) -> tuple[bytes, Stamp | None] | str:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            return "not a regular file"
+            return not_regular(info.st_mode)
         if info.st_size > limit:
-            return f"larger than the {limit:,}-byte limit ({info.st_size:,} bytes)"
+            return too_large(limit, info.st_size)
         raw = os.read(fd, info.st_size + 1)
         if len(raw) > info.st_size:  # it grew meanwhile: read the rest
             raw += _read_rest(fd, limit)
@@ -65,7 +101,7 @@ def read_raw(abspath: str, limit: int) -> tuple[bytes, Stamp | None] | str:
     finally:
         os.close(fd)
     if len(raw) > limit:  # grew while we read it
-        return f"larger than the {limit}-byte limit"
+        return too_large(limit)
     return raw, stamp
 
 

@@ -14,11 +14,12 @@ from memtui.engine.findings import Findings
 from memtui.engine.markdown import Fences, fences
 from memtui.engine.model import Finding
 from memtui.engine.paths import LAYOUT_DIRS, is_inside
-from memtui.engine.rawfile import stamp_of
+from memtui.engine.rawfile import not_a_file, stamp_of
 from memtui.engine.records import maker
 from memtui.engine.textfile import BOM, TextFile, Unreadable, read_file, unchanged
 
 SCANNED_DIRS = frozenset(["", *(name for name, _ in LAYOUT_DIRS)])
+LINK_OUT = "a link that leads outside the store root (not followed)"
 
 T = TypeVar("T")
 # What one file parsed to, and the findings that parse reported: (kind, path) ->
@@ -41,15 +42,21 @@ class StoreReader:
     previous_memo: Memo = field(default_factory=dict)
     # Filled only when the snapshot is to be reopened (the app): it costs memory.
     memo: dict[tuple[str, str], tuple[TextFile, Any, tuple[Finding, ...]]] | None = None
+    others: frozenset[str] = frozenset()  # names found that are no regular file (Listing)
 
     def exists(self, rel: str) -> bool:
-        return rel in self.files
+        """Whether something is there: a file, or what stands in its place (a FIFO, a
+        folder), which `read` then reports as unreadable."""
+        return rel in self.files or rel in self.others
 
     def read(self, rel: str) -> TextFile | None:
         """The file's text, or None (reported as `unreadable` once) when it can't be used."""
         if rel in self.texts:
             return self.texts[rel]
-        if rel not in self.files or rel in self.unreadable:
+        if rel in self.unreadable:
+            return None
+        if rel not in self.files:
+            self._not_a_file(rel)
             return None
         path = f"{self.root}/{rel}"  # rel is one of self.files: relative, normalised
         old = self.previous_texts.get(rel)
@@ -58,21 +65,35 @@ class StoreReader:
             return old
         got = read_file(path, rel, self.thresholds.max_file_bytes)
         if isinstance(got, Unreadable):
-            self.unreadable[rel] = got.reason
-            self.findings.add(
-                "unreadable",
-                rel,
-                None,
-                f"{rel} is {got.reason}; "
-                + (
-                    "shown raw (bad bytes as \\xNN), never written"
-                    if got.reason.startswith("not valid UTF-8")
-                    else "never shown as text, never written"
-                ),
-            )
+            self._cannot(rel, got.reason)
             return None
         self.texts[rel] = got
         return got
+
+    def _not_a_file(self, rel: str) -> None:
+        """A name a layout reads that the listing found as no regular file: why, from a
+        stat (never an open: a FIFO would hang the read). A link out is reported by the
+        listing (`path-escape`): only its reason is kept. Nothing there: nothing said."""
+        if rel in self.escaped:
+            self.unreadable[rel] = LINK_OUT
+        elif rel in self.others:
+            why = not_a_file(f"{self.root}/{rel}")
+            if why is not None:
+                self._cannot(rel, why)
+
+    def _cannot(self, rel: str, reason: str) -> None:
+        self.unreadable[rel] = reason
+        self.findings.add(
+            "unreadable",
+            rel,
+            None,
+            f"{rel} is {reason}; "
+            + (
+                "shown raw (bad bytes as \\xNN), never written"
+                if reason.startswith("not valid UTF-8")
+                else "never shown as text, never written"
+            ),
+        )
 
     def read_first(self, rels: Iterable[str]) -> list[TextFile | None]:
         """Read these files now, each before any is parsed: thousands of reads in a row

@@ -139,6 +139,20 @@ def _interrupted(root: str, reader: StoreReader) -> None:
         )
 
 
+def _not_files(reader: StoreReader, found: tuple[str, ...]) -> None:
+    """Each name a layout found here knows as one of its files (Layout.knows) that is no
+    regular file (a FIFO, a folder) or leads out is unreadable, with the reason, whether
+    or not its parse asked for it: never skipped without a word. The listing named them
+    (few): no call per file."""
+    for rel in sorted(reader.others | reader.escaped):
+        if rel in reader.unreadable:
+            continue
+        owner = next((name for name in found if layout(name).knows(rel)), None)
+        if owner is not None:
+            reader.findings.layout = owner
+            reader.read(rel)
+
+
 def _open(
     path: str | os.PathLike[str], today: dt.date | None, previous: Store | None, reopen: bool
 ) -> Store:
@@ -148,6 +162,7 @@ def _open(
     config = store_config(root, files)
     escaped = frozenset(rel for rel, _ in scan.escapes)
     reader = StoreReader(root, files, escaped, config.thresholds, today or config_today())
+    reader.others = top.others
     if reopen:
         reader.memo = {}
     if previous and (previous.root, previous.config, previous.escaped) == (root, config, escaped):
@@ -168,6 +183,7 @@ def _open(
         if found.detect(top):
             reader.findings.layout = name  # what its parse finds is its own (fixes by layout)
             data[name] = layout(name).parse(reader, top)
+    _not_files(reader, tuple(data))
     reader.findings.layout = None
     rank = {level: i for i, level in enumerate(LEVELS)}
     findings = sorted(

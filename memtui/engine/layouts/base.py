@@ -46,6 +46,16 @@ class Layout(Detection, Protocol):
 
     def parse(self, reader: StoreReader, top: Listing) -> Any: ...
 
+    def knows(self, rel: str) -> bool:
+        """Whether `rel` is one of the files it reads (by name or by its pattern): found
+        there as no regular file (a FIFO, a folder), the store reports it unreadable."""
+        ...
+
+    def file_of(self, kind: str, name: str) -> str | None:
+        """The file an id `kind:name` of its own lives in, from the id alone (no parse):
+        a refusal names that file when it could not be read."""
+        ...
+
     def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
         """Its typed entries; `titles=False` may leave costly titles empty, and
         `events=False` leaves out entries known only by their neighbours."""

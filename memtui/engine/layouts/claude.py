@@ -18,7 +18,7 @@ from memtui.engine.layouts import claude_rules as rules
 from memtui.engine.layouts.base import Listing
 from memtui.engine.layouts.claude_detect import ClaudeDetection, field, recall_meta
 from memtui.engine.layouts.claude_rules import ARCHIVE, ARCHIVED, INDEX, LINK
-from memtui.engine.layouts.common import op_options, refused
+from memtui.engine.layouts.common import op_options, refused, unread_context
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.textfile import TextFile, iter_lines
 
@@ -85,6 +85,12 @@ class Claude(ClaudeDetection):
         check(reader, data, top)
         return data
 
+    def knows(self, rel: str) -> bool:
+        return rel.endswith(".md") and not _own(rel)  # the index, and what recall scans
+
+    def file_of(self, kind: str, name: str) -> str | None:
+        return INDEX if kind == "claude-index" else name
+
     # --- entries, outline, context ---------------------------------------------
 
     def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
@@ -105,7 +111,7 @@ class Claude(ClaudeDetection):
     def context(self, store: Store, data: Any) -> list[ContextFile]:
         cut = data.loaded
         if cut is None:
-            return []
+            return unread_context(store, INDEX)
         note = ""
         if cut.first_unloaded_line is not None:
             why = "200 lines" if cut.by_lines else "25,000 UTF-16 units"

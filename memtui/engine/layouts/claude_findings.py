@@ -95,7 +95,7 @@ def _pointers(reader: StoreReader, data: ClaudeData) -> None:
             )
             continue
         first[line.target] = n
-        if line.target not in reader.files:
+        if not reader.exists(line.target):  # a FIFO there is unreadable, not missing
             add(
                 "pointer-missing",
                 INDEX,
@@ -127,8 +127,10 @@ def _memories(reader: StoreReader, data: ClaudeData) -> None:
     add = reader.findings.add
     pointed = {line.target for line in data.lines if line.target}
     has_index = {os.path.dirname(f) for f in reader.files if os.path.basename(f) == INDEX}
+    unknown = INDEX in reader.unreadable  # what it points to is unknown, not nothing
     for m in data.memories:
-        if m.file not in pointed and (os.path.dirname(m.file) or "") not in has_index - {""}:
+        folder = os.path.dirname(m.file) or ""
+        if m.file not in pointed and folder not in has_index - {""} and not unknown:
             add(
                 "topic-orphan",
                 m.file,

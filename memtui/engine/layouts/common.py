@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.model import ContextFile, Entry, OutlineItem
+from memtui.engine.rawfile import not_readable
 from memtui.engine.textfile import TextFile, read_file
 
 if TYPE_CHECKING:
@@ -48,10 +49,11 @@ def _rows(rows: list[Entry]) -> Callable[[], tuple[OutlineItem, ...]]:
 
 
 def whole_or_cut(store: Store, rel: str, cap: int | None) -> ContextFile | None:
-    """`rel` as the agent is given it: whole, or its first `cap` lines."""
-    tf = store.texts.get(rel) or read_late(store, rel)
-    if tf is None:
-        return None
+    """`rel` as the agent is given it: whole, or its first `cap` lines; or why it could
+    not be read."""
+    tf = late(store, rel)
+    if not isinstance(tf, TextFile):
+        return None if tf is None else not_read(rel, tf)
     lines = tf.text.splitlines(keepends=True)
     if cap is None or len(lines) <= cap:
         return ContextFile(rel, tf.text, None, len(lines))
@@ -62,10 +64,40 @@ def whole_or_cut(store: Store, rel: str, cap: int | None) -> ContextFile | None:
 
 def read_late(store: Store, rel: str) -> TextFile | None:
     """A file of the store no parser read (the dsh L0 rules, archive/), read now."""
-    if rel not in store.files or rel in store.unreadable:
-        return None
-    got = read_file(os.path.join(store.root, rel), rel, store.config.thresholds.max_file_bytes)
+    got = late(store, rel)
     return got if isinstance(got, TextFile) else None
+
+
+def late(store: Store, rel: str) -> TextFile | str | None:
+    """`rel`'s text (read now if no parser read it), or why it cannot be read: the
+    reader's reason, kept in the snapshot, or the reason a read now gives. None: no
+    such file."""
+    tf = store.texts.get(rel)
+    if tf is not None:
+        return tf
+    why = store.unreadable.get(rel)
+    if why is not None or rel not in store.files:
+        return why
+    got = read_file(os.path.join(store.root, rel), rel, store.config.thresholds.max_file_bytes)
+    return got if isinstance(got, TextFile) else got.reason
+
+
+def unreadable(store: Store, rel: str) -> str | None:
+    """Why `rel` cannot be read (None: it can, or there is no such file)."""
+    got = late(store, rel)
+    return got if isinstance(got, str) else None
+
+
+def not_read(rel: str, why: str) -> ContextFile:
+    """What `context` says of a file the agent loads that memtui could not read: named,
+    with the reason; its text unknown, shown as none."""
+    return ContextFile(rel, "", None, 0, not_readable(rel, why), unreadable=why)
+
+
+def unread_context(store: Store, rel: str) -> list[ContextFile]:
+    """[not_read(rel)] when `rel` could not be read, else []."""
+    why = unreadable(store, rel)
+    return [] if why is None else [not_read(rel, why)]
 
 
 def op_options(shown: dict[str, Any]) -> dict[str, Any]:

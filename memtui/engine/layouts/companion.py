@@ -45,7 +45,7 @@ def small_int(digits: str) -> int | None:
 
 
 def parse(reader: StoreReader) -> Companion:
-    events_tf = reader.read(EVENTS) if reader.exists(EVENTS) else None
+    events_tf = reader.read(EVENTS)  # None if absent, or unreadable (a link out too)
     events: list[Event] = []
     if events_tf:
         code = reader.fences(events_tf)  # an unclosed fence is reported
@@ -381,7 +381,7 @@ def unresolved_run(lines: list[str], head: int) -> tuple[int, int]:
 
 
 def _unresolved(reader: StoreReader, events: list[Event]) -> tuple[str, ...] | None:
-    tf = reader.read(SUMMARY) if reader.exists(SUMMARY) else None
+    tf = reader.read(SUMMARY)
     ids: list[str] | None = None
     block_line: int | None = None
     if tf:
@@ -394,7 +394,8 @@ def _unresolved(reader: StoreReader, events: list[Event]) -> tuple[str, ...] | N
             numbers = (small_int(m.group(1)) for m in found if m)
             ids = [f"E{n:03d}" for n in numbers if n is not None]
     expected = [e.label for e in unresolved_expected(events, reader.thresholds.unresolved_max)]
-    if (ids or []) != expected and (ids is not None or expected):
+    unknown = SUMMARY in reader.unreadable or EVENTS in reader.unreadable  # not "empty"
+    if (ids or []) != expected and (ids is not None or expected) and not unknown:
         where = "no 【最近未解决事项】 block" if ids is None else f"it lists {listed(ids)}"
         reader.findings.add(
             "unresolved-stale",

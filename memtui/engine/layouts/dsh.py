@@ -25,6 +25,7 @@ META = "memory-meta.json"
 STATS = "memory_stats.json"
 REPORT = "maintenance-report.json"
 HEAT = "file_access_stats.json"
+BOOKS = (META, STATS, REPORT, HEAT)  # the JSON files beside the memory
 AUTO_BEGIN = "# --- auto ---"
 AUTO_END = "# --- end auto ---"
 SEP = " · "
@@ -144,6 +145,8 @@ def _check_auto(
                 names.update(n.strip() for n in line[len(tag) :].split("·") if n.strip())
     problems = []
     for tag, exists in (("[FACTS]", set(facts)), ("[SOPS]", set(sops))):
+        if tag == "[FACTS]" and FACTS in reader.unreadable:
+            continue  # its sections are unknown, not none
         missing = sorted(exists - listed[tag])
         gone = sorted(listed[tag] - exists)
         if missing:
@@ -165,7 +168,7 @@ def _few(names: list[str], limit: int = 5) -> str:
 
 
 def _facts(reader: StoreReader) -> list[FactSection]:
-    tf = reader.read(FACTS) if reader.exists(FACTS) else None
+    tf = reader.read(FACTS)  # None if absent or unreadable (a link out too)
     if tf is None:
         return []
     return reader.parsed("facts", tf, lambda: _parse_facts(reader, tf))

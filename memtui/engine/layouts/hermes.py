@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts import hermes_rules as rules
 from memtui.engine.layouts.base import Listing
-from memtui.engine.layouts.common import op_options, refused
+from memtui.engine.layouts.common import op_options, refused, unread_context
 from memtui.engine.layouts.hermes_data import ARCHIVE, HermesData, Staged, read_home
-from memtui.engine.layouts.hermes_detect import PENDING, HermesDetection
+from memtui.engine.layouts.hermes_detect import PENDING, QUEUE, HermesDetection
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.queue import QueueOps
 
@@ -66,6 +66,14 @@ class Hermes(HermesDetection, QueueOps):
         check(reader, data)
         return data
 
+    def knows(self, rel: str) -> bool:
+        return self.is_memory(rel)
+
+    def file_of(self, kind: str, name: str) -> str | None:
+        if kind == ENTRY:
+            return rules.FILES.get(name.partition("#")[0])
+        return f"{QUEUE}/{name}.json" if kind == PENDING else ARCHIVE
+
     # --- entries, outline, context ---------------------------------------------
 
     def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
@@ -86,7 +94,11 @@ class Hermes(HermesDetection, QueueOps):
     def context(self, store: Store, data: Any) -> list[ContextFile]:
         """Each block as load_from_disk renders it into the system prompt."""
         out = []
-        for mf in data.files:
+        for target, rel in rules.FILES.items():
+            mf = data.file(target)
+            if mf is None:
+                out += unread_context(store, rel)
+                continue
             name = mf.rel.rsplit("/", 1)[-1]
             shown = rules.snapshot_entries(list(mf.entries), name)
             block = rules.render_block(mf.target, shown, mf.limit)

@@ -11,6 +11,7 @@ from memtui.engine.layouts import hermes_rules as rules
 from memtui.engine.layouts.hermes_detect import ARCHIVE
 from memtui.engine.layouts.hermes_replay import QUEUE, SKILLS, Record, parse_record, replay
 from memtui.engine.layouts.hermes_replay import ReplayRefused as Refusal
+from memtui.engine.rawfile import not_readable
 from memtui.engine.textfile import TextFile
 
 if TYPE_CHECKING:
@@ -171,6 +172,9 @@ def staged(
     if isinstance(got, str):
         return Staged(rel, tf.text, None, got)
     target = data.get(got.target)
+    home = rules.FILES[got.target]
+    if home in reader.unreadable:  # its file is unknown, not empty: no replay against ""
+        return Staged(rel, tf.text, got, None, not_readable(home, reader.unreadable[home]))
     try:
         replay(got, with_bom(target.tf) if target else "", limits[got.target])
     except Refusal as exc:

@@ -7,9 +7,11 @@ from typing import NamedTuple
 
 class Listing(NamedTuple):
     """The root's own files, every file found, the layout folders that exist. Two
-    folder listings, no parsing."""
+    folder listings, no parsing. `others`: names found that are no regular file (a FIFO,
+    a folder, ...): a layout that expects a file there gets it reported unreadable."""
 
     root: str
     root_files: tuple[str, ...]
     files: frozenset[str]
     dirs: tuple[str, ...]
+    others: frozenset[str] = frozenset()

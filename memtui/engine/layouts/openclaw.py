@@ -13,14 +13,15 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts import openclaw_audit as audit
 from memtui.engine.layouts import openclaw_rules as rules
 from memtui.engine.layouts.base import Listing
-from memtui.engine.layouts.common import read_late, refused
+from memtui.engine.layouts.common import late, not_read, refused, unread_context
 from memtui.engine.layouts.openclaw_detect import OpenClawDetection
 from memtui.engine.markdown import sections
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
@@ -91,12 +92,26 @@ class OpenClaw(OpenClawDetection, QueueOps):
             assert tf is not None
             for s in sections(tf, 2, False):
                 found.append((name, s.name.strip(), s.span))
-        daily = _daily(top.files, reader.today)
+        # every note, readable or not (a FIFO, a link out: reported, named by `context`)
+        daily = _daily(chain(top.files, top.others, reader.escaped), reader.today)
+        for d in _at_start(daily, reader.today):  # the agent loads them: read, or why not
+            reader.read(d.file)
         queue_tf = reader.read(audit.QUEUE)
         queue = tuple(audit.read(queue_tf.text)) if queue_tf is not None else ()
         data = OpenClawData(present, injected, tuple(found), daily, queue, reader.today)
         check(reader, data, top, queue_tf)
         return data
+
+    def knows(self, rel: str) -> bool:
+        folder, _, name = rel.rpartition("/")
+        if folder == "memory":
+            return name.endswith(".md")  # a daily note, or a file OpenClaw keeps there
+        return rel in (*rules.BOOTSTRAP, ALT_MEMORY, audit.QUEUE)
+
+    def file_of(self, kind: str, name: str) -> str | None:
+        if kind == audit.KIND:
+            return audit.QUEUE
+        return f"memory/{name}" if kind == "openclaw-daily" else name.partition("#")[0]
 
     # --- entries, outline, context ---------------------------------------------
 
@@ -125,15 +140,19 @@ class OpenClaw(OpenClawDetection, QueueOps):
 
     def context(self, store: Store, data: Any) -> list[ContextFile]:
         out = []
-        for item in data.injected:
-            out.append(_context_file(item))
-        for d in data.daily:
-            if d.date is not None and (data.today - d.date).days in (0, 1):
-                tf = store.texts.get(d.file) or read_late(store, d.file)
-                if tf is not None:
-                    when = "today" if d.date == data.today else "yesterday"
-                    note = f"the daily note of {when}: read at session start (docs: memory.md)"
-                    out.append(ContextFile(d.file, tf.text, None, _lines(tf.text), note))
+        for item in data.injected:  # a file that could not be read: why, not "missing"
+            unread = unread_context(store, item.name) if item.trim is None else []
+            out += unread or [_context_file(item)]
+        if all(item.name != rules.MEMORY for item in data.injected):
+            out += unread_context(store, rules.MEMORY)
+        for d in _at_start(data.daily, data.today):
+            tf = late(store, d.file)
+            if isinstance(tf, TextFile):
+                when = "today" if d.date == data.today else "yesterday"
+                note = f"the daily note of {when}: read at session start (docs: memory.md)"
+                out.append(ContextFile(d.file, tf.text, None, _lines(tf.text), note))
+            elif tf is not None:
+                out.append(not_read(d.file, tf))
         return out
 
     # --- ops ---------------------------------------------------------------------
@@ -191,7 +210,7 @@ def _last_unloaded(t: rules.Trim, first: int) -> int | None:
     return last if last >= first else None
 
 
-def _daily(files: frozenset[str], today: dt.date) -> tuple[Daily, ...]:
+def _daily(files: Iterable[str], today: dt.date) -> tuple[Daily, ...]:
     dated, odd = [], []
     for rel in files:
         parts = rel.split("/")
@@ -206,6 +225,11 @@ def _daily(files: frozenset[str], today: dt.date) -> tuple[Daily, ...]:
             dated.append(Daily(rel, date, date > today))
     dated.sort(key=lambda d: (d.date, d.file), reverse=True)
     return tuple(dated) + tuple(sorted(odd, key=lambda d: d.file))
+
+
+def _at_start(daily: tuple[Daily, ...], today: dt.date) -> list[Daily]:
+    """The daily notes OpenClaw reads at session start: today's and yesterday's."""
+    return [d for d in daily if d.date is not None and (today - d.date).days in (0, 1)]
 
 
 def _date(name: str) -> dt.date | None:

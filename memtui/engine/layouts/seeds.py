@@ -31,6 +31,12 @@ class _Seed:
     def outline(self, store: Store, data: Any) -> list[OutlineItem]:
         return by_file(list(self.entries(data, titles=True)))
 
+    def knows(self, rel: str) -> bool:
+        return False
+
+    def file_of(self, kind: str, name: str) -> str | None:
+        return None
+
     def context(self, store: Store, data: Any) -> list[ContextFile]:
         got = (whole_or_cut(store, rel, cap) for rel, cap in self.loads)
         return [c for c in got if c is not None]
@@ -53,6 +59,14 @@ class Workspace(WorkspaceDetection, _Seed):
 
     def parse(self, reader: StoreReader, top: Listing) -> Any:
         return workspace.parse(reader, list(top.root_files))
+
+    def knows(self, rel: str) -> bool:
+        return rel in (workspace.INDEX, *workspace.COMPANIONS) or (
+            "/" not in rel and workspace.TOPIC_LIKE.fullmatch(rel) is not None
+        )
+
+    def file_of(self, kind: str, name: str) -> str | None:
+        return f"memory_{name}.md"
 
     def outline(self, store: Store, data: Any) -> list[OutlineItem]:
         from memtui.engine.layouts.workspace_outline import outline
@@ -88,6 +102,12 @@ class Companion(CompanionDetection, _Seed):
 
     def parse(self, reader: StoreReader, top: Listing) -> Any:
         return companion.parse(reader)
+
+    def knows(self, rel: str) -> bool:
+        return rel in (companion.EVENTS, companion.MOOD_AUX) or any(rel == f for f, _ in self.loads)
+
+    def file_of(self, kind: str, name: str) -> str | None:
+        return companion.EVENTS if kind == "event" else companion.PROFILE
 
     def outline(self, store: Store, data: Any) -> list[OutlineItem]:
         from memtui.engine.layouts.companion_outline import outline
@@ -134,6 +154,15 @@ class Dsh(DshDetection, _Seed):
 
     def parse(self, reader: StoreReader, top: Listing) -> Any:
         return dsh.parse(reader)
+
+    def knows(self, rel: str) -> bool:
+        folder, _, name = rel.rpartition("/")
+        if folder in ("sops", "pending"):
+            return name.endswith(".md")
+        return rel in (dsh.INDEX, dsh.FACTS, workspace.DSH_L0, *dsh.BOOKS)
+
+    def file_of(self, kind: str, name: str) -> str | None:
+        return {"fact": dsh.FACTS, "sop": f"sops/{name}.md"}.get(kind, f"pending/{name}.md")
 
     def outline(self, store: Store, data: Any) -> list[OutlineItem]:
         from memtui.engine.layouts.dsh_outline import outline

@@ -34,6 +34,12 @@ def topic_files(root_files: list[str] | tuple[str, ...]) -> list[str]:
     return [f for f in root_files if f not in skip and TOPIC_LIKE.fullmatch(f)]
 
 
+def _there(top: Listing, rel: str) -> bool:
+    """A file by that name is there, readable or not: a FIFO for index.txt is still the
+    store's index, reported unreadable (the listing's `others`)."""
+    return rel in top.files or rel in top.others
+
+
 class SeedDetection:
     def folders(self, top: Listing) -> list[tuple[str, bool]]:
         return []  # the shared layout folders (paths.LAYOUT_DIRS) are enough
@@ -48,7 +54,7 @@ class WorkspaceDetection(SeedDetection):
 
     def detect(self, top: Listing) -> bool:
         root_files = top.root_files
-        if WORKSPACE_INDEX not in root_files:
+        if not _there(top, WORKSPACE_INDEX):
             return False
         return any(f in COMPANIONS for f in root_files) or bool(topic_files(root_files))
 
@@ -59,7 +65,7 @@ class CompanionDetection(SeedDetection):
     dotfiles = (MOOD_AUX,)  # the one root dotfile that is memory (engine.home)
 
     def detect(self, top: Listing) -> bool:
-        return any(m in top.files for m in (EVENTS, PERSONA, MOOD))
+        return any(_there(top, m) for m in (EVENTS, PERSONA, MOOD))
 
 
 class DshDetection(SeedDetection):
@@ -72,6 +78,5 @@ class DshDetection(SeedDetection):
         return [(n, f"pending:{n}") for n in found]
 
     def detect(self, top: Listing) -> bool:
-        files = top.files
-        beside = FACTS in files or any(d in ("sops", "pending") for d in top.dirs)
-        return DSH_INDEX in files and beside
+        beside = _there(top, FACTS) or any(d in ("sops", "pending") for d in top.dirs)
+        return _there(top, DSH_INDEX) and beside

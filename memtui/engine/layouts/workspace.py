@@ -185,7 +185,7 @@ def _check_topics(reader: StoreReader, topics: list[str], pointers: list[Pointer
                 f"{name}: topic files are named memory_<name>.md with lower-case ASCII, "
                 "digits and underscores",
             )
-        if name not in pointed:
+        if name not in pointed and INDEX not in reader.unreadable:  # unknown is not empty
             reader.findings.add(
                 "topic-orphan",
                 name,

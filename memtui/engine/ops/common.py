@@ -12,6 +12,7 @@ from typing import Any
 from memtui.engine.config import CONFIG_NAME, Thresholds, store_config
 from memtui.engine.findings import unparsed
 from memtui.engine.model import Span
+from memtui.engine.rawfile import not_readable, too_large
 from memtui.engine.textfile import TextFile, Unreadable, decode
 from memtui.engine.write.transaction import Transaction, WriteError
 
@@ -41,13 +42,11 @@ def current_text(
             raise Refused(f"{rel} does not exist")
         return None
     limit = (limits or thresholds(tx.root)).max_file_bytes
-    if len(raw) > limit:
-        raise Refused(
-            f"{rel} is larger than the {limit:,}-byte limit; memtui never writes such a file"
-        )
-    got = decode(rel, raw)
+    got = decode(rel, raw) if len(raw) <= limit else Unreadable(rel, too_large(limit, len(raw)))
     if isinstance(got, Unreadable):
-        raise Refused(f"{rel} is {got.reason}; memtui never writes such a file")
+        raise Refused(
+            f"{not_readable(rel, got.reason)}; memtui never writes it, nothing was changed"
+        )
     return got
 
 

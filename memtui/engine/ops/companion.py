@@ -218,21 +218,26 @@ def refresh_unresolved(root: str, *, dry_run: bool = False) -> Receipt | None:
     """Regenerate the lines of MEMORY.md's 【最近未解决事项】 block from events.md
     (None when it is already current). Every other line of MEMORY.md stays."""
     check_root(root)
-    limits = thresholds(root)
-    _refuse_shared_summary(os.path.realpath(root))
     with Transaction(root, "refresh-unresolved", dry_run=dry_run) as tx:
-        events_tf = load(tx, EVENTS, limits, must_exist=False)
-        events = _events(events_tf) if events_tf else []
-        wanted = unresolved_expected(events, limits.unresolved_max)
-        items = [unresolved_line(e) for e in wanted]
-        tf = load(tx, SUMMARY, limits, must_exist=False)
-        text = tf.text if tf else ""
-        new = _with_block(text, items)
-        if new is None or new == text:
-            return None
-        tx.details["unresolved"] = [f"event:{e.label}" for e in wanted]
-        tx.write(SUMMARY, encode(tf, new))
-        return tx.commit()
+        return tx.commit() if plan_unresolved(tx) else None
+
+
+def plan_unresolved(tx: Transaction) -> bool:
+    """refresh_unresolved planned into `tx` (False: the block is current already)."""
+    limits = thresholds(tx.root)
+    _refuse_shared_summary(tx.root)
+    events_tf = load(tx, EVENTS, limits, must_exist=False)
+    events = _events(events_tf) if events_tf else []
+    wanted = unresolved_expected(events, limits.unresolved_max)
+    items = [unresolved_line(e) for e in wanted]
+    tf = load(tx, SUMMARY, limits, must_exist=False)
+    text = tf.text if tf else ""
+    new = _with_block(text, items)
+    if new is None or new == text:
+        return False
+    tx.details["unresolved"] = [f"event:{e.label}" for e in wanted]
+    tx.write(SUMMARY, encode(tf, new))
+    return True
 
 
 def _refuse_shared_summary(real: str) -> None:

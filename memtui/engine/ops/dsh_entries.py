@@ -162,24 +162,29 @@ def rebuild_index(root: str | os.PathLike[str], *, dry_run: bool = False) -> Rec
     rebuilt even when the result is over the L1 cap: details then say so."""
     tx = begin(root, "index", dry_run)
     with tx:
-        _, state, _ = read_facts(tx)
-        sops = sop_names(tx.root)
-        index = plan_index(tx, state.names, sops)
-        if index is None:
-            return None
-        cap = l1_cap(tx.root)
-        after = index["index_lines_after"]
-        tx.details.update(
-            summary=f"index.txt automatic segment rebuilt: {len(state.names):,} fact "
-            f"section(s), {len(sops):,} sop(s); {index['index_lines_before']:,} → {after:,} lines",
-            **index,
+        return tx.commit() if plan_rebuild_index(tx) else None
+
+
+def plan_rebuild_index(tx: Transaction) -> bool:
+    """rebuild_index planned into `tx` (False: the segment is current already)."""
+    _, state, _ = read_facts(tx)
+    sops = sop_names(tx.root)
+    index = plan_index(tx, state.names, sops)
+    if index is None:
+        return False
+    cap = l1_cap(tx.root)
+    after = index["index_lines_after"]
+    tx.details.update(
+        summary=f"index.txt automatic segment rebuilt: {len(state.names):,} fact "
+        f"section(s), {len(sops):,} sop(s); {index['index_lines_before']:,} → {after:,} lines",
+        **index,
+    )
+    if after > cap:
+        tx.details["warning"] = (
+            f"index.txt has {after:,} lines, over the {cap:,}-line L1 cap: "
+            "trim [RULES] or archive entries"
         )
-        if after > cap:
-            tx.details["warning"] = (
-                f"index.txt has {after:,} lines, over the {cap:,}-line L1 cap: "
-                "trim [RULES] or archive entries"
-            )
-        return tx.commit()
+    return True
 
 
 # --- adding by hand --------------------------------------------------------------

@@ -121,7 +121,7 @@ def _topic_rel(root: str, name: str, folder: str) -> str | None:
     base = os.path.join(root, folder) if folder else root
     prefix = f"{folder}/" if folder else ""
     direct = f"memory_{name}.md"
-    if os.path.isfile(os.path.join(base, direct)):
+    if os.path.lexists(os.path.join(base, direct)):  # a FIFO there: the read says why
         return prefix + direct
     try:
         names = sorted(os.listdir(base))

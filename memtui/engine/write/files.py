@@ -16,6 +16,7 @@ import stat
 from collections.abc import Callable
 
 from memtui.engine.paths import TEMP_MARK, is_temp_name  # noqa: F401 - re-exported
+from memtui.engine.rawfile import not_readable, not_regular, too_large
 from memtui.engine.write import groupsync, parallel
 from memtui.engine.write.errors import Unsafe, WriteError, plain
 from memtui.engine.write.faults import crash_point, fault_point  # noqa: F401 - re-exported
@@ -35,16 +36,13 @@ def dir_mode(file_mode: int) -> int:
 
 
 def _regular(fd: int, rel: str, limit: int) -> os.stat_result:
+    """The file's stat, or Unsafe saying why it is not read (the reader's words)."""
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
-        raise Unsafe(
-            f"{rel} is not a regular file (a FIFO, device or folder?); nothing was changed"
-        )
+        raise Unsafe(f"{not_readable(rel, not_regular(info.st_mode))}; nothing was changed")
     if info.st_size > limit:
-        raise Unsafe(
-            f"{rel} is larger than the {limit:,}-byte limit ({info.st_size:,} bytes); "
-            "memtui never writes it; nothing was changed"
-        )
+        why = too_large(limit, info.st_size)
+        raise Unsafe(f"{not_readable(rel, why)}; memtui never writes it, nothing was changed")
     return info
 
 
