@@ -73,7 +73,7 @@ REASON = {
     "link-out": "outside the store root",
     "not-utf8": "not valid UTF-8",
     "binary": "binary file",
-    "oversized": f"larger than the {LIMIT}-byte limit",
+    "oversized": f"larger than the {LIMIT:,}-byte limit",
 }
 # Each layout's files it reads by name (a daily note by its date): (layout, file).
 KNOWN = [
