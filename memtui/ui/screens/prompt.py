@@ -9,48 +9,24 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from memtui.ui.safe import literal
+from memtui.ui.screens.dialog import DialogBody, DialogScreen
 
 HINT = "enter to confirm · escape to cancel"
 
 
-class PromptScreen(ModalScreen[str | None]):
+class PromptScreen(DialogScreen[str | None]):
     """Dismissed with the text typed (stripped, never empty), or None when cancelled."""
 
     DEFAULT_CSS = """
-    PromptScreen {
-        align: center middle;
-    }
-    PromptScreen > #prompt-box {
-        width: 72;
-        max-width: 90%;
-        height: auto;
-        padding: 1 2;
-        border: thick $accent;
-        background: $surface;
-    }
-    PromptScreen #prompt-question {
-        width: 1fr;
-        margin-bottom: 1;
-    }
-    PromptScreen #prompt-hint {
-        color: $text-muted;
-        margin-top: 1;
-    }
-    PromptScreen #prompt-hint.-error {
-        color: $error;
-    }
-    PromptScreen #prompt-buttons {
-        height: auto;
-        align-horizontal: right;
-        margin-top: 1;
-    }
-    PromptScreen Button {
-        margin-left: 2;
-    }
+    PromptScreen > #prompt-box { width: 72; }
+    PromptScreen #prompt-question { width: 1fr; }
+    PromptScreen #prompt-foot { margin-top: 1; }
+    PromptScreen #prompt-hint { margin-top: 1; }
+    PromptScreen #prompt-hint.-error { color: $error; }
+    PromptScreen #prompt-buttons { margin-top: 1; }
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="prompt.cancel")]
@@ -74,13 +50,15 @@ class PromptScreen(ModalScreen[str | None]):
         self.optional = optional  # an empty answer is "" (none), not refused
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="prompt-box"):
-            yield Static(literal(self.question), id="prompt-question")
-            yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
-            yield Static(Text(HINT), id="prompt-hint")
-            with Horizontal(id="prompt-buttons"):
-                yield Button(literal(self.ok_label), variant="primary", id="prompt-ok")
-                yield Button("Cancel", id="prompt-cancel")
+        with Vertical(id="prompt-box", classes="dialog-box"):
+            with DialogBody(id="prompt-body"):
+                yield Static(literal(self.question), id="prompt-question")
+            with Vertical(id="prompt-foot", classes="dialog-foot"):
+                yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
+                yield Static(Text(HINT), id="prompt-hint", classes="dialog-hint")
+                with Horizontal(id="prompt-buttons", classes="dialog-buttons"):
+                    yield Button(literal(self.ok_label), variant="primary", id="prompt-ok")
+                    yield Button("Cancel", id="prompt-cancel")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
