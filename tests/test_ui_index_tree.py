@@ -354,3 +354,50 @@ def test_a_key_that_does_nothing_on_a_row_says_why(
 
     run(HostApp(root), body, loaded=True)
     assert tree_digest(root) == before
+
+
+@pytest.mark.parametrize(
+    ("layout", "group", "index"),
+    [
+        ("claude", "memories", 2),
+        ("claude", "memories", -1),
+        ("hermes", "MEMORY.md", 1),
+        ("", "topics", -1),
+    ],
+    ids=["claude-middle", "claude-last", "hermes-entry", "workspace-last-topic"],
+)
+def test_archiving_a_row_keeps_the_place_in_its_group(
+    tmp_path: Path, layout: str, group: str, index: int
+) -> None:
+    """The group stays open as it was and the cursor takes the neighbouring row of the
+    same group (the next one, or the one before when it was the last), in every layout."""
+    root = demo_store(tmp_path / "demo") / layout
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        tree = app.query_one(IndexPane).index_tree
+        tree.focus()
+        await press_on(pilot, tree, group, "right")
+        parent = find(tree, group)
+        rows = list(parent.children)
+        gone = rows[index]
+        assert gone.data is not None and gone.data.toggle is not None
+        assert gone.data.toggle[0] == "archive"
+        neighbour = rows[index - 1] if gone is rows[-1] else rows[index + 1]
+        keys = (parent.data.key, gone.data.key, neighbour.data.key)  # type: ignore[union-attr]
+        tree.move_cursor(gone)
+        await pilot.pause()
+        await pilot.press("x")
+        await answer_confirm(pilot, app, "y")
+        await until(
+            pilot,
+            lambda: all(n.data is None or n.data.key != keys[1] for n in built(tree)),
+            what="the archived row to leave the tree",
+        )
+        await pilot.pause()
+        cursor = tree.cursor_node
+        assert cursor is not None and cursor.data is not None
+        assert cursor.data.key == keys[2], cursor.label
+        assert cursor.parent is not None and cursor.parent.data is not None
+        assert cursor.parent.data.key == keys[0] and cursor.parent.is_expanded
+
+    run(MemtuiApp(str(root), watch=False), body, loaded=True)

@@ -32,6 +32,7 @@ def outline(store: Store, data: ClaudeData) -> list[OutlineItem]:
     items.append(
         OutlineItem(
             f"memories ({len(data.memories)})",
+            key="memories",  # not the label: its count changes with an archive
             badges=(*_over(len(data.memories)), *([all_found] if all_found else [])),
             children=lambda: tuple(
                 _memory(data, i, tally(found.get(data.memories[i].file, ())), twice)
@@ -43,6 +44,7 @@ def outline(store: Store, data: ClaudeData) -> list[OutlineItem]:
         items.append(
             OutlineItem(
                 f"archived ({len(data.archived)})",
+                key="archived",
                 file=ARCHIVE,
                 children=lambda: tuple(_archived(rel) for rel in data.archived),
             )
@@ -117,6 +119,7 @@ def _memory(
     label = m.name or m.file
     return OutlineItem(
         f"{label} · {m.file}" if label in twice else label,
+        key=f"file:{m.file}",
         file=m.file,
         line=1,
         entry_id=f"claude:{m.file}",

@@ -40,6 +40,7 @@ def outline(store: Store, data: HermesData) -> list[OutlineItem]:
         items.append(
             OutlineItem(
                 f"pending ({len(data.queue)})",
+                key="pending",  # not the label: its count changes
                 file="pending/memory",
                 badges=((counted(len(data.skills), "skill"), "info"),) if data.skills else (),
                 children=lambda: tuple(_staged(q) for q in (*data.queue, *data.skills)),
@@ -49,6 +50,7 @@ def outline(store: Store, data: HermesData) -> list[OutlineItem]:
         items.append(
             OutlineItem(
                 f"archived ({len(data.archived)})",
+                key="archived",
                 file=ARCHIVE,
                 children=lambda: tuple(
                     OutlineItem(

@@ -53,6 +53,7 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
         items.append(
             OutlineItem(
                 f"daily notes ({len(data.daily)})",
+                key="daily",  # not the label: its count changes
                 file="memory",
                 badges=tuple(
                     filter(None, [tally(f for d in data.daily for f in found.get(d.file, ()))])

@@ -165,7 +165,7 @@ class IndexPane(Archiving, Pane):
         self.store = store
         tree = self.index_tree
         self._styles = {name: component_style(tree, f"index--{name}") for name in STYLES}
-        expanded, cursor_key = self._remember(tree)
+        expanded, place = self._remember(tree)
         scroll_y = tree.scroll_y if not self._first else 0
         if self._first:
             tree.cursor_line = 0  # a fresh store starts at its top, not at the old row
@@ -174,8 +174,10 @@ class IndexPane(Archiving, Pane):
         top = [*(top or [NONE]), HISTORY]
         cursor: TreeNode[Node] | None = None
         for spec in self._specs("", top):
-            found = self._add(tree.root, spec, expanded, cursor_key)
+            found = self._add(tree.root, spec, expanded, place.key if place else None)
             cursor = cursor or found
+        if cursor is None and place is not None:  # its row is gone (archived, say)
+            cursor = _neighbour(tree, place)
         self._first = False
         _ = tree.last_line  # lay the lines out now, so the cursor lands on its node's line
         tree.scroll_to(y=scroll_y, animate=False, immediate=True)
@@ -192,12 +194,15 @@ class IndexPane(Archiving, Pane):
         self.selected = {k: v for k, v in self.selected.items() if present.get(k) == v}
         self.refresh_bindings()
 
-    def _remember(self, tree: IndexTree) -> tuple[set[str] | None, str | None]:
+    def _remember(self, tree: IndexTree) -> tuple[set[str] | None, Place | None]:
         if self._first:
             return None, None
         expanded = {n.data.key for n in _built(tree, open_only=True) if n.data is not None}
         cursor = tree.cursor_node
-        return expanded, cursor.data.key if cursor is not None and cursor.data else None
+        if cursor is None or cursor.data is None or cursor.parent is None:
+            return expanded, None
+        parent = cursor.parent.data.key if cursor.parent.data is not None else None
+        return expanded, Place(cursor.data.key, parent, cursor.parent.children.index(cursor))
 
     def _add(
         self,
@@ -381,6 +386,30 @@ class IndexPane(Archiving, Pane):
         if action == "history":
             return True if spec is not None and spec.rel is not None else None
         return True
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where the cursor was: its row, the row it is under (None: the top) and its index
+    there, so that when the row is gone the cursor takes its neighbour's."""
+
+    key: str
+    parent: str | None
+    index: int
+
+
+def _neighbour(tree: Tree[Node], place: Place) -> TreeNode[Node] | None:
+    """The row now at the gone row's index under the same parent (the one after it, or
+    the last); the parent itself when it has no rows left."""
+    parent: TreeNode[Node] | None = tree.root
+    if place.parent is not None:
+        parent = next((n for n in _built(tree) if n.data and n.data.key == place.parent), None)
+    if parent is None:
+        return None
+    rows = parent.children if parent.is_expanded or parent.is_root else ()
+    if rows:
+        return rows[min(place.index, len(rows) - 1)]
+    return None if parent.is_root else parent
 
 
 def _archivable(spec: Node) -> bool:
