@@ -55,15 +55,25 @@ def row(items: Iterable[OutlineItem], label: str) -> OutlineItem:
 # --- the threshold levels are badges the engine hands over ---------------------------
 
 
-@pytest.mark.parametrize(("lines", "level"), [(149, "ok"), (150, "warning"), (180, "error")])
-def test_the_index_size_badge_carries_its_threshold_level(
-    tmp_path: Path, lines: int, level: str
+@pytest.mark.parametrize(
+    ("lines", "toml", "badge", "level"),
+    [
+        (149, "", "149/200 lines", "ok"),
+        (150, "", "150/200 lines", "warning"),
+        (180, "", "blocked · 180/200", "error"),
+        (2038, "", "blocked · 2,038/200", "error"),
+        (120, "index_warn_lines = 100\nindex_block_lines = 110\n", "blocked · 120/200", "error"),
+    ],
+)
+def test_the_index_size_badge_carries_its_findings_level(
+    tmp_path: Path, lines: int, toml: str, badge: str, level: str
 ) -> None:
-    ws = kids(group(outline(write_tree(tmp_path, workspace(lines))), "workspace"))
+    """Against the hard cap, in the level of the index-size finding (memtui.toml's
+    thresholds); blocked says so."""
+    extra = {"memtui.toml": f"[thresholds]\n{toml}"} if toml else {}
+    ws = kids(group(outline(write_tree(tmp_path, workspace(lines, **extra))), "workspace"))
     memory = row(ws, "memory.md")
-    text, got = memory.badges[-1]  # last: after the findings, which stay visible
-    assert text == f"{lines} lines · warn 150 · block 180 · cap 200"
-    assert got == level
+    assert memory.badges[-1] == (badge, level)  # last: after the findings
 
 
 @pytest.mark.parametrize(("lines", "level"), [(4, "ok"), (5, "warning"), (6, "error")])
@@ -182,7 +192,7 @@ def test_companion_events_are_counted_not_listed(tmp_path: Path) -> None:
     files = {"memory/events.md": "# 事件\n\n" + events}
     cp = kids(group(outline(write_tree(tmp_path, files)), "companion"))
     ev = row(cp, "events.md")
-    assert ev.badges[0] == ("3 events · 3 open", "muted")
+    assert ev.badges[0] == ("3/3 open", "muted")
     assert ev.children is None and ev.entry_id == "file:memory/events.md"
 
 

@@ -38,11 +38,16 @@ def parse(reader: StoreReader, root_files: list[str]) -> Workspace:
     if index is not None:
         index_lines = line_count(index.text)
         if index_lines >= t.index_block_lines:
+            over = (
+                f", over its {INDEX_CAP_LINES}-line hard cap"
+                if index_lines > INDEX_CAP_LINES
+                else ""
+            )
             reader.findings.add(
                 "index-size",
                 INDEX,
                 None,
-                f"memory.md has {index_lines} lines (blocked at {t.index_block_lines}): "
+                f"memory.md has {index_lines:,} lines (blocked at {t.index_block_lines:,}{over}): "
                 "nothing may add to it until it is governed",
                 level="error",
             )
@@ -51,7 +56,7 @@ def parse(reader: StoreReader, root_files: list[str]) -> Workspace:
                 "index-size",
                 INDEX,
                 None,
-                f"memory.md has {index_lines} lines (warning from {t.index_warn_lines}): "
+                f"memory.md has {index_lines:,} lines (warning from {t.index_warn_lines:,}): "
                 "run governance soon",
             )
         code = reader.fences(index)

@@ -26,6 +26,7 @@ from memtui.engine.store import Store
 from memtui.ui.messages import EditEntry, OpenFile, Say, ShowHistory
 from memtui.ui.panes import Pane
 from memtui.ui.panes.tree_archive import Archiving
+from memtui.ui.panes.tree_fit import Part, fit, joined, soft
 from memtui.ui.safe import row
 from memtui.ui.style import component_style
 
@@ -51,13 +52,16 @@ class Node:
     kids: Callable[[], tuple[OutlineItem, ...]] | None = None
     filled: bool = field(default=False, compare=False)
     why: str = ""  # why e / x do nothing on it (the engine's words), said when pressed
+    parts: tuple[Part, ...] = field(default=(), compare=False)  # label, badges (tree_fit)
 
 
 class IndexTree(Tree[Node]):
     """The tree itself: enter opens (the pane handles NodeSelected), arrows fold."""
 
     DEFAULT_CSS = """
-    IndexTree { height: 1fr; background: $surface; }
+    IndexTree {
+        height: 1fr; background: $surface; scrollbar-gutter: stable; scrollbar-size-vertical: 1;
+    }
     IndexTree > .index--error { color: $error; text-style: bold; }
     IndexTree > .index--warning { color: $warning; }
     IndexTree > .index--info { color: $text-muted; }
@@ -83,6 +87,24 @@ class IndexTree(Tree[Node]):
 
     def action_pane(self, action: str) -> None:
         getattr(self.query_ancestor(IndexPane), f"action_{action}")()
+
+    def render_label(self, node: TreeNode[Node], base_style: Style, style: Style) -> Text:
+        """The row, shortened to fit the width left of its guides (tree_fit): the
+        scrollbar's gutter is kept, so a scrollbar appearing cuts nothing."""
+        text = super().render_label(node, base_style, style)
+        spec, width = node.data, self.scrollable_content_region.width
+        if spec is None or not spec.parts or width <= 0:
+            return text
+        depth, up = 0, node.parent
+        while up is not None and not up.is_root:
+            depth, up = depth + 1, up.parent
+        room = width - depth * self.guide_depth
+        if text.cell_len <= room:
+            return text
+        head = text[: len(text.plain) - len(spec.label.plain)]  # the fold icon, a ✓
+        label = fit(spec.parts, room - head.cell_len)
+        label.stylize(style)
+        return head + label
 
     def action_edge(self, last: bool) -> None:
         self.move_cursor_to_line(self.last_line if last else 0)
@@ -243,33 +265,39 @@ class IndexPane(Archiving, Pane):
             key = f"{parent_key}/{local}{suffix}" if parent_key else local
             verb = next((v for v in TOGGLES if v in item.verbs), None)
             target = item.target if item.target is not None else item.entry_id
+            parts = self._draw(item)
             out.append(
                 Node(
                     key,
-                    self._draw(item),
+                    joined(parts),
                     item.file,
                     item.line,
                     item.entry_id if "edit" in item.verbs else None,
                     (verb, target) if verb and target is not None else None,
                     item.children,
                     why=item.not_offered,
+                    parts=parts,
                 )
             )
         return out
 
-    def _draw(self, item: OutlineItem) -> Text:
-        """The label, then each badge two spaces on; a tally's words each in its level."""
+    def _draw(self, item: OutlineItem) -> tuple[Part, ...]:
+        """The label, then each badge (joined two spaces apart); a tally's words each
+        in its level."""
         text = row(item.label)
         if item.style:
             text.stylize(self._style(item.style))
+        out: list[Part] = [(text, True)]
         for shown, level in item.badges:
-            text.append("  ")
             levels = level.split()
-            parts = shown.split(" ") if len(levels) > 1 else [shown]
-            for i, (part, lvl) in enumerate(zip(parts, levels, strict=False)):
-                badge = row(part, self._style(lvl))  # type: ignore[arg-type]
-                text.append_text(badge if i == 0 else Text(" ", end="") + badge)
-        return text
+            words = shown.split(" ") if len(levels) > 1 else [shown]
+            badge = Text(end="", no_wrap=True)
+            for i, (word, lvl) in enumerate(zip(words, levels, strict=False)):
+                if i:
+                    badge.append(" ")
+                badge.append_text(row(word, self._style(lvl)))  # type: ignore[arg-type]
+            out.append((badge, soft(shown, level)))
+        return tuple(out)
 
     def _style(self, name: str) -> Style:
         return self._styles.get(name) or Style()
