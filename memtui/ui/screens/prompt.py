@@ -1,9 +1,12 @@
 """Ask for one line of text (a reject reason): enter submits, escape cancels.
 
-An empty answer is not an answer: the screen stays open and says so.
+An empty answer is not an answer, nor one that `check` refuses (a due date that is no
+date): the screen stays open with the text as typed and says why.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -40,6 +43,7 @@ class PromptScreen(DialogScreen[str | None]):
         ok: str = "OK",
         required: str = "an empty answer is not allowed: type something, or escape to cancel",
         optional: bool = False,
+        check: Callable[[str], str | None] | None = None,
     ) -> None:
         super().__init__()
         self.question = question
@@ -48,6 +52,7 @@ class PromptScreen(DialogScreen[str | None]):
         self.ok_label = ok
         self.required = required
         self.optional = optional  # an empty answer is "" (none), not refused
+        self.check = check  # why an answer is refused (the engine's words), or None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt-box", classes="dialog-box"):
@@ -76,9 +81,12 @@ class PromptScreen(DialogScreen[str | None]):
 
     def submit(self, value: str) -> None:
         answer = value.strip()
-        if not answer and not self.optional:
+        problem = self.required if not answer and not self.optional else None
+        if problem is None and self.check is not None:
+            problem = self.check(answer)
+        if problem is not None:
             hint = self.query_one("#prompt-hint", Static)
-            hint.update(Text(self.required))
+            hint.update(Text(problem))
             hint.add_class("-error")
             self.query_one(Input).focus()
             return
