@@ -204,11 +204,11 @@ def test_sops_past_a_chunk_are_ranges_built_only_when_opened(tmp_path: Path) -> 
     files = {"index.txt": "[RULES] x\n", "facts.md": "# Facts\n"}
     files |= {f"sops/task-{i:04d}.md": f"# task {i}\n" for i in range(n)}
     dsh = kids(group(outline(write_tree(tmp_path, files)), "dsh"))
-    ranges = kids(row(dsh, f"sops ({n})"))
+    ranges = kids(row(dsh, f"sops ({n:,})"))
     assert [r.label for r in ranges] == [
         f"sops 1–{CHUNK}",
-        f"sops {CHUNK + 1}–{2 * CHUNK}",
-        f"sops {2 * CHUNK + 1}–{n}",
+        f"sops {CHUNK + 1}–{2 * CHUNK:,}",
+        f"sops {2 * CHUNK + 1:,}–{n:,}",
     ]
     assert all(r.style == "muted" and r.children is not None for r in ranges)
     assert [s.label for s in kids(ranges[2])] == [f"task-{i:04d}" for i in range(2 * CHUNK, n)]

@@ -241,7 +241,7 @@ def test_sops_are_built_only_when_expanded(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot, app: TreeAndFile) -> None:
         tree = await loaded(pilot, app)
-        sops = find(tree, "sops (3000)")
+        sops = find(tree, "sops (3,000)")
         assert not sops.children
         assert len(built(tree)) < 30
         sops.expand()

@@ -1,4 +1,5 @@
-"""Counts said in words, the same on both faces: `1 error`, `3 errors`, `0 info`."""
+"""Counts said in words, the same on both faces: `1 error`, `3 errors`, `1,974 info`:
+a count has thousands separators, as every number the app shows."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ _LEVEL_NOUNS = {
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:
     """`n` and the noun, singular for exactly one (`plural`: when not noun + "s")."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
 def level_counts(store: Store) -> list[tuple[str, int, str]]:

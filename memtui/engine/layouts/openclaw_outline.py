@@ -52,7 +52,7 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
     if data.daily:
         items.append(
             OutlineItem(
-                f"daily notes ({len(data.daily)})",
+                f"daily notes ({len(data.daily):,})",
                 key="daily",  # not the label: its count changes
                 file="memory",
                 badges=tuple(
@@ -67,7 +67,7 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
             OutlineItem(
                 "memory audit",
                 file=audit.QUEUE,
-                badges=((f"{len(pending)} pending", WARNING),) if pending else (),
+                badges=((f"{len(pending):,} pending", WARNING),) if pending else (),
                 verbs=("open",),
             )
         )

@@ -77,7 +77,7 @@ def parse(reader: StoreReader, root_files: list[str]) -> Workspace:
                 "agent-size",
                 "agent.md",
                 None,
-                f"agent.md is {agent_bytes} bytes (threshold {t.agent_max_bytes}); it is "
+                f"agent.md is {agent_bytes:,} bytes (threshold {t.agent_max_bytes:,}); it is "
                 "injected into every prompt, so trim rules that have served their purpose",
             )
     user = _sections_of(reader, "user.md")

@@ -86,7 +86,7 @@ def _index_rows(rows: Rows, w: Workspace) -> tuple[OutlineItem, ...]:
         out.append(
             rows.row(
                 f"## {s.name}",
-                (f"→{len(inside)}", "muted"),
+                (f"→{len(inside):,}", "muted"),
                 tally(rows.findings_in(rel, lo, hi)),
                 key=f"sec:{s.name}",
                 file=rel,
@@ -119,7 +119,7 @@ def _sections(rows: Rows, rel: str, secs: Iterable[Section]) -> tuple[OutlineIte
     return tuple(
         rows.row(
             f"## {s.name}",
-            (f"•{len(s.items)}", "muted"),
+            (f"•{len(s.items):,}", "muted"),
             tally(rows.findings_in(rel, s.span.lineno, s.span.stop)),
             key=f"sec:{s.name}",
             file=rel,
