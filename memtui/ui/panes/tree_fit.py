@@ -1,13 +1,15 @@
 """A tree row made to fit the room it has (the sidebar is 44 columns at 120): a badge
 holding a number or a level (error, warning, ...) is shown whole, never cut to a
 wrong number ("warn 150" drawn as "warn 15"); the muted words (a topic's
-description), then the label, give up cells instead, each ending in "…".
+description) give up cells instead, ending in "…", then the label, "…" in its middle
+(its end tells apart names that share a start: project_shared_1.md, _2.md).
 Widths are Rich cell widths: 🔥 and CJK take two."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 
 GAP = "  "  # between the label and each badge
@@ -40,12 +42,30 @@ def fit(parts: Sequence[Part], room: int) -> Text:
     for group in (badges, [0] if parts and parts[0][1] else []):
         over = _shrink(widths, group, over)
     out = []
-    for (text, may), width in zip(parts, widths, strict=True):
-        if width < text.cell_len:
+    for i, ((text, may), width) in enumerate(zip(parts, widths, strict=True)):
+        if width < text.cell_len and i == 0:
+            text = _middle(text, width)
+        elif width < text.cell_len:
             text = text.copy()
             text.truncate(width, overflow="ellipsis")
         out.append((text, may))
     return joined(out)
+
+
+def _middle(text: Text, width: int) -> Text:
+    """`text` in `width` cells, its start and end kept around a "…"."""
+    plain = text.plain
+    head_room = width // 2
+    tail_room = width - 1 - head_room
+    head = used = 0
+    while head < len(plain) and used + cell_len(plain[head]) <= head_room:
+        used, head = used + cell_len(plain[head]), head + 1
+    tail, used = len(plain), 0
+    while tail > head and used + cell_len(plain[tail - 1]) <= tail_room:
+        used, tail = used + cell_len(plain[tail - 1]), tail - 1
+    out = text[:head] + Text("…") + text[tail:]
+    out.append(" " * (width - out.cell_len))  # a wide character that did not fit
+    return out
 
 
 def _shrink(widths: list[int], group: list[int], over: int) -> int:
