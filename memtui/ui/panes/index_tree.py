@@ -17,6 +17,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -53,6 +54,7 @@ class Node:
     filled: bool = field(default=False, compare=False)
     why: str = ""  # why e / x do nothing on it (the engine's words), said when pressed
     parts: tuple[Part, ...] = field(default=(), compare=False)  # label, badges (tree_fit)
+    fitted: tuple[int, Text] | None = field(default=None, compare=False)  # (cells, label)
 
 
 class IndexTree(Tree[Node]):
@@ -74,6 +76,8 @@ class IndexTree(Tree[Node]):
         *Tree.COMPONENT_CLASSES,
         *(f"index--{s}" for s in STYLES),
     }
+    _sized: Size | None = None  # the size _rows_width was worked out for
+    _rows_width = 0
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Open", id="index.open"),
         Binding("right", "fold(True)", "Expand", show=False),
@@ -92,19 +96,29 @@ class IndexTree(Tree[Node]):
         """The row, shortened to fit the width left of its guides (tree_fit): the
         scrollbar's gutter is kept, so a scrollbar appearing cuts nothing."""
         text = super().render_label(node, base_style, style)
-        spec, width = node.data, self.scrollable_content_region.width
-        if spec is None or not spec.parts or width <= 0:
+        spec = node.data
+        if spec is None or not spec.parts:
             return text
         depth, up = 0, node.parent
         while up is not None and not up.is_root:
             depth, up = depth + 1, up.parent
-        room = width - depth * self.guide_depth
-        if text.cell_len <= room:
+        room = self._width() - depth * self.guide_depth
+        if text.cell_len <= room or room <= 0:
             return text
-        head = text[: len(text.plain) - len(spec.label.plain)]  # the fold icon, a ✓
-        label = fit(spec.parts, room - head.cell_len)
+        text.right_crop(len(spec.label.plain))  # what is left: the fold icon, a ✓
+        room -= text.cell_len
+        if spec.fitted is None or spec.fitted[0] != room:  # made once for a width
+            spec.fitted = (room, fit(spec.parts, room))
+        label = spec.fitted[1].copy()
         label.stylize(style)
-        return head + label
+        text.append_text(label)
+        return text
+
+    def _width(self) -> int:
+        """The width rows have (the scrollbar's gutter off), worked out once a size."""
+        if self._sized != self.size:
+            self._sized, self._rows_width = self.size, self.scrollable_content_region.width
+        return self._rows_width
 
     def action_edge(self, last: bool) -> None:
         self.move_cursor_to_line(self.last_line if last else 0)
