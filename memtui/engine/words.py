@@ -1,5 +1,4 @@
-"""Counts said in words, the same on both faces: `1 error`, `3 errors`, `1,974 info`:
-a count has thousands separators, as every number the app shows."""
+"""Counts said in words, the same on both faces: `1 error`, `3 errors`, `0 info`."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ def _index(reader: StoreReader, data: ClaudeData) -> None:
     add = reader.findings.add
     if cut.first_unloaded_line is not None:
         why = (
-            f"{cut.line_count:,} lines (Claude loads {rules.MAX_LINES})"
+            f"{cut.line_count:,} lines (Claude loads {rules.MAX_LINES:,})"
             if cut.by_lines
             else f"{cut.unit_count:,} UTF-16 units (Claude loads {rules.MAX_UNITS:,})"
         )
@@ -136,7 +136,7 @@ def _memories(reader: StoreReader, data: ClaudeData) -> None:
             )
     if len(data.memories) > rules.RECALL_FILES:
         past = [m.file for m in data.memories[rules.RECALL_FILES :]]
-        few = ", ".join(past[:5]) + (f" and {len(past) - 5:,} more" if len(past) > 5 else "")
+        few = ", ".join(past[:5]) + (f" and {len(past) - 5} more" if len(past) > 5 else "")
         add(
             "recall-cutoff",
             past[0],

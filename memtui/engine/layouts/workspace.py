@@ -38,16 +38,11 @@ def parse(reader: StoreReader, root_files: list[str]) -> Workspace:
     if index is not None:
         index_lines = line_count(index.text)
         if index_lines >= t.index_block_lines:
-            over = (
-                f", over its {INDEX_CAP_LINES}-line hard cap"
-                if index_lines > INDEX_CAP_LINES
-                else ""
-            )
             reader.findings.add(
                 "index-size",
                 INDEX,
                 None,
-                f"memory.md has {index_lines:,} lines (blocked at {t.index_block_lines:,}{over}): "
+                f"memory.md has {index_lines:,} lines (blocked at {t.index_block_lines:,}): "
                 "nothing may add to it until it is governed",
                 level="error",
             )
