@@ -1,7 +1,9 @@
-"""Counts said in words, the same on both faces: `1 error`, `3 errors`, `0 info`."""
+"""Counts and lists said in words, the same on both faces and in every format:
+`1 error`, `1,974 warnings`, `E033, E035`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from memtui.engine.model import ERROR, INFO, LEVELS, WARNING
@@ -20,6 +22,11 @@ _LEVEL_NOUNS = {
 def counted(n: int, noun: str, plural: str | None = None) -> str:
     """`n` and the noun, singular for exactly one (`plural`: when not noun + "s")."""
     return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
+def listed(items: Iterable[object], empty: str = "nothing") -> str:
+    """Items as people write them, `E033, E035` (not a Python list); `empty` for none."""
+    return ", ".join(str(item) for item in items) or empty
 
 
 def level_counts(store: Store) -> list[tuple[str, int, str]]:
