@@ -135,8 +135,11 @@ def test_the_undo_of_a_ten_file_operation_answers_yes_by_click_at_80x24(demo: Pa
         screen = app.screen
         assert isinstance(screen, ConfirmScreen)
         assert screen.question.count("\n  ") >= 10  # one line a file
-        room = screen.query_one("#confirm-body").region.height
-        assert screen.query_one("#confirm-question").region.height > room  # it scrolls
+        body = screen.query_one("#confirm-body")
+        assert screen.query_one("#confirm-question").region.height > body.region.height
+        await pilot.press("pagedown")  # the question scrolls; No keeps the focus
+        await until(pilot, lambda: body.scroll_y > 0, what="the question to scroll")
+        assert app.focused is screen.query_one("#confirm-no")
         shown_whole(screen, "#confirm-yes")
         assert await pilot.click("#confirm-yes")
         await until(pilot, lambda: memory_digest(demo) == before, what="all ten put back")

@@ -36,11 +36,14 @@ class DialogScreen(ModalScreen[ResultType]):
     DialogScreen .dialog-hint { width: 1fr; color: $text-muted; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "scroll_body('up')", "Scroll up", show=False, id="dialog.up"),
-        Binding("down", "scroll_body('down')", "Scroll down", show=False, id="dialog.down"),
-        Binding("pageup", "scroll_body('page_up')", "Page up", show=False, id="dialog.page_up"),
-        Binding("pagedown", "scroll_body('page_down')", "Page down", show=False,
-                id="dialog.page_down"),
+        Binding(key, f"scroll_body('{how}')", title, show=False, id=f"dialog.{how}",
+                tooltip=f"{title}: a long question scrolls, the buttons stay")
+        for key, how, title in (
+            ("up", "up", "Scroll up"),
+            ("down", "down", "Scroll down"),
+            ("pageup", "page_up", "Page up"),
+            ("pagedown", "page_down", "Page down"),
+        )
     ]  # fmt: skip
 
     def action_scroll_body(self, how: str) -> None:
