@@ -55,15 +55,25 @@ def row(items: Iterable[OutlineItem], label: str) -> OutlineItem:
 # --- the threshold levels are badges the engine hands over ---------------------------
 
 
-@pytest.mark.parametrize(("lines", "level"), [(149, "ok"), (150, "warning"), (180, "error")])
-def test_the_index_size_badge_carries_its_threshold_level(
-    tmp_path: Path, lines: int, level: str
+@pytest.mark.parametrize(
+    ("lines", "toml", "badge", "level"),
+    [
+        (149, "", "149/200 lines", "ok"),
+        (150, "", "150/200 lines", "warning"),
+        (180, "", "blocked · 180/200", "error"),
+        (2038, "", "blocked · 2,038/200", "error"),
+        (120, "index_warn_lines = 100\nindex_block_lines = 110\n", "blocked · 120/200", "error"),
+    ],
+)
+def test_the_index_size_badge_carries_its_findings_level(
+    tmp_path: Path, lines: int, toml: str, badge: str, level: str
 ) -> None:
-    ws = kids(group(outline(write_tree(tmp_path, workspace(lines))), "workspace"))
+    """Against the hard cap, in the level of the index-size finding (memtui.toml's
+    thresholds); blocked says so."""
+    extra = {"memtui.toml": f"[thresholds]\n{toml}"} if toml else {}
+    ws = kids(group(outline(write_tree(tmp_path, workspace(lines, **extra))), "workspace"))
     memory = row(ws, "memory.md")
-    text, got = memory.badges[-1]  # last: after the findings, which stay visible
-    assert text == f"{lines} lines · warn 150 · block 180 · cap 200"
-    assert got == level
+    assert memory.badges[-1] == (badge, level)  # last: after the findings
 
 
 @pytest.mark.parametrize(("lines", "level"), [(4, "ok"), (5, "warning"), (6, "error")])
@@ -182,7 +192,7 @@ def test_companion_events_are_counted_not_listed(tmp_path: Path) -> None:
     files = {"memory/events.md": "# 事件\n\n" + events}
     cp = kids(group(outline(write_tree(tmp_path, files)), "companion"))
     ev = row(cp, "events.md")
-    assert ev.badges[0] == ("3 events · 3 open", "muted")
+    assert ev.badges[0] == ("3/3 open", "muted")
     assert ev.children is None and ev.entry_id == "file:memory/events.md"
 
 
@@ -194,11 +204,11 @@ def test_sops_past_a_chunk_are_ranges_built_only_when_opened(tmp_path: Path) -> 
     files = {"index.txt": "[RULES] x\n", "facts.md": "# Facts\n"}
     files |= {f"sops/task-{i:04d}.md": f"# task {i}\n" for i in range(n)}
     dsh = kids(group(outline(write_tree(tmp_path, files)), "dsh"))
-    ranges = kids(row(dsh, f"sops ({n})"))
+    ranges = kids(row(dsh, f"sops ({n:,})"))
     assert [r.label for r in ranges] == [
         f"sops 1–{CHUNK}",
-        f"sops {CHUNK + 1}–{2 * CHUNK}",
-        f"sops {2 * CHUNK + 1}–{n}",
+        f"sops {CHUNK + 1}–{2 * CHUNK:,}",
+        f"sops {2 * CHUNK + 1:,}–{n:,}",
     ]
     assert all(r.style == "muted" and r.children is not None for r in ranges)
     assert [s.label for s in kids(ranges[2])] == [f"task-{i:04d}" for i in range(2 * CHUNK, n)]

@@ -7,9 +7,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from memtui.engine import ops
 from memtui.engine.context_rows import CUT, HEAD, UNLOADED
 from memtui.ui.app import MemtuiApp
 from memtui.ui.panes.index_tree import IndexPane, IndexTree
+from tests.conftest import tree_digest
 from tests.ui_helpers import answer_confirm, demo_store, run, store_loaded, until
 
 
@@ -133,3 +135,38 @@ def test_memories_sharing_a_name_are_told_apart_by_their_file(tmp_path: Path) ->
         ]
 
     run(MemtuiApp(str(root), watch=False), body, loaded=True)
+
+
+def test_the_confirms_say_where_claude_keeps_what_is_archived(tmp_path: Path) -> None:
+    """.archive/, the layout's own words, in the restore confirm of an archived memory
+    and in a bulk archive's; never the seed layouts' archive/."""
+    root = demo_store(tmp_path / "demo") / "claude"
+    memories = sorted(p.name for p in root.glob("*.md") if p.name != "MEMORY.md")
+    ops.archive(str(root), f"claude:{memories[0]}")
+    before = tree_digest(root)
+
+    async def body(pilot, app) -> None:  # type: ignore[no-untyped-def]
+        tree = app.query_one(IndexPane).index_tree
+        tree.focus()
+        _open_all(tree, ("memories", "archived"))
+        await pilot.pause()
+        archived = next(n for n in _walk(tree) if n.data and n.data.toggle
+                        and n.data.toggle[0] == "restore")  # fmt: skip
+        tree.move_cursor(archived)
+        await pilot.pause()
+        await pilot.press("x")
+        question = await answer_confirm(pilot, app, "n")
+        assert f"Restore claude:{memories[0]} from .archive/" in question, question
+        rows = [n for n in _walk(tree) if n.data and n.data.toggle
+                and n.data.toggle[0] == "archive"][:2]  # fmt: skip
+        for row in rows:
+            tree.move_cursor(row)
+            await pilot.pause()
+            await pilot.press("space")
+        await pilot.press("x")
+        question = await answer_confirm(pilot, app, "n")
+        assert "Archive these 2? Each moves to .archive/" in question, question
+        assert " archive/" not in question
+
+    run(MemtuiApp(str(root), watch=False), body, loaded=True)
+    assert tree_digest(root) == before

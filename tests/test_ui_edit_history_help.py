@@ -418,6 +418,32 @@ def test_help_lists_the_keys_and_closes(root: Path) -> None:
     run(Host(root), body)
 
 
+def test_the_keys_help_says_close_the_editor_do_close_it(root: Path) -> None:
+    """The help's editor keys come from its bindings as they act while typing: q types
+    a q there (it closes only a read-only view, and help says so); each key listed
+    as Close does close the editor."""
+    from textual.binding import BindingsMap
+
+    async def body(pilot: Pilot, app: Host) -> None:
+        await press_until(pilot, "question_mark", lambda: isinstance(app.screen, HelpScreen))
+        page = app.screen.page().plain
+        section = page.split("Editing an entry\n")[1].split("\n\n")[0].splitlines()
+        await press_until(pilot, "escape", lambda: not isinstance(app.screen, HelpScreen))
+        named = {app.get_key_display(b): b.key for _, b in BindingsMap(EditScreen.BINDINGS)}
+        closing = [line.split("  ")[1].strip() for line in section if line.endswith(" Close")]
+        keys = [named[shown] for line in closing for shown in line.split(", ")]
+        assert keys == ["escape"]
+        assert any(line.strip().startswith("q ") and "read-only" in line for line in section)
+        screen = await open_editor(pilot, app)
+        await type_at_end_of(pilot, screen, 2, ["q"])
+        assert app.screen is screen and screen.buffer.text.splitlines()[2].endswith("q")
+        screen.buffer.text = screen.baseline  # nothing unsaved: the key closes at once
+        for key in keys:
+            await press_until(pilot, key, lambda: not isinstance(app.screen, EditScreen))
+
+    run(Host(root), body)
+
+
 # --- ctrl+o: $EDITOR ---------------------------------------------------------------------
 
 # A fake $EDITOR: changes the content line of the entry it is handed, as a user would.

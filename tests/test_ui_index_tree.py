@@ -8,12 +8,15 @@ import re
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
+from rich.style import Style
 from textual.pilot import Pilot
+from textual.widgets.tree import TreeNode
 
 from memtui.engine.config import Thresholds
 from memtui.engine.layouts.workspace import INDEX_CAP_LINES
 from memtui.ui.app import MemtuiApp
-from memtui.ui.panes.index_tree import CHUNK, IndexPane
+from memtui.ui.panes.index_tree import CHUNK, IndexPane, Node
 from memtui.ui.panes.viewer import FilePane, component_style
 from tests import demo_facts as facts
 from tests.conftest import tree_digest, write_tree
@@ -29,6 +32,7 @@ from tests.ui_helpers import (
     press_on,
     press_until,
     run,
+    screen_text,
     until,
     visible,
 )
@@ -47,11 +51,7 @@ def test_tree_shows_the_three_layouts_and_the_index_badge(demo: Path) -> None:
         assert tops[:3] == ["Workspace", "Companion", "Dsh"]
         assert tops[-1].startswith("History")
         memory = find(tree, "memory.md").label
-        t = Thresholds()
-        badge = (
-            f"{facts.INDEX_LINES} lines · warn {t.index_warn_lines} · "
-            f"block {t.index_block_lines} · cap {INDEX_CAP_LINES}"
-        )
+        badge = f"{facts.INDEX_LINES}/{INDEX_CAP_LINES} lines"  # against the hard cap
         assert badge in memory.plain  # type: ignore[union-attr]
         # the badge has the warning colour of the theme (150-179 lines)
         warning = component_style(tree, "index--warning")
@@ -60,9 +60,7 @@ def test_tree_shows_the_three_layouts_and_the_index_badge(demo: Path) -> None:
         assert warning in styles
         l1 = f"index.txt  {facts.L1_LINES}/{Thresholds().l1_max_lines} lines  stale"
         assert any(label.startswith(l1) for label in labels)
-        events = (
-            f"events.md  {facts.EVENTS} events · {facts.OPEN} open  {len(facts.OVERDUE)} overdue"
-        )
+        events = f"events.md  {facts.OPEN}/{facts.EVENTS} open  {len(facts.OVERDUE)} overdue"
         assert any(label.startswith(events) for label in labels)
         assert any(f"🔥{facts.L1_HEAT}" in label for label in labels)  # index.txt's read heat
         # a missing pointer under its section, an orphan among the topics
@@ -243,7 +241,7 @@ def test_sops_are_built_only_when_expanded(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot, app: TreeAndFile) -> None:
         tree = await loaded(pilot, app)
-        sops = find(tree, "sops (3000)")
+        sops = find(tree, "sops (3,000)")
         assert not sops.children
         assert len(built(tree)) < 30
         sops.expand()
@@ -354,3 +352,143 @@ def test_a_key_that_does_nothing_on_a_row_says_why(
 
     run(HostApp(root), body, loaded=True)
     assert tree_digest(root) == before
+
+
+@pytest.mark.parametrize(
+    ("layout", "group", "index"),
+    [
+        ("claude", "memories", 2),
+        ("claude", "memories", -1),
+        ("hermes", "MEMORY.md", 1),
+        ("", "topics", -1),
+    ],
+    ids=["claude-middle", "claude-last", "hermes-entry", "workspace-last-topic"],
+)
+def test_archiving_a_row_keeps_the_place_in_its_group(
+    tmp_path: Path, layout: str, group: str, index: int
+) -> None:
+    """The group stays open as it was and the cursor takes the neighbouring row of the
+    same group (the next one, or the one before when it was the last), in every layout."""
+    root = demo_store(tmp_path / "demo") / layout
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        tree = app.query_one(IndexPane).index_tree
+        tree.focus()
+        await press_on(pilot, tree, group, "right")
+        parent = find(tree, group)
+        rows = list(parent.children)
+        gone = rows[index]
+        assert gone.data is not None and gone.data.toggle is not None
+        assert gone.data.toggle[0] == "archive"
+        neighbour = rows[index - 1] if gone is rows[-1] else rows[index + 1]
+        keys = (parent.data.key, gone.data.key, neighbour.data.key)  # type: ignore[union-attr]
+        tree.move_cursor(gone)
+        await pilot.pause()
+        await pilot.press("x")
+        await answer_confirm(pilot, app, "y")
+        await until(
+            pilot,
+            lambda: all(n.data is None or n.data.key != keys[1] for n in built(tree)),
+            what="the archived row to leave the tree",
+        )
+        await pilot.pause()
+        cursor = tree.cursor_node
+        assert cursor is not None and cursor.data is not None
+        assert cursor.data.key == keys[2], cursor.label
+        assert cursor.parent is not None and cursor.parent.data is not None
+        assert cursor.parent.data.key == keys[0] and cursor.parent.is_expanded
+
+    run(MemtuiApp(str(root), watch=False), body, loaded=True)
+
+
+def _depth(node: TreeNode[Node]) -> int:
+    """Rows above it (the root not drawn): its guides are this many steps wide."""
+    depth, up = 0, node.parent
+    while up is not None and not up.is_root:
+        depth, up = depth + 1, up.parent
+    return depth
+
+
+def _numbers(label: str) -> list[str]:
+    """The badges of a row that hold a number (what must never be cut)."""
+    return [part for part in label.split("  ")[1:] if any(ch.isdigit() for ch in part)]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
+@pytest.mark.parametrize("layout", ["", "claude", "hermes", "openclaw"])
+def test_no_number_in_the_tree_is_cut(tmp_path: Path, layout: str, size: tuple[int, int]) -> None:
+    """Every row, its groups opened (so the scrollbar shows), fits the width its guides and
+    the scrollbar's gutter leave, its numbers whole (not "warn 150" drawn as "warn 15");
+    only store text gives way, ending in "…"."""
+    root = demo_store(tmp_path / "demo") / layout
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await press_until(pilot, "1", lambda: app.query_one(IndexPane).display)
+        tree = app.query_one(IndexPane).index_tree
+        for group in list(tree.root.children):
+            group.expand()
+            await pilot.pause()
+            for node in list(group.children):
+                node.expand()
+        await pilot.pause()
+        assert tree.show_vertical_scrollbar
+        width = tree.scrollable_content_region.width
+        assert width < tree.region.width  # the gutter is kept
+        lines = screen_text(app).splitlines()
+        for node in visible(tree):
+            depth = _depth(node)
+            drawn = tree.render_label(node, Style(), Style()).plain
+            assert cell_len(drawn) <= width - depth * tree.guide_depth, drawn
+            y = node.line - round(tree.scroll_y)
+            on_screen = lines[tree.region.y + y] if 0 <= y < tree.size.height else drawn
+            for number in _numbers(node.label.plain):  # type: ignore[union-attr]
+                assert number in drawn and number in on_screen, (number, on_screen)
+
+    run(MemtuiApp(str(root), watch=False), body, loaded=True, size=size)
+
+
+def test_an_index_over_its_cap_says_it_is_blocked(tmp_path: Path) -> None:
+    """2,038 lines: blocked (the index-size finding's level, an error), and over the
+    200-line hard cap."""
+    pointers = "".join(f"- 话题 {n} → memory_t{n}.md\n" for n in range(2036))
+    root = write_tree(tmp_path / "ws", {"memory.md": "# 索引\n\n" + pointers, "soul.md": "x\n"})
+
+    async def body(pilot: Pilot, app: TreeAndFile) -> None:
+        tree = await loaded(pilot, app)
+        row = find(tree, "memory.md").label
+        assert "blocked · 2,038/200" in row.plain  # type: ignore[union-attr]
+        start = row.plain.index("blocked")  # type: ignore[union-attr]
+        error = component_style(tree, "index--error")
+        assert error in [s.style for s in row.spans if s.start <= start < s.end]  # type: ignore[union-attr]
+        assert "blocked · 2,038/200" in screen_text(app)
+        size = next(f for f in app.store.findings if f.code == "index-size")  # type: ignore[union-attr]
+        assert size.level == "error"
+
+    run(TreeAndFile(str(root)), body)
+
+
+def test_a_row_gives_way_in_cells_keeping_its_numbers() -> None:
+    """Rich cell widths (CJK and 🔥 take two): the description gives way first, ending
+    in "…", then the label, "…" in its middle, neither below four cells; the number
+    never."""
+    from rich.text import Text
+
+    from memtui.ui.panes.tree_fit import KEEP, fit
+
+    parts = [(Text("memory_trip_notes.md"), True), (Text("云南自驾检查清单"), True),
+             (Text("🔥38"), False)]  # fmt: skip
+    full = cell_len("memory_trip_notes.md  云南自驾检查清单  🔥38")
+    least = KEEP + 2 + KEEP + 2 + cell_len("🔥38")
+    for room in range(8, 50):
+        drawn = fit(parts, room)
+        assert drawn.cell_len == max(min(room, full), least), (room, drawn.plain)
+        assert drawn.plain.endswith("  🔥38")
+        label, description, _ = drawn.plain.split("  ")
+        assert (description == "云南自驾检查清单") == (room >= full)
+        shortened = room < full - cell_len("云南自驾检查清单") + KEEP
+        if shortened:
+            head, tail = label.split("…")
+            assert "memory_trip_notes.md".startswith(head) and len(head) >= len(tail) > 0
+            assert "memory_trip_notes.md".endswith(tail)
+        else:
+            assert label == "memory_trip_notes.md"

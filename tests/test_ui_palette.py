@@ -230,6 +230,39 @@ def test_add_a_fact_and_an_event_as_memtui_add_does(
     assert "周五一起看电影" in (root / "memory/events.md").read_text(encoding="utf-8")
 
 
+def test_add_an_event_asks_again_for_a_bad_due_date_keeping_what_was_typed(
+    tmp_path: Path,
+) -> None:
+    """A due date that is no date is refused in the question itself (the engine's
+    words), the text as typed; the type and content given before are kept."""
+    from memtui.ui.screens.prompt import PromptScreen
+
+    root = demo_store(tmp_path / "app")
+    events = root / "memory/events.md"
+    before = events.read_bytes()
+
+    async def body(pilot: Pilot, app: MemtuiApp) -> None:
+        await until(pilot, lambda: app.store is not None)
+        await palette(pilot, app, "add an event", "Add an event")
+        await choose(pilot, app, "约定")
+        await answer_prompt(pilot, app, "周五一起看电影")
+        await until(pilot, lambda: isinstance(app.screen, PromptScreen))
+        due = app.screen
+        await answer_prompt(pilot, app, "2026-02-30")
+        await pilot.pause()
+        assert app.screen is due, "the due date is asked again"
+        hint = str(due.query_one("#prompt-hint").render())
+        assert "2026-02-30" in hint and "not a real date" in hint
+        assert due.query_one("Input").value == "2026-02-30"  # type: ignore[attr-defined]
+        assert events.read_bytes() == before
+        await answer_prompt(pilot, app, "2026-12-04")
+        await until(pilot, lambda: any(t.startswith("add 约定 event:") for _, t in app.said))
+
+    run(SayingApp(root), body)
+    added = events.read_text(encoding="utf-8")[len(before.decode("utf-8")) :]
+    assert "**内容**：周五一起看电影" in added and "**到期日**：2026-12-04" in added
+
+
 def test_read_only_dry_run_report_offers_no_apply(tmp_path: Path) -> None:
     """The shell hands the report its apply, or none when read-only: `a` writes nothing."""
     root = stale_store(tmp_path / "store")

@@ -63,12 +63,12 @@ def demo_store(root: Path) -> Path:
     return root
 
 
-def run(app: MemtuiApp, body: Body, *, loaded: bool = False) -> None:
-    """Run `app` under Pilot at SIZE and await body(pilot, app); with `loaded`, the body
-    starts once the store is loaded."""
+def run(app: MemtuiApp, body: Body, *, loaded: bool = False, size: tuple[int, int] = SIZE) -> None:
+    """Run `app` under Pilot at `size` and await body(pilot, app); with `loaded`, the
+    body starts once the store is loaded."""
 
     async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=size) as pilot:
             if loaded:
                 await store_loaded(pilot, app)
             await body(pilot, app)

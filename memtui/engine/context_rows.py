@@ -28,7 +28,7 @@ def context_rows(store: Store) -> list[tuple[str, str]]:
                 out.append((NOTE, ""))
                 continue
             state = f"cut at line {cf.first_unloaded_line}" if cf.cut else "loaded whole"
-            out.append((HEAD, f"{name} · {cf.file} · {cf.lines} lines · {state}"))
+            out.append((HEAD, f"{name} · {cf.file} · {cf.lines:,} lines · {state}"))
             shown = cf.text.split("\n") if cf.text else []
             width = len(str(max(len(shown), 1) + 1))
             first = _first_line(store, cf.file, cf.text)

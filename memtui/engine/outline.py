@@ -83,7 +83,7 @@ def chunked(key: str, what: str, items: Sequence[T], make: Callable[[T], Outline
             part = items[start : start + CHUNK]
             out.append(
                 OutlineItem(
-                    f"{what} {start + 1}–{start + len(part)}",
+                    f"{what} {start + 1:,}–{start + len(part):,}",
                     key=f"{key}-{start // CHUNK}",
                     style="muted",
                     children=lambda part=part: tuple(make(item) for item in part),
@@ -102,7 +102,7 @@ def tally(findings: Iterable[Finding]) -> Badge | None:
     shown = [level for level in LEVELS if counts.get(level)]
     if not shown:
         return None
-    return " ".join(f"{MARK[level]}{counts[level]}" for level in shown), " ".join(shown)
+    return " ".join(f"{MARK[level]}{counts[level]:,}" for level in shown), " ".join(shown)
 
 
 def level_of(value: int, warn: int, block: int, *, over: bool = False) -> str:
@@ -117,8 +117,8 @@ def size_text(n: int) -> str:
     if n < 1024:
         return f"{n} B"
     if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KB"
-    return f"{n / 1024 / 1024:.1f} MB"
+        return f"{n / 1024:,.1f} KB"
+    return f"{n / 1024 / 1024:,.1f} MB"
 
 
 class Rows:
@@ -160,7 +160,7 @@ class Rows:
         reads = self.heat.get(rel)
         if reads:
             hot = self.hottest and reads * 3 >= self.hottest * 2
-            out.append((f"🔥{reads}", "heat" if hot else "muted"))
+            out.append((f"🔥{reads:,}", "heat" if hot else "muted"))
         return out
 
     def file(
@@ -230,7 +230,7 @@ class Rows:
         folder: str | None = None,
         holds: tuple[str, ...] = (),
     ) -> OutlineItem:
-        row = self.row(f"{title} ({count})", *badges, key=key, children=children, style="group")
+        row = self.row(f"{title} ({count:,})", *badges, key=key, children=children, style="group")
         return replace(row, folder=folder, holds=holds)
 
 

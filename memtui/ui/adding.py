@@ -3,6 +3,7 @@ a few questions in turn, then one engine call, as `memtui add` makes it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +58,7 @@ async def add_event(app: MemtuiApp) -> None:
         app,
         "Due date (YYYY-MM-DD)" + (", required for a 约定" if kind == "约定" else ", or empty"),
         optional=kind != "约定",
+        check=lambda text: _refused(companion.due_date, kind, text or None),
     )
     if due is None:
         return
@@ -70,6 +72,18 @@ async def add_event(app: MemtuiApp) -> None:
     root = app.root
     add = partial(companion.add_event, root, kind, content, stars=stars, due=due or None)
     app.post_message(RunOp(f"add {kind} event", add))
+
+
+def _refused(check: Callable[..., object], *args: object) -> str | None:
+    """Why the engine refuses these (asked before the change, so a bad answer is asked
+    again and nothing typed so far is lost), or None."""
+    from memtui.engine.errors import MemtuiError
+
+    try:
+        check(*args)
+    except MemtuiError as exc:
+        return str(exc)
+    return None
 
 
 async def _ask(app: MemtuiApp, question: str, **kwargs: Any) -> str | None:

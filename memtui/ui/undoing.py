@@ -42,10 +42,10 @@ def undo_question(op: Operation) -> str:
 
     paths = list(net_effect(op)) or op.paths
     listed = "\n".join(f"  {p}" for p in paths[:SHOWN])
-    more = f"\n  … and {len(paths) - SHOWN} more" if len(paths) > SHOWN else ""
+    more = f"\n  … and {len(paths) - SHOWN:,} more" if len(paths) > SHOWN else ""
     return (
         f"Undo the last operation, {describe(op)}?\n"
-        f"These {len(paths)} file(s) go back to how they were before it:\n{listed}{more}\n"
+        f"These {len(paths):,} file(s) go back to how they were before it:\n{listed}{more}\n"
         "(The undo is itself an operation: z again re-applies it.)"
     )
 

@@ -69,6 +69,7 @@ def _own(rel: str) -> bool:
 class Claude(ClaudeDetection):
     kinds = ("claude", "claude-index")
     archived_to = "to .archive/ with its MEMORY.md lines, out of Claude's recall"
+    restored_from = "from .archive/ with its MEMORY.md lines, back in Claude's recall"
 
     # --- detection and parse ---------------------------------------------------
 

@@ -31,7 +31,8 @@ def outline(store: Store, data: ClaudeData) -> list[OutlineItem]:
     all_found = tally(f for m in data.memories for f in found.get(m.file, ()))
     items.append(
         OutlineItem(
-            f"memories ({len(data.memories)})",
+            f"memories ({len(data.memories):,})",
+            key="memories",  # not the label: its count changes with an archive
             badges=(*_over(len(data.memories)), *([all_found] if all_found else [])),
             children=lambda: tuple(
                 _memory(data, i, tally(found.get(data.memories[i].file, ())), twice)
@@ -42,7 +43,8 @@ def outline(store: Store, data: ClaudeData) -> list[OutlineItem]:
     if data.archived:
         items.append(
             OutlineItem(
-                f"archived ({len(data.archived)})",
+                f"archived ({len(data.archived):,})",
+                key="archived",
                 file=ARCHIVE,
                 children=lambda: tuple(_archived(rel) for rel in data.archived),
             )
@@ -58,7 +60,7 @@ def _index(
     cut = data.loaded
     assert cut is not None
     first = cut.first_unloaded_line
-    badge = (f"{cut.line_count} lines", ERROR if first else _level(cut))
+    badge = (f"{cut.line_count:,} lines", ERROR if first else _level(cut))
     seen: set[str] = set()
 
     def rows() -> tuple[OutlineItem, ...]:
@@ -96,7 +98,7 @@ def _level(cut: rules.Cut) -> str:
 
 def _over(count: int) -> tuple[tuple[str, str], ...]:
     return (
-        ((f"{count - rules.RECALL_FILES} past recall", WARNING),)
+        ((f"{count - rules.RECALL_FILES:,} past recall", WARNING),)
         if count > rules.RECALL_FILES
         else ()
     )
@@ -117,6 +119,7 @@ def _memory(
     label = m.name or m.file
     return OutlineItem(
         f"{label} · {m.file}" if label in twice else label,
+        key=f"file:{m.file}",
         file=m.file,
         line=1,
         entry_id=f"claude:{m.file}",

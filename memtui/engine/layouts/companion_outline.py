@@ -1,6 +1,7 @@
 """The companion layout's outline: its files with what each holds (events open and
 overdue, persona details, profile categories against their limit, the mood now, a
-stale MEMORY.md). Events are counted, not listed: the Events pane lists them."""
+stale MEMORY.md). Events are counted, not listed: the Events pane lists them. A row
+fits the 44-column sidebar with its findings' tally."""
 
 from __future__ import annotations
 
@@ -28,19 +29,19 @@ def outline(store: Store, c: Companion) -> list[OutlineItem]:
             real = [e for e in c.events if not e.is_sentinel]
             opened = sum(1 for e in real if e.is_open)
             overdue = sum(1 for f in rows.by_file.get(rel, ()) if f.code == "event-overdue")
-            badges.append((f"{len(real)} events · {opened} open", "muted"))
+            badges.append((f"{opened:,}/{len(real):,} open", "muted"))
             if overdue:
-                badges.append((f"{overdue} overdue", "warning"))
+                badges.append((f"{overdue:,} overdue", "warning"))
         elif rel == PERSONA:
-            badges.append((f"{len(c.persona_details)} details", "muted"))
+            badges.append((f"{len(c.persona_details):,} details", "muted"))
         elif rel == PROFILE and c.profile:
-            badges.append((f"{len(c.profile)} categories", "muted"))
+            badges.append((f"{len(c.profile):,} categories", "muted"))
             kids = lambda: _profile(store, c)  # noqa: E731
         elif rel == MOOD and c.mood is not None:
             m = c.mood
             v = "?" if m.valence is None else f"{m.valence:+.2f}"
             e = "?" if m.energy is None else f"{m.energy:.2f}"
-            badges.append((f"v {v} · e {e} · {len(m.snapshots)} snapshots", "muted"))
+            badges.append((f"v {v} · e {e}", "muted"))  # the snapshots: the Mood pane
             if m.healing_guard_on:
                 badges.append(("guard on", "warning"))
         elif rel == SUMMARY and "unresolved-stale" in rows.codes(rel):
@@ -60,7 +61,7 @@ def _profile(store: Store, c: Companion) -> tuple[OutlineItem, ...]:
         out.append(
             Rows.row(
                 cat.name,
-                (f"{len(cat.items)}/{limit}", level),
+                (f"{len(cat.items):,}/{limit:,}", level),
                 core,
                 key=f"cat:{cat.name}",
                 file=cat.span.file,

@@ -26,14 +26,14 @@ def outline(store: Store, d: Dsh) -> list[OutlineItem]:
     if INDEX in rows.files:
         n = d.index_lines
         size = (
-            f"{n}/{t.l1_max_lines} lines",
+            f"{n:,}/{t.l1_max_lines:,} lines",
             level_of(n, t.l1_warn_lines, t.l1_max_lines, over=True),
         )
         stale = ("stale", "warning") if "index-stale" in rows.codes(INDEX) else None
         out.append(rows.file(INDEX, INDEX, size, stale, entry=rows.entry_for(INDEX)))
     if FACTS in rows.files:
         facts = sum(len(s.fact_lines) for s in d.fact_sections)
-        held = (f"{facts} facts · {len(d.fact_sections)} sections", "muted")
+        held = (f"{facts:,} facts", "muted")  # its sections are its rows
         kids = (lambda: _fact_sections(rows, d)) if d.fact_sections else None
         out.append(rows.file(FACTS, FACTS, held, entry=rows.entry_for(FACTS), children=kids))
     if d.sops:
@@ -69,7 +69,7 @@ def _fact_sections(rows: Rows, d: Dsh) -> tuple[OutlineItem, ...]:
     return tuple(
         Rows.row(
             s.name,
-            (f"{len(s.fact_lines)} facts", "muted"),
+            (f"{len(s.fact_lines):,} facts", "muted"),
             tally(rows.findings_in(FACTS, s.span.lineno, s.span.stop)),
             key=f"fact:{s.name}",
             file=s.span.file,

@@ -56,6 +56,7 @@ class Hermes(HermesDetection, QueueOps):
     ops_module = "memtui.engine.ops.hermes_queue"  # its queue's preview, approve, reject
     kinds = (ENTRY, PENDING, ARCHIVED)
     archived_to = "to memories/archived.jsonl (Hermes never reads it) and leaves its file"
+    restored_from = "from memories/archived.jsonl to its place in its file"
 
     # --- detection and parse ---------------------------------------------------
 

@@ -39,7 +39,8 @@ def outline(store: Store, data: HermesData) -> list[OutlineItem]:
     if data.queue or data.skills:
         items.append(
             OutlineItem(
-                f"pending ({len(data.queue)})",
+                f"pending ({len(data.queue):,})",
+                key="pending",  # not the label: its count changes
                 file="pending/memory",
                 badges=((counted(len(data.skills), "skill"), "info"),) if data.skills else (),
                 children=lambda: tuple(_staged(q) for q in (*data.queue, *data.skills)),
@@ -48,7 +49,8 @@ def outline(store: Store, data: HermesData) -> list[OutlineItem]:
     if data.archived:
         items.append(
             OutlineItem(
-                f"archived ({len(data.archived)})",
+                f"archived ({len(data.archived):,})",
+                key="archived",
                 file=ARCHIVE,
                 children=lambda: tuple(
                     OutlineItem(

@@ -52,7 +52,8 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
     if data.daily:
         items.append(
             OutlineItem(
-                f"daily notes ({len(data.daily)})",
+                f"daily notes ({len(data.daily):,})",
+                key="daily",  # not the label: its count changes
                 file="memory",
                 badges=tuple(
                     filter(None, [tally(f for d in data.daily for f in found.get(d.file, ()))])
@@ -66,7 +67,7 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
             OutlineItem(
                 "memory audit",
                 file=audit.QUEUE,
-                badges=((f"{len(pending)} pending", WARNING),) if pending else (),
+                badges=((f"{len(pending):,} pending", WARNING),) if pending else (),
                 verbs=("open",),
             )
         )

@@ -11,8 +11,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.workspace import COMPANIONS, INDEX_CAP_LINES, topic_id
-from memtui.engine.model import OutlineItem, Pointer, Section, Workspace
-from memtui.engine.outline import Rows, chunked, each, level_of, size_text, tally
+from memtui.engine.model import ERROR, OutlineItem, Pointer, Section, Workspace
+from memtui.engine.outline import Badge, Rows, chunked, each, size_text, tally
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -30,16 +30,9 @@ def outline(store: Store, w: Workspace) -> list[OutlineItem]:
     t = store.config.thresholds
     out = []
     if w.index_file in rows.files:
-        n = w.index_lines
-        size = (
-            f"{n} lines · warn {t.index_warn_lines} · block {t.index_block_lines} · "
-            f"cap {INDEX_CAP_LINES}",
-            level_of(n, t.index_warn_lines, t.index_block_lines),
-        )
         sections = (lambda: _index_rows(rows, w)) if w.index_sections or w.pointers else None
-        # the size last: long, after the findings, which stay visible in a narrow sidebar
         out.append(rows.file(w.index_file, w.index_file, entry=rows.entry_for(w.index_file),
-                             children=sections, last=size))  # fmt: skip
+                             children=sections, last=_index_size(rows, w)))  # fmt: skip
     if w.topics:
         found = tally(f for name in w.topics for f in rows.by_file.get(name, ()))
         titles = {p.target: p.description for p in reversed(w.pointers)}  # the first wins
@@ -65,6 +58,16 @@ def outline(store: Store, w: Workspace) -> list[OutlineItem]:
     return out
 
 
+def _index_size(rows: Rows, w: Workspace) -> Badge:
+    """memory.md's lines against its hard cap, in the level of its index-size finding
+    (the thresholds' word); once that blocks it, the badge says so: `blocked · 2,038/200`."""
+    size = next((f for f in rows.by_file.get(w.index_file, ()) if f.code == "index-size"), None)
+    shown = f"{w.index_lines:,}/{INDEX_CAP_LINES:,}"
+    if size is not None and size.level == ERROR:
+        return f"blocked · {shown}", ERROR
+    return f"{shown} lines", size.level if size is not None else "ok"
+
+
 def _index_rows(rows: Rows, w: Workspace) -> tuple[OutlineItem, ...]:
     """The pointers before the first section, then each section with its pointers."""
     rel = w.index_file
@@ -83,7 +86,7 @@ def _index_rows(rows: Rows, w: Workspace) -> tuple[OutlineItem, ...]:
         out.append(
             rows.row(
                 f"## {s.name}",
-                (f"→{len(inside)}", "muted"),
+                (f"→{len(inside):,}", "muted"),
                 tally(rows.findings_in(rel, lo, hi)),
                 key=f"sec:{s.name}",
                 file=rel,
@@ -116,7 +119,7 @@ def _sections(rows: Rows, rel: str, secs: Iterable[Section]) -> tuple[OutlineIte
     return tuple(
         rows.row(
             f"## {s.name}",
-            (f"•{len(s.items)}", "muted"),
+            (f"•{len(s.items):,}", "muted"),
             tally(rows.findings_in(rel, s.span.lineno, s.span.stop)),
             key=f"sec:{s.name}",
             file=rel,

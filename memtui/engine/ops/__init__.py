@@ -37,6 +37,13 @@ def archived_to(entry_id: str) -> str:
     return str(getattr(layout, "archived_to", "under archive/ and leaves the index"))
 
 
+def restored_from(entry_id: str) -> str:
+    """Where restoring the entry takes it from, in words, for a face's confirm ("Restore
+    X …?"): its layout's `restored_from`; the seed layouts keep it under archive/."""
+    layout, _kind, _name = _owner(entry_id, "restore")
+    return str(getattr(layout, "restored_from", "from archive/ to where it was"))
+
+
 def edit_entry(root: str, entry_id: str, new_text: str, **shown: Any) -> Receipt:
     """Replace the entry's text (ops.edit.edit_entry; `ops.edit` is that module)."""
     from memtui.engine.ops import edit

@@ -145,6 +145,15 @@ def _real_date(value: str | dt.date | None, what: str) -> str | None:
     return text
 
 
+def due_date(type: str, due: str | dt.date | None) -> str | None:
+    """The 到期日 add_event writes for an event of `type` (a real YYYY-MM-DD; a 约定
+    needs one), or None; refused with the reason. Faces ask it before adding."""
+    due_text = _real_date(due, "到期日")
+    if type.strip() == PROMISE and due_text is None:
+        raise Refused(f"a {PROMISE} (promise) needs a due date (到期日)")
+    return due_text
+
+
 def add_event(
     root: str,
     type: str,  # the seed's field name (类型)
@@ -170,9 +179,7 @@ def add_event(
             raise Refused(f"情绪强度 must be 1-5 stars, not {stars!r}")
         if kind != EMOTIONAL:
             raise Refused(f"情绪强度 (stars) is only for {EMOTIONAL}, not {kind}")
-    due_text = _real_date(due, "到期日")
-    if kind == PROMISE and due_text is None:
-        raise Refused(f"a {PROMISE} (promise) needs a due date (到期日)")
+    due_text = due_date(kind, due)
     date_text = _real_date(day, "the date") or config.today().isoformat()
     check_root(root)
     limits = thresholds(root)

@@ -17,6 +17,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -26,6 +27,7 @@ from memtui.engine.store import Store
 from memtui.ui.messages import EditEntry, OpenFile, Say, ShowHistory
 from memtui.ui.panes import Pane
 from memtui.ui.panes.tree_archive import Archiving
+from memtui.ui.panes.tree_fit import Part, fit, joined, soft
 from memtui.ui.safe import row
 from memtui.ui.style import component_style
 
@@ -51,13 +53,17 @@ class Node:
     kids: Callable[[], tuple[OutlineItem, ...]] | None = None
     filled: bool = field(default=False, compare=False)
     why: str = ""  # why e / x do nothing on it (the engine's words), said when pressed
+    parts: tuple[Part, ...] = field(default=(), compare=False)  # label, badges (tree_fit)
+    fitted: tuple[int, Text] | None = field(default=None, compare=False)  # (cells, label)
 
 
 class IndexTree(Tree[Node]):
     """The tree itself: enter opens (the pane handles NodeSelected), arrows fold."""
 
     DEFAULT_CSS = """
-    IndexTree { height: 1fr; background: $surface; }
+    IndexTree {
+        height: 1fr; background: $surface; scrollbar-gutter: stable; scrollbar-size-vertical: 1;
+    }
     IndexTree > .index--error { color: $error; text-style: bold; }
     IndexTree > .index--warning { color: $warning; }
     IndexTree > .index--info { color: $text-muted; }
@@ -70,6 +76,8 @@ class IndexTree(Tree[Node]):
         *Tree.COMPONENT_CLASSES,
         *(f"index--{s}" for s in STYLES),
     }
+    _sized: Size | None = None  # the size _rows_width was worked out for
+    _rows_width = 0
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Open", id="index.open"),
         Binding("right", "fold(True)", "Expand", show=False),
@@ -83,6 +91,34 @@ class IndexTree(Tree[Node]):
 
     def action_pane(self, action: str) -> None:
         getattr(self.query_ancestor(IndexPane), f"action_{action}")()
+
+    def render_label(self, node: TreeNode[Node], base_style: Style, style: Style) -> Text:
+        """The row, shortened to fit the width left of its guides (tree_fit): the
+        scrollbar's gutter is kept, so a scrollbar appearing cuts nothing."""
+        text = super().render_label(node, base_style, style)
+        spec = node.data
+        if spec is None or not spec.parts:
+            return text
+        depth, up = 0, node.parent
+        while up is not None and not up.is_root:
+            depth, up = depth + 1, up.parent
+        room = self._width() - depth * self.guide_depth
+        if text.cell_len <= room or room <= 0:
+            return text
+        text.right_crop(len(spec.label.plain))  # what is left: the fold icon, a ✓
+        room -= text.cell_len
+        if spec.fitted is None or spec.fitted[0] != room:  # made once for a width
+            spec.fitted = (room, fit(spec.parts, room))
+        label = spec.fitted[1].copy()
+        label.stylize(style)
+        text.append_text(label)
+        return text
+
+    def _width(self) -> int:
+        """The width rows have (the scrollbar's gutter off), worked out once a size."""
+        if self._sized != self.size:
+            self._sized, self._rows_width = self.size, self.scrollable_content_region.width
+        return self._rows_width
 
     def action_edge(self, last: bool) -> None:
         self.move_cursor_to_line(self.last_line if last else 0)
@@ -165,7 +201,7 @@ class IndexPane(Archiving, Pane):
         self.store = store
         tree = self.index_tree
         self._styles = {name: component_style(tree, f"index--{name}") for name in STYLES}
-        expanded, cursor_key = self._remember(tree)
+        expanded, place = self._remember(tree)
         scroll_y = tree.scroll_y if not self._first else 0
         if self._first:
             tree.cursor_line = 0  # a fresh store starts at its top, not at the old row
@@ -174,8 +210,10 @@ class IndexPane(Archiving, Pane):
         top = [*(top or [NONE]), HISTORY]
         cursor: TreeNode[Node] | None = None
         for spec in self._specs("", top):
-            found = self._add(tree.root, spec, expanded, cursor_key)
+            found = self._add(tree.root, spec, expanded, place.key if place else None)
             cursor = cursor or found
+        if cursor is None and place is not None:  # its row is gone (archived, say)
+            cursor = _neighbour(tree, place)
         self._first = False
         _ = tree.last_line  # lay the lines out now, so the cursor lands on its node's line
         tree.scroll_to(y=scroll_y, animate=False, immediate=True)
@@ -192,12 +230,15 @@ class IndexPane(Archiving, Pane):
         self.selected = {k: v for k, v in self.selected.items() if present.get(k) == v}
         self.refresh_bindings()
 
-    def _remember(self, tree: IndexTree) -> tuple[set[str] | None, str | None]:
+    def _remember(self, tree: IndexTree) -> tuple[set[str] | None, Place | None]:
         if self._first:
             return None, None
         expanded = {n.data.key for n in _built(tree, open_only=True) if n.data is not None}
         cursor = tree.cursor_node
-        return expanded, cursor.data.key if cursor is not None and cursor.data else None
+        if cursor is None or cursor.data is None or cursor.parent is None:
+            return expanded, None
+        parent = cursor.parent.data.key if cursor.parent.data is not None else None
+        return expanded, Place(cursor.data.key, parent, cursor.parent.children.index(cursor))
 
     def _add(
         self,
@@ -238,33 +279,39 @@ class IndexPane(Archiving, Pane):
             key = f"{parent_key}/{local}{suffix}" if parent_key else local
             verb = next((v for v in TOGGLES if v in item.verbs), None)
             target = item.target if item.target is not None else item.entry_id
+            parts = self._draw(item)
             out.append(
                 Node(
                     key,
-                    self._draw(item),
+                    joined(parts),
                     item.file,
                     item.line,
                     item.entry_id if "edit" in item.verbs else None,
                     (verb, target) if verb and target is not None else None,
                     item.children,
                     why=item.not_offered,
+                    parts=parts,
                 )
             )
         return out
 
-    def _draw(self, item: OutlineItem) -> Text:
-        """The label, then each badge two spaces on; a tally's words each in its level."""
+    def _draw(self, item: OutlineItem) -> tuple[Part, ...]:
+        """The label, then each badge (joined two spaces apart); a tally's words each
+        in its level."""
         text = row(item.label)
         if item.style:
             text.stylize(self._style(item.style))
+        out: list[Part] = [(text, True)]
         for shown, level in item.badges:
-            text.append("  ")
             levels = level.split()
-            parts = shown.split(" ") if len(levels) > 1 else [shown]
-            for i, (part, lvl) in enumerate(zip(parts, levels, strict=False)):
-                badge = row(part, self._style(lvl))  # type: ignore[arg-type]
-                text.append_text(badge if i == 0 else Text(" ", end="") + badge)
-        return text
+            words = shown.split(" ") if len(levels) > 1 else [shown]
+            badge = Text(end="", no_wrap=True)
+            for i, (word, lvl) in enumerate(zip(words, levels, strict=False)):
+                if i:
+                    badge.append(" ")
+                badge.append_text(row(word, self._style(lvl)))  # type: ignore[arg-type]
+            out.append((badge, soft(shown, level)))
+        return tuple(out)
 
     def _style(self, name: str) -> Style:
         return self._styles.get(name) or Style()
@@ -381,6 +428,30 @@ class IndexPane(Archiving, Pane):
         if action == "history":
             return True if spec is not None and spec.rel is not None else None
         return True
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where the cursor was: its row, the row it is under (None: the top) and its index
+    there, so that when the row is gone the cursor takes its neighbour's."""
+
+    key: str
+    parent: str | None
+    index: int
+
+
+def _neighbour(tree: Tree[Node], place: Place) -> TreeNode[Node] | None:
+    """The row now at the gone row's index under the same parent (the one after it, or
+    the last); the parent itself when it has no rows left."""
+    parent: TreeNode[Node] | None = tree.root
+    if place.parent is not None:
+        parent = next((n for n in _built(tree) if n.data and n.data.key == place.parent), None)
+    if parent is None:
+        return None
+    rows = parent.children if parent.is_expanded or parent.is_root else ()
+    if rows:
+        return rows[min(place.index, len(rows) - 1)]
+    return None if parent.is_root else parent
 
 
 def _archivable(spec: Node) -> bool:

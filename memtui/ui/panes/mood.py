@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from memtui.engine.model import Mood, MoodSnapshot
 from memtui.engine.store import Store
+from memtui.engine.words import counted
 from memtui.ui.messages import OpenFile, ShowHistory
 from memtui.ui.panes import Pane
 from memtui.ui.safe import row
@@ -274,7 +275,8 @@ class MoodPane(Pane):
         text.append(_number(mood.valence), style="bold")
         text.append("   energy ", style=self.style_of("mood--energy"))
         text.append(_number(mood.energy, signed=False), style="bold")
-        text.append(f"   ({len(mood.snapshots)} snapshots in {Mood.FILE})\n", style="dim")
+        snapshots = counted(len(mood.snapshots), "snapshot")
+        text.append(f"   ({snapshots} in {Mood.FILE})\n", style="dim")
         text.append("Healing-loop guard  ")
         if mood.g4c_count is None:
             text.append(f"unknown (no consecutive_g4c_count in {Mood.AUX})", style="italic")

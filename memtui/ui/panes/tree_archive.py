@@ -37,12 +37,15 @@ class Archiving:
 
         listed = [f"  {e}" for e in entries[:LISTED]]
         if len(entries) > LISTED:
-            listed.append(f"  … and {len(entries) - LISTED} more")
+            listed.append(f"  … and {len(entries) - LISTED:,} more")
+        places = list(dict.fromkeys(ops.archived_to(entry) for entry in entries))
+        where = places[0] if len(places) == 1 else "where its layout keeps what it archives"
         question = (
-            f"Archive these {len(entries)}? They move under archive/ and leave the index; "
-            "z undoes them all.\n" + "\n".join(listed)
+            f"Archive these {len(entries):,}? Each moves {where}; z undoes them all.\n"
+            + "\n".join(listed)
         )
-        self.post_message(RunOp(f"archive {len(entries)} entries", archive_all, confirm=question))
+        label = f"archive {len(entries):,} entries"
+        self.post_message(RunOp(label, archive_all, confirm=question))
 
     def action_archive(self: Any) -> None:
         if self.selected:
@@ -74,7 +77,7 @@ class Archiving:
                 "press x on it there to restore it."
             )
         else:
-            question = f"Restore {entry} from archive/ to where it was?"
+            question = f"Restore {entry} {ops.restored_from(entry)}?"
         self.post_message(
             RunOp(f"{verb} {entry}", lambda: op(root, entry, expect=shown), confirm=question)
         )

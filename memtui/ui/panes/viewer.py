@@ -24,6 +24,7 @@ from textual.widgets import Markdown, Static
 from memtui.engine.model import Finding
 from memtui.engine.store import Store
 from memtui.engine.textfile import TextFile, Unreadable, decode, read_bytes, split_lines
+from memtui.engine.words import counted
 from memtui.sanitize import printable
 from memtui.ui.messages import EditEntry, Say, ShowHistory
 from memtui.ui.panes import Pane
@@ -239,14 +240,14 @@ class FilePane(Pane):
         parts = [self.rel]
         tf = self.file
         if tf is not None:
-            parts += [size_text(tf.size), f"{len(self.lines)} lines"]
+            parts += [size_text(tf.size), f"{len(self.lines):,} lines"]
             if self.store is not None and self.rel in self.store.unreadable:
                 parts.append("not UTF-8: bad bytes shown as \\xNN, never written")
         elif self.reason:
             parts.append(self.reason)
         found = self._findings()
         if found:
-            parts.append(f"{len(found)} finding{'s' if len(found) != 1 else ''}")
+            parts.append(counted(len(found), "finding"))
         if tf is not None:
             parts.append("rendered" if self.rendered else "raw")
             if self.rel.endswith(".md") and tf.size >= RENDER_MAX:

@@ -1,5 +1,6 @@
 """Pick one of a list (which profile item to archive or restore): enter picks,
-escape cancels. The choices may be store text: they are shown literally."""
+escape cancels. The choices may be store text: they are shown literally. A long
+question scrolls in at most half the box; the list and the key hint keep the rest."""
 
 from __future__ import annotations
 
@@ -7,24 +8,21 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from memtui.ui.safe import literal, row
+from memtui.ui.screens.dialog import DialogBody, DialogScreen
 from memtui.ui.widgets.rows import Rows
 
 
-class ChoiceScreen(ModalScreen[int | None]):
+class ChoiceScreen(DialogScreen[int | None]):
     """Dismissed with the index of the choice picked, or None."""
 
     DEFAULT_CSS = """
-    ChoiceScreen { align: center middle; }
-    ChoiceScreen > #choose-box {
-        width: 80; max-width: 95%; height: 70%;
-        padding: 1 2; border: thick $accent; background: $surface;
-    }
-    ChoiceScreen #choose-question { width: 1fr; height: auto; margin-bottom: 1; }
-    ChoiceScreen #choose-hint { color: $text-muted; height: 1; margin-top: 1; }
+    ChoiceScreen > #choose-box { width: 80; max-width: 95%; height: 70%; }
+    ChoiceScreen #choose-body { max-height: 50%; margin-bottom: 1; }
+    ChoiceScreen #choose-question { width: 1fr; }
+    ChoiceScreen #choose-hint { height: 1; margin-top: 1; }
     ChoiceScreen Rows { height: 1fr; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="choose.cancel")]
@@ -35,10 +33,15 @@ class ChoiceScreen(ModalScreen[int | None]):
         self.choices = choices
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="choose-box"):
-            yield Static(literal(self.question), id="choose-question")
+        with Vertical(id="choose-box", classes="dialog-box"):
+            with DialogBody(id="choose-body"):
+                yield Static(literal(self.question), id="choose-question")
+            yield Static(
+                literal("↑↓ move · enter picks · Esc cancels"),
+                id="choose-hint",
+                classes="dialog-foot dialog-hint",
+            )
             yield Rows(self._render_choice, id="choose-rows")
-            yield Static(literal("↑↓ move · enter picks · Esc cancels"), id="choose-hint")
 
     def on_mount(self) -> None:
         rows = self.query_one(Rows)

@@ -1,52 +1,29 @@
 """Ask a yes/no question before a destructive action: y = yes, n or escape = no.
 
 Enter presses the focused button, and "No" has the focus: a stray Enter (say, the
-one that opened the question) never destroys anything."""
+one that opened the question) never destroys anything. A long question scrolls; the
+buttons stay on screen (ui/screens/dialog.py)."""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from memtui.ui.safe import literal
+from memtui.ui.screens.dialog import DialogBody, DialogScreen
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(DialogScreen[bool]):
     """Dismissed with True (yes) or False (no). The question may quote store text: it is
     shown literally, never as markup."""
 
     DEFAULT_CSS = """
-    ConfirmScreen {
-        align: center middle;
-    }
-    ConfirmScreen > #confirm-box {
-        width: 64;
-        max-width: 90%;
-        height: auto;
-        max-height: 80%;
-        padding: 1 2;
-        border: thick $warning;
-        background: $surface;
-    }
-    ConfirmScreen #confirm-question {
-        width: 1fr;
-        margin-bottom: 1;
-    }
-    ConfirmScreen #confirm-hint {
-        width: 1fr;
-        color: $text-muted;
-        margin-bottom: 1;
-    }
-    ConfirmScreen #confirm-buttons {
-        height: auto;
-        align-horizontal: right;
-    }
-    ConfirmScreen Button {
-        margin-left: 2;
-    }
+    ConfirmScreen > #confirm-box { border: thick $warning; }
+    ConfirmScreen #confirm-question { width: 1fr; }
+    ConfirmScreen #confirm-foot { margin-top: 1; }
+    ConfirmScreen #confirm-hint { margin-bottom: 1; }
     """
 
     BINDINGS = [
@@ -61,15 +38,18 @@ class ConfirmScreen(ModalScreen[bool]):
         self.no_label = no
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="confirm-box"):
-            yield Static(literal(self.question), id="confirm-question")
-            yield Static(
-                literal("y = yes · n or Esc = no · Tab moves between the buttons"),
-                id="confirm-hint",
-            )
-            with Horizontal(id="confirm-buttons"):
-                yield Button(literal(self.yes_label), variant="warning", id="confirm-yes")
-                yield Button(literal(self.no_label), id="confirm-no")
+        with Vertical(id="confirm-box", classes="dialog-box"):
+            with DialogBody(id="confirm-body"):
+                yield Static(literal(self.question), id="confirm-question")
+            with Vertical(id="confirm-foot", classes="dialog-foot"):
+                yield Static(
+                    literal("y = yes · n or Esc = no · Tab moves between the buttons"),
+                    id="confirm-hint",
+                    classes="dialog-hint",
+                )
+                with Horizontal(id="confirm-buttons", classes="dialog-buttons"):
+                    yield Button(literal(self.yes_label), variant="warning", id="confirm-yes")
+                    yield Button(literal(self.no_label), id="confirm-no")
 
     def on_mount(self) -> None:
         self.query_one("#confirm-no", Button).focus()

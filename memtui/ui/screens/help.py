@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingsMap, BindingType
 from textual.containers import VerticalScroll
 from textual.dom import DOMNode
+from textual.keys import key_to_character
 from textual.screen import Screen
 from textual.widgets import Static, TextArea
 
@@ -137,7 +138,11 @@ class HelpScreen(PageScreen[None]):
             "agent changed the same entry meanwhile, saving stops and shows both versions.\n",
             style=self._look("muted"),
         )
-        self._add_bindings(out, [(b, True) for b in _declared(EditScreen.BINDINGS)])
+        # the buffer takes a key that types a character before the screen's binding does
+        declared = _declared(EditScreen.BINDINGS)
+        self._add_bindings(out, [(b, True) for b in declared if not _types(b)])
+        read_only = [(b, True) for b in declared if _types(b)]
+        self._add_bindings(out, read_only, note=" (when the text is read-only)")
         self._add_heading(out, "A file's history")
         out.append(
             "  Snapshots newest first; the highlighted one's diff against the file now.\n",
@@ -148,7 +153,11 @@ class HelpScreen(PageScreen[None]):
         out.append("Roll back (same as r)\n")
 
     def _add_bindings(
-        self, out: Text, bindings: Iterable[tuple[Binding, bool]], indent: str = "  "
+        self,
+        out: Text,
+        bindings: Iterable[tuple[Binding, bool]],
+        indent: str = "  ",
+        note: str = "",
     ) -> None:
         merged: dict[tuple[str, str], list[str]] = {}
         enabled: dict[tuple[str, str], bool] = {}
@@ -162,7 +171,7 @@ class HelpScreen(PageScreen[None]):
             label = ", ".join(keys)
             out.append(f"{indent}{label:<12} ", style=self._look("key"))
             dim = "" if enabled[name] else " (not available now)"
-            out.append(f"{name[1]}{dim}\n")
+            out.append(f"{name[1]}{note}{dim}\n")
 
     def _add_heading(self, out: Text, title: str) -> None:
         out.append(f"\n{title}\n", style=self._look("heading"))
@@ -183,6 +192,14 @@ class HelpScreen(PageScreen[None]):
                 if ancestor.id == f"pane-{key}":
                     return f"the {title} pane's list (focused)"
         return getattr(node, "HELP_NAME", None) or "the focused list"
+
+
+def _types(binding: Binding) -> bool:
+    """A key that types a character: a focused text field takes it, unless the binding
+    has priority (in the editor, q types q). Textual's own rule for the live keys
+    (Screen.active_bindings, through the focused widget's _check_consume_key)."""
+    char = key_to_character(binding.key)
+    return not binding.priority and char is not None and char.isprintable()
 
 
 def _declared(bindings: Iterable[BindingType]) -> list[Binding]:

@@ -1,56 +1,35 @@
 """Ask for one line of text (a reject reason): enter submits, escape cancels.
 
-An empty answer is not an answer: the screen stays open and says so.
+An empty answer is not an answer, nor one that `check` refuses (a due date that is no
+date): the screen stays open with the text as typed and says why.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from memtui.ui.safe import literal
+from memtui.ui.screens.dialog import DialogBody, DialogScreen
 
 HINT = "enter to confirm · escape to cancel"
 
 
-class PromptScreen(ModalScreen[str | None]):
+class PromptScreen(DialogScreen[str | None]):
     """Dismissed with the text typed (stripped, never empty), or None when cancelled."""
 
     DEFAULT_CSS = """
-    PromptScreen {
-        align: center middle;
-    }
-    PromptScreen > #prompt-box {
-        width: 72;
-        max-width: 90%;
-        height: auto;
-        padding: 1 2;
-        border: thick $accent;
-        background: $surface;
-    }
-    PromptScreen #prompt-question {
-        width: 1fr;
-        margin-bottom: 1;
-    }
-    PromptScreen #prompt-hint {
-        color: $text-muted;
-        margin-top: 1;
-    }
-    PromptScreen #prompt-hint.-error {
-        color: $error;
-    }
-    PromptScreen #prompt-buttons {
-        height: auto;
-        align-horizontal: right;
-        margin-top: 1;
-    }
-    PromptScreen Button {
-        margin-left: 2;
-    }
+    PromptScreen > #prompt-box { width: 72; }
+    PromptScreen #prompt-question { width: 1fr; }
+    PromptScreen #prompt-foot { margin-top: 1; }
+    PromptScreen #prompt-hint { margin-top: 1; }
+    PromptScreen #prompt-hint.-error { color: $error; }
+    PromptScreen #prompt-buttons { margin-top: 1; }
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="prompt.cancel")]
@@ -64,6 +43,7 @@ class PromptScreen(ModalScreen[str | None]):
         ok: str = "OK",
         required: str = "an empty answer is not allowed: type something, or escape to cancel",
         optional: bool = False,
+        check: Callable[[str], str | None] | None = None,
     ) -> None:
         super().__init__()
         self.question = question
@@ -72,15 +52,18 @@ class PromptScreen(ModalScreen[str | None]):
         self.ok_label = ok
         self.required = required
         self.optional = optional  # an empty answer is "" (none), not refused
+        self.check = check  # why an answer is refused (the engine's words), or None
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="prompt-box"):
-            yield Static(literal(self.question), id="prompt-question")
-            yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
-            yield Static(Text(HINT), id="prompt-hint")
-            with Horizontal(id="prompt-buttons"):
-                yield Button(literal(self.ok_label), variant="primary", id="prompt-ok")
-                yield Button("Cancel", id="prompt-cancel")
+        with Vertical(id="prompt-box", classes="dialog-box"):
+            with DialogBody(id="prompt-body"):
+                yield Static(literal(self.question), id="prompt-question")
+            with Vertical(id="prompt-foot", classes="dialog-foot"):
+                yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
+                yield Static(Text(HINT), id="prompt-hint", classes="dialog-hint")
+                with Horizontal(id="prompt-buttons", classes="dialog-buttons"):
+                    yield Button(literal(self.ok_label), variant="primary", id="prompt-ok")
+                    yield Button("Cancel", id="prompt-cancel")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -98,9 +81,12 @@ class PromptScreen(ModalScreen[str | None]):
 
     def submit(self, value: str) -> None:
         answer = value.strip()
-        if not answer and not self.optional:
+        problem = self.required if not answer and not self.optional else None
+        if problem is None and self.check is not None:
+            problem = self.check(answer)
+        if problem is not None:
             hint = self.query_one("#prompt-hint", Static)
-            hint.update(Text(self.required))
+            hint.update(Text(problem))
             hint.add_class("-error")
             self.query_one(Input).focus()
             return
