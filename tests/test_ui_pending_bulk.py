@@ -55,6 +55,29 @@ def test_accepting_several_asks_once_and_no_writes_nothing(demo: Path) -> None:
     assert memory_digest(demo) == before
 
 
+def test_the_dialog_names_the_candidate_refused_and_the_selection_goes(demo: Path) -> None:
+    """One acceptable and one without evidence selected: the dialog names the refused one
+    with the engine's reason; afterwards nothing stays selected for a later key."""
+    refused = f"pending/{facts.NO_EVIDENCE}.md"
+
+    async def body(pilot, app) -> None:
+        pane = await loaded(pilot, app)
+        await pilot.press("space")  # the first
+        pane.rows.cursor = pane.positions[refused]
+        await pilot.press("space")
+        assert pane.selected == {f"pending/{facts.FIRST}.md", refused}
+        await pilot.press("a")
+        question = await answer_confirm(pilot, app, "y")
+        assert question.startswith("Accept 1 candidate into memory?")
+        assert f"  {facts.NO_EVIDENCE}: no evidence (No Execution, No Memory)" in question
+        await until(pilot, lambda: len(pane.candidates) == facts.CANDIDATES - 1)
+        assert pane.selected == set() and pane.rows.selected == set()
+        assert "✓" not in pane.render_row(pane.positions[refused]).plain
+
+    run(PendingOnly(str(demo)), body)
+    assert (demo / refused).exists()
+
+
 def test_accepting_one_does_not_ask(demo: Path) -> None:
     async def body(pilot, app) -> None:
         pane = await loaded(pilot, app)
