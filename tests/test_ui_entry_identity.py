@@ -197,6 +197,8 @@ def test_a_reload_keeps_the_cursor_on_the_event_the_agent_moved(tmp_path: Path) 
         await pilot.press("d")
         await until(pilot, lambda: app.store is not store, what="the reload after done")
         assert not errors(app)
+        # done changed its text (so its id): the cursor stays on it, not lost
+        assert pane.current is not None and pane.current[0].content == "第 10 件事"
 
     run(EventsHost(root), body)
     assert is_done(root, "第 10 件事")
