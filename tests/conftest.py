@@ -96,3 +96,33 @@ def store(tmp_path: Path):
         return write_tree(root, files)
 
     return make
+
+
+# The agent takes the lock and holds it until the test lets go (at most 30 s).
+HOLD = r"""
+exec 9>"$ROOT/.memory.lock"
+flock -x 9
+echo locked
+for _ in $(seq 600); do [ -e "$RELEASE" ] && exit 0; sleep 0.05; done
+"""
+
+
+@pytest.fixture
+def agent_holding_the_lock(tmp_path: Path):
+    """A demo store whose lock a bash agent holds; (root, the file that releases it)."""
+    from tests.ui_helpers import demo_store
+
+    root = demo_store(tmp_path / "store")
+    release = tmp_path / "release"
+    agent = subprocess.Popen(
+        ["bash", "-c", HOLD],
+        env={"ROOT": str(root), "RELEASE": str(release), "PATH": "/usr/bin:/bin"},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert agent.stdout is not None and agent.stdout.readline().strip() == "locked"
+        yield root, release
+    finally:
+        release.touch()
+        agent.wait(timeout=60)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from memtui.engine.write.lock import LOCK_NAME, LockTimeout, StoreLock
+from memtui.engine.write.progress import Progress, reporting
 from memtui.engine.write.transaction import Transaction
 from tests.conftest import tree_digest, write_tree
 
@@ -144,6 +145,32 @@ def test_storelock_waits_for_the_agent_then_proceeds(root: Path, mark: Path, age
     assert not thread.is_alive()
     assert got == ["locked"]
     assert log(mark) == ["agent", "memtui"]  # memtui's critical section came after the agent's
+
+
+def test_a_wait_is_reported_only_while_the_agent_holds_the_lock(root: Path, mark: Path, agent):
+    """write/progress: a free lock reports nothing (no "waiting for the store lock" when
+    nobody holds it); a held one reports the wait when the non-blocking attempt fails,
+    and its end once memtui has the lock."""
+    told: list[Progress] = []
+    with reporting(told.append), StoreLock(str(root), wait=HANG):
+        pass
+    assert told == []
+
+    holder = agent()
+
+    def memtui() -> None:
+        with reporting(told.append), StoreLock(str(root), wait=HANG):
+            pass
+
+    thread = threading.Thread(target=memtui)
+    thread.start()
+    deadline = time.monotonic() + HANG
+    while not told and time.monotonic() < deadline:  # told while the agent still holds it
+        time.sleep(0.01)
+    assert told == [Progress(waiting=LOCK_NAME)]
+    assert holder.release() == 0
+    thread.join(HANG)
+    assert told == [Progress(waiting=LOCK_NAME), Progress(waiting=None)]
 
 
 def test_transaction_waits_for_the_agent_then_commits(root: Path, mark: Path, agent):

@@ -19,6 +19,7 @@ from memtui.engine.ops.dsh_json import update_meta
 from memtui.engine.store import open_store
 from memtui.engine.write import lock as store_lock
 from memtui.engine.write.lock import LockTimeout, StoreLock
+from memtui.engine.write.progress import Progress, reporting
 from memtui.engine.write.transaction import Conflict, Transaction
 from tests.conftest import tree_digest, write_tree
 from tests.helpers import TODAY_DATE, candidate, fact_meta
@@ -354,6 +355,30 @@ def test_chunks_are_atomic_transactions_each(store):
     assert all(f"- fact {n}\r\n" in text for n in range(25))
     assert load(root, "memory_stats.json")["accepted"] == 7 + 25
     assert not list((root / "pending").iterdir())
+
+
+def test_a_bulk_accept_reports_each_chunk_done_of_the_total(store):
+    """write/progress: the total before the first chunk (a face shows it at once), then
+    after each chunk; no lock wait when nobody else holds the lock. Reject alike."""
+    extra = {
+        f"pending/20261130-{n:04d}.md": candidate(f"20261130-{n:04d}", "S", f"- fact {n}\n")
+        for n in range(25)
+    }
+    root = store(base(**extra))
+    (root / "pending/20261129-0007.md").unlink()
+    (root / "pending/20261129-0008.md").unlink()
+    told: list[Progress] = []
+    with reporting(told.append):
+        dsh.accept(root, [f"20261130-{n:04d}" for n in range(20)], chunk_size=10)
+    assert [(p.done, p.total, p.waiting) for p in told] == [
+        (0, 20, None),
+        (10, 20, None),
+        (20, 20, None),
+    ]
+    told.clear()
+    with reporting(told.append):
+        dsh.reject(root, [f"20261130-{n:04d}" for n in range(20, 25)], "no")
+    assert [(p.done, p.total) for p in told] == [(0, 5), (5, 5)]
 
 
 def test_lock_busy_times_out_and_changes_nothing(store, monkeypatch):

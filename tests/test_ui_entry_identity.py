@@ -16,14 +16,19 @@ from textual.app import ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Footer
 
+from memtui.ui.messages import StoreChanged
 from memtui.ui.panes.events import EventsPane, shown_label
 from memtui.ui.panes.index_tree import IndexPane, IndexTree
+from memtui.ui.panes.pending import PendingPane
+from memtui.ui.panes.warnings import WarningsPane
 from tests.conftest import tree_digest, write_tree
 from tests.helpers import needs_seed_tools
 from tests.test_entry_identity import SENTINEL, event, is_done, seeded_store
-from tests.ui_helpers import HostApp, answer_confirm, run, store_loaded, until
+from tests.test_ui_pending import PendingOnly
+from tests.ui_helpers import HostApp, PaneHost, answer_confirm, run, store_loaded, until
 from tests.workers.bash_agent import (
     EVENTS,
+    agent_write,
     insert_at_top,
     needs_bash_flock,
     replace_text,
@@ -146,6 +151,171 @@ def test_archive_from_the_tree_after_the_agent_changed_the_sop_is_refused(
 
     run(TreeHost(root), body)
     assert (root / "sops/deploy.md").read_text("utf-8") == "# d\n1. go now\n"
+
+
+# --- a live reload keeps the cursor on the entry, or on none ------------------------------
+
+
+def numberless(n: int) -> str:
+    """An event without a number, 8 lines (the blank one included): `第 n 件事`."""
+    return (
+        f"### [E] 2026-11-{n:02d} · 用户Todo\n**类型**：用户Todo\n**内容**：第 {n} 件事\n"
+        "**情绪强度**：⭐⭐\n**用户状态**：平静\n**后续**：无\n**状态**：待跟进\n\n"
+    )
+
+
+def newest_first_store(tmp_path: Path) -> Path:
+    """第 12 件事 down to 第 1 件事, newest first in the file (an agent that prepends):
+    lines 1-8 are 第 12, the row above 第 10 in the list."""
+    text = "".join(numberless(n) for n in range(12, 0, -1))
+    return write_tree(tmp_path / "store", {EVENTS: text})
+
+
+async def agent_deletes(pilot: Pilot, app: EventsHost, root: Path, lines: str) -> EventsPane:
+    """The agent deletes `lines` (sed's 'a,b') of events.md; the app reloads on the
+    message its watcher (ui/live.py) posts for that write."""
+    pane = app.query_one(EventsPane)
+    store = app.store
+    agent_write(root, f'sed -i "{lines}d" "$ROOT/{EVENTS}"')
+    app.post_message(StoreChanged((EVENTS,)))
+    await until(pilot, lambda: app.store is not store and pane.rows.count == 11, what="reload")
+    await pilot.pause()
+    return pane
+
+
+def test_a_reload_keeps_the_cursor_on_the_event_the_agent_moved(tmp_path: Path) -> None:
+    """The replay: cursor on 第 10 件事, the agent deletes the 8 lines of 第 12 above it,
+    the list reloads; `d` marks 第 10 done, not 第 9 now in its old row."""
+    root = newest_first_store(tmp_path)
+
+    async def body(pilot: Pilot, app: EventsHost) -> None:
+        pane = await highlight(pilot, app, "第 10 件事")
+        assert pane.rows.cursor == 2
+        pane = await agent_deletes(pilot, app, root, "1,8")
+        assert pane.current is not None and pane.current[0].content == "第 10 件事"
+        store = app.store
+        await pilot.press("d")
+        await until(pilot, lambda: app.store is not store, what="the reload after done")
+        assert not errors(app)
+        # done changed its text (so its id): the cursor stays on it, not lost
+        assert pane.current is not None and pane.current[0].content == "第 10 件事"
+
+    run(EventsHost(root), body)
+    assert is_done(root, "第 10 件事")
+    assert not any(is_done(root, f"第 {n} 件事") for n in (9, 11))
+
+
+def test_a_reload_that_removes_the_event_leaves_nothing_to_act_on(tmp_path: Path) -> None:
+    """第 10 件事 itself deleted: no row is current, `d` says why and changes nothing;
+    once the user moves, the row they move to is the one acted on."""
+    root = newest_first_store(tmp_path)
+
+    async def body(pilot: Pilot, app: EventsHost) -> None:
+        await highlight(pilot, app, "第 10 件事")
+        pane = await agent_deletes(pilot, app, root, "17,24")  # 第 10's own lines
+        assert pane.current is None and pane.rows.lost
+        assert "is gone" in pane.detail_text.plain
+        before = tree_digest(root)
+        await pilot.press("d")
+        await until(
+            pilot, lambda: any("done: the row you were on is gone" in t for _, t in app.said)
+        )
+        assert tree_digest(root) == before
+        await pilot.press("down")  # the rows closed up: down is the next one, 第 9
+        assert pane.current is not None and pane.current[0].content == "第 9 件事"
+
+    run(EventsHost(root), body)
+    assert not any(is_done(root, f"第 {n} 件事") for n in range(1, 13) if n != 10)
+
+
+async def reloaded(pilot: Pilot, app: HostApp, rel: str) -> None:
+    """The app reloads on its watcher's message for the agent's write to `rel`."""
+    store = app.store
+    app.post_message(StoreChanged((rel,)))
+    await until(pilot, lambda: app.store is not store, what="the reload")
+    await pilot.pause()
+
+
+def said_gone(app: HostApp, verb: str) -> bool:
+    return any(f"{verb}: the row you were on is gone" in text for _, text in app.said)
+
+
+DSH = {"index.txt": "[RULES] x\n", "facts.md": "## A\n- a\n"}
+
+
+def candidate(n: int) -> str:
+    return f"---\nid: c-{n}\nentry_type: fact\ntarget: A\nevidence: ran it\n---\n- fact {n}\n"
+
+
+def test_a_candidate_the_agent_took_leaves_nothing_to_accept(tmp_path: Path) -> None:
+    files = {**DSH, **{f"pending/c-{n}.md": candidate(n) for n in range(1, 5)}}
+    root = write_tree(tmp_path / "store", files)
+
+    async def body(pilot: Pilot, app: PendingOnly) -> None:
+        await store_loaded(pilot, app)
+        pane = app.query_one(PendingPane)
+        pane.rows.cursor = pane.positions["pending/c-2.md"]
+        await pilot.pause()
+        agent_write(root, 'rm "$ROOT/pending/c-2.md"')
+        await reloaded(pilot, app, "pending/c-2.md")
+        assert pane.current is None and pane.rows.lost  # not c-3, now in its row
+        before = tree_digest(root)
+        await pilot.press("a")
+        await until(pilot, lambda: said_gone(app, "accept"), what="why a does nothing")
+        assert tree_digest(root) == before
+        await pilot.press("down")
+        assert pane.current is not None and pane.current.id == "c-3"
+
+    run(PendingOnly(str(root)), body)
+
+
+def test_a_finding_the_agent_settled_leaves_nothing_to_fix(tmp_path: Path) -> None:
+    overdue = (
+        "### [E00{n}] 2026-11-0{n} · 约定\n**类型**：约定\n**内容**：约{n}\n"
+        "**状态**：待跟进\n**到期日**：2026-11-1{n}\n\n"
+    )
+    text = "".join(overdue.format(n=n) for n in (1, 2, 3)) + SENTINEL
+    root = write_tree(tmp_path / "store", {EVENTS: text})
+
+    async def body(pilot: Pilot, app: PaneHost) -> None:
+        await store_loaded(pilot, app)
+        pane = app.query_one(WarningsPane)
+        pane.rows.cursor = next(
+            n
+            for n, f in enumerate(pane.items)
+            if getattr(f, "code", "") == "event-overdue" and "E002" in f.message  # type: ignore[union-attr]
+        )
+        await pilot.pause()
+        agent_write(root, f'sed -i "/E002/,/^$/ s|待跟进|已完成|" "$ROOT/{EVENTS}"')
+        await reloaded(pilot, app, EVENTS)
+        assert not any(f.code == "event-overdue" and "E002" in f.message for f in pane.findings)
+        assert pane.rows.lost and "is gone" in pane.detail_text.plain
+        await pilot.press("f")
+        await until(pilot, lambda: said_gone(app, "fix"), what="why f does nothing")
+
+    run(PaneHost(str(root), "warnings"), body)
+
+
+def test_a_sop_the_agent_removed_leaves_no_row_to_archive(tmp_path: Path) -> None:
+    files = {**DSH, **{f"sops/{name}.md": f"# {name}\n1. go\n" for name in ("a", "b", "c")}}
+    root = write_tree(tmp_path / "store", files)
+
+    async def body(pilot: Pilot, app: TreeHost) -> None:
+        await store_loaded(pilot, app)
+        pane, tree = app.query_one(IndexPane), app.query_one(IndexTree)
+        _visible(tree, "sops").expand()
+        await until(pilot, lambda: _visible(tree, "b", None) is not None)
+        tree.move_cursor(_visible(tree, "b"))
+        await pilot.pause()
+        agent_write(root, 'rm "$ROOT/sops/b.md"')
+        await reloaded(pilot, app, "sops/b.md")
+        assert _visible(tree, "b", None) is None
+        assert pane._current() is None  # not sop c, now on its line
+        assert pane.check_action("archive", ()) is None  # x shown greyed: it does nothing
+        await pilot.press("down")
+        assert pane._current() is not None
+
+    run(TreeHost(root), body)
 
 
 def _visible(tree: IndexTree, start: str, default: Any = ...) -> Any:

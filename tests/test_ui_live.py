@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from collections.abc import Iterator
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,7 @@ import pytest
 from textual.pilot import Pilot
 
 from memtui.ui.app import MemtuiApp
+from memtui.ui.widgets.working import Working
 from tests import demo_facts as facts
 from tests.ui_helpers import demo_store, run, until
 
@@ -112,34 +113,6 @@ def test_an_in_place_edit_inside_a_folder_appears_within_seconds(
     run(MemtuiApp(str(root), watch=True), body, loaded=True)
 
 
-# The agent takes the lock and holds it until the test lets go (at most 30 s).
-HOLD = r"""
-exec 9>"$ROOT/.memory.lock"
-flock -x 9
-echo locked
-for _ in $(seq 600); do [ -e "$RELEASE" ] && exit 0; sleep 0.05; done
-"""
-
-
-@pytest.fixture
-def agent_holding_the_lock(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
-    """A demo store whose lock a bash agent holds; (root, the file that releases it)."""
-    root = demo_store(tmp_path / "store")
-    release = tmp_path / "release"
-    agent = subprocess.Popen(
-        ["bash", "-c", HOLD],
-        env={"ROOT": str(root), "RELEASE": str(release), "PATH": "/usr/bin:/bin"},
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert agent.stdout is not None and agent.stdout.readline().strip() == "locked"
-        yield root, release
-    finally:
-        release.touch()
-        agent.wait(timeout=60)
-
-
 DONE = f"done {facts.NEWEST}"  # an open event
 
 
@@ -159,6 +132,30 @@ def test_a_change_waiting_for_the_agents_lock_says_so_then_lands(agent_holding_t
         assert not app.has_said(f"{DONE}: wrote")  # the agent still holds the lock
         release.touch()
         await until(pilot, lambda: app.has_said(f"{DONE}: wrote"))
+
+    run(Saying(root, watch=False), body, loaded=True)
+
+
+def test_a_slow_change_with_no_lock_held_says_it_works_not_that_it_waits(tmp_path: Path):
+    """A change still running after SLOW_OP that waits for no lock: a line saying it works,
+    never "waiting for the store lock" (said before whether or not anyone held it)."""
+    root = demo_store(tmp_path / "store")
+    go = threading.Event()
+
+    def slow() -> list[Any]:
+        go.wait(60)
+        return []  # no receipt: "nothing to change"
+
+    async def body(pilot: Pilot, app: Saying) -> None:
+        app.run_op("slow change", slow)
+        await until(pilot, lambda: bool(app.query(Working)), what="the working line")
+        working = app.query_one(Working)
+        line = working.lines["slow change"]
+        await until(pilot, lambda: line.display and "working…" in line.said.plain)
+        go.set()
+        await until(pilot, lambda: app.has_said("slow change: nothing to change"))
+        assert not working.lines
+        assert not app.has_said("waiting for the store lock")
 
     run(Saying(root, watch=False), body, loaded=True)
 

@@ -7,9 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import ProgressBar
 
+from memtui.ui.widgets.working import Working
 from tests import demo_facts as facts
 from tests.conftest import memory_digest
+from tests.test_ui_live import needs_flock
 from tests.test_ui_pending import PendingOnly, loaded, preview_of
 from tests.ui_helpers import answer_confirm, demo_store, run, until
 
@@ -53,6 +56,65 @@ def test_accepting_several_asks_once_and_no_writes_nothing(demo: Path) -> None:
 
     run(PendingOnly(str(demo)), body)
     assert memory_digest(demo) == before
+
+
+def test_the_dialog_names_the_candidate_refused_and_the_selection_goes(demo: Path) -> None:
+    """One acceptable and one without evidence selected: the dialog names the refused one
+    with the engine's reason; afterwards nothing stays selected for a later key."""
+    refused = f"pending/{facts.NO_EVIDENCE}.md"
+
+    async def body(pilot, app) -> None:
+        pane = await loaded(pilot, app)
+        await pilot.press("space")  # the first
+        pane.rows.cursor = pane.positions[refused]
+        await pilot.press("space")
+        assert pane.selected == {f"pending/{facts.FIRST}.md", refused}
+        await pilot.press("a")
+        question = await answer_confirm(pilot, app, "y")
+        assert question.startswith("Accept 1 candidate into memory?")
+        assert f"  {facts.NO_EVIDENCE}: no evidence (No Execution, No Memory)" in question
+        await until(pilot, lambda: len(pane.candidates) == facts.CANDIDATES - 1)
+        assert pane.selected == set() and pane.rows.selected == set()
+        assert "✓" not in pane.render_row(pane.positions[refused]).plain
+
+    run(PendingOnly(str(demo)), body)
+    assert (demo / refused).exists()
+
+
+@needs_flock
+def test_a_bulk_accept_shows_its_progress_and_the_wait_for_the_agents_lock(
+    agent_holding_the_lock: tuple[Path, Path],
+) -> None:
+    """Done of total and a bar, from the engine's chunks; "waiting for the store lock"
+    while, and only while, the agent holds it."""
+    root, release = agent_holding_the_lock
+    seen: list[str] = []
+
+    async def body(pilot, app) -> None:
+        pane = await loaded(pilot, app)
+        await pilot.press("ctrl+a", "a")
+        await answer_confirm(pilot, app, "y")
+        total = facts.CANDIDATES - 1  # all but the one without evidence
+        working = await until_found(pilot, app, Working)
+        await until(pilot, lambda: bool(working.lines), what="the accept's line")
+        line = next(iter(working.lines.values()))
+        await until(pilot, lambda: "waiting for the store lock" in line.said.plain)
+        seen.append(line.said.plain)
+        bar = line.query_one(ProgressBar)
+        assert (bar.total, bar.progress) == (total, 0)
+        said = lambda: any("waiting for the store lock (.memory.lock)" in t for _, t in app.said)  # noqa: E731
+        await until(pilot, lambda: line.display and said(), what="the wait shown and said")
+        release.touch()
+        await until(pilot, lambda: len(pane.candidates) == 1, what="the accept to land")
+        assert not working.lines  # the change ended: its line went with it
+
+    run(PendingOnly(str(root)), body)
+    assert seen and f"0 of {facts.CANDIDATES - 1}" in seen[0]
+
+
+async def until_found(pilot, app, kind):  # type: ignore[no-untyped-def]
+    await until(pilot, lambda: bool(app.query(kind)), what=kind.__name__)
+    return app.query_one(kind)
 
 
 def test_accepting_one_does_not_ask(demo: Path) -> None:

@@ -12,6 +12,7 @@ import pytest
 from textual.app import ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Footer, Input
+from textual.widgets._footer import FooterKey
 
 from memtui.engine.queue import QueueItem
 from memtui.ui.panes.pending import PendingPane
@@ -140,17 +141,46 @@ def test_the_selection_approves_what_applies_and_names_what_is_refused(hermes: P
             await pilot.press("space")
         assert pane.selected == {ADD, REPLACE, STALE}
         await pilot.press("a")
-        assert await answer_confirm(pilot, app, "y") == (
+        question = await answer_confirm(pilot, app, "y")
+        assert question.startswith(
             "Approve 2 queued writes? Each is applied as its agent would apply it, as one "
             "operation that z undoes."
         )
+        # the one the engine refuses, by name, with its reason (the row's problem)
+        stale_item = next(i for i in pane.items if i.id == STALE)
+        assert f"Refused, left as they are (1):\n  {STALE}: {stale_item.problem}" in question
         await until(pilot, lambda: REPLACE not in pane.positions and ADD not in pane.positions)
-        assert said(app, f"cannot approve 1 queued item: {STALE}: stale")
+        # the selection went with the action: the refused one is not left selected ...
+        assert pane.selected == set() and pane.rows.selected == set()
+        assert "✓" not in pane.render_row(pane.positions[STALE]).plain
+        # ... so `r` on another row rejects that row, not the one refused before
+        await highlight(pilot, pane, AMBIGUOUS)
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, PromptScreen))
+        assert isinstance(app.screen, PromptScreen)
+        assert AMBIGUOUS in app.screen.question and STALE not in app.screen.question
+        await pilot.press("escape")
 
     old = memory.read_text("utf-8")
     run(QueueOnly(hermes), body)
     assert memory.read_text("utf-8") != old
     assert record(hermes, STALE).read_bytes() == stale
+
+
+def test_a_cancelled_approve_keeps_the_selection(hermes: Path) -> None:
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        for item_id in (ADD, OVER):
+            pane.rows.cursor = pane.positions[item_id]
+            await pilot.press("space")
+        await pilot.press("a")
+        question = await answer_confirm(pilot, app, "n")
+        assert question.startswith("Approve 1 queued write?") and f"  {OVER}: over" in question
+        assert pane.selected == {ADD, OVER}  # nothing was done: the selection stays
+
+    before = tree_digest(hermes)
+    run(QueueOnly(hermes), body)
+    assert tree_digest(hermes) == before
 
 
 def test_a_refused_write_is_said_and_nothing_changes(hermes: Path) -> None:
@@ -253,6 +283,44 @@ def test_a_read_only_store_approves_nothing(hermes: Path) -> None:
     assert tree_digest(hermes) == before
 
 
+def footer_keys(app: HostApp) -> set[str]:
+    return {key.key for key in app.screen.query(FooterKey)}
+
+
+def test_e_is_not_offered_on_a_queued_write(hermes: Path) -> None:
+    """A queued write is approved or rejected as staged, never edited: its footer has
+    no `e`, and the key does nothing."""
+
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        await highlight(pilot, pane, ADD)
+        await until(pilot, lambda: {"a", "r"} <= footer_keys(app), what="the footer")
+        assert "e" not in footer_keys(app)
+        assert pane.check_action("edit", ()) is False
+        await pilot.press("e")
+        await pilot.pause()
+        assert app.screen is app.screen_stack[0] and app.said == []
+
+    run(QueueOnly(hermes), body)
+
+
+def test_e_is_offered_on_a_candidate_and_not_on_a_queued_write(demo: Path) -> None:
+    import shutil
+
+    for folder in ("memories", "pending/memory"):
+        shutil.copytree(demo / "hermes" / folder, demo / folder)
+
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        await until(pilot, lambda: "e" in footer_keys(app), what="e on a candidate's row")
+        await highlight(pilot, pane, ADD)
+        await until(pilot, lambda: "e" not in footer_keys(app), what="no e on a queued write")
+        pane.rows.cursor = 0
+        await until(pilot, lambda: "e" in footer_keys(app), what="e back on a candidate")
+
+    run(QueueOnly(demo), body)
+
+
 # --- any layout's queue ------------------------------------------------------------------
 
 
@@ -327,6 +395,32 @@ def test_a_suggestion_shown_as_a_conflict_is_recorded_as_the_cli_records_it(demo
     run(QueueOnly(workspace), body)
     assert '"status":"conflict"' in audit.read_text("utf-8").splitlines()[-1]
     assert {p: p.read_bytes() for p in workspace.glob("*.md")} == memories
+
+
+def test_openclaws_confirm_names_the_suggestion_approving_marks_conflict(demo: Path) -> None:
+    """Selected with one that applies, a suggestion shown as a conflict is named in the
+    dialog with the engine's reason; approving records its conflict, as OpenClaw does."""
+    workspace = demo / "openclaw"
+    audit = workspace / "memory" / "audit" / "suggestions.jsonl"
+
+    async def body(pilot: Pilot, app: QueueOnly) -> None:
+        pane = await shown(pilot, app)
+        good = next(i for i in pane.items if i.approvable)
+        stale = next(i for i in pane.items if i.records_refusal)
+        for item in (good, stale):
+            pane.rows.cursor = pane.positions[item.id]
+            await pilot.press("space")
+        await pilot.press("a")
+        question = await answer_confirm(pilot, app, "y")
+        assert question.startswith("Approve 1 queued write?")
+        assert f"  {stale.id}: {stale.problem}" in question
+        assert "approving marks it conflict" in question
+        await until(pilot, lambda: said(app, "marked conflict"), what="the conflict recorded")
+        await until(pilot, lambda: good.id not in pane.positions, what="the approved row to go")
+        assert pane.selected == set()
+
+    run(QueueOnly(workspace), body)
+    assert '"status":"conflict"' in audit.read_text("utf-8")
 
 
 def test_one_selection_accepts_a_candidate_and_approves_a_queued_write(demo: Path) -> None:

@@ -106,3 +106,26 @@ def test_selection_redraws_its_row() -> None:
         assert app.drawn == [2]
 
     run(body)
+
+
+def test_a_lost_cursor_is_on_no_row_until_a_move() -> None:
+    """The row the cursor was on went away: none is current or drawn as the cursor; down
+    goes to the row now in its place, up to the one above it."""
+
+    async def body(app: RowsApp, rows: Rows, pilot) -> None:  # type: ignore[no-untyped-def]
+        rows.cursor = 3
+        await pilot.pause()
+        rows.follow(None)
+        await pilot.pause()
+        assert rows.lost and rows.current is None
+        assert not on_cursor(app, rows, "row 0003")
+        await pilot.press("down")
+        await pilot.pause()
+        assert rows.current == 3 and on_cursor(app, rows, "row 0003")
+        rows.follow(None)
+        await pilot.press("up")
+        assert rows.current == 2
+        rows.follow(7)
+        assert rows.current == 7 and not rows.lost
+
+    run(body)

@@ -78,6 +78,8 @@ def test_warnings_hostile_message_and_no_file(demo: Path) -> None:
         pane.show_store(dataclasses.replace(store, findings=(odd,)))
         await pilot.pause()
         assert rows_plain(pane)[0] == "Info (1)"
+        assert pane.rows.lost  # the finding the cursor was on is gone: on none until a move
+        await pilot.press("down")
         assert_literal(pane.render_row(1).plain)
         assert_literal(pane.detail_text.plain)
         await pilot.press("enter")

@@ -7,7 +7,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memtui.engine.identity import event_ids
+from memtui.engine.identity import event_ids, fingerprint
 from memtui.engine.layouts.companion import EVENTS, parse_date
 from memtui.engine.layouts.companion_vocab import EVENT_TYPES  # noqa: F401 - the filter's values
 from memtui.engine.model import Event
@@ -28,6 +28,26 @@ class Timeline:
     ids: tuple[str, ...]
     overdue: frozenset[int]  # indices into events
     today: dt.date
+
+    def find(self, entry_id: str, shown: str) -> int | None:
+        """Where the event a user saw as `entry_id`, with fingerprint `shown`, is in this
+        (newer) timeline: its id if still there, else the one event with its text (an
+        agent's write above moved it: `L12@fp` is now `L4@fp`). None when it is gone,
+        changed, or several events now have its text: no neighbour stands in for it."""
+        ids = self.ids
+        try:
+            return ids.index(entry_id)
+        except ValueError:
+            pass
+        label = entry_id.partition("@")[0].partition("#")[0]
+        tail = f"@{shown}"
+        found = [
+            i
+            for i, other in enumerate(ids)
+            if other.endswith(tail)
+            or ("@" not in other and other == label and fingerprint(self.events[i].text) == shown)
+        ]
+        return found[0] if len(found) == 1 else None
 
 
 def timeline(store: Store) -> Timeline:

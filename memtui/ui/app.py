@@ -10,7 +10,7 @@ import os
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
@@ -34,6 +34,7 @@ from memtui.ui.messages import (
     OpDone,
     OpenFile,
     OpFailed,
+    OpProgress,
     RunOp,
     Say,
     ShowHistory,
@@ -44,6 +45,9 @@ from memtui.ui.messages import (
 from memtui.ui.panes import Pane
 from memtui.ui.panes.registry import PANES as PANE_SPECS
 from memtui.ui.widgets.footer import Footer
+
+if TYPE_CHECKING:
+    from memtui.ui.widgets.working import Working
 
 # (key, title) of the tabs, after the index (ui.panes.registry.PANES: the one list)
 PANES = tuple((spec.key, spec.title) for spec in PANE_SPECS[1:])
@@ -57,7 +61,7 @@ def styles_path() -> Path:
 
 
 PANE_KEYS = Binding.Group("Panes", compact=True)
-SLOW_OP = 1.0  # seconds before a running change says it is still working
+SLOW_OP = 1.0  # seconds before a running change that reported nothing says it works
 
 
 class MemtuiApp(App[None]):
@@ -282,18 +286,53 @@ class MemtuiApp(App[None]):
         self._op(label, fn, apply)
 
     def _still_working(self, label: str) -> None:
-        """An op that takes this long is usually waiting for the agent's lock: say so."""
-        self.say(
-            f"{label}: still working — waiting for the store lock (.memory.lock) if the agent "
-            "holds it; nothing is written until it is free (up to 10 s)",
-            title="Working…",
-        )
+        """A line saying it works; a lock wait only when the engine reports one."""
+        working = self._working()
+        if working is not None:
+            working.report(label, None)
+
+    def on_op_progress(self, message: OpProgress) -> None:
+        """The engine's progress and lock waits, on the change's line (ui/widgets/working);
+        a wait still on a moment later is said too (memtui's own reload holds the lock
+        for a moment now and then)."""
+        from memtui.ui.widgets.working import SHOWN_AFTER
+
+        label = message.label
+        working = self._working()
+        if working is not None and working.report(label, message.progress):
+            self.set_timer(SHOWN_AFTER, lambda: self._still_waiting(label))
+
+    def _still_waiting(self, label: str) -> None:
+        from memtui.ui.widgets.working import waiting_said
+
+        working = self._working()
+        lock = working.still_waiting(label) if working is not None else None
+        if lock is not None:
+            self.say(waiting_said(label, lock), title="Working…")
+
+    def _working(self, make: bool = True) -> Working | None:
+        """The running changes' lines, below the panes whatever the screen composes
+        (made on first use: most sessions never need them)."""
+        from memtui.ui.widgets.working import Working
+
+        if not self.screen_stack:
+            return None  # the app is ending
+        base = self.screen_stack[0]
+        found = base.query(Working)
+        if found or not make:
+            return found.first() if found else None
+        working = Working()
+        base.mount(working)
+        return working
 
     def _op_finished(self, label: str) -> None:
         self._changes_running -= 1
         timer = self._slow.pop(label, None)
         if timer is not None:
             timer.stop()
+        working = self._working(make=False)
+        if working is not None:
+            working.finished(label)
         if self._quit_when_done and self._changes_running <= 0:
             self.call_after_refresh(self.exit)  # after the toast saying how it went
 
@@ -305,10 +344,15 @@ class MemtuiApp(App[None]):
         from memtui.engine.write.journal import JournalStuck
         from memtui.engine.write.lock import LockTimeout
         from memtui.engine.write.operation import operation
+        from memtui.engine.write.progress import Progress, reporting
         from memtui.engine.write.transaction import WriteError
 
+        def report(progress: Progress) -> None:
+            self.post_message(OpProgress(label, progress))
+
         try:
-            with operation():  # one action, one operation for undo (SPEC §3d)
+            # one action, one operation for undo (SPEC §3d); its progress and lock waits
+            with operation(), reporting(report):
                 result = fn()
         except (MemtuiError, WriteError, LockTimeout, JournalStuck, EntryNotFound) as exc:
             recorded = getattr(exc, "receipt", None) is not None  # e.g. a conflict marked

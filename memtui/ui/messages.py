@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 from textual.screen import ModalScreen
 
 from memtui.engine.store import Store
+
+if TYPE_CHECKING:
+    from memtui.engine.write.progress import Progress
 
 
 @dataclass
@@ -41,6 +44,18 @@ class OpDone(Message):
     label: str
     receipts: list[Any]  # engine Receipts
     apply: Callable[[], None] | None = None  # a dry run's "go ahead"
+
+
+@dataclass
+class OpProgress(Message):
+    """How far a running change is, or the lock it waits for (engine/write/progress.py)."""
+
+    label: str
+    progress: Progress
+
+    def can_replace(self, message: Message) -> bool:
+        # each report holds the whole state: a newer one of the same change is enough
+        return isinstance(message, OpProgress) and message.label == self.label
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """Bulk operations in chunks: each chunk is one transaction that holds the lock for
 about a second at most (planning time plus the commit time learnt from the chunks
-before it), with a short pause between chunks so a waiting agent goes first."""
+before it), with a short pause between chunks so a waiting agent goes first. How many
+are done is reported before the first chunk and after each (write/progress.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 
 from memtui.engine.ops.common import Refused
 from memtui.engine.ops.dsh_store import PENDING, check_expected, md_files, resolve_ids
+from memtui.engine.write import progress
 from memtui.engine.write.files import read_or_none
 from memtui.engine.write.operation import operation
 from memtui.engine.write.transaction import Receipt
@@ -50,6 +52,7 @@ def chunked(queue: deque[str], run: Any) -> list[Receipt]:
 def _chunks(queue: deque[str], run: Any) -> list[Receipt]:
     receipts: list[Receipt] = []
     pace = Pace()
+    total = len(queue)
     while queue:
         try:
             receipt = run(queue, pace, len(receipts) + 1)
@@ -64,6 +67,7 @@ def _chunks(queue: deque[str], run: Any) -> list[Receipt]:
                     )
             raise
         receipts.append(receipt)
+        progress.advanced(total - len(queue), total)
         if queue and not receipt.dry_run:
             time.sleep(CHUNK_PAUSE)  # let an agent blocked on the lock take it first
     return receipts
@@ -85,7 +89,9 @@ def stop(taken: int, started: float, pace: Pace, writes: int, size: int, seconds
 
 def precheck(root: str, rels: list[str], expected: dict[str, str]) -> None:
     """Without the lock: a candidate that already differs from what the user saw stops
-    the whole call before any chunk commits (each chunk checks again under the lock)."""
+    the whole call before any chunk commits (each chunk checks again under the lock).
+    The total is told first: a face shows it before this reads every candidate."""
+    progress.advanced(0, len(rels))
     for rel in rels:
         if rel in expected:
             check_expected(rel, read_or_none(os.path.join(root, rel)), expected)

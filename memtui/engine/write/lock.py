@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 
 from memtui.engine.paths import LOCK_NAME
+from memtui.engine.write import progress
 from memtui.engine.write.errors import LockTimeout, Unsafe, WriteError, plain
 from memtui.engine.write.faults import fault_point
 
@@ -90,21 +91,29 @@ class StoreLock:
         fd = open_lock_file(self.path, self.name, self.of_store)
         deadline = time.monotonic() + self.wait
         delay = 0.005
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    os.close(fd)
-                    raise LockTimeout(
-                        f"the lock {self.name} is held by another writer (the agent?) "
-                        f"and was not free within {self.wait:g} s; nothing was changed"
-                    ) from None
-                time.sleep(delay)
-                delay = min(delay * 2, 0.05)
-                continue
-            self._fd = fd
-            return
+        waited = False
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    if not waited:  # held by someone else: only now is there a wait to tell
+                        waited = True
+                        progress.waiting(self.name)
+                    if time.monotonic() >= deadline:
+                        os.close(fd)
+                        raise LockTimeout(
+                            f"the lock {self.name} is held by another writer (the agent?) "
+                            f"and was not free within {self.wait:g} s; nothing was changed"
+                        ) from None
+                    time.sleep(delay)
+                    delay = min(delay * 2, 0.05)
+                    continue
+                self._fd = fd
+                return
+        finally:
+            if waited:
+                progress.waiting(None)
 
     def release(self) -> None:
         if self._fd is not None:

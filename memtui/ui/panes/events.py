@@ -21,7 +21,7 @@ from memtui.engine.model import Event
 from memtui.engine.store import Store
 from memtui.engine.timeline import ARCHIVED, EVENT_TYPES, EVENTS, Timeline, timeline, timeline_of
 from memtui.ui.messages import EditEntry, OpenFile, RunOp, ShowHistory
-from memtui.ui.panes.listing import ListPane
+from memtui.ui.panes.listing import GONE, ListPane
 from memtui.ui.safe import literal, row
 from memtui.ui.widgets.rows import Rows
 
@@ -90,7 +90,10 @@ class EventsPane(ListPane):
         self.open_only = False
         self.overdue_only = False
         self.type_index = 0
-        self.current_id: str | None = None  # the highlighted event, kept across snapshots
+        # the highlighted event as shown (its id and fingerprint), followed across snapshots
+        self.current_id: str | None = None
+        self.current_fp: str | None = None
+        self._acted: str | None = None  # the event this pane last changed (it may leave)
         self.archived = False  # showing archive/memory/events.md
         self.archive_problem: str | None = None
 
@@ -103,7 +106,7 @@ class EventsPane(ListPane):
             self._load_archived(store)  # the timeline follows once it is read
         else:
             self.timeline = timeline(store)
-            self._refilter()
+            self._refilter(reloaded=True)
 
     @work(thread=True, exclusive=True, group="archived-events")
     def _load_archived(self, store: Store) -> None:
@@ -122,11 +125,11 @@ class EventsPane(ListPane):
         message.stop()
         if self.archived and message.store is self.store:
             self.timeline, self.archive_problem = message.timeline, message.problem
-            self._refilter()
+            self._refilter(reloaded=True)
 
     def action_toggle_archived(self) -> None:
         self.archived = not self.archived
-        self.current_id = None
+        self.current_id = self.current_fp = None
         self.refresh_bindings()
         if self.store is not None:
             self.timeline = None if self.archived else timeline(self.store)
@@ -136,7 +139,11 @@ class EventsPane(ListPane):
                 self.show_detail(Text())
             self.show_store(self.store)
 
-    def _refilter(self) -> None:
+    def _refilter(self, reloaded: bool = False) -> None:
+        """Filter the timeline; the cursor stays on the event it was on. After a reload
+        (`reloaded`) an event that is gone, or no longer shown, leaves the cursor lost
+        (Rows.follow): unless this pane's own change took it away, the row now in its
+        place is not the one the user chose."""
         line = self.timeline
         if line is None:
             return
@@ -150,13 +157,14 @@ class EventsPane(ListPane):
             and (wanted == "all" or e.type == wanted)
         ]
         rows = self.rows
-        keep = self.current_id
+        keep, shown = self.current_id, self.current_fp
         rows.set_rows(len(self.view), self.render_row)
-        if keep is not None:
-            ids = line.ids
-            found = next((n for n, i in enumerate(self.view) if ids[i] == keep), None)
-            if found is not None and found != rows.cursor:
-                rows.cursor = found
+        if keep is not None and shown is not None:
+            found = _position(self.view, line.find(keep, shown))
+            if found is not None or (reloaded and keep != self._acted):
+                rows.follow(found)
+            elif reloaded:  # this pane's own change took it: on to the row in its place
+                self._acted = None
         self._header()
         self._detail()
 
@@ -168,7 +176,8 @@ class EventsPane(ListPane):
 
     @property
     def current(self) -> tuple[Event, str] | None:
-        return self.event_at(self.rows.cursor) if self.view else None
+        at = self.rows.current
+        return self.event_at(at) if at is not None and self.view else None
 
     # --- drawing ------------------------------------------------------------
 
@@ -258,14 +267,16 @@ class EventsPane(ListPane):
         current = self.current
         text = Text(end="")
         if current is None:
-            if self.timeline is not None and self.timeline.events:
+            if self.rows.lost:
+                text.append(f"event:{shown_label(self.current_id or '')}: {GONE}", style="italic")
+            elif self.timeline is not None and self.timeline.events:
                 text.append("No events match the filters.", style="italic")
         else:
             event, entry_id = current
             text.append(f"event:{shown_label(entry_id)}", style="bold")
             text.append(f" · {event.span.file}:{event.span.lineno}\n", style="dim")
             text.append_text(literal(event.text.rstrip("\r\n")))
-            self.current_id = entry_id
+            self.current_id, self.current_fp = entry_id, fingerprint(event.text)
         self.show_detail(text)
 
     # --- actions ------------------------------------------------------------
@@ -299,6 +310,8 @@ class EventsPane(ListPane):
             self._change_current("done", companion.done)
         elif current is not None:
             self._change_current("reopen", companion.reopen)
+        else:
+            self.lost_said("done")
 
     def action_archive(self) -> None:
         from memtui.engine.ops import companion
@@ -323,8 +336,10 @@ class EventsPane(ListPane):
         says yes. The engine refuses if the event is not the one shown any more."""
         current, store = self.current, self.store
         if current is None or store is None:
+            self.lost_said(verb)
             return
         event, entry_id = current
+        self._acted = entry_id
         root, ref, shown = store.root, f"event:{entry_id}", fingerprint(event.text)
         label = shown_label(entry_id)
         ask = question.format(id=label) if question else None
@@ -334,6 +349,8 @@ class EventsPane(ListPane):
         current = self.current
         if current is not None:
             self.post_message(EditEntry(f"event:{current[1]}"))  # fingerprinted if ambiguous
+        else:
+            self.lost_said("edit")
 
     def action_history(self) -> None:
         self.post_message(ShowHistory(EVENTS))
@@ -344,6 +361,14 @@ class EventsPane(ListPane):
             return
         event = current[0]
         self.post_message(OpenFile(event.span.file, event.span.lineno))
+
+
+def _position(view: list[int], index: int | None) -> int | None:
+    """The row showing event `index` (None: not shown, or no such event)."""
+    try:
+        return view.index(index) if index is not None else None
+    except ValueError:
+        return None
 
 
 def shown_label(entry_id: str) -> str:

@@ -71,6 +71,9 @@ class IndexTree(Tree[Node]):
     IndexTree > .index--muted { color: $text-muted; }
     IndexTree > .index--heat { color: $warning; }
     IndexTree > .index--group { text-style: bold; }
+    IndexTree.-lost > .tree--cursor, IndexTree.-lost:focus > .tree--cursor {
+        background: transparent; color: $foreground; text-style: none;
+    }
     """
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         *Tree.COMPONENT_CLASSES,
@@ -170,6 +173,10 @@ class IndexPane(Archiving, Pane):
         self._first = True
         self._styles: dict[str, Style] = {}
         self.selected: dict[str, str] = {}  # node key -> entry id, for a bulk archive (x)
+        # the row that went away under the cursor (the agent's write), and the line the
+        # cursor stays on, drawn as none, until the user moves; the row this pane changed
+        self._lost: tuple[str, int] | None = None
+        self._acted: str | None = None
 
     def compose(self) -> ComposeResult:
         tree = IndexTree(Text("store"), id="index-tree")
@@ -221,6 +228,10 @@ class IndexPane(Archiving, Pane):
             tree.move_cursor(cursor)
         elif tree.cursor_line < 0 or tree.cursor_line > tree.last_line:
             tree.cursor_line = 0
+        # gone, not by this pane's own change: no row is current until the user moves
+        gone = cursor_key is not None and cursor is None and cursor_key != self._acted
+        self._lost = (cursor_key, tree.cursor_line) if gone and cursor_key else None
+        tree.set_class(self._lost is not None, "-lost")
         # a selection outlives a snapshot only where its row still stands, still archivable
         present = {
             spec.key: spec.toggle[1]
@@ -234,6 +245,8 @@ class IndexPane(Archiving, Pane):
         if self._first:
             return None, None
         expanded = {n.data.key for n in _built(tree, open_only=True) if n.data is not None}
+        if self._lost is not None:
+            return expanded, self._lost[0]
         cursor = tree.cursor_node
         if cursor is None or cursor.data is None or cursor.parent is None:
             return expanded, None
@@ -334,13 +347,21 @@ class IndexPane(Archiving, Pane):
         self._open(event.node)
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Node]) -> None:
+        if self._lost is not None and event.node.line != self._lost[1]:
+            self._lost = None  # the user moved: on a row again
+            self.index_tree.remove_class("-lost")
         self.refresh_bindings()
 
     # --- actions -----------------------------------------------------------------
 
     def _current(self) -> Node | None:
         node = self.index_tree.cursor_node
-        return node.data if node is not None else None
+        return node.data if node is not None and self._lost is None else None
+
+    def action_archive(self) -> None:
+        spec = self._current()
+        self._acted = spec.key if spec is not None else None  # the row may leave: not lost
+        super().action_archive()
 
     def _open(self, node: TreeNode[Node]) -> None:
         spec = node.data

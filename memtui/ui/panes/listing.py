@@ -7,8 +7,14 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from memtui.engine.store import Store
+from memtui.ui.messages import Say
 from memtui.ui.panes import Pane
 from memtui.ui.widgets.rows import Rows
+
+GONE = (
+    "the row you were on is gone (the agent changed the file); nothing is highlighted "
+    "until you move (↑/↓), so nothing else is acted on in its place"
+)
 
 
 class ListPane(Pane):
@@ -70,6 +76,14 @@ class ListPane(Pane):
 
     def action_open(self) -> None:
         raise NotImplementedError
+
+    def lost_said(self, verb: str) -> bool:
+        """When the row the user was on went away under the cursor, an action key says
+        so and does nothing (True); a neighbour is never acted on in its place."""
+        if not self.rows.lost:
+            return False
+        self.post_message(Say(f"{verb}: {GONE}", "warning"))
+        return True
 
     def on_rows_highlighted(self, message: Rows.Highlighted) -> None:
         message.stop()

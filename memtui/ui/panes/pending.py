@@ -34,8 +34,9 @@ from memtui.engine.queue import QueueItem
 from memtui.engine.store import Store
 from memtui.engine.words import counted
 from memtui.sanitize import one_line
-from memtui.ui.messages import Ask, EditEntry, OpenFile, RunOp, Say
+from memtui.ui.messages import Ask, Confirm, EditEntry, OpenFile, RunOp, Say
 from memtui.ui.panes import Pane
+from memtui.ui.panes.listing import GONE
 from memtui.ui.panes.pending_preview import DryRun, dry_run, queue_dry_run
 from memtui.ui.panes.queued import (
     accept_label,
@@ -45,7 +46,10 @@ from memtui.ui.panes.queued import (
     item_kind,
     item_kind_width,
     item_note,
+    not_accepted,
     not_approvable,
+    problems,
+    refused_said,
     reject_all,
     reject_label,
     reject_question,
@@ -164,6 +168,9 @@ class PendingPane(Pane):
         self.keys: list[str] = []  # each row's key: a candidate's file or an item's id
         self.positions: dict[str, int] = {}  # row key -> row
         self.selected: set[str] = set()  # row keys, kept across snapshots
+        self._acted: set[str] = set()  # row keys this pane last accepted or rejected
+        self._lost_key: str | None = None  # the row that went away under the cursor
+        self._edit_offered = False  # whether the footer shows `e` (a dsh candidate's row)
         self.show_preview = True
         self.preview_share: int | None = None  # % of the pane; None: the layout's default
         self.zoomed = False  # the preview alone, the list hidden
@@ -237,6 +244,8 @@ class PendingPane(Pane):
     def show_store(self, store: Store) -> None:
         self.store = store
         old = self.keys
+        at = self.rows.current
+        was = old[at] if at is not None and at < len(old) else self._lost_key
         old_cursor = self.rows.cursor if old else 0
         dsh = store.dsh
         self.candidates = cands = dsh.candidates if dsh else ()
@@ -256,14 +265,28 @@ class PendingPane(Pane):
         rows = self.rows
         rows.set_rows(len(keys), self.render_row)
         rows.selected = {self.positions[f] for f in self.selected}
-        cursor = self._follow(old, old_cursor)
-        if cursor != rows.cursor:
-            rows.cursor = cursor
+        self._place(was, old, old_cursor)
+        self._offer_edit()
         self._header()
         if self._shown_file is not None and self._shown_file not in self.positions:
             self._preview()  # what it shows left the list (accepted, rejected): not a moment more
         else:
             self._schedule()
+
+    def _place(self, was: str | None, old: list[str], old_cursor: int) -> None:
+        """The cursor on the row it was on (`was`). If that left the list by this pane's
+        own accept or reject, on the next one still here; if it left otherwise (the agent
+        took it), lost there (Rows.follow): nothing is current until the user moves."""
+        rows, self._lost_key = self.rows, None
+        if was is not None and was in self.positions:
+            rows.follow(self.positions[was])
+            return
+        cursor = self._follow(old, old_cursor)
+        if cursor != rows.cursor:
+            rows.cursor = cursor
+        if was is not None and was not in self._acted and self.keys:
+            rows.follow(None)
+            self._lost_key = was
 
     def _follow(self, old: list[str], old_cursor: int) -> int:
         """The row of the candidate or item the cursor was on, or of the next one still
@@ -286,14 +309,21 @@ class PendingPane(Pane):
 
     @property
     def current(self) -> Candidate | None:
-        """The highlighted dsh candidate (None on another queue's item)."""
-        cursor = self.rows.cursor
-        return self.candidates[cursor] if 0 <= cursor < len(self.candidates) else None
+        """The highlighted dsh candidate (None on another queue's item, or none)."""
+        cursor = self.rows.current
+        return (
+            self.candidates[cursor]
+            if cursor is not None and cursor < len(self.candidates)
+            else None
+        )
 
     @property
     def current_item(self) -> QueueItem | None:
         """The highlighted item of another layout's queue."""
-        at = self.rows.cursor - len(self.candidates)
+        cursor = self.rows.current
+        if cursor is None:
+            return None
+        at = cursor - len(self.candidates)
         return self.items[at] if 0 <= at < len(self.items) and self.keys else None
 
     # --- drawing -----------------------------------------------------------------
@@ -365,10 +395,6 @@ class PendingPane(Pane):
 
     # --- the preview -------------------------------------------------------------
 
-    def on_rows_highlighted(self, message: Rows.Highlighted) -> None:
-        message.stop()
-        self._schedule()
-
     def on_rows_chosen(self, message: Rows.Chosen) -> None:
         message.stop()
         cand, item = self.current, self.current_item
@@ -407,7 +433,8 @@ class PendingPane(Pane):
             return
         if cand is None or store is None:
             self.preview_key = None
-            self._draw(None, Text("Nothing pending." if store is not None else "", style="italic"))
+            said = "" if store is None else GONE if self.rows.lost else "Nothing pending."
+            self._draw(None, Text(said, style="italic"))
             return
         tf = store.texts.get(cand.file)
         digest = tf.digest() if tf is not None else ""
@@ -632,11 +659,28 @@ class PendingPane(Pane):
     # --- selection ---------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in MUTATING and self.read_only)
+        if action in MUTATING and self.read_only:
+            return False
+        # a key is shown only where it acts: a queued write is approved or rejected as
+        # staged, never edited here
+        return action != "edit" or (self._rows is not None and self.current is not None)
+
+    def on_rows_highlighted(self, message: Rows.Highlighted) -> None:
+        message.stop()
+        self._offer_edit()
+        self._schedule()
+
+    def _offer_edit(self) -> None:
+        """The footer again when the row moved to starts or stops offering `e`."""
+        offered = self.current is not None
+        if offered != self._edit_offered:
+            self._edit_offered = offered
+            self.refresh_bindings()
 
     def action_toggle_select(self) -> None:
-        cursor = self.rows.cursor
-        if not 0 <= cursor < len(self.keys):
+        cursor = self.rows.current
+        if cursor is None or cursor >= len(self.keys):
+            self._lost_said("select")
             return
         rows = self.rows
         self.selected ^= {self.keys[cursor]}
@@ -681,30 +725,52 @@ class PendingPane(Pane):
     def _say(self, text: str, severity: str = "information", title: str = "") -> None:
         self.post_message(Say(text, severity, title))
 
+    def _lost_said(self, verb: str) -> bool:
+        """Said when the row the user was on went away under the cursor (ListPane's)."""
+        if not self.rows.lost or self.selected:
+            return False
+        self._say(f"{verb}: {GONE}", "warning")
+        return True
+
+    def _act(self, keys: Iterable[str], send: Message, question: str | None = None) -> None:
+        """Post `send` (after `question`, if any, is answered yes). The selection is
+        cleared once it is sent, whatever comes of it: it never outlives the action it
+        was made for, to be taken by a later key on another row."""
+
+        def go() -> None:
+            self._acted = set(keys)
+            self._clear_selection()
+            self.post_message(send)
+
+        if question is None:
+            go()
+        else:
+            self.post_message(Confirm(question, go))
+
+    def _clear_selection(self) -> None:
+        if self.selected:
+            self.selected = set()
+            self.rows.selected = set()
+            self.rows.refresh()
+            self._header()
+            self._schedule()
+
     def action_accept(self) -> None:
         store, targets, items = self.store, self._targets(), self._target_items()
         if store is None or not (targets or items):
-            self._say("nothing to accept", "warning")
+            if not self._lost_said("accept"):
+                self._say("nothing to accept", "warning")
             return
         ok = [c for c in targets if c.acceptable]
         refused = [c for c in targets if not c.acceptable]
-        if refused:
-            names = ", ".join(c.id for c in refused[:5]) + (" …" if len(refused) > 5 else "")
-            why = (
-                "no evidence (No Execution, No Memory)"
-                if all(c.valid for c in refused)
-                else "no evidence or broken front matter"
-            )
-            self._say(
-                f"cannot accept {counted(len(refused), 'candidate')}: {names} — {why}",
-                "error",
-                "Refused",
-            )
         # a conflict goes to the engine too: refused, it writes the agent's record (as the CLI)
         good = [i for i in items if i.approvable or i.records_refusal]
-        if len(good) < len(items):
-            self._say(not_approvable([i for i in items if i not in good]), "error", "Refused")
-        if not (ok or good):
+        if not (ok or good):  # nothing goes: why, and the selection made for it is done
+            if refused:
+                self._say(not_accepted(refused), "error", "Refused")
+            if items:
+                self._say(not_approvable(items), "error", "Refused")
+            self._clear_selection()
             return
         root, files = store.root, [c.file for c in ok]
 
@@ -716,13 +782,20 @@ class PendingPane(Pane):
             return self._say_refused(receipts)
 
         question = (  # many at once: asked once, with the count (z undoes them together)
-            f"Accept {len(ok)} candidates into memory? They move to archive/pending/ and "
-            "their facts and sops are written, as one operation that z undoes."
+            f"Accept {counted(len(ok), 'candidate')} into memory? They move to archive/pending/ "
+            "and their facts and sops are written, as one operation that z undoes."
         )
         if good:
-            question = approve_question(len(ok), len(good))
+            question = approve_question(len(ok), sum(1 for i in good if i.approvable))
+        # each one the engine will refuse, and why (its problem, as the rows show it)
+        question += refused_said([(c.id, c.problem) for c in refused] + problems(items))
         label = f"accept {_count(ok)}" if not good else accept_label(_count(ok) if ok else "", good)
-        self.post_message(RunOp(label, run, question if len(ok) + len(good) > 1 else None))
+        many = len(targets) + len(items) > 1
+        self._act(
+            [c.file for c in targets] + [i.id for i in items],
+            RunOp(label, run),
+            question if many else None,
+        )
 
     def _say_refused(self, receipts: list[Any], done: str = "accepted") -> list[Any]:
         """Post what a bulk change refused while it took the rest (from the op's thread)."""
@@ -747,8 +820,9 @@ class PendingPane(Pane):
             read_only = [i for i in all_items if i.read_only]
             self._say(not_approvable(read_only, "reject"), "error", "Refused")
         if store is None or not (targets or items):
-            if not all_items:
+            if not all_items and not self._lost_said("reject"):
                 self._say("nothing to reject", "warning")
+            self._clear_selection()
             return
         from memtui.ui.screens.prompt import PromptScreen
 
@@ -776,7 +850,7 @@ class PendingPane(Pane):
                 return self._say_refused(receipts, "rejected")
 
             label = f"reject {_count(targets)}" if not items else reject_label(targets, items)
-            self.post_message(RunOp(label, run))
+            self._act([c.file for c in targets] + [i.id for i in items], RunOp(label, run))
 
         prompt = PromptScreen(question, placeholder="the reason (required)", ok="Reject")
         self.post_message(Ask(prompt, answered))
@@ -785,8 +859,6 @@ class PendingPane(Pane):
         cand = self.current
         if cand is not None:
             self.post_message(EditEntry(f"pending:{cand.id}"))
-        elif self.current_item is not None:
-            self._say("a queued write is approved (a) or rejected (r) as staged", "warning")
 
 
 def _expected(store: Store, files: Iterable[str]) -> dict[str, str]:

@@ -69,6 +69,33 @@ def not_approvable(items: Sequence[QueueItem], verb: str = "approve") -> str:
     return f"cannot {verb} {counted(len(items), 'queued item')}: {said}{more}"
 
 
+def not_accepted(candidates: Sequence[Any]) -> str:
+    """Why these dsh candidates are not accepted: each one's problem (the engine's)."""
+    said = "; ".join(f"{c.id}: {c.problem}" for c in candidates[:SHOWN])
+    more = " …" if len(candidates) > SHOWN else ""
+    return f"cannot accept {counted(len(candidates), 'candidate')}: {said}{more}"
+
+
+def problems(items: Sequence[QueueItem]) -> list[tuple[str, str]]:
+    """(id, why) of each item approving will refuse: its problem, or read-only."""
+    return [
+        (i.id, "read-only here" if i.read_only else str(i.problem))
+        for i in items
+        if not i.approvable
+    ]
+
+
+def refused_said(refused: Sequence[tuple[str, str | None]]) -> str:
+    """A confirm question's tail naming each one the engine will refuse, and why."""
+    if not refused:
+        return ""
+    lines = [f"  {name}: {why}" for name, why in refused[:SHOWN]]
+    if len(refused) > SHOWN:
+        lines.append(f"  … and {len(refused) - SHOWN} more")
+    head = f"\n\nRefused, left as they are ({len(refused)}):\n"
+    return head + "\n".join(lines)
+
+
 def approve_all(root: str, items: Sequence[QueueItem], *, alone: bool) -> list[Receipt]:
     from memtui.engine import queue
 
@@ -124,6 +151,11 @@ def reject_label(candidates: Sequence[Any], items: Sequence[QueueItem]) -> str:
 
 
 def approve_question(candidates: int, items: int) -> str:
+    if not (candidates or items):  # only writes whose refusal is recorded (a conflict)
+        return (
+            "None of these can be approved now. Approving records each refusal in its "
+            "queue, as its agent does. Go ahead?"
+        )
     also = f"{counted(candidates, 'candidate')} and " if candidates else ""
     return (
         f"Approve {also}{counted(items, 'queued write')}? Each is applied as its agent would apply "

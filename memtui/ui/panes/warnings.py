@@ -13,7 +13,7 @@ from memtui.engine.store import Store
 from memtui.engine.words import level_counts
 from memtui.sanitize import one_line
 from memtui.ui.messages import OpenFile, Say
-from memtui.ui.panes.listing import ListPane
+from memtui.ui.panes.listing import GONE, ListPane
 from memtui.ui.safe import literal, row
 from memtui.ui.style import component_style
 from memtui.ui.widgets.rows import Rows
@@ -62,6 +62,8 @@ class WarningsPane(ListPane):
         # One entry a row: a group header (level, count) or a finding.
         self.items: list[tuple[str, int] | Finding] = []
         self.current_place: Place | None = None
+        self.current_message: str | None = None  # the highlighted finding's, to find it moved
+        self._acted: Place | None = None  # the finding this pane last offered to fix
         self.widths = (CODE_W, PLACE_W)
         self._shown = False
 
@@ -91,15 +93,14 @@ class WarningsPane(ListPane):
         first_time = not self._shown
         self._shown = True
         rows.set_rows(len(items), self.render_row)
-        target = None
         if self.current_place is not None:
-            target = next(
-                (n for n, item in enumerate(items) if _place(item) == self.current_place), None
-            )
-        elif first_time and len(items) > 1:
-            target = 1  # the first finding, under its group header
-        if target is not None and target != rows.cursor:
-            rows.cursor = target
+            # the finding the user was on, or none: a neighbour is never fixed in its place;
+            # one this pane's own fix took away leaves the cursor on the row in its place
+            found = _found(items, self.current_place, self.current_message)
+            if found is not None or self.current_place != self._acted:
+                rows.follow(found)
+        elif first_time and len(items) > 1 and rows.cursor != 1:
+            rows.cursor = 1  # the first finding, under its group header
         self._header()
         self._detail()
 
@@ -147,7 +148,9 @@ class WarningsPane(ListPane):
         text = Text(end="")
         if self.store is not None and not self.items:
             text.append("No findings: every check passed.", style="italic")
-        item = self.items[self.rows.cursor] if 0 <= self.rows.cursor < len(self.items) else None
+        item = self._item()
+        if item is None and self.rows.lost:
+            text.append(GONE, style="italic")
         if isinstance(item, Finding):
             text.append(f"{item.level} ", style=self._level_style(item.level))
             text.append_text(literal(item.code, style="bold"))
@@ -157,18 +160,22 @@ class WarningsPane(ListPane):
                 text.append("  f: quick fix", style="italic")
             text.append("\n")
             text.append_text(literal(item.message))
-            self.current_place = _place(item)
+            self.current_place, self.current_message = _place(item), item.message
         elif item is not None:
             level, count = item
             text.append(f"{count} {GROUPS.get(level, level).lower()}: n/p moves between groups")
-            self.current_place = None
+            self.current_place = self.current_message = None
         self.show_detail(text)
 
     # --- actions ----------------------------------------------------------------
 
+    def _item(self) -> tuple[str, int] | Finding | None:
+        """The highlighted row's item (None: no rows, or the cursor is lost)."""
+        at = self.rows.current
+        return self.items[at] if at is not None and at < len(self.items) else None
+
     def action_open(self) -> None:
-        cursor = self.rows.cursor
-        item = self.items[cursor] if 0 <= cursor < len(self.items) else None
+        item = self._item()
         if not isinstance(item, Finding):
             return
         if item.file is None:
@@ -186,10 +193,12 @@ class WarningsPane(ListPane):
         """The highlighted finding's quick fix: a dry-run diff, `a` to apply it."""
         from memtui.ui.fixing import offer_fix
 
-        cursor = self.rows.cursor
-        item = self.items[cursor] if 0 <= cursor < len(self.items) else None
+        item = self._item()
         if isinstance(item, Finding) and self.store is not None:
+            self._acted = _place(item)
             offer_fix(self.post_message, self.store, item, read_only=self.read_only)
+        else:
+            self.lost_said("fix")
 
     def action_next_group(self, step: int = 1) -> None:
         headers = [n for n, item in enumerate(self.items) if not isinstance(item, Finding)]
@@ -214,6 +223,19 @@ def _where(finding: Finding) -> str:
     if finding.file is None:
         return "(store)"
     return finding.file if finding.line is None else f"{finding.file}:{finding.line}"
+
+
+def _found(items: list[tuple[str, int] | Finding], place: Place, message: str | None) -> int | None:
+    """The row of the finding at `place`; else of the one finding of that code and file
+    with `message` (lines above it were added or removed); None when it is gone."""
+    by_text = []
+    for n, item in enumerate(items):
+        if isinstance(item, Finding):
+            if _place(item) == place:
+                return n
+            if (item.code, item.file, item.message) == (place[0], place[1], message):
+                by_text.append(n)
+    return by_text[0] if len(by_text) == 1 else None
 
 
 def _place(item: tuple[str, int] | Finding) -> Place | None:

@@ -27,7 +27,11 @@ CENTRE_TRIES = 20  # refreshes a row to centre waits for the list to be able to 
 
 
 class Rows(ScrollView, can_focus=True):
-    """Rows 0..count-1, drawn by `render_row(i)`; a cursor, and an optional selection."""
+    """Rows 0..count-1, drawn by `render_row(i)`; a cursor, and an optional selection.
+
+    The cursor can be `lost`: the row it was on went away under it (the agent wrote).
+    No row is current then (`current` is None, none is drawn as the cursor) until the
+    user moves: a neighbour is never acted on in its place."""
 
     DEFAULT_CSS = """
     Rows { height: 1fr; }
@@ -72,6 +76,7 @@ class Rows(ScrollView, can_focus=True):
         self._render_row: RowFn = render_row or (lambda i: Text(""))
         self.count = 0
         self.selected: set[int] = set()
+        self.lost = False
         # The horizontal scroll range is the widest row drawn, not the widget's width
         # (which counts the vertical scrollbar's columns too, so a horizontal bar
         # appeared whenever a vertical one did): no bar unless a row is wider.
@@ -86,6 +91,7 @@ class Rows(ScrollView, can_focus=True):
         self.count = count
         if not keep_cursor:
             self.widest = 0  # other rows (another file): measured again as drawn
+            self.lost = False
         self.selected = {i for i in self.selected if i < count}
         self.virtual_size = Size(self.widest, count)
         self.cursor = min(self.cursor if keep_cursor else 0, max(0, count - 1))
@@ -105,7 +111,7 @@ class Rows(ScrollView, can_focus=True):
         if self._strips_for != (width, self.scroll_offset.x) or len(self._strips) > STRIPS_MAX:
             self._strips.clear()
             self._strips_for = (width, self.scroll_offset.x)
-        key = (index, index == self.cursor, index in self.selected)
+        key = (index, self._on_cursor(index), index in self.selected)
         strip = self._strips.get(key)
         if strip is None:
             strip = self._strips[key] = self._draw(index, width)
@@ -122,7 +128,7 @@ class Rows(ScrollView, can_focus=True):
         if index in self.selected:
             style += self.get_component_rich_style("rows--selected")
         segments = list(text.render(self.app.console))
-        if index == self.cursor:
+        if self._on_cursor(index):
             style += self.get_component_rich_style("rows--cursor")
             segments = [Segment(t, _on_cursor(s), c) for t, s, c in segments]
         strip = Strip(segments).apply_style(style) if style else Strip(segments)
@@ -167,7 +173,27 @@ class Rows(ScrollView, can_focus=True):
             finally:
                 self._fitting = False
 
+    def _on_cursor(self, index: int) -> bool:
+        return index == self.cursor and not self.lost
+
+    @property
+    def current(self) -> int | None:
+        """The row the user is on; None when there is none, or the cursor is lost."""
+        return None if self.lost or not self.count else self.cursor
+
+    def follow(self, index: int | None) -> None:
+        """Put the cursor on `index`, the row the user was on in the rows set before;
+        None: it is gone, so the cursor is lost where it was until the user moves."""
+        if index is not None:
+            if index != self.cursor or self.lost:
+                self.cursor = index
+            return
+        if not self.lost:
+            self.lost = True
+            self.refresh_line_of(self.cursor)
+
     def watch_cursor(self, old: int, new: int) -> None:
+        self.lost = False  # set: on a row again
         self.scroll_to_region_row(new)
         self.refresh_line_of(old)
         self.refresh_line_of(new)
@@ -216,7 +242,9 @@ class Rows(ScrollView, can_focus=True):
     def action_move(self, step: int) -> None:
         self._user_moved()
         if self.count:
-            self.cursor = max(0, min(self.count - 1, self.cursor + step))
+            # lost: the rows that closed up sit at the cursor (down) and above it (up)
+            start = self.cursor - 1 if self.lost and step > 0 else self.cursor
+            self.cursor = max(0, min(self.count - 1, start + step))
 
     def action_page(self, direction: int) -> None:
         self.action_move(direction * max(1, self.scrollable_content_region.height - 1))
@@ -227,7 +255,7 @@ class Rows(ScrollView, can_focus=True):
             self.cursor = index if index >= 0 else self.count - 1
 
     def action_choose(self) -> None:
-        if self.count:
+        if self.current is not None:
             self.post_message(self.Chosen(self, self.cursor))
 
     def toggle_selected(self, index: int | None = None) -> None:

@@ -1,0 +1,64 @@
+"""What a long change says while it runs: how far it is, and whether it waits for a lock
+someone else holds.
+
+A face installs a callback around one action (`with reporting(report): ...`), as it
+installs the operation (write/operation.py); the engine calls it from wherever it is:
+a bulk accept or reject after each of its chunks (ops/dsh_chunks.py), the lock only
+when a non-blocking flock attempt failed, so "waiting for the store lock" is said
+only while another writer holds it. Each call hands the whole state, so a face may
+drop all but the newest. Without a callback, reporting costs nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    done: int = 0  # items finished
+    total: int | None = None  # items in all; None: not counted (a change of one thing)
+    waiting: str | None = None  # the lock file another writer holds, while waiting for it
+
+
+Report = Callable[[Progress], None]
+
+
+class _Reporter:
+    def __init__(self, report: Report) -> None:
+        self.report = report
+        self.state = Progress()
+
+    def tell(self, **changes: object) -> None:
+        self.state = replace(self.state, **changes)  # type: ignore[arg-type]
+        self.report(self.state)
+
+
+_current: ContextVar[_Reporter | None] = ContextVar("memtui_progress", default=None)
+
+
+@contextlib.contextmanager
+def reporting(report: Report) -> Iterator[None]:
+    """Calls to advanced() and waiting() inside go to `report`, in this thread."""
+    token = _current.set(_Reporter(report))
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def advanced(done: int, total: int) -> None:
+    """`done` of `total` items are finished (0 first: the total is known)."""
+    reporter = _current.get()
+    if reporter is not None:
+        reporter.tell(done=done, total=total)
+
+
+def waiting(lock: str | None) -> None:
+    """Another writer holds `lock` and this change waits for it; None: it has it now."""
+    reporter = _current.get()
+    if reporter is not None and reporter.state.waiting != lock:
+        reporter.tell(waiting=lock)
