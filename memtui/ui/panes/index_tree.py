@@ -175,7 +175,7 @@ class IndexPane(Archiving, Pane):
         self.selected: dict[str, str] = {}  # node key -> entry id, for a bulk archive (x)
         # the row that went away under the cursor (the agent's write), and the line the
         # cursor stays on, drawn as none, until the user moves; the row this pane changed
-        self._lost: tuple[str, int] | None = None
+        self._lost: tuple[Place, int] | None = None
         self._acted: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -219,7 +219,12 @@ class IndexPane(Archiving, Pane):
         for spec in self._specs("", top):
             found = self._add(tree.root, spec, expanded, place.key if place else None)
             cursor = cursor or found
-        if cursor is None and place is not None:  # its row is gone (archived, say)
+        # its row is gone: by this pane's own archive, the cursor takes the neighbour; by
+        # the agent's write, no row is current until the user moves (an id names what the
+        # user saw, never a neighbour)
+        gone = cursor is None and place is not None
+        lost = gone and place is not None and place.key != self._acted
+        if gone and not lost and place is not None:
             cursor = _neighbour(tree, place)
         self._first = False
         _ = tree.last_line  # lay the lines out now, so the cursor lands on its node's line
@@ -229,8 +234,9 @@ class IndexPane(Archiving, Pane):
         elif tree.cursor_line < 0 or tree.cursor_line > tree.last_line:
             tree.cursor_line = 0
         # gone, not by this pane's own change: no row is current until the user moves
-        gone = cursor_key is not None and cursor is None and cursor_key != self._acted
-        self._lost = (cursor_key, tree.cursor_line) if gone and cursor_key else None
+        self._lost = (place, tree.cursor_line) if lost and place is not None else None
+        if gone and not lost:
+            self._acted = None  # that archive's row went: spent
         tree.set_class(self._lost is not None, "-lost")
         # a selection outlives a snapshot only where its row still stands, still archivable
         present = {
