@@ -136,7 +136,7 @@ def test_the_pending_pane_refuses_one_candidate_in_the_singular(tmp_path: Path) 
         cand = next(c for c in pane.candidates if not c.acceptable)
         pane.rows.cursor = pane.positions[cand.file]
         await pilot.press("a")
-        refusal = f"cannot accept 1 candidate: {cand.id} — "
+        refusal = f"cannot accept 1 candidate: {cand.id}: "
         await until(pilot, lambda: any(t.startswith(refusal) for _, t in app.said), what=refusal)
 
     run(PendingOnly(root), body)
