@@ -88,7 +88,8 @@ def set_event_status(
     ref = parse_event_ref(event_id, expect)
     check_root(root)
     limits = thresholds(root)
-    details = {"event": f"event:{ref.shown}", "status": value}
+    event = f"event:{ref.shown}"
+    details = {"event": event, "entry": event, "status": value}
     with Transaction(root, "event-status", details=details, dry_run=dry_run) as tx:
         tf = load(tx, EVENTS, limits)
         assert tf is not None
@@ -321,7 +322,8 @@ def _move_event(
     label = ref.label
     check_root(root)
     limits = thresholds(root)
-    details = {"event": f"event:{ref.shown}", "from": source, "to": target}
+    event = f"event:{ref.shown}"
+    details = {"event": event, "entry": event, "from": source, "to": target}
     with Transaction(root, op, details=details, dry_run=dry_run) as tx:
         src = load(tx, source, limits, must_exist=source == EVENTS)
         if src is None:
@@ -396,6 +398,7 @@ def _move_item(
     check_root(root)
     limits = thresholds(root)
     details: dict[str, object] = {"category": name, "item": wanted, "from": source, "to": target}
+    details["entry"] = f"profile:{name}"
     with Transaction(root, op, details=details, dry_run=dry_run) as tx:
         src = load(tx, source, limits, must_exist=source == PROFILE)
         section = _section(src, name) if src else None

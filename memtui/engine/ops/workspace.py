@@ -185,6 +185,11 @@ def _index_level(count: int, limits: Thresholds) -> str | None:
 # --- operations ----------------------------------------------------------------
 
 
+def _about(name: str) -> dict[str, str]:
+    """The audit's details of a change to one topic: its name and its id (the log)."""
+    return {"topic": name, "entry": f"topic:{name}"}
+
+
 def archive_topic(
     root: str, name: str, *, expect: str | None = None, dry_run: bool = False
 ) -> Receipt:
@@ -194,7 +199,7 @@ def archive_topic(
     name, expect = split_expect(name, expect)
     check_root(root)
     limits = thresholds(root)
-    with Transaction(root, "archive-topic", details={"topic": name}, dry_run=dry_run) as tx:
+    with Transaction(root, "archive-topic", details=_about(name), dry_run=dry_run) as tx:
         src = _topic_rel(tx.root, name, "")
         if src is None:
             check_shown(f"topic:{name}", None, expect, f"memory_{name}.md")
@@ -227,7 +232,7 @@ def restore_topic(
     name, expect = split_expect(name, expect)
     check_root(root)
     limits = thresholds(root)
-    with Transaction(root, "restore-topic", details={"topic": name}, dry_run=dry_run) as tx:
+    with Transaction(root, "restore-topic", details=_about(name), dry_run=dry_run) as tx:
         src = _topic_rel(tx.root, name, ARCHIVE)
         if src is None:
             check_shown(f"topic:{name}", None, expect, f"{ARCHIVE}/memory_{name}.md")
@@ -283,7 +288,7 @@ def add_topic(
     filename = f"memory_{name}.md"
     check_root(root)
     limits = thresholds(root)
-    details = {"topic": name, "file": filename, "section": heading}
+    details = {**_about(name), "file": filename, "section": heading}
     with Transaction(root, "add-topic", details=details, dry_run=dry_run) as tx:
         if _read(tx, filename) is not None:
             raise Refused(f"{filename} already exists; edit it (topic:{name}) instead")
