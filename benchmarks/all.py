@@ -6,7 +6,8 @@ Runs are alternating: each round times the floor and then memtui, so a noisy
 machine's drift hits both alike, and a ratio is the median of the rounds' ratios.
 Read side (run.py): open and check ÷ reading every byte in one Python process,
 search ÷ `grep -rF` (the worse of two queries). Write side (bulk_accept.py):
-bulk accept ÷ the same number of durable single-file writes. The app (ui.py,
+bulk accept ÷ the same number of durable single-file writes; maintain on the small
+store with one 10 MB fact line ÷ maintain without it (maintain_long.py). The app (ui.py,
 in a child process): the store fully shown on the large store, first screen
 large ÷ small, key → frame median, and the CPU share of one core while idle
 for a minute on the large store with the live poller on (the small store's, for
@@ -34,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bulk_accept
+import maintain_long
 import run as read_side
 
 PY = sys.executable
@@ -45,6 +47,7 @@ GATES = {
     "check": (5.0, 2.0, "x read-all"),
     "search": (2.0, 1.0, "x grep -rF"),
     "bulk_accept": (1.0, 0.2, "x durable writes"),
+    "maintain_long_line": (4.0, 1.5, "x without it"),
     "app_fully_shown": (2.0, 1.0, "s"),
     "app_first_screen": (1.3, 1.1, "x small store"),
     "app_key_to_frame": (0.016, 0.008, "s"),
@@ -207,9 +210,9 @@ def main() -> int:
     args = ap.parse_args()
     # Idle is watched for a minute: long enough for the poller's sweep of every file
     # and its walk of the tree (each paced to its cost, every 30-60 s on 17,000 files).
-    count, keys, idle = 1000, 300, 60.0
+    count, keys, idle, megabytes = 1000, 300, 60.0, 10.0
     if args.quick:
-        args.size, args.rounds, count, keys, idle = 2, 1, 20, 5, 0.5
+        args.size, args.rounds, count, keys, idle, megabytes = 2, 1, 20, 5, 0.5, 0.1
     compiled()
     small, large = stores(args)
     started = time.perf_counter()
@@ -218,6 +221,9 @@ def main() -> int:
     progress("read side", figures, started)
     figures["bulk_accept"] = accept_figure(large, count, args.rounds)
     progress("bulk accept", figures, started)
+    work = small.parent / "maintain"
+    figures["maintain_long_line"] = maintain_long.figure(work, megabytes, args.rounds)
+    progress("maintain", figures, started)
     figures.update(app_figures(small, large, args.rounds, keys, idle))
     took = time.perf_counter() - started
     print(f"--size {args.size}, {args.rounds} alternating rounds, {took:.0f}s")

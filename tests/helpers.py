@@ -129,6 +129,11 @@ def demo_template(factory: pytest.TempPathFactory, name: str) -> Path:
     return root
 
 
+def bytes_of(path: Path) -> bytes | None:
+    """A file's bytes; None if there is none (an archive file goes with its last entry)."""
+    return path.read_bytes() if path.exists() else None
+
+
 def fresh_copy(template: Path, tmp_path: Path) -> Path:
     """A test's own copy of a template store, to change freely."""
     copy = tmp_path / "store"

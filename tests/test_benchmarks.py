@@ -17,6 +17,7 @@ FIGURES = {
     "check",
     "search",
     "bulk_accept",
+    "maintain_long_line",
     "app_fully_shown",
     "app_first_screen",
     "app_key_to_frame",

@@ -132,3 +132,28 @@ def test_a_key_is_quoted_as_json_dumps_quotes_it(key):
     from memtui.engine.ops.dsh_json import _key
 
     assert _key(key) == json.dumps(key, ensure_ascii=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(2, 10), which=st.integers(0, 9), indent=st.sampled_from([1, 2, 4, "\t"]))
+def test_an_entry_taken_out_leaves_every_other_byte(n, which, indent):
+    """A restore takes out the entry its archive added: the text is as before that, and
+    any other entry taken out goes with its own lines only (the first one: declined)."""
+    entries = {f"fact:中文{i}": {"type": "fact", "n": i} for i in range(n)}
+    entries["fact:中文0"]["sourceSeqs"] = [1, 2]
+    text = json.dumps({"version": 1, "entries": entries}, indent=indent, ensure_ascii=False)
+    text = text.replace("[\n" + text.split("[\n")[1].split("]")[0] + "]", "[1, 2]")  # inline
+    added = _splice(text, ["fact:new"], _change(["fact:new"]))
+    assert added is not None
+    assert _splice(added, ["fact:new"], lambda e: e.pop("fact:new")) == text
+    key = list(entries)[which % n]
+    out = _splice(text, [key], lambda e: e.pop(key))
+    if which % n == 0:
+        assert out is None
+        return
+    assert out is not None and json.loads(out) == {
+        "version": 1,
+        "entries": {k: v for k, v in entries.items() if k != key},
+    }
+    head = next(i for i, (a, b) in enumerate(zip(text, out, strict=False)) if a != b)
+    assert text.endswith(out[head:]) and "[1, 2]" in out  # one run of text went

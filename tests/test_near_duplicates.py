@@ -107,3 +107,52 @@ def test_near_duplicates_far_apart_in_sort_order_are_found(tmp_path):
     report = dsh.maintain(root).details
     pairs = [sorted(n["facts"]) for n in report["nearDuplicates"] if not n["numbersOnly"]]
     assert [first, second] in pairs
+
+
+def test_a_string_no_other_is_near_in_length_is_never_split_into_grams(monkeypatch):
+    import memtui.engine.similar as similar
+
+    made: list[int] = []
+    real = similar._grams
+    monkeypatch.setattr(similar, "_grams", lambda text: made.append(len(text)) or real(text))
+    long = "x" * 50_000
+    texts = ["deploy nginx on nas", "deploy nginx on nas!", long, "a"]
+    assert similar_pairs(texts, NEAR_RATIO) == [(0, 1, similar_pairs(texts[:2], NEAR_RATIO)[0][2])]
+    assert len(long) not in made and 1 not in made  # nothing near their lengths
+
+
+def test_maintain_leaves_a_very_long_fact_out_of_the_near_duplicate_work(tmp_path, monkeypatch):
+    """A fact past NEAR_MAX_CHARS costs its length, not its square: neither its keys nor
+    its q-grams are made, and the near duplicates of the other facts stay as they were."""
+    from memtui.engine.ops import dsh_maintain
+
+    facts = [*FILLER[:30], "the nvidia driver on nas needs a reboot after upgrades"]
+    long = "- " + "the nvidia driver on nas needs a reboot " * 2_000
+    plain, with_long = tmp_path / "plain", tmp_path / "long"
+    for root, extra in ((plain, []), (with_long, [long[2:], long[2:]])):
+        root.mkdir()
+        (root / "index.txt").write_text("# L1\n", encoding="utf-8")
+        lines = [*facts, *extra]
+        (root / "facts.md").write_text(
+            "# Facts\n\n## all\n" + "".join(f"- {f}\n" for f in lines), encoding="utf-8"
+        )
+    keyed: list[int] = []
+    compared: list[int] = []
+    real_key, real_pairs = dsh_maintain.loose_key, dsh_maintain.similar_pairs
+    monkeypatch.setattr(dsh_maintain, "loose_key", lambda t: keyed.append(len(t)) or real_key(t))
+    monkeypatch.setattr(
+        dsh_maintain,
+        "similar_pairs",
+        lambda texts, t: compared.extend(map(len, texts)) or real_pairs(texts, t),
+    )
+    expected = dsh.maintain(plain).details
+    got = dsh.maintain(with_long).details
+    assert max(keyed) <= dsh_maintain.NEAR_MAX_CHARS
+    assert max(compared) <= dsh_maintain.NEAR_MAX_CHARS
+    assert got["nearDuplicatesNotCompared"] == 1  # the second copy is an exact duplicate
+    assert got["duplicatesFound"] == 1
+    assert (got["nearDuplicates"], got["nearDuplicatesFound"]) == (
+        expected["nearDuplicates"],
+        expected["nearDuplicatesFound"],
+    )
+    assert "nearDuplicatesNotCompared" not in expected and expected["nearDuplicatesFound"]

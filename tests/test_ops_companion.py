@@ -440,9 +440,12 @@ def test_archive_and_restore_an_event(make):
     assert read(root, EVENTS) == f"# 事件记录\n\n{SENTINEL}"
     assert read(root, ARCHIVED) == f"{E006}\n{E007}"
 
-    companion.restore_event(str(root), "E006")
-    assert read(root, EVENTS) == f"# 事件记录\n\n{SENTINEL}\n{E006}"
+    companion.restore_event(str(root), "E006")  # where it was, not at the end
+    assert read(root, EVENTS) == f"# 事件记录\n\n{E006}\n{SENTINEL}"
     assert read(root, ARCHIVED) == E007
+    companion.restore_event(str(root), "E007")
+    assert read(root, EVENTS) == EVENTS_MD
+    assert not (root / "archive").exists()  # the archive made its files: they go again
 
 
 def test_archive_the_last_event_of_a_file_without_final_newline(make):
@@ -486,11 +489,15 @@ def test_archive_and_restore_a_profile_item(make):
     companion.archive_profile_item(str(root), "偏好", "- 喜欢猫")
     assert read(root, "archive/" + PROFILE) == "## 偏好\n- 不吃香菜\n- 喜欢猫\n\n## 称呼\n- 雨哥\n"
 
-    companion.restore_profile_item(str(root), "偏好", "不吃香菜")
+    companion.restore_profile_item(str(root), "偏好", "不吃香菜")  # before 周末爬山 again
     assert read(root, PROFILE) == (
-        "# 用户档案\n\n## 称呼\n- 小雨\n\n## 偏好\n- 周末爬山\n- 不吃香菜\n\n## 工作\n- 程序员\n"
+        "# 用户档案\n\n## 称呼\n- 小雨\n\n## 偏好\n- 不吃香菜\n- 周末爬山\n\n## 工作\n- 程序员\n"
     )
     assert read(root, "archive/" + PROFILE) == "## 偏好\n- 喜欢猫\n\n## 称呼\n- 雨哥\n"
+    companion.restore_profile_item(str(root), "称呼", "雨哥")
+    companion.restore_profile_item(str(root), "偏好", "喜欢猫")
+    assert read(root, PROFILE) == PROFILE_MD
+    assert not (root / "archive").exists()
 
 
 def test_restore_profile_item_creates_its_category(make):
@@ -568,5 +575,5 @@ def test_restoring_the_last_archived_item_leaves_no_empty_heading(tmp_path: Path
     archived = (root / "archive/memory/user_profile.md").read_text(encoding="utf-8")
     assert "## 工作" not in archived and "## 爱好\n- 钓鱼\n" in archived
     companion.restore_profile_item(str(root), "爱好", "钓鱼")
-    assert "##" not in (root / "archive/memory/user_profile.md").read_text(encoding="utf-8")
-    assert "- 钓鱼" in (root / "memory/user_profile.md").read_text(encoding="utf-8")
+    assert not (root / "archive/memory/user_profile.md").exists()  # the archive made it
+    assert (root / "memory/user_profile.md").read_text(encoding="utf-8") == profile

@@ -81,7 +81,7 @@ def test_archive_topic_moves_file_and_pointer(make):
     assert (root / ".history/memory.md").is_dir()
 
 
-def test_restore_puts_the_pointer_at_the_end_of_its_section(make):
+def test_restore_puts_the_pointer_back_where_it_was(make):
     root = make()
     workspace.archive_topic(str(root), "course")
     workspace.archive_topic(str(root), "tech_decisions")
@@ -91,15 +91,30 @@ def test_restore_puts_the_pointer_at_the_end_of_its_section(make):
     )
     workspace.restore_topic(str(root), "course")
     assert read(root, "memory.md") == INDEX_MD.replace(
-        "- 极客时间课程进度与规划 → memory_course.md\n- 投资组合记录 → memory_investment.md\n",
-        "- 投资组合记录 → memory_investment.md\n- 极客时间课程进度与规划 → memory_course.md\n",
-    ).replace("- 技术选型与架构决策 → memory_tech_decisions.md\n", "")
+        "- 技术选型与架构决策 → memory_tech_decisions.md\n", ""
+    )  # above 投资组合记录 again, not at the end of its section
     assert (root / "memory_course.md").read_bytes() == COURSE.encode()
     workspace.restore_topic(str(root), "tech_decisions")
-    assert read(root, "archive/memory.md") == ""  # no empty section left behind
+    assert read(root, "memory.md") == INDEX_MD
+    assert not (root / "archive").exists()  # the archive made it all: nothing is left
     assert (root / "memory_tech_decisions.md").read_bytes() == DECISIONS.encode()
     store = open_store(root, today=TODAY_DATE)
     assert not [f for f in store.findings if f.code.startswith(("pointer", "topic"))]
+
+
+def test_an_archive_made_before_places_were_kept_restores_at_the_end_of_its_section(make):
+    archived = "## 工作项目\n- 极客时间课程进度与规划 → memory_course.md\n"
+    root = make({"archive/memory.md": archived, "archive/memory_course.md": COURSE})
+    (root / "memory_course.md").unlink()
+    (root / "memory.md").write_text(
+        INDEX_MD.replace("- 极客时间课程进度与规划 → memory_course.md\n", ""), encoding="utf-8"
+    )
+    workspace.restore_topic(str(root), "course")
+    assert read(root, "memory.md") == INDEX_MD.replace(
+        "- 极客时间课程进度与规划 → memory_course.md\n- 投资组合记录 → memory_investment.md\n",
+        "- 投资组合记录 → memory_investment.md\n- 极客时间课程进度与规划 → memory_course.md\n",
+    )
+    assert read(root, "archive/memory.md") == ""  # as before: memtui did not make it here
 
 
 def test_archive_and_restore_round_trip_is_byte_identical(make):
@@ -243,14 +258,14 @@ def test_restoring_topics_empties_their_archived_section_only_when_none_is_left(
     tmp_path: Path,
 ) -> None:
     index = "# idx\n\n## Projects\n- {a} → memory_a.md\n- {b} → memory_b.md\n"
-    root = write_tree(
-        tmp_path / "ws", {"memory.md": index, "memory_a.md": "a\n", "memory_b.md": "b\n"}
-    )
+    older = "## Old\n- {o} → memory_o.md\n"  # archived before: the file stays
+    files = {"memory.md": index, "memory_a.md": "a\n", "memory_b.md": "b\n"}
+    root = write_tree(tmp_path / "ws", {**files, "archive/memory.md": older})
     workspace.archive_topic(str(root), "a")
     workspace.archive_topic(str(root), "b")
     workspace.restore_topic(str(root), "a")
     archived = (root / "archive/memory.md").read_text(encoding="utf-8")
     assert "## Projects\n" in archived and "memory_b.md" in archived
     workspace.restore_topic(str(root), "b")
-    assert "## Projects" not in (root / "archive/memory.md").read_text(encoding="utf-8")
-    assert (root / "memory.md").read_text(encoding="utf-8").count("→") == 2
+    assert (root / "archive/memory.md").read_text(encoding="utf-8") == older
+    assert (root / "memory.md").read_text(encoding="utf-8") == index

@@ -15,7 +15,7 @@ from memtui.engine.store import open_store
 from memtui.ui.panes.events import EventsPane
 from tests import demo_facts as facts
 from tests.conftest import write_tree
-from tests.helpers import EVENTS
+from tests.helpers import EVENTS, bytes_of
 from tests.ui_helpers import (
     SIZE,
     PaneHost,
@@ -172,7 +172,7 @@ def test_events_archived_view_restores_as_the_cli_does(demo: Path, tmp_path: Pat
     cli = tmp_path / "cli"
     assert run_cli("restore", f"event:{facts.SECOND_NEWEST}", "--store", str(cli)).returncode == 0
     for rel in (EVENTS, "archive/" + EVENTS):
-        assert (demo / rel).read_bytes() == (cli / rel).read_bytes()
+        assert bytes_of(demo / rel) == bytes_of(cli / rel)
 
 
 def test_events_edit_history_and_enter_go_to_the_app(demo: Path) -> None:

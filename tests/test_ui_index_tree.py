@@ -20,6 +20,7 @@ from memtui.ui.panes.index_tree import CHUNK, IndexPane, Node
 from memtui.ui.panes.viewer import FilePane, component_style
 from tests import demo_facts as facts
 from tests.conftest import tree_digest, write_tree
+from tests.helpers import bytes_of
 from tests.ui_helpers import (
     TreeAndFile,
     answer_confirm,
@@ -173,7 +174,7 @@ def test_x_on_a_profile_category_picks_an_item_and_archives_then_restores_it(
     assert run_cli("archive", *args).returncode == 0
     assert run_cli("restore", *args).returncode == 0
     for rel in (profile, f"archive/{profile}"):
-        assert (demo / rel).read_bytes() == (cli / rel).read_bytes()
+        assert bytes_of(demo / rel) == bytes_of(cli / rel)
 
 
 def test_x_on_a_rejected_candidate_brings_it_back_to_pending(demo: Path) -> None:

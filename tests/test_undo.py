@@ -103,3 +103,40 @@ def test_undo_restores_the_mode_a_file_had(root: Path):
     os.chmod(events, 0o644)
     assert memtui(root, "undo").returncode == 0
     assert events.stat().st_mode & 0o777 == 0o600
+
+
+BULK = ["topic:billing_retro", "topic:course_plan", "fact:GIT", "sop:deploy-minio", "event:E030"]
+
+
+def test_a_bulk_archive_is_one_operation_that_names_every_entry_and_undoes_whole(root: Path):
+    """As the index tree archives its selection: one transaction per entry, one operation."""
+    from memtui.engine import ops
+    from memtui.engine.write.operation import operation
+
+    before = memory(root)
+    with operation():
+        for entry in BULK:
+            ops.archive(str(root), entry)
+    [op] = json.loads(memtui(root, "log", "--json").stdout)["operations"]
+    assert op["entries"] == BULK and op["entry_count"] == len(BULK)
+    assert op["details"]["to"][0] == "archive/memory_billing_retro.md"  # each one's, in turn
+    [line] = memtui(root, "log").stdout.splitlines()
+    assert f"{len(BULK)} entries: {', '.join(BULK)}" in line, line
+    assert memtui(root, "undo").returncode == 0
+    assert memory(root) == before
+
+
+def test_a_bulk_accept_in_chunks_and_a_queue_approval_name_every_item(root: Path):
+    from memtui.engine.ops import dsh
+
+    ids = acceptable(root, 5)
+    dsh.accept(str(root), ids, chunk_size=2)  # three chunks, one operation
+    [op] = json.loads(memtui(root, "log", "--json").stdout)["operations"]
+    assert op["entries"] == ids  # pending:<id>, as `pending` lists them
+    assert op["details"]["accepted"] == [i.removeprefix("pending:") for i in ids]
+    assert all(i in memtui(root, "log").stdout for i in ids)
+    hermes = root / "hermes"
+    queued = ["hermes-pending:3f1a9c02", "hermes-pending:7b22e410"]
+    assert memtui(hermes, "accept", *queued).returncode == 0
+    [op] = json.loads(memtui(hermes, "log", "--json").stdout)["operations"]
+    assert op["entries"] == queued

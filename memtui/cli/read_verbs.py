@@ -367,18 +367,32 @@ def pending(args: argparse.Namespace) -> int:
 
 
 def oplog(args: argparse.Namespace) -> int:
-    from memtui.engine.oplog import operations
+    from memtui.engine.oplog import ENTRY_KEYS, operations
 
     ops = list(reversed(operations(store_root(args.store))))
     if args.json:
         emit_json({"operations": [o.to_json() for o in ops]})
         return 0
     for o in ops:
-        merged = {k: v for d in o.details for k, v in d.items()}
-        shown = {k: v for k, v in merged.items() if isinstance(v, str | int)}
-        about = ", ".join(f"{k}: {detail(k, v)}" for k, v in shown.items())
+        merged = o.merged
+        about = ", ".join(
+            f"{k}: {detail(k, v)}"
+            for k, v in merged.items()
+            if k not in ENTRY_KEYS and isinstance(v, str | int)
+        )
         note = " (settled after a crash)" if o.recovered else ""
-        line(f"{o.opid}  {o.time}  {o.who}  {o.op}{note}  {len(o.paths):,} file(s)  {about}")
+        named = _entries_text(o.entries, o.entry_count)
+        line(f"{o.opid}  {o.time}  {o.who}  {o.op}{note}  {len(o.paths):,} file(s){named}  {about}")
     if not ops:
         line("no operations yet")
     return 0
+
+
+def _entries_text(entries: list[str], count: int) -> str:
+    """`  3 entries: topic:a, topic:b, fact:GIT` (every one the log names)."""
+    from memtui.engine.words import counted, listed
+
+    if not count:
+        return ""
+    more = f" … ({count:,} in all)" if count > len(entries) else ""
+    return f"  {counted(count, 'entry', 'entries')}: {listed(entries)}{more}"

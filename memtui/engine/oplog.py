@@ -1,8 +1,10 @@
 """The operation log (SPEC §3d): `.history/audit.jsonl` read as operations.
 
 Each audit line is one transaction; the lines that share an `opid` are one
-operation (a bulk accept commits in chunks). Lines written before operation ids
-existed are each an operation of their own.
+operation (a bulk accept commits in chunks, a bulk archive is one transaction per
+entry). Lines written before operation ids existed are each an operation of their
+own. An operation names every entry its transactions name (`entries`), and its
+details hold every transaction's values, not only the last one's.
 """
 
 from __future__ import annotations
@@ -44,19 +46,81 @@ class Operation:
                 return d["undoes"]
         return None
 
-    def to_json(self) -> dict[str, Any]:
-        merged: dict[str, Any] = {}
+    @property
+    def entries(self) -> list[str]:
+        """The entry ids its transactions name, in order, each once (of a list the audit
+        shortened to its first few, those few: `entry_count` has them all)."""
+        return list(dict.fromkeys(i for d in self.details for i in _named(d)[0]))
+
+    @property
+    def entry_count(self) -> int:
+        listed = len(self.entries)
+        return max(listed, sum(_named(d)[1] for d in self.details))
+
+    @property
+    def merged(self) -> dict[str, Any]:
+        """The details of all its transactions: a key whose value differs between them
+        holds each transaction's value in turn (lists of entry ids joined)."""
+        values: dict[str, list[Any]] = {}
         for d in self.details:
-            merged.update(d)
+            for key, value in d.items():
+                values.setdefault(key, []).append(value)
+        out: dict[str, Any] = {}
+        for key, seen in values.items():
+            if all(v == seen[0] for v in seen):
+                out[key] = seen[0]
+            elif key in ENTRY_KEYS:
+                out[key] = [x for v in seen for x in (v if isinstance(v, list) else [v])]
+            else:
+                out[key] = seen
+        return out
+
+    def to_json(self) -> dict[str, Any]:
         return {
             "id": self.opid,
             "op": self.op,
             "time": self.time,
             "who": self.who,
-            "details": merged,
+            "entries": self.entries,
+            "entry_count": self.entry_count,
+            "details": self.merged,
             "files": self.files,
             "recovered": self.recovered,
         }
+
+
+# details keys that name entries (-> the prefix that makes an id): an id, a list of
+# ids, and the own keys of some verbs (the dsh candidates an accept or a reject took, a
+# Hermes queued write, a Claude memory)
+_IDS = {
+    "entry": "",
+    "entries": "",
+    "accepted": "pending:",
+    "rejected": "pending:",
+    "pending": "",
+    "memory": "claude:",
+}
+ENTRY_KEYS = frozenset(_IDS)
+
+
+def _named(details: dict[str, Any]) -> tuple[list[str], int]:
+    """(entry ids, how many there were) in one transaction's details."""
+    ids: list[str] = []
+    count = 0
+    for key, prefix in _IDS.items():
+        value = details.get(key)
+        if isinstance(value, dict):  # a long list the audit cut (journal._small)
+            first = value.get("first")
+            value, extra = (first if isinstance(first, list) else []), value.get("count")
+            count += extra if isinstance(extra, int) else 0
+        elif isinstance(value, list):
+            count += len(value)
+        elif isinstance(value, str):
+            value, count = [value], count + 1
+        else:
+            continue
+        ids += [i if i.startswith(prefix) else prefix + i for i in value if isinstance(i, str)]
+    return ids, count
 
 
 def operations(root: str) -> list[Operation]:

@@ -13,11 +13,14 @@ prefix filter on q-grams finds the candidates exactly, not by chance:
   each, under any one global order (rarest grams first keeps the lists short).
 
 Strings too short for the bound (need < 1) are compared with every string of a
-compatible length. Candidates are then scored by rapidfuzz with the cutoff.
+compatible length. Candidates are then scored by rapidfuzz with the cutoff. A string
+no other string is near in length (the first bound) is skipped before its q-grams
+are made: one 10 MB line among short ones costs nothing but its length.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
@@ -31,7 +34,8 @@ def similar_pairs(texts: Sequence[str], threshold: float) -> list[tuple[int, int
     Empty texts pair with nothing."""
     slack = 1.0 - threshold
     lengths = [len(text) for text in texts]
-    grams = [_grams(text) for text in texts]
+    paired = _may_pair(lengths, slack)
+    grams = [_grams(text) if paired[i] else [] for i, text in enumerate(texts)]
     rarity = Counter(g for own in grams for g in own)
     index: dict[tuple[str, int], list[int]] = defaultdict(list)
     found: list[tuple[int, int, float]] = []
@@ -45,7 +49,7 @@ def similar_pairs(texts: Sequence[str], threshold: float) -> list[tuple[int, int
 
     short = []
     for i, own in enumerate(grams):
-        if not lengths[i]:
+        if not paired[i]:
             continue
         need = int(lengths[i] * (1 - 2 * Q * slack) - Q + 1 + 1e-9)
         if need < 1:
@@ -62,10 +66,25 @@ def similar_pairs(texts: Sequence[str], threshold: float) -> list[tuple[int, int
     done: set[int] = set()
     for i in short:  # too short for the bound: against every string of a fitting length
         done.add(i)
-        for j, size in enumerate(lengths):
-            if size and j not in done:
+        for j in range(len(lengths)):
+            if paired[j] and j not in done:
                 score(i, j)
     return sorted(found)
+
+
+def _may_pair(lengths: list[int], slack: float) -> list[bool]:
+    """Whether some other non-empty string has a length the first bound allows
+    (|la - lb| <= slack * (la + lb)); bounds widened a little: score() decides."""
+    sizes = sorted(size for size in lengths if size)
+    out = []
+    for la in lengths:
+        if not la:
+            out.append(False)
+            continue
+        low = la * (1 - slack) / (1 + slack) - 1e-6
+        high = la * (1 + slack) / (1 - slack) + 1e-6 if slack < 1 else float("inf")
+        out.append(bisect_right(sizes, high) - bisect_left(sizes, low) > 1)  # itself is one
+    return out
 
 
 def _grams(text: str) -> list[tuple[str, int]]:

@@ -8,6 +8,7 @@ Transaction; only the lines of the entry concerned change.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import os
 import re
 
@@ -44,6 +45,8 @@ from memtui.engine.ops.lines import (
     load,
     one_line,
 )
+from memtui.engine.ops.places import at_heading, block, locate, put_back, removal, under
+from memtui.engine.ops.places_book import Book
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Receipt, Transaction
 
@@ -88,7 +91,8 @@ def set_event_status(
     ref = parse_event_ref(event_id, expect)
     check_root(root)
     limits = thresholds(root)
-    details = {"event": f"event:{ref.shown}", "status": value}
+    event = f"event:{ref.shown}"
+    details = {"event": event, "entry": event, "status": value}
     with Transaction(root, "event-status", details=details, dry_run=dry_run) as tx:
         tf = load(tx, EVENTS, limits)
         assert tf is not None
@@ -313,7 +317,8 @@ def _users_lines(run: list[str]) -> list[str]:
 def archive_event(
     root: str, event_id: str, *, expect: str | None = None, dry_run: bool = False
 ) -> Receipt:
-    """The event's lines move to the end of archive/memory/events.md."""
+    """The event's lines move to the end of archive/memory/events.md; where they were is
+    kept (ops.places) for the restore."""
     ref = parse_event_ref(event_id, expect)
     return _move_event(root, ref, EVENTS, ARCHIVE_EVENTS, "archive-event", dry_run)
 
@@ -321,8 +326,9 @@ def archive_event(
 def restore_event(
     root: str, event_id: str, *, expect: str | None = None, dry_run: bool = False
 ) -> Receipt:
-    """An archived event's lines move back to the end of memory/events.md (its id and
-    fingerprint as the archive shows it)."""
+    """An archived event's lines move back to where they were in memory/events.md (to its
+    end if that place is gone or was not kept); its id and fingerprint as the archive
+    shows it."""
     ref = parse_event_ref(event_id, expect)
     return _move_event(root, ref, ARCHIVE_EVENTS, EVENTS, "restore-event", dry_run)
 
@@ -333,7 +339,8 @@ def _move_event(
     label = ref.label
     check_root(root)
     limits = thresholds(root)
-    details = {"event": f"event:{ref.shown}", "from": source, "to": target}
+    eid = f"event:{ref.shown}"
+    details = {"event": eid, "entry": eid, "from": source, "to": target}
     with Transaction(root, op, details=details, dry_run=dry_run) as tx:
         src = load(tx, source, limits, must_exist=source == EVENTS)
         if src is None:
@@ -356,11 +363,46 @@ def _move_event(
         src_text = src.text
         moved = block_lines(src_text[event.span.char_start : event.span.char_stop])
         dst_text = dst.text if dst else ""
-        new_dst = append_block(dst_text, moved, eol_of_text(dst_text, eol_of_text(src_text)))
-        new_src = cut(src_text, event.span.char_start, event.span.char_stop, separators=True)
-        tx.write(source, src.encode(new_src))
+        new_src: str | None = cut(
+            src_text, event.span.char_start, event.span.char_stop, separators=True
+        )
+        book = Book(tx, limits)
+        key = _block_key(moved)
+        if target == ARCHIVE_EVENTS:
+            new_dst = append_block(dst_text, moved, eol_of_text(dst_text, eol_of_text(src_text)))
+            book.made(ARCHIVE_EVENTS, shared=True)
+            place = removal(src_text, new_src or "", event.span.char_start)
+            book.add({"entry": eid, "file": EVENTS, "key": key, "place": place})
+            book.save()
+        else:
+            record = book.take(lambda r: r.get("file") == EVENTS and r.get("key") == key)
+            if record is None and event.number:  # changed in the archive: its number
+                label = event.label
+                record = book.take(lambda r: r.get("file") == EVENTS and _label(r) == label)
+            place = record.get("place") if record else None
+            at = locate(dst_text, place, at_heading()) if isinstance(place, dict) else None
+            if isinstance(place, dict) and not dst_text:
+                at = 0  # nothing there: as it was, with the blank lines it took along
+            if place is None or at is None:  # archived before places were kept, or gone
+                eol = eol_of_text(dst_text, eol_of_text(src_text))
+                new_dst = append_block(dst_text, moved, eol)
+            else:
+                new_dst = put_back(dst_text, at, block(place, moved), place)
+            new_src = book.restored(record, place, ARCHIVE_EVENTS, new_src or "")
+        if new_src is not None:
+            tx.write(source, src.encode(new_src))
         tx.write(target, encode(dst, new_dst))
         return tx.commit()
+
+
+def _block_key(lines: list[str]) -> str:
+    """Which archived block a place record is for: a digest of its lines."""
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:16]
+
+
+def _label(record: dict[str, object]) -> str | None:
+    entry = record.get("entry")
+    return entry.partition(":")[2].partition("#")[0] if isinstance(entry, str) else None
 
 
 # --- archiving profile items -----------------------------------------------
@@ -379,8 +421,9 @@ def archive_profile_item(
 def restore_profile_item(
     root: str, category: str, item: str, *, expect: str | None = None, dry_run: bool = False
 ) -> Receipt:
-    """An archived item goes back to the end of its `## category` in user_profile.md
-    (`expect`: the fingerprint of that category in the archive, as shown)."""
+    """An archived item goes back to where it was in its `## category` of
+    user_profile.md (to the category's end if that place is gone or was not kept);
+    `expect`: the fingerprint of that category in the archive, as shown."""
     where = (ARCHIVE_PROFILE, PROFILE)
     return _move_item(root, category, item, where, "restore-profile", expect, dry_run)
 
@@ -408,6 +451,7 @@ def _move_item(
     check_root(root)
     limits = thresholds(root)
     details: dict[str, object] = {"category": name, "item": wanted, "from": source, "to": target}
+    details["entry"] = f"profile:{name}"
     with Transaction(root, op, details=details, dry_run=dry_run) as tx:
         src = load(tx, source, limits, must_exist=source == PROFILE)
         section = _section(src, name) if src else None
@@ -456,9 +500,32 @@ def _move_item(
         others = [r for r in rows[1:] if r is not hit and r[2].strip()]
         if source != PROFILE and not others:
             # memtui's archive keeps no empty category: its heading goes with the last item
-            left = cut(text, section.span.char_start, section.span.char_stop, separators=True)
+            left: str | None = cut(
+                text, section.span.char_start, section.span.char_stop, separators=True
+            )
         else:
             left = cut(text, hit[0], hit[1])
-        tx.write(source, src.encode(left))
+        book = Book(tx, limits)
+
+        def ours(record: dict[str, object]) -> bool:
+            found = (record.get("file"), record.get("category"), record.get("item"))
+            return found == (PROFILE, name, wanted)
+
+        if target == ARCHIVE_PROFILE:
+            book.made(ARCHIVE_PROFILE, shared=True)
+            about = {"entry": f"profile:{name}", "file": PROFILE, "category": name}
+            book.add({**about, "item": wanted, "place": removal(text, left or "", hit[0])})
+            book.save()
+        else:
+            record = book.take(ours)
+            place = record.get("place") if record else None
+            if home is not None and isinstance(place, dict):
+                head = line_ranges(dst_text, home.span.char_start, home.span.char_stop)[0][2]
+                at = locate(dst_text, place, under(head))
+                if at is not None:
+                    new_dst = put_back(dst_text, at, block(place, [hit[2]]), place)
+            left = book.restored(record, place, ARCHIVE_PROFILE, left or "")
+        if left is not None:
+            tx.write(source, src.encode(left))
         tx.write(target, encode(dst, new_dst))
         return tx.commit()

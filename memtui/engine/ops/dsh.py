@@ -7,9 +7,9 @@ to .history/, writes atomically, reads back and audits. All return Receipt objec
 (`details` says what happened); refusals raise `ops.common.Refused`, conflicts
 `transaction.Conflict`, a busy lock `write.lock.LockTimeout`; nothing is written when
 they raise. The work is split over `dsh_accept`, `dsh_reject`, `dsh_chunks`,
-`dsh_entries`, `dsh_maintain`, `dsh_store` (the transaction, candidates, names),
-`dsh_books` (meta, stats, index), `dsh_json` (memory-meta.json entry by entry) and
-`dsh_text` (pure text edits).
+`dsh_entries`, `dsh_archive`, `dsh_maintain`, `dsh_store` (the transaction,
+candidates, names), `dsh_books` (meta, stats, index), `dsh_json` (memory-meta.json
+entry by entry) and `dsh_text` (pure text edits).
 """
 
 from __future__ import annotations
@@ -18,15 +18,10 @@ import os
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.dsh import META, STATS
-from memtui.engine.ops import dsh_entries
+from memtui.engine.ops import dsh_archive
 from memtui.engine.ops.dsh_accept import accept
-from memtui.engine.ops.dsh_entries import (
-    add_fact,
-    add_sop,
-    archive,
-    rebuild_index,
-    update_sop,
-)
+from memtui.engine.ops.dsh_archive import archive
+from memtui.engine.ops.dsh_entries import add_fact, add_sop, rebuild_index, update_sop
 from memtui.engine.ops.dsh_maintain import maintain
 from memtui.engine.ops.dsh_reject import digest, reject, unreject
 from memtui.engine.write.transaction import Receipt
@@ -47,7 +42,7 @@ def restore(
     archived file as shown."""
     if entry_id.startswith("pending:"):
         return unreject(root, entry_id[len("pending:") :], expect=expect, dry_run=dry_run)
-    return dsh_entries.restore(root, entry_id, expect=expect, dry_run=dry_run)
+    return dsh_archive.restore(root, entry_id, expect=expect, dry_run=dry_run)
 
 
 __all__ = [

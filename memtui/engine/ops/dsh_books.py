@@ -226,13 +226,16 @@ def sop_names(root: str, add: Iterable[str] = (), drop: Iterable[str] = ()) -> l
     return sorted((names | set(add)) - set(drop))
 
 
-def plan_index(tx: Transaction, sections: list[str], sops: list[str]) -> dict[str, Any] | None:
+def plan_index(
+    tx: Transaction, sections: list[str], sops: list[str], auto: list[str] | None = None
+) -> dict[str, Any] | None:
     """index.txt with its automatic segment rebuilt, if that changes it: the details
-    (lines before and after); None when it is already current."""
+    (lines before and after); None when it is already current. `auto`: the segment's
+    lines to write instead (a restore putting back what an archive found there)."""
     tf = current_text(tx, INDEX, must_exist=False)
     old = tf.text if tf else ""
     try:
-        new = index_with_auto(old, expected_auto(sections, sops))
+        new = index_with_auto(old, expected_auto(sections, sops) if auto is None else auto)
     except MarkerError as exc:
         raise Refused(str(exc)) from None
     if tf is not None and new == old:
@@ -242,12 +245,17 @@ def plan_index(tx: Transaction, sections: list[str], sops: list[str]) -> dict[st
 
 
 def plan_books(
-    tx: Transaction, counts: Counts, sections: list[str], sops: list[str]
+    tx: Transaction,
+    counts: Counts,
+    sections: list[str],
+    sops: list[str],
+    auto: list[str] | None = None,
 ) -> dict[str, Any] | None:
     """What follows every change of facts or sops: memory_stats.json (`counts`), then
-    index.txt's automatic segment; the index details (None: it was current)."""
+    index.txt's automatic segment (`auto`: see plan_index); the index details (None:
+    it was current)."""
     plan_stats(tx, counts)
-    return plan_index(tx, sections, sops)
+    return plan_index(tx, sections, sops, auto)
 
 
 def l1_cap(root: str) -> int:

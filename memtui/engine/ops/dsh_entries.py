@@ -1,5 +1,5 @@
-"""dsh memory written or moved by hand: add, update (supersede), archive, restore,
-and the index rebuild. Each is one transaction."""
+"""dsh memory written by hand: add, update (supersede), and the index rebuild (archive
+and restore: dsh_archive). Each is one transaction."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from memtui.engine.identity import check_shown, check_shown_bytes, split_expect
 from memtui.engine.layouts.dsh import FACTS, META
-from memtui.engine.ops.common import Refused, current_text, now_iso
+from memtui.engine.ops.common import Refused, now_iso
 from memtui.engine.ops.dsh_books import (
     FactsState,
     Tokens,
@@ -26,22 +25,15 @@ from memtui.engine.ops.dsh_books import (
 )
 from memtui.engine.ops.dsh_json import update_meta
 from memtui.engine.ops.dsh_store import (
-    ARCHIVE_SOPS,
     SOPS,
-    archived_section,
     begin,
-    check_entry,
     refuse_path,
     section_problem,
     sop_name_problem,
 )
 from memtui.engine.ops.dsh_text import (
     add_facts,
-    append_block,
     body_facts,
-    cut_span,
-    fact_sections,
-    section_names,
 )
 from memtui.engine.textfile import BOM, line_count
 from memtui.engine.write.files import sha256
@@ -97,60 +89,6 @@ def _record_added(
     key = f"{kind}:{name}"
     _meta(tx, key, lambda entries: record_provenance(entries, key, kind, prov, now))
     return _plan_books(tx, state, sops)
-
-
-def _move_sop(
-    tx: Transaction, name: str, *, restoring: bool, expect: str | None = None
-) -> tuple[str, str, FactsState, list[str]]:
-    """sops/NAME.md to archive/sops/ (or back, restoring), never over an existing file;
-    (from, to, the facts, the sops after the move) for the books. `expect`: the
-    fingerprint of the file moved, as shown."""
-    live = refuse_path(f"{SOPS}/{name}.md", tx.root)
-    kept = refuse_path(f"{ARCHIVE_SOPS}/{name}.md", tx.root)
-    src, dst = (kept, live) if restoring else (live, kept)
-    raw = tx.read(src)
-    check_shown_bytes(f"sop:{name}", raw, expect, src)
-    if raw is None:
-        raise Refused(
-            f"sop:{name} is not archived ({src} does not exist)"
-            if restoring
-            else f"sop:{name} does not exist"
-        )
-    if os.path.lexists(os.path.join(tx.root, dst)):
-        raise Refused(
-            f"{dst} exists again; restore refused (not overwritten)"
-            if restoring
-            else f"{dst} exists already (an earlier archive); not overwritten"
-        )
-    tx.move(src, dst)
-    _, state, _ = read_facts(tx)
-    sops = sop_names(tx.root, add={name}) if restoring else sop_names(tx.root, drop={name})
-    return src, dst, state, sops
-
-
-def _finish_move(
-    tx: Transaction,
-    entry: tuple[str, str],
-    books: tuple[FactsState, list[str]],
-    fields: dict[str, Any],
-    summary: str,
-    **details: Any,
-) -> Receipt:
-    """The rest of an archive or a restore: the entry's status `fields` in
-    memory-meta.json, the counts (fields["status"] decides archived +1 or -1), the
-    index and the details; then the commit."""
-    kind, name = entry
-    key = f"{kind}:{name}"
-
-    def change(entries: dict[str, Any]) -> None:
-        entries.setdefault(key, {"type": kind}).update(fields)
-
-    _meta(tx, key, change)
-    archived = 1 if fields["status"] == "archived" else -1
-    index = _plan_books(tx, *books, archived=archived)
-    tx.details.update(summary=summary + _index_summary(index), entry=key, **details)
-    tx.details.update(index or {})
-    return tx.commit()
 
 
 # --- the index -------------------------------------------------------------------
@@ -307,93 +245,3 @@ def update_sop(
             lines_after=line_count(new.decode("utf-8", "replace")),
         )
         return tx.commit()
-
-
-# --- archive and restore ---------------------------------------------------------
-
-
-def archive(
-    root: str | os.PathLike[str],
-    entry_id: str,
-    *,
-    expect: str | None = None,
-    dry_run: bool = False,
-) -> Receipt:
-    """fact:SECTION (its block cut from facts.md to archive/facts/SECTION.md) or sop:name
-    (sops/name.md moved to archive/sops/); status archived in memory-meta.json.
-    `expect` (or `@FINGERPRINT` after the id): the entry's fingerprint as shown."""
-    entry_id, expect = split_expect(entry_id, expect)
-    kind, name = check_entry(entry_id)
-    tx = begin(root, "archive", dry_run)
-    with tx:
-        if kind == "fact":
-            state, moved = _archive_section(tx, name, expect)
-            sops = sop_names(tx.root)
-        else:
-            _, moved, state, sops = _move_sop(tx, name, restoring=False, expect=expect)
-        fields = {"status": "archived", "archivedAt": now_iso(), "archivedTo": moved}
-        summary = f"{kind}:{name} archived to {moved}"
-        return _finish_move(tx, (kind, name), (state, sops), fields, summary, archived_to=moved)
-
-
-def _archive_section(tx: Transaction, name: str, expect: str | None) -> tuple[FactsState, str]:
-    tf = current_text(tx, FACTS, must_exist=False)
-    found = fact_sections(tf.text) if tf else []
-    spans = [span for n, span, _ in found if n == name]
-    if tf is None or not spans:
-        check_shown(f"fact:{name}", None, expect, FACTS)
-        raise Refused(f"facts.md has no section {name!r}")
-    # fact:NAME is shown as its first section (entries.resolve); all of them move
-    check_shown(f"fact:{name}", tf.text[spans[0].char_start : spans[0].char_stop], expect, FACTS)
-    dst = refuse_path(archived_section(name), tx.root)
-    if os.path.lexists(os.path.join(tx.root, dst)):
-        raise Refused(f"{dst} exists already (an earlier archive); restore or rename it first")
-    text, pieces = tf.text, list[str]()
-    for span in reversed(spans):
-        text, piece = cut_span(text, span)
-        pieces.insert(0, piece)
-    tx.write(FACTS, tf.encode(text))
-    tx.write(dst, "".join(pieces).encode("utf-8"), expect=None)
-    left = [(n, s, nums) for n, s, nums in found if n != name]
-    return FactsState(section_names(left), sum(len(nums) for _, _, nums in left)), dst
-
-
-def restore(
-    root: str | os.PathLike[str],
-    entry_id: str,
-    *,
-    expect: str | None = None,
-    dry_run: bool = False,
-) -> Receipt:
-    """The reverse of archive: the section goes back to the end of facts.md, the sop back
-    to sops/; Refused when that section or sop exists again meanwhile. `expect`: the
-    fingerprint of the archived file, as shown."""
-    entry_id, expect = split_expect(entry_id, expect)
-    kind, name = check_entry(entry_id)
-    tx = begin(root, "restore", dry_run)
-    with tx:
-        if kind == "fact":
-            src = refuse_path(archived_section(name), tx.root)
-            block = current_text(tx, src, must_exist=False)
-            check_shown(f"fact:{name}", block.text if block else None, expect, src)
-            if block is None:
-                raise Refused(f"fact:{name} is not archived ({src} does not exist)")
-            tf, state, _ = read_facts(tx)
-            if name in state.names:
-                raise Refused(f"facts.md has a section {name!r} again; restore refused")
-            text = block.text
-            if name not in section_names(fact_sections(text)):
-                text = f"## {name}\n{text}"
-            old = tf.text if tf else ""
-            new = append_block(old, text)
-            tx.write(FACTS, tf.encode(new) if tf else new.encode("utf-8"))
-            tx.remove(src)
-            found = fact_sections(new)
-            state = FactsState(section_names(found), sum(len(n) for _, _, n in found))
-            sops = sop_names(tx.root)
-            target = FACTS
-        else:
-            src, target, state, sops = _move_sop(tx, name, restoring=True, expect=expect)
-        fields = {"status": "active", "restoredAt": now_iso()}
-        summary = f"{kind}:{name} restored from {src} to {target}"
-        return _finish_move(tx, (kind, name), (state, sops), fields, summary, restored_from=src)

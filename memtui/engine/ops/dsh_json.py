@@ -46,8 +46,8 @@ def update_meta(
     carried: dict[str, Any] | None = None,
     carry_on: bool = True,
 ) -> None:
-    """Apply `change(entries)` to memory-meta.json's "entries"; it may add or change only
-    the entries named in `keys`.
+    """Apply `change(entries)` to memory-meta.json's "entries"; it may add, change or take
+    out only the entries named in `keys`.
     `carried`: kept from one chunk of a bulk action to the next, so a file that is still
     exactly the text the last chunk wrote is neither parsed nor searched again;
     `carry_on` False (the last chunk) uses what was carried but carries nothing on."""
@@ -157,15 +157,30 @@ def _splice(
     count = len(entries)
     change(entries)
     new_keys = [k for k in keys if k not in before and k in entries]
-    if len(entries) != count + len(new_keys):
+    gone = [k for k in before if k not in entries]
+    if len(entries) != count + len(new_keys) - len(gone):
         return None  # change() added an entry it did not name
+    if gone and (new_keys or carried is not None):
+        return None  # an entry taken out (a restore's) comes alone
     eol, indent = eol_of(text), spans.indent
 
     def dump(value: Any) -> str:
         return dumps_indented(value, spans.unit).replace("\n", eol + indent)
 
+    cuts = []  # an entry taken out: from the end of the value before it to its own end
+    for key in gone:
+        i = spans.index[_key(key)]
+        prev = spans.value(i - 1) if i else None
+        if prev is None:
+            return None
+        cuts.append((prev[1], before[key][1], key))
     pieces, at, edits, written = [], 0, [], []
-    for key, (value_start, value_end) in sorted(before.items(), key=lambda kv: kv[1]):
+    changed = [(s, e, k) for k, (s, e) in before.items() if k not in gone]
+    for value_start, value_end, key in sorted(changed + cuts):
+        if key in gone:
+            pieces.append(text[at:value_start])
+            at = value_end
+            continue
         if old[key] == entries[key]:
             continue  # unchanged: its bytes stay, whatever their layout
         new = dump(entries[key])

@@ -6,7 +6,9 @@ Near duplicates are every pair of facts at least NEAR_RATIO alike once case,
 punctuation, blanks and the values of numbers are ignored (their "shape"). Facts
 of one shape (the same words, numbers apart) are counted without comparing them;
 distinct shapes are paired by engine.similar, exactly and without comparing every
-pair, so 50,000 facts take about a second.
+pair, so 50,000 facts take about a second. A fact longer than NEAR_MAX_CHARS is left
+out (its keys, q-grams and similarity cost time and memory by its length, up to its
+square: one 10 MB line took 23 s and 2.9 GB); exact duplicates of it are still found.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from memtui.engine.write.transaction import Receipt
 
 NEAR_RATIO = 0.9
 NEAR_REPORTED = 100  # pairs listed in the report (all are counted)
+NEAR_MAX_CHARS = 2000  # longer facts are not compared for near duplicates
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +69,7 @@ def maintain(root: str | os.PathLike[str], *, apply: bool = False) -> Receipt:
         duplicates, unique = _exact(facts)
         if duplicates and tf is not None:
             tx.write(FACTS, tf.encode(remove_lines(text, [d["line"] for d in duplicates])))
-        near_found, near = _near(unique)
+        near_found, near, long_facts = _near(unique)
         state = FactsState(section_names(found), len(unique))
         sops = sop_names(tx.root)
         raw_index = tx.read(INDEX)
@@ -86,6 +89,8 @@ def maintain(root: str | os.PathLike[str], *, apply: bool = False) -> Receipt:
             "indexLinesBefore": before,
             "indexLinesAfter": after,
         }
+        if long_facts:
+            report["nearDuplicatesNotCompared"] = long_facts
         elapsed = int((time.monotonic() - started) * 1000)
 
         def write_report(data: dict[str, Any]) -> None:
@@ -140,18 +145,19 @@ def _exact(facts: list[_Fact]) -> tuple[list[dict[str, Any]], list[_Fact]]:
     return duplicates, unique
 
 
-def _near(facts: list[_Fact]) -> tuple[int, list[dict[str, Any]]]:
-    """How many pairs of facts are near duplicates, and the first NEAR_REPORTED of them:
+def _near(facts: list[_Fact]) -> tuple[int, list[dict[str, Any]], int]:
+    """How many pairs of facts are near duplicates, the first NEAR_REPORTED of them:
     those whose words differ first (most alike first), then those that differ only in
     case, punctuation or numbers (`numbersOnly` when the numbers differ: one of the two
-    may be out of date)."""
-    loose = [loose_key(f.text) for f in facts]
+    may be out of date); and how many facts were too long to compare."""
+    loose = [loose_key(f.text) if len(f.text) <= NEAR_MAX_CHARS else "" for f in facts]
     groups: dict[str, list[int]] = {}
     for index, key in enumerate(loose):
         if key:
             groups.setdefault(shape_key(key), []).append(index)
     shapes = list(groups)
     alike = sorted(similar_pairs(shapes, NEAR_RATIO), key=lambda p: (-p[2], p[0], p[1]))
+    too_long = sum(len(f.text) > NEAR_MAX_CHARS for f in facts)
     found = sum(len(g) * (len(g) - 1) // 2 for g in groups.values())
     found += sum(len(groups[shapes[a]]) * len(groups[shapes[b]]) for a, b, _ in alike)
 
@@ -170,7 +176,7 @@ def _near(facts: list[_Fact]) -> tuple[int, list[dict[str, Any]]]:
         if len(out) == NEAR_REPORTED:
             break
         out.append(pair)
-    return found, out
+    return found, out, too_long
 
 
 def _pair(fa: _Fact, fb: _Fact, ratio: float, numbers_only: bool) -> dict[str, Any]:

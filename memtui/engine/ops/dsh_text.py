@@ -308,17 +308,7 @@ def index_with_auto(text: str, auto: list[str]) -> str:
     by `auto` (the markers and every other line kept); without markers the segment is
     appended at the end. MarkerError when the begin marker has no end marker after it."""
     eol = eol_of(text)
-    begin = end = None
-    offset = 0
-    for raw in text.split("\n"):
-        stripped = raw.strip()
-        stop = offset + len(raw) + 1
-        if begin is None and stripped == AUTO_BEGIN:
-            begin = min(stop, len(text))
-        elif begin is not None and stripped == AUTO_END:
-            end = offset
-            break
-        offset = stop
+    begin, end = _auto_bounds(text)
     if begin is None:
         lines = [AUTO_BEGIN, *auto, AUTO_END]
         if text and not text.endswith("\n"):
@@ -331,6 +321,31 @@ def index_with_auto(text: str, auto: list[str]) -> str:
         )
     prefix = text[:begin] if text[:begin].endswith("\n") else text[:begin] + eol
     return prefix + "".join(line + eol for line in auto) + text[end:]
+
+
+def auto_lines(text: str) -> list[str] | None:
+    """The lines of index.txt's closed automatic segment (None: there is none)."""
+    begin, end = _auto_bounds(text)
+    if begin is None or end is None:
+        return None
+    return [line.removesuffix("\r") for line in text[begin:end].split("\n")[:-1]]
+
+
+def _auto_bounds(text: str) -> tuple[int | None, int | None]:
+    """Where the segment's lines begin (after the begin marker's line) and end (at the
+    end marker's line), in characters; None for a marker not found."""
+    begin = end = None
+    offset = 0
+    for raw in text.split("\n"):
+        stripped = raw.strip()
+        stop = offset + len(raw) + 1
+        if begin is None and stripped == AUTO_BEGIN:
+            begin = min(stop, len(text))
+        elif begin is not None and stripped == AUTO_END:
+            end = offset
+            break
+        offset = stop
+    return begin, end
 
 
 # --- candidate front matter ----------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
 from memtui.engine.config import Thresholds
 from memtui.engine.identity import check_shown, check_shown_bytes, split_expect
@@ -24,6 +25,8 @@ from memtui.engine.ops.lines import (
     load,
     one_line,
 )
+from memtui.engine.ops.places import Place, block, locate, put_back, removal, under
+from memtui.engine.ops.places_book import Book
 from memtui.engine.textfile import TextFile, line_count
 from memtui.engine.write.transaction import Receipt, Transaction, WriteError
 
@@ -83,17 +86,26 @@ def place_line(text: str, heading: str | None, line: str, eol: str) -> str:
     return insert_after_content(text, found.span.char_start, found.span.char_stop, [line], eol)
 
 
-def _cut_all(text: str, hits: list[Hit]) -> str:
-    for (start, stop, _content), _heading in reversed(hits):
-        text = cut(text, start, stop)
-    return text
+def _cut_all(text: str, hits: list[Hit]) -> tuple[str, list[Place]]:
+    """The text without the hits' lines, and where each was (last one first), with its
+    text: the restore puts each line back there."""
+    places = []
+    for (start, stop, content), heading in reversed(hits):
+        after = cut(text, start, stop)
+        place = removal(text, after, start)
+        if place is not None:
+            places.append({**place, "text": content, "section": heading})
+        text = after
+    return text, places
 
 
 def _drop_emptied(text: str, headings: set[str]) -> str:
     """The archive's `## ` sections among `headings` that the restore left with nothing
     under them go too: memtui's archive keeps no empty section."""
     rows = line_ranges(text)
-    for i in reversed(range(len(rows))):
+    i = len(rows)
+    while i > 0:
+        i -= 1
         if rows[i][2] not in headings:
             continue
         end = next((j for j in range(i + 1, len(rows)) if HEADING.match(rows[j][2])), len(rows))
@@ -101,6 +113,7 @@ def _drop_emptied(text: str, headings: set[str]) -> str:
             stop = rows[end][0] if end < len(rows) else len(text)
             text = cut(text, rows[i][0], stop, separators=True)
             rows = line_ranges(text)
+            i = min(i, len(rows))  # the cut may take the blank lines above it too
     return text
 
 
@@ -108,6 +121,28 @@ def _place_all(text: str, hits: list[Hit], eol: str) -> str:
     for (_start, _stop, content), heading in hits:
         text = place_line(text, heading, content, eol)
     return text
+
+
+def _put_all(text: str, hits: list[Hit], record: dict[str, Any], eol: str, book: Book) -> str:
+    """Each archived pointer line back where the archive recorded it, if that place is
+    still found in its section; else at the end of its section (as before places)."""
+    left = list(hits)
+    places = record.get("places")
+    for place in reversed(places if isinstance(places, list) else []):  # the last cut first
+        if not isinstance(place, dict):
+            continue
+        line = (place.get("text"), place.get("section"))
+        hit = next((h for h in left if (h[0][2], h[1]) == line), None)
+        if hit is None:
+            continue
+        at = locate(text, place, under(hit[1]))
+        if at is None:
+            text = _place_all(text, [hit], eol)
+        else:
+            text = put_back(text, at, block(place, [hit[0][2]]), place)
+        book.relink(record, place)  # the places archived after it beside it follow it
+        left.remove(hit)
+    return _place_all(text, left, eol)
 
 
 # --- finding a topic file ----------------------------------------------------
@@ -197,16 +232,22 @@ def _index_level(count: int, limits: Thresholds) -> str | None:
 # --- operations ----------------------------------------------------------------
 
 
+def _about(name: str) -> dict[str, str]:
+    """The audit's details of a change to one topic: its name and its id (the log)."""
+    return {"topic": name, "entry": f"topic:{name}"}
+
+
 def archive_topic(
     root: str, name: str, *, expect: str | None = None, dry_run: bool = False
 ) -> Receipt:
     """memory_<name>.md moves to archive/; its pointer lines move from memory.md to
-    archive/memory.md under the same `## section`. `expect` (or `@FINGERPRINT` after
-    the name): the topic file's fingerprint as shown."""
+    archive/memory.md under the same `## section`, their places kept (ops.places) for
+    the restore. `expect` (or `@FINGERPRINT` after the name): the topic file's
+    fingerprint as shown."""
     name, expect = split_expect(name, expect)
     check_root(root)
     limits = thresholds(root)
-    with Transaction(root, "archive-topic", details={"topic": name}, dry_run=dry_run) as tx:
+    with Transaction(root, "archive-topic", details=_about(name), dry_run=dry_run) as tx:
         src = _topic_rel(tx.root, name, "")
         if src is None:
             check_shown(f"topic:{name}", None, expect, f"memory_{name}.md")
@@ -217,29 +258,35 @@ def archive_topic(
         _check_move(tx, src, dst, (f"topic:{name}", expect))
         index = load(tx, INDEX, limits, must_exist=False)
         hits = pointers_to(index.text, src) if index else []
+        book = Book(tx, limits)
+        book.made(dst, shared=False)
         tx.move(src, dst)
         tx.details.update({"file": src, "to": dst, "pointers": len(hits)})
         if index is not None and hits:
             archived = load(tx, ARCHIVE_INDEX, limits, must_exist=False)
+            book.made(ARCHIVE_INDEX, shared=True)
             old = archived.text if archived else ""
             eol = eol_of_text(old, eol_of_text(index.text))
-            tx.write(INDEX, index.encode(_cut_all(index.text, hits)))
+            text, places = _cut_all(index.text, hits)
+            tx.write(INDEX, index.encode(text))
             tx.write(ARCHIVE_INDEX, encode(archived, _place_all(old, hits, eol)))
+            book.add({"entry": f"topic:{name}", "file": INDEX, "target": src, "places": places})
         else:
             tx.details["warning"] = f"memory.md had no pointer to {src}"
+        book.save()
         return tx.commit()
 
 
 def restore_topic(
     root: str, name: str, *, expect: str | None = None, dry_run: bool = False
 ) -> Receipt:
-    """archive/memory_<name>.md comes back; its pointer lines go back to the end of
-    their sections in memory.md (refused while memory.md is at the block). `expect`:
-    the archived file's fingerprint as shown."""
+    """archive/memory_<name>.md comes back; its pointer lines go back to where they
+    were in memory.md (ops.places; else to the end of their sections), refused while
+    memory.md is at the block. `expect`: the archived file's fingerprint as shown."""
     name, expect = split_expect(name, expect)
     check_root(root)
     limits = thresholds(root)
-    with Transaction(root, "restore-topic", details={"topic": name}, dry_run=dry_run) as tx:
+    with Transaction(root, "restore-topic", details=_about(name), dry_run=dry_run) as tx:
         src = _topic_rel(tx.root, name, ARCHIVE)
         if src is None:
             check_shown(f"topic:{name}", None, expect, f"{ARCHIVE}/memory_{name}.md")
@@ -250,18 +297,25 @@ def restore_topic(
         archived = load(tx, ARCHIVE_INDEX, limits, must_exist=False)
         hits = pointers_to(archived.text, dst) if archived else []
         present = pointers_to(old, dst)
+        book = Book(tx, limits)
+        record = book.take(lambda r: r.get("file") == INDEX and r.get("target") == dst)
         tx.move(src, dst)
+        book.leaving.add(src)
         tx.details.update({"file": dst, "from": src, "pointers": len(hits)})
         new = old
         if archived is not None and hits and not present:
             eol = eol_of_text(old, eol_of_text(archived.text))
-            new = _place_all(old, hits, eol)
-            left = _drop_emptied(_cut_all(archived.text, hits), {h for _row, h in hits if h})
-            tx.write(ARCHIVE_INDEX, archived.encode(left))
+            new = _put_all(old, hits, record or {}, eol, book)
+            left = _drop_emptied(_cut_all(archived.text, hits)[0], {h for _row, h in hits if h})
+            kept = book.restored(None, None, ARCHIVE_INDEX, left)  # None: removed
+            if kept is not None:
+                tx.write(ARCHIVE_INDEX, archived.encode(kept))
             tx.write(INDEX, encode(index, new))
         elif present:
+            book.settle()
             tx.details["note"] = f"memory.md already points to {dst}"
         else:
+            book.settle()
             tx.details["warning"] = f"no archived pointer to {dst}: add one to memory.md"
         level = _index_level(line_count(new), limits)
         if level and new != old:
@@ -293,7 +347,7 @@ def add_topic(
         raise Refused("the topic's body is empty")
     check_root(root)
     limits = thresholds(root)
-    details = {"topic": name, "file": filename, "section": heading}
+    details = {**_about(name), "file": filename, "section": heading}
     with Transaction(root, "add-topic", details=details, dry_run=dry_run) as tx:
         if _read(tx, filename) is not None:
             raise Refused(f"{filename} already exists; edit it (topic:{name}) instead")

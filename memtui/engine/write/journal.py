@@ -109,6 +109,19 @@ def _apply_one(dirs: Dirs, change: dict[str, Any]) -> set[int]:
     return set() if folder is None else {folder}
 
 
+def prune(dirs: Dirs, folders: list[str]) -> None:
+    """Remove each folder that is empty now, the deepest first; any other stays."""
+    for rel in sorted(set(folders), key=lambda f: -f.count("/")):
+        parent, name = _at(dirs, rel)
+        if parent is None:
+            continue
+        try:
+            os.rmdir(name, dir_fd=parent)
+        except OSError:
+            continue  # not empty (something was put there meanwhile), or gone already
+        os.fsync(parent)
+
+
 def _small(value: Any) -> Any:
     """Long lists (a bulk accept's ids) become their count and the first few."""
     if isinstance(value, list) and len(value) > AUDIT_LIST_MAX:

@@ -153,6 +153,7 @@ class Transaction:
         self._touched: set[str] = set()  # every path a planned step writes, moves or removes
         self._inside_dirs: set[str] = set()  # folders already known to resolve inside root
         self._finishers: list[Callable[[Callable[[str], str]], None]] = []
+        self._prune: list[str] = []  # folders to remove after the change if empty then
         self._doing = ""  # the path being worked on, for a failure's message
 
     # --- context -------------------------------------------------------------
@@ -290,6 +291,12 @@ class Transaction:
         """Rename src to dst (which must not exist): bytes unchanged, so no snapshot."""
         self._add("move", dst, expect, source=src)
 
+    def prune(self, folder: str) -> None:
+        """Remove `folder` once the change is applied if it is empty then (a folder an
+        archive made that a restore empties); one that is not empty stays, and so does
+        one a crash left (an empty folder holds nothing to recover)."""
+        self._prune.append(self._check(folder))
+
     def after_snapshots(self, fn: Callable[[Where], None]) -> None:
         """Call fn(where) once the snapshots exist, before anything is staged;
         `where(rel)` is rel's snapshot path, `where(rel, k)` that of its k-th planned
@@ -380,6 +387,7 @@ class Transaction:
         except OSError as exc:
             self._settle_now(exc)
             return self._receipt(current, snapshots)  # finished (and audited) by recovery
+        journal.prune(self.dirs, self._prune)
         crash_point("applied")
         self._read_back()
         crash_point("verified")

@@ -320,7 +320,7 @@ class EventsPane(ListPane):
             self._change_current(
                 "restore",
                 companion.restore_event,
-                "Restore {id}: move it back to the end of memory/events.md?",
+                "Restore {id}: move it back to where it was in memory/events.md?",
             )
             return
         self._change_current(

@@ -139,7 +139,7 @@ class Archiving:
         question = (
             f"Archive which item of {pairs[0][0]}? It moves to archive/memory/user_profile.md."
             if archiving
-            else "Restore which item? It goes back to the end of its category."
+            else "Restore which item? It goes back where it was in its category."
         )
         choices = [item if archiving else f"{cat} · {item}" for cat, item in pairs]
         op = ops.archive if archiving else ops.restore
