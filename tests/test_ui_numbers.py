@@ -74,3 +74,20 @@ def test_the_undo_confirm_counts_its_files_with_separators() -> None:
     question = undo_question(Operation("op-1", "edit", "2026-11-29T10:00:00", "ann", [], files))
     assert "These 1,200 file(s)" in question and "… and 1,188 more" in question
     assert not unseparated(question)
+
+
+def test_the_queue_panes_labels_and_questions_separate_thousands() -> None:
+    from types import SimpleNamespace
+
+    from memtui.ui.panes.queued import accept_label, refused_said, reject_label
+
+    items = [SimpleNamespace(id=f"hermes-pending:{n:08x}") for n in range(1200)]
+    cands = [SimpleNamespace(id=f"2026-{n}") for n in range(2500)]
+    said = " ".join(
+        [
+            accept_label("", items),
+            reject_label(cands, items),
+            refused_said([(i.id, "stale") for i in items]),
+        ]
+    )
+    assert unseparated(said) == [] and "1,200 queued" in said and "2,500 candidates" in said

@@ -245,7 +245,7 @@ class EventsPane(ListPane):
             open_count = sum(1 for e in line.events if e.is_open)
             text.append(f" · {open_count} open · ")
             overdue = self.style_of("events--overdue")
-            text.append(f"{len(line.overdue)} overdue", style=overdue if line.overdue else "")
+            text.append(f"{len(line.overdue):,} overdue", style=overdue if line.overdue else "")
             text.append(" │ last active ")
             active = store.companion.last_active
             text.append_text(row(active) if active else Text("unknown", style="italic"))

@@ -382,10 +382,10 @@ class PendingPane(Pane):
             refused = sum(1 for c in cands if not c.acceptable)
             refused += sum(1 for i in items if not i.approvable)
             if store.dsh is not None:
-                text.append(f"{len(cands)} pending · ")
+                text.append(f"{len(cands):,} pending · ")
             if items:  # other layouts' queues, after the candidates
-                text.append(f"{len(items)} queued · ")
-            text.append(f"{len(self.selected)} selected", style="bold" if self.selected else "")
+                text.append(f"{len(items):,} queued · ")
+            text.append(f"{len(self.selected):,} selected", style="bold" if self.selected else "")
             text.append(" · ")
             text.append(
                 f"{refused} cannot be accepted", style=self._style("refused") if refused else ""
@@ -498,7 +498,7 @@ class PendingPane(Pane):
 
     def _selection_detail(self, chosen: list[Candidate]) -> Text:
         text = Text(end="")
-        text.append(f"{len(chosen)} selected", style="bold")
+        text.append(f"{len(chosen):,} selected", style="bold")
         left = sum(1 for c in self._targets() if not c.acceptable)
         if left:
             text.append(f" (and {left} that cannot be accepted)", style=self._style("refused"))
@@ -508,7 +508,7 @@ class PendingPane(Pane):
             text.append_text(_kind(cand))
             text.append("\n")
         if len(chosen) > BODY_LINES:
-            text.append(f"  … {len(chosen) - BODY_LINES} more\n", style=self._style("muted"))
+            text.append(f"  … {len(chosen) - BODY_LINES:,} more\n", style=self._style("muted"))
         queued = len(self._target_items())
         if queued:  # their previews are their own rows'
             text.append(f"  and {queued} queued, each previewed on its row\n")
@@ -589,7 +589,7 @@ class PendingPane(Pane):
             text.append_text(literal("  " + _clip(line.rstrip("\r"))))
             text.append("\n")
         if len(lines) > BODY_LINES:
-            text.append(f"  … {len(lines) - BODY_LINES} more lines\n", style=muted)
+            text.append(f"  … {len(lines) - BODY_LINES:,} more lines\n", style=muted)
         if not lines:
             text.append("  (empty)\n", style=muted)
         text.append("\naccepting would change\n", style=heading)
@@ -615,7 +615,7 @@ class PendingPane(Pane):
                 parts.append(f"{label} {value}")
         chain = prov.get("supersedes")
         if isinstance(chain, list) and chain:
-            parts.append(f"supersedes {len(chain)} version(s)")
+            parts.append(f"supersedes {len(chain):,} version(s)")
         return literal(" · ".join(parts))
 
     def _diff(self, result: DryRun, doing: str = "accepting") -> Text:
@@ -642,7 +642,7 @@ class PendingPane(Pane):
                 continue
             lines = section.diff.splitlines()
             if shown >= DIFF_LINES:
-                text.append_text(literal(f"{section.path}: {len(lines)} diff lines not shown\n"))
+                text.append_text(literal(f"{section.path}: {len(lines):,} diff lines not shown\n"))
                 continue
             text.append("\n")
             for line in lines[: DIFF_LINES - shown]:
@@ -652,7 +652,7 @@ class PendingPane(Pane):
                     style = styles.get(line[:1], Style())
                 text.append_text(_styled(_clip(line) + "\n", style))
             if len(lines) > DIFF_LINES - shown:
-                text.append(f"… {len(lines) - DIFF_LINES + shown} more lines\n")
+                text.append(f"… {len(lines) - DIFF_LINES + shown:,} more lines\n")
             shown += len(lines)
         return text
 
@@ -827,7 +827,7 @@ class PendingPane(Pane):
         from memtui.ui.screens.prompt import PromptScreen
 
         root, files = store.root, [c.file for c in targets]
-        what = targets[0].id if len(targets) == 1 else f"{len(targets)} candidates"
+        what = targets[0].id if len(targets) == 1 else f"{len(targets):,} candidates"
         question = (
             f"Reject {what}? It moves to archive/rejected/ with the reason in its "
             "front matter. Why?"
@@ -869,7 +869,7 @@ def _expected(store: Store, files: Iterable[str]) -> dict[str, str]:
 
 
 def _count(cands: list[Candidate]) -> str:
-    return cands[0].id if len(cands) == 1 else f"{len(cands)} candidates"
+    return cands[0].id if len(cands) == 1 else f"{len(cands):,} candidates"
 
 
 def _kind(cand: Candidate) -> Text:
@@ -904,7 +904,7 @@ def _when(created: str | None) -> str:
 
 def _clip(line: str) -> str:
     """One line of the preview, cut short when huge (a minified blob stays cheap)."""
-    return line if len(line) <= LINE_MAX else f"{line[:LINE_MAX]} … ({len(line)} chars)"
+    return line if len(line) <= LINE_MAX else f"{line[:LINE_MAX]} … ({len(line):,} chars)"
 
 
 def _styled(value: str, style: Style) -> Text:

@@ -91,8 +91,8 @@ def refused_said(refused: Sequence[tuple[str, str | None]]) -> str:
         return ""
     lines = [f"  {name}: {why}" for name, why in refused[:SHOWN]]
     if len(refused) > SHOWN:
-        lines.append(f"  … and {len(refused) - SHOWN} more")
-    head = f"\n\nRefused, left as they are ({len(refused)}):\n"
+        lines.append(f"  … and {len(refused) - SHOWN:,} more")
+    head = f"\n\nRefused, left as they are ({len(refused):,}):\n"
     return head + "\n".join(lines)
 
 
@@ -138,15 +138,15 @@ def _each_queue(
 
 def accept_label(candidates: str, items: Sequence[QueueItem]) -> str:
     """`approve <kind>:<name>`, `accept 2 candidates and 3 queued`."""
-    queued = items[0].id if len(items) == 1 else f"{len(items)} queued"
+    queued = items[0].id if len(items) == 1 else f"{len(items):,} queued"
     return f"accept {candidates} and {queued}" if candidates else f"approve {queued}"
 
 
 def reject_label(candidates: Sequence[Any], items: Sequence[QueueItem]) -> str:
-    queued = items[0].id if len(items) == 1 else f"{len(items)} queued"
+    queued = items[0].id if len(items) == 1 else f"{len(items):,} queued"
     if not candidates:
         return f"reject {queued}"
-    named = candidates[0].id if len(candidates) == 1 else f"{len(candidates)} candidates"
+    named = candidates[0].id if len(candidates) == 1 else f"{len(candidates):,} candidates"
     return f"reject {named} and {queued}"
 
 
@@ -164,7 +164,7 @@ def approve_question(candidates: int, items: int) -> str:
 
 
 def reject_question(candidates: str, items: Sequence[QueueItem]) -> str:
-    what = items[0].id if len(items) == 1 else f"{len(items)} queued writes"
+    what = items[0].id if len(items) == 1 else f"{len(items):,} queued writes"
     also = f"{candidates} and " if candidates else ""
     they = "It leaves" if len(items) == 1 and not candidates else "They leave"
     return f"Reject {also}{what}? {they} the queue unapplied; the reason is kept. Why?"
