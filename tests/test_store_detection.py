@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, tree_digest
+from conftest import memory_digest, run_cli, tree_digest
 
 from tests.helpers import ENV
 
@@ -105,3 +105,16 @@ def test_one_detection_file_is_enough(tmp_path, marker):
     (root / marker).write_text("")
     result = run_cli("list", "--store", str(root), env=ENV)
     assert result.returncode == 0, result.stderr
+
+
+def test_a_workspace_whose_last_topic_is_archived_stays_a_store(tmp_path):
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "memory.md").write_text("# 索引\n\n- 账单 → memory_bill.md\n", encoding="utf-8")
+    (root / "memory_bill.md").write_text("# 账单\n", encoding="utf-8")
+    before = memory_digest(root)
+    assert run_cli("archive", "topic:bill", "--store", str(root)).returncode == 0
+    listed = run_cli("log", "--store", str(root))
+    assert listed.returncode == 0 and "archive-topic" in listed.stdout
+    assert run_cli("restore", "topic:bill", "--store", str(root)).returncode == 0
+    assert memory_digest(root) == before

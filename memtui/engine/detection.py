@@ -51,10 +51,13 @@ def layouts_at(path: str) -> tuple[str, ...]:
             files = frozenset(e.name for e in entries if _is_file(e))
     except OSError:
         return ()
-    memory_dir = os.path.join(path, "memory")
-    inside = is_inside(os.path.realpath(path), os.path.realpath(memory_dir))
-    if inside and os.path.isdir(memory_dir):
-        files |= {f"memory/{n}" for n in os.listdir(memory_dir)}
+    real = os.path.realpath(path)
+    # memory/ holds the companion's files; archive/ a workspace's archived topics, which
+    # keep a workspace whose last topic was archived a store
+    for sub in ("memory", "archive"):
+        folder = os.path.join(path, sub)
+        if is_inside(real, os.path.realpath(folder)) and os.path.isdir(folder):
+            files |= {f"{sub}/{n}" for n in os.listdir(folder)}
     dirs = [d for d, _ in LAYOUT_DIRS if os.path.isdir(os.path.join(path, d))]
     top = Listing(path, tuple(sorted(f for f in files if "/" not in f)), files, tuple(dirs))
     return tuple(name for name, lay in detectors().items() if lay.detect(top))

@@ -17,6 +17,7 @@ WORKSPACE_INDEX = "memory.md"
 COMPANIONS = ("soul.md", "user.md", "agent.md")
 TOPIC_LIKE = re.compile(r"memory[_\-].*\.md", re.IGNORECASE)
 DSH_L0 = "memory_management_sop.md"  # the dsh layout's meta-rules, not a topic
+ARCHIVE = "archive/"  # where the workspace archives a topic file (ops/workspace.py)
 
 # companion (SPEC §2); the mood files are model.Mood.FILE and Mood.AUX
 EVENTS = "memory/events.md"
@@ -56,7 +57,14 @@ class WorkspaceDetection(SeedDetection):
         root_files = top.root_files
         if not _there(top, WORKSPACE_INDEX):
             return False
-        return any(f in COMPANIONS for f in root_files) or bool(topic_files(root_files))
+        if any(f in COMPANIONS for f in root_files) or topic_files(root_files):
+            return True
+        # its topics all archived (archive/memory_<name>.md): still the store memtui wrote
+        return any(_archived_topic(f) for f in top.files if f.startswith(ARCHIVE))
+
+
+def _archived_topic(rel: str) -> bool:
+    return "/" not in rel[len(ARCHIVE) :] and bool(TOPIC_LIKE.fullmatch(rel[len(ARCHIVE) :]))
 
 
 class CompanionDetection(SeedDetection):
