@@ -280,6 +280,7 @@ def search(args: argparse.Namespace) -> int:
 def events(args: argparse.Namespace) -> int:
     from memtui.engine.identity import event_ids, fingerprint
     from memtui.engine.layouts.companion import parse_date
+    from memtui.engine.timeline import event_id
 
     store = load(args)
     if store.companion is None:
@@ -302,7 +303,7 @@ def events(args: argparse.Namespace) -> int:
                 "events": [
                     {
                         **e.to_json(),
-                        "id": f"event:{eid}",  # with the fingerprint where ambiguous
+                        "id": event_id(eid),  # with the fingerprint where ambiguous
                         "fingerprint": fingerprint(e.text),
                         "overdue": overdue,
                     }

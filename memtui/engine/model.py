@@ -330,9 +330,14 @@ class Candidate:
     def acceptable(self) -> bool:
         return self.problem is None
 
+    @property
+    def entry_id(self) -> str:
+        """Its entry id (SPEC §6), what every verb takes."""
+        return f"pending:{self.id}"
+
     def to_json(self) -> dict[str, Any]:
         return {
-            "id": f"pending:{self.id}",
+            "id": self.entry_id,
             "file": self.file,
             "entry_type": self.entry_type,
             "target": self.target,

@@ -50,6 +50,11 @@ class Timeline:
         return found[0] if len(found) == 1 else None
 
 
+def event_id(shown: str) -> str:
+    """The entry id of an event the timeline lists as `shown` (E007, L12@fp)."""
+    return f"event:{shown}"
+
+
 def timeline(store: Store) -> Timeline:
     """The snapshot's timeline, made once per snapshot (see Store.derived)."""
     companion = store.companion

@@ -19,7 +19,15 @@ from textual.message import Message
 from memtui.engine.identity import fingerprint
 from memtui.engine.model import Event
 from memtui.engine.store import Store
-from memtui.engine.timeline import ARCHIVED, EVENT_TYPES, EVENTS, Timeline, timeline, timeline_of
+from memtui.engine.timeline import (
+    ARCHIVED,
+    EVENT_TYPES,
+    EVENTS,
+    Timeline,
+    event_id,
+    timeline,
+    timeline_of,
+)
 from memtui.ui.messages import EditEntry, OpenFile, RunOp, ShowHistory
 from memtui.ui.panes.listing import GONE, ListPane
 from memtui.ui.safe import literal, row
@@ -268,12 +276,13 @@ class EventsPane(ListPane):
         text = Text(end="")
         if current is None:
             if self.rows.lost:
-                text.append(f"event:{shown_label(self.current_id or '')}: {GONE}", style="italic")
+                gone = event_id(shown_label(self.current_id or ""))
+                text.append(f"{gone}: {GONE}", style="italic")
             elif self.timeline is not None and self.timeline.events:
                 text.append("No events match the filters.", style="italic")
         else:
             event, entry_id = current
-            text.append(f"event:{shown_label(entry_id)}", style="bold")
+            text.append(event_id(shown_label(entry_id)), style="bold")
             text.append(f" · {event.span.file}:{event.span.lineno}\n", style="dim")
             text.append_text(literal(event.text.rstrip("\r\n")))
             self.current_id, self.current_fp = entry_id, fingerprint(event.text)
@@ -340,7 +349,7 @@ class EventsPane(ListPane):
             return
         event, entry_id = current
         self._acted = entry_id
-        root, ref, shown = store.root, f"event:{entry_id}", fingerprint(event.text)
+        root, ref, shown = store.root, event_id(entry_id), fingerprint(event.text)
         label = shown_label(entry_id)
         ask = question.format(id=label) if question else None
         self.post_message(RunOp(f"{verb} {label}", lambda: op(root, ref, expect=shown), ask))
@@ -348,7 +357,7 @@ class EventsPane(ListPane):
     def action_edit(self) -> None:
         current = self.current
         if current is not None:
-            self.post_message(EditEntry(f"event:{current[1]}"))  # fingerprinted if ambiguous
+            self.post_message(EditEntry(event_id(current[1])))  # fingerprinted if ambiguous
         else:
             self.lost_said("edit")
 

@@ -565,7 +565,7 @@ class PendingPane(Pane):
     def _detail(self, cand: Candidate) -> Text:
         muted, heading = self._style("muted"), self._style("heading")
         text = Text(end="")
-        text.append_text(literal(f"pending:{cand.id}", style="bold"))
+        text.append_text(literal(cand.entry_id, style="bold"))
         text.append("  ")
         text.append_text(_kind(cand))
         text.append("\n")
@@ -858,7 +858,7 @@ class PendingPane(Pane):
     def action_edit(self) -> None:
         cand = self.current
         if cand is not None:
-            self.post_message(EditEntry(f"pending:{cand.id}"))
+            self.post_message(EditEntry(cand.entry_id))
 
 
 def _expected(store: Store, files: Iterable[str]) -> dict[str, str]:
