@@ -43,15 +43,12 @@ def empty_note(store: Any, args: argparse.Namespace) -> str:
     """What `pending` says when it lists nothing: which of the store's queues are empty,
     or that it has none (a store's queues: dsh's candidates, and each layout's with a
     queue, such as Hermes' pending/memory/ and OpenClaw's Memory Audit)."""
-    from memtui.engine.layouts import registry
+    from memtui.engine.queue import queue_layouts
 
-    layouts = registry()
-    queues = [name for name in store.data if getattr(layouts[name], "queue", None) is not None]
-    if store.dsh is not None:
-        queues.insert(0, "dsh")
+    queues = queue_layouts(list(store.data))
     if not queues:
-        kinds = ["dsh", *(name for name, lay in layouts.items() if hasattr(lay, "queue"))]
-        return f"this store has no approval queue (those of the {', '.join(kinds)} layouts)"
+        kinds = ", ".join(queue_layouts())
+        return f"this store has no approval queue (those of the {kinds} layouts)"
     if getattr(args, "entry_type", None) or getattr(args, "target", None):
         return "nothing pending: no dsh candidate matches --type/--target"
     which = "queue is" if len(queues) == 1 else "queues are"

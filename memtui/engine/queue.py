@@ -147,6 +147,18 @@ def full_ids(root: str, refs: Sequence[str]) -> list[str]:
     return out
 
 
+def queue_layouts(present: Sequence[str] | None = None) -> list[str]:
+    """The layouts that keep an approval queue (their detection answers `queued`), in
+    detection order; with `present`, only those among them."""
+    from memtui.engine.layouts import detectors
+
+    return [
+        name
+        for name, detection in detectors().items()
+        if hasattr(detection, "queued") and (present is None or name in present)
+    ]
+
+
 def _bare(ref: str) -> bool:
     """An id without its kind, that is no path and no Claude memory's file name."""
     name = ref.strip().partition("@")[0]
