@@ -34,6 +34,11 @@ class EntryNotFound(MemtuiError, LookupError):
     """No entry by that id (or not the one shown); nothing was changed."""
 
 
+def file_id(rel: str) -> str:
+    """The entry id of a whole file (SPEC §6 `file:<relative path>`)."""
+    return f"file:{rel}"
+
+
 def iter_entries(store: Store) -> Iterator[Entry]:
     covered: set[str] = set()
     for entry in _typed(store):
@@ -42,7 +47,7 @@ def iter_entries(store: Store) -> Iterator[Entry]:
         yield entry
     for path in store.files:
         if path not in covered:
-            yield Entry(f"file:{path}", "file", "store", path, path)
+            yield Entry(file_id(path), "file", "store", path, path)
 
 
 def _typed(store: Store, titles: bool = True, events: bool = True) -> Iterator[Entry]:
@@ -169,7 +174,7 @@ def entry_at(store: Store, rel: str, line: int) -> str:
             whole = whole or entry.id
         elif span.start < line <= span.stop and (best is None or span.stop - span.start < best[0]):
             best = (span.stop - span.start, entry)
-    return best[1].id if best is not None else whole or f"file:{rel}"
+    return best[1].id if best is not None else whole or file_id(rel)
 
 
 def _id_in(events: tuple[Event, ...], event: Event) -> str:

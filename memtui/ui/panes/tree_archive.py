@@ -85,13 +85,13 @@ class Archiving:
     def _shown(self: Any, ref: str | None) -> str | None:
         """The fingerprint of entry `ref` (a file: `rel`) as this snapshot shows it: the
         engine refuses the action if the agent has changed it since."""
-        from memtui.engine.entries import EntryNotFound, fingerprint_of, resolve
+        from memtui.engine.entries import EntryNotFound, file_id, fingerprint_of, resolve
 
         store = self.store
         if store is None or not ref:
             return None
         try:
-            entry = resolve(store, ref if ":" in ref else f"file:{ref}")
+            entry = resolve(store, ref if ":" in ref else file_id(ref))
         except EntryNotFound:
             return None
         return fingerprint_of(store, entry)
