@@ -28,7 +28,7 @@ PY = sys.executable
 
 
 def worker_accept(root: str, count: int) -> dict[str, float]:
-    from memtui.engine.ops import dsh
+    from memtui.layouts.dsh import ops as dsh
 
     ids = sorted(n[:-3] for n in os.listdir(os.path.join(root, "pending")) if n.endswith(".md"))
     start = time.perf_counter()

@@ -9,14 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memtui.engine.ops import dsh_text
-from memtui.engine.ops.dsh_text import (
-    add_facts,
-    fact_key,
-    fact_sections,
-    might_hold,
-    sections_after,
-)
+from memtui.layouts.dsh import text as dsh_text
+from memtui.layouts.dsh.text import add_facts, fact_key, fact_sections, might_hold, sections_after
 
 WORDS = st.sampled_from(["numpy", "3.2.8", "锁定", "build01", "C", "扩展", "a", "ab", "-", "`x`"])
 BLANKS = st.sampled_from([" ", "  ", "\t", "\u3000", " \t "])

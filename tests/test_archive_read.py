@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from memtui.engine.archive import archived_events, archived_profile
 from memtui.engine.store import open_store
+from memtui.layouts.companion.archived import archived_events, archived_profile
 from tests.conftest import write_tree
 from tests.helpers import EVENTS_MD
 

@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memtui.engine import ops
-from memtui.engine.layouts.dsh import expected_auto
 from memtui.engine.ops.places_book import BOOK
 from memtui.engine.textfile import BOM
+from memtui.layouts.dsh.parse import expected_auto
 from tests.conftest import write_tree
 from tests.helpers import demo_template, fresh_copy
 

@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from memtui.engine.ops import dsh, dsh_accept, dsh_chunks, dsh_json
+from memtui.layouts.dsh import accept as dsh_accept
+from memtui.layouts.dsh import chunks as dsh_chunks
+from memtui.layouts.dsh import meta_json as dsh_json
+from memtui.layouts.dsh import ops as dsh
 from tests.conftest import write_tree
 from tests.helpers import candidate, fact_meta
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memtui.engine.ops import dsh
 from memtui.engine.store import open_store
+from memtui.layouts.dsh import ops as dsh
 from tests.conftest import run_cli, write_tree
 from tests.helpers import DSH_INDEX, ENV, TODAY_DATE, findings
 

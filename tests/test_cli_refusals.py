@@ -192,7 +192,7 @@ def test_five_thousand_digit_event_id_on_the_command_line(root, ref):
 
 
 def test_an_os_error_reaching_main_is_named_in_plain_words(root, monkeypatch, capsys):
-    from memtui.engine.ops import dsh
+    from memtui.layouts.dsh import ops as dsh
 
     def read_only(*_args, **_kwargs):
         raise OSError(errno.EROFS, "Read-only file system", str(root / "facts.md"))

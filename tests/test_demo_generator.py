@@ -18,7 +18,7 @@ import yaml
 
 from memtui.demo import write_demo
 from memtui.demo.common import Sink
-from memtui.demo.companion import build_companion
+from memtui.layouts.companion.demo import build_companion
 
 TODAY = dt.date(2026, 11, 30)
 EVENT_HEADING = re.compile(r"^### \[E(\d+)\] (\S+) · (.+)$", re.MULTILINE)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memtui.engine.layouts.dsh import under
+from memtui.layouts.dsh.parse import under
 
 PARTS = st.sampled_from(["sops", "pending", "archive", "sub", "a.md", "b.md", "x.txt", "sops.md"])
 paths = st.lists(PARTS, min_size=1, max_size=3).map("/".join)

@@ -1,4 +1,5 @@
-"""The engine is headless: importing any of it never loads textual or rich."""
+"""The engine and the layout packages are headless: importing any of them never loads
+textual or rich."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 PROBE = """
 import json, pkgutil, sys
-import memtui.engine
+import memtui.engine, memtui.layouts, memtui.demo
 names = []
-for info in pkgutil.walk_packages(memtui.engine.__path__, "memtui.engine."):
-    __import__(info.name)
-    names.append(info.name)
+for pkg in (memtui.engine, memtui.layouts, memtui.demo):
+    for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+        __import__(info.name)
+        names.append(info.name)
 print(json.dumps({
     "modules": names,
     "ui": sorted(m for m in sys.modules if m.split(".")[0] in ("textual", "rich")),
@@ -23,7 +25,7 @@ print(json.dumps({
 """
 
 
-def test_engine_imports_without_textual_or_rich():
+def test_engine_and_layouts_import_without_textual_or_rich():
     got = subprocess.run(
         [sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
@@ -35,8 +37,8 @@ def test_engine_imports_without_textual_or_rich():
         "memtui.engine.textfile",
         "memtui.engine.frontmatter",
         "memtui.engine.layouts",
-        "memtui.engine.layouts.companion",
-        "memtui.engine.layouts.dsh",
-        "memtui.engine.layouts.workspace",
+        "memtui.layouts.companion.parse",
+        "memtui.layouts.dsh.parse",
+        "memtui.layouts.workspace.parse",
     } <= modules
     assert report["ui"] == []

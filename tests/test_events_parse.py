@@ -13,9 +13,9 @@ import datetime as dt
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from memtui.engine.layouts import companion
 from memtui.engine.markdown import NO_FENCES
 from memtui.engine.textfile import TextFile
+from memtui.layouts.companion import parse as companion
 
 HEADINGS = st.sampled_from(
     [

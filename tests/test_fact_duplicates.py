@@ -12,9 +12,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from memtui.engine.config import Thresholds
-from memtui.engine.layouts import dsh
 from memtui.engine.reader import StoreReader
 from memtui.engine.textfile import TextFile
+from memtui.layouts.dsh import parse as dsh
 
 BLANKS = [" ", "  ", "\t", "\u3000", "\xa0", "\x85", "\u2028", "\x1c", "\x0b", "\r"]
 

@@ -12,7 +12,7 @@ from conftest import run_cli, tree_digest
 
 from memtui.engine import open_store
 from memtui.engine.markdown import fences
-from memtui.engine.ops import dsh
+from memtui.layouts.dsh import ops as dsh
 from tests.helpers import ENV, INDEX_TXT, TODAY_DATE, candidate
 
 FACTS = """\

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from memtui.engine.layouts.companion import unresolved_expected
 from memtui.engine.store import open_store
+from memtui.layouts.companion.parse import unresolved_expected
 from tests.helpers import TODAY_DATE, expect, findings, line_of, with_changes
 
 EVENTS = "memory/events.md"

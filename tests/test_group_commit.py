@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from memtui.engine.ops import dsh
-from memtui.engine.ops.dsh_chunks import Pace, stop
 from memtui.engine.write.transaction import Transaction
+from memtui.layouts.dsh import ops as dsh
+from memtui.layouts.dsh.chunks import Pace, stop
 from tests.conftest import write_tree
 
 SOPS = {f"sops/s{i}.md": f"# s{i}\nold text {i}\n" for i in range(4)}

@@ -20,11 +20,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memtui.engine.layouts.hermes_rules import split_entries
 from memtui.engine.ops import archive, restore
 from memtui.engine.ops.common import Refused
-from memtui.engine.ops.hermes import add_entry, edit_entry
 from memtui.engine.store import open_store
+from memtui.layouts.hermes.ops import add_entry, edit_entry
+from memtui.layouts.hermes.rules import split_entries
 from tests.conftest import run_cli, tree_digest, write_tree
 
 DELIM = "\n§\n"

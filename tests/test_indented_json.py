@@ -8,7 +8,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memtui.engine.ops.dsh_json_dump import dumps_indented
+from memtui.layouts.dsh.meta_dump import dumps_indented
 
 UNITS = st.sampled_from(["  ", " ", "    ", "\t", ""])
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memtui.engine.ops import workspace
+from memtui.layouts.workspace import ops as workspace
 from tests.conftest import run_cli, write_tree
 from tests.helpers import DSH_INDEX, ENV
 

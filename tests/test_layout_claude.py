@@ -13,9 +13,9 @@ import pytest
 from memtui.engine import ops
 from memtui.engine.context import context_of
 from memtui.engine.entries import iter_entries
-from memtui.engine.ops.claude import add_memory
 from memtui.engine.ops.common import Refused
 from memtui.engine.store import layouts_at, open_store
+from memtui.layouts.claude.ops import add_memory
 from tests.conftest import run_cli, tree_digest, write_tree
 from tests.helpers import expect, findings
 

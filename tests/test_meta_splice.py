@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from memtui.engine.ops.dsh_json import _splice
+from memtui.layouts.dsh.meta_json import _splice
 
 KEYS = ["fact:A", "fact:é", "sop:deploy", "fact:中文", 'sop:x"y', "fact:B"]
 
@@ -129,7 +129,7 @@ def test_whatever_the_layout_it_writes_the_entries_meant_or_declines(
 
 @given(st.text())
 def test_a_key_is_quoted_as_json_dumps_quotes_it(key):
-    from memtui.engine.ops.dsh_json import _key
+    from memtui.layouts.dsh.meta_json import _key
 
     assert _key(key) == json.dumps(key, ensure_ascii=False)
 

@@ -15,10 +15,10 @@ from rapidfuzz.distance import Indel
 
 from memtui.demo.generator import write_demo
 from memtui.engine.model import item_text
-from memtui.engine.ops import dsh
-from memtui.engine.ops.dsh_maintain import NEAR_RATIO
-from memtui.engine.ops.dsh_text import loose_key, shape_key
 from memtui.engine.similar import similar_pairs
+from memtui.layouts.dsh import ops as dsh
+from memtui.layouts.dsh.maintain import NEAR_RATIO
+from memtui.layouts.dsh.text import loose_key, shape_key
 
 
 def brute(texts: list[str], threshold: float) -> set[tuple[int, int]]:
@@ -124,7 +124,7 @@ def test_a_string_no_other_is_near_in_length_is_never_split_into_grams(monkeypat
 def test_maintain_leaves_a_very_long_fact_out_of_the_near_duplicate_work(tmp_path, monkeypatch):
     """A fact past NEAR_MAX_CHARS costs its length, not its square: neither its keys nor
     its q-grams are made, and the near duplicates of the other facts stay as they were."""
-    from memtui.engine.ops import dsh_maintain
+    from memtui.layouts.dsh import maintain as dsh_maintain
 
     facts = [*FILLER[:30], "the nvidia driver on nas needs a reboot after upgrades"]
     long = "- " + "the nvidia driver on nas needs a reboot " * 2_000

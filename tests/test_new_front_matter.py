@@ -12,7 +12,7 @@ import yaml
 
 from memtui.engine import frontmatter as exact
 from memtui.engine.compose import new_front_matter_text
-from memtui.engine.ops.claude import add_memory
+from memtui.layouts.claude.ops import add_memory
 
 TRICKY = [
     "yes",

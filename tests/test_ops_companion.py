@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from memtui.engine.identity import fingerprint
-from memtui.engine.ops import companion
 from memtui.engine.ops.common import Refused
 from memtui.engine.store import open_store
 from memtui.engine.textfile import BOM
+from memtui.layouts.companion import ops as companion
 from tests.conftest import TODAY, tree_digest, write_tree
 from tests.helpers import TODAY_DATE, needs_seed_tools
 from tests.test_seed_template import TEMPLATE
@@ -564,7 +564,7 @@ def test_ops_keep_eol_bom_and_final_newline(make, eol, bom, final):
 
 
 def test_restoring_the_last_archived_item_leaves_no_empty_heading(tmp_path: Path) -> None:
-    from memtui.engine.ops import companion
+    from memtui.layouts.companion import ops as companion
 
     profile = "# 用户档案\n\n## 爱好\n- 骑车\n- 钓鱼\n\n## 工作\n- 后端\n"
     files = {"memory/user_profile.md": profile, "memory/persona.md": "# 人设\n"}  # a store

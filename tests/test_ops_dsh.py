@@ -1,4 +1,4 @@
-"""dsh curation operations (memtui.engine.ops.dsh) on real files: each changes exactly
+"""dsh curation operations (memtui.layouts.dsh.ops) on real files: each changes exactly
 what SPEC §3 says and nothing else, byte for byte; refusals and dry runs change nothing."""
 
 from __future__ import annotations
@@ -13,14 +13,15 @@ import pytest
 
 from memtui.demo import write_demo
 from memtui.engine import frontmatter
-from memtui.engine.ops import dsh, undo
+from memtui.engine.ops import undo
 from memtui.engine.ops.common import Refused
-from memtui.engine.ops.dsh_json import update_meta
 from memtui.engine.store import open_store
 from memtui.engine.write import lock as store_lock
 from memtui.engine.write.lock import LockTimeout, StoreLock
 from memtui.engine.write.progress import Progress, reporting
 from memtui.engine.write.transaction import Conflict, Transaction
+from memtui.layouts.dsh import ops as dsh
+from memtui.layouts.dsh.meta_json import update_meta
 from tests.conftest import tree_digest, write_tree
 from tests.helpers import TODAY_DATE, candidate, fact_meta
 
@@ -384,7 +385,7 @@ def test_a_bulk_accept_reports_each_chunk_done_of_the_total(store):
 def test_lock_busy_times_out_and_changes_nothing(store, monkeypatch):
     root = store(base())
     before = tree_digest(root)
-    monkeypatch.setattr("memtui.engine.ops.dsh_store.LOCK_WAIT", 0.2)
+    monkeypatch.setattr("memtui.layouts.dsh.store.LOCK_WAIT", 0.2)
     with StoreLock(str(root), store_lock.WAIT_SECONDS), pytest.raises(LockTimeout):
         dsh.accept(root, ["20261129-0007"])
     assert tree_digest(root) == before

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from memtui.engine.ops import workspace
 from memtui.engine.ops.common import Refused
 from memtui.engine.store import open_store
 from memtui.engine.textfile import BOM
+from memtui.layouts.workspace import ops as workspace
 from tests.conftest import tree_digest, write_tree
 from tests.helpers import TODAY_DATE
 

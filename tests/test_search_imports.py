@@ -11,9 +11,9 @@ import sys
 
 import pytest
 
-from memtui.engine.layouts import NAMES, detectors, registry
-from memtui.engine.layouts.seeds_detect import MOOD, MOOD_AUX
+from memtui.engine.layouts import detectors, names, registry
 from memtui.engine.model import Mood
+from memtui.layouts.companion.detect import MOOD, MOOD_AUX
 from tests.conftest import write_tree
 from tests.helpers import REPO
 
@@ -33,17 +33,17 @@ HEAVY = (
     "dataclasses",
     "subprocess",
     "memtui.engine.textfile",
-    "memtui.engine.layouts.base",
     "memtui.engine.model",
     "memtui.engine.reader",
     "memtui.engine.store",
     "memtui.engine.frontmatter",
     "memtui.engine.markdown",
-    *(f"memtui.engine.layouts.{name}" for name in (*NAMES, "seeds")),
-    "memtui.engine.layouts.claude_rules",
-    "memtui.engine.layouts.hermes_rules",
-    "memtui.engine.layouts.hermes_data",
-    "memtui.engine.layouts.openclaw_rules",
+    *(f"memtui.layouts.{name}.layout" for name in names()),
+    *(f"memtui.layouts.{name}.parse" for name in ("workspace", "companion", "dsh")),
+    "memtui.layouts.claude.rules",
+    "memtui.layouts.hermes.rules",
+    "memtui.layouts.hermes.data",
+    "memtui.layouts.openclaw.rules",
 )
 
 STORES = {
@@ -95,7 +95,7 @@ def test_search_finds_without_importing_a_parser_the_model_yaml_or_writes(tmp_pa
     assert [m for m in loaded if m.startswith("memtui.engine.write")] == []
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", names())
 def test_a_layout_detects_and_lists_as_its_detection_alone(name):
     layout, alone = registry()[name], detectors()[name]
     assert isinstance(layout, type(alone))

@@ -11,8 +11,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from memtui.engine.config import Thresholds
-from memtui.engine.layouts import dsh
 from memtui.engine.reader import SCANNED_DIRS, StoreReader
+from memtui.layouts.dsh import parse as dsh
 
 NAME_CHARS = "ab-_.~/\\: \t\u3000\x00\x1f\x7f部署é"
 names = st.text(alphabet=NAME_CHARS, max_size=8)

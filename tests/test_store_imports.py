@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from memtui.engine.layouts import NAMES, layout, registry
+from memtui.engine.layouts import layout, names, registry
 from tests.conftest import write_tree
 from tests.helpers import REPO
 
@@ -23,10 +23,10 @@ print(json.dumps({"layouts": list(store.layouts), "loaded": sorted(sys.modules)}
 """
 
 PARSERS = {
-    "claude": "memtui.engine.layouts.claude",
-    "hermes": "memtui.engine.layouts.hermes",
-    "openclaw": "memtui.engine.layouts.openclaw",
-    "seeds": "memtui.engine.layouts.seeds",
+    "claude": "memtui.layouts.claude.layout",
+    "hermes": "memtui.layouts.hermes.layout",
+    "openclaw": "memtui.layouts.openclaw.layout",
+    "seeds": "memtui.layouts.dsh.layout",
 }
 STORES = {
     "seeds": {"memory.md": "# Index\n", "index.txt": "[RULES] x\n", "facts.md": "## A\n- a\n"},
@@ -65,7 +65,7 @@ def test_open_imports_the_write_path_only_for_a_store_with_its_history(tmp_path)
     assert "memtui.engine.write.recovery" in loaded
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", names())
 def test_a_layout_is_the_registrys_own_object(name):
     assert layout(name) is registry()[name]
     assert layout(name).name == name
@@ -73,7 +73,7 @@ def test_a_layout_is_the_registrys_own_object(name):
 
 WRITE_PROBE = """
 import json, sys
-from memtui.engine.ops import dsh
+from memtui.layouts.dsh import ops as dsh
 dsh.accept(sys.argv[1], ["20261118-0001"])
 print(json.dumps(sorted(sys.modules)))
 """
@@ -100,7 +100,7 @@ def test_a_write_imports_no_other_layouts_parser(tmp_path):
     assert {PARSERS[k] for k in ("claude", "hermes", "openclaw")} & loaded == set()
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", names())
 def test_a_layouts_locks_are_its_detections(name):
     from memtui.engine.layouts import detectors
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from memtui.engine.entries import iter_entries
-from memtui.engine.ops import workspace
 from memtui.engine.store import open_store
+from memtui.layouts.workspace import ops as workspace
 from tests.conftest import write_tree
 from tests.helpers import TODAY_DATE, findings
 

@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets.tree import TreeNode
 
 from memtui.engine.config import Thresholds
-from memtui.engine.layouts.workspace import INDEX_CAP_LINES
+from memtui.layouts.workspace.parse import INDEX_CAP_LINES
 from memtui.ui.app import MemtuiApp
 from memtui.ui.panes.index_tree import CHUNK, IndexPane, Node
 from memtui.ui.panes.viewer import FilePane, component_style
@@ -178,7 +178,7 @@ def test_x_on_a_profile_category_picks_an_item_and_archives_then_restores_it(
 
 
 def test_x_on_a_rejected_candidate_brings_it_back_to_pending(demo: Path) -> None:
-    from memtui.engine.ops import dsh
+    from memtui.layouts.dsh import ops as dsh
 
     cid = facts.SECOND
     before = (demo / "pending" / f"{cid}.md").read_bytes()

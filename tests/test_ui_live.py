@@ -117,7 +117,7 @@ DONE = f"done {facts.NEWEST}"  # an open event
 
 
 def start_done(app: MemtuiApp, root: Path) -> None:
-    from memtui.engine.ops import companion
+    from memtui.layouts.companion import ops as companion
 
     app.run_op(DONE, lambda: companion.done(str(root), f"event:{facts.NEWEST}"))
 

@@ -368,10 +368,14 @@ def test_full_app_accepts_from_the_pending_tab(demo: Path) -> None:
 
 def test_snapshot_pending_with_preview(demo: Path, snap_compare: Any, monkeypatch: Any) -> None:
     # the dry run stamps memory-meta.json with "now": pin it so the picture is stable
-    from memtui.engine.ops import dsh  # noqa: F401  (loads every module accept uses)
+    from memtui.layouts.dsh import ops  # noqa: F401  (loads every module accept uses)
 
     for name, module in list(sys.modules.items()):
-        if name.startswith("memtui.engine.ops.") and hasattr(module, "now_iso"):
+        if name.startswith(("memtui.engine.ops.", "memtui.layouts.")) and hasattr(
+            module, "now_iso"
+        ):
+            module, "now_iso"
+        ):
             monkeypatch.setattr(module, "now_iso", lambda: "2026-11-29T21:40:00+08:00")
 
     async def ready(pilot: Pilot) -> None:

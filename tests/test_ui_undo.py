@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from memtui.engine.oplog import operations, snapshot_owner
-from memtui.engine.ops.dsh import accept
 from memtui.engine.write.operation import operation
+from memtui.layouts.dsh.ops import accept
 from memtui.ui.screens.confirm import ConfirmScreen
 from memtui.ui.screens.history import HistoryScreen
 from tests import demo_facts as facts

@@ -127,7 +127,7 @@ def test_a_bulk_archive_is_one_operation_that_names_every_entry_and_undoes_whole
 
 
 def test_a_bulk_accept_in_chunks_and_a_queue_approval_name_every_item(root: Path):
-    from memtui.engine.ops import dsh
+    from memtui.layouts.dsh import ops as dsh
 
     ids = acceptable(root, 5)
     dsh.accept(str(root), ids, chunk_size=2)  # three chunks, one operation

@@ -19,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from memtui.engine.ops import companion, dsh
 from memtui.engine.write import faults, journal
 from memtui.engine.write.errors import WriteError
+from memtui.layouts.companion import ops as companion
+from memtui.layouts.dsh import ops as dsh
 from tests.conftest import write_tree
 from tests.helpers import ACCEPT_CID, ACCEPT_STORE, ENV, EVENTS, EVENTS_MD, candidate
 

@@ -10,7 +10,7 @@ from typing import Any
 from memtui.cli import CallError, Refused
 from memtui.cli.formats import FORMATS
 from memtui.cli.output import detail, emit_json, level_word, line, lines, location, warn
-from memtui.engine.layouts import NAMES
+from memtui.engine.layouts import names
 
 
 def register(verbs: Any, store: argparse.ArgumentParser, only: str | None = None) -> None:
@@ -37,7 +37,7 @@ def register(verbs: Any, store: argparse.ArgumentParser, only: str | None = None
     if p := verb("list", list_entries, "every entry with its id"):
         p.add_argument(
             "--layout",
-            choices=(*NAMES, "store"),
+            choices=(*names(), "store"),
             help="only the entries of this layout",
         )
     if p := verb("show", show, "one entry or file, exactly as stored"):
@@ -279,8 +279,8 @@ def search(args: argparse.Namespace) -> int:
 
 def events(args: argparse.Namespace) -> int:
     from memtui.engine.identity import event_ids, fingerprint
-    from memtui.engine.layouts.companion import parse_date
-    from memtui.engine.timeline import event_id
+    from memtui.layouts.companion.parse import parse_date
+    from memtui.layouts.companion.timeline import event_id
 
     store = load(args)
     if store.companion is None:

@@ -12,8 +12,8 @@ from typing import Any
 from memtui.cli import CallError, Refused
 from memtui.cli.output import detail, emit_json, line, warn
 from memtui.cli.read_verbs import add_pending_filters, filtered_candidates, load, store_root
-from memtui.engine.layouts.claude_rules import TYPES as CLAUDE_TYPES
-from memtui.engine.layouts.companion_vocab import EVENT_TYPES
+from memtui.layouts.claude.rules import TYPES as CLAUDE_TYPES
+from memtui.layouts.companion.vocab import EVENT_TYPES
 
 _ID_HELP = (
     "a candidate or queued write's id as `pending` lists it "
@@ -291,7 +291,7 @@ def _read_text_file(path: str, root: str) -> str:
 
 
 def accept(args: argparse.Namespace) -> int:
-    from memtui.engine.ops import dsh
+    from memtui.layouts.dsh import ops as dsh
 
     if not args.ids and not args.all:
         raise CallError("accept needs candidate ids or --all")
@@ -330,7 +330,7 @@ def accept(args: argparse.Namespace) -> int:
 
 def reject(args: argparse.Namespace) -> int:
     from memtui.engine.inputs import InputError, check_reason
-    from memtui.engine.ops import dsh
+    from memtui.layouts.dsh import ops as dsh
 
     root = store_root(args.store)
     try:
@@ -453,7 +453,7 @@ def rollback(args: argparse.Namespace) -> int:
 
 
 def done(args: argparse.Namespace) -> int:
-    from memtui.engine.ops import companion
+    from memtui.layouts.companion import ops as companion
 
     with _engine_errors():
         receipt = companion.done(
@@ -463,7 +463,7 @@ def done(args: argparse.Namespace) -> int:
 
 
 def reopen(args: argparse.Namespace) -> int:
-    from memtui.engine.ops import companion
+    from memtui.layouts.companion import ops as companion
 
     with _engine_errors():
         receipt = companion.reopen(
@@ -481,7 +481,7 @@ def index(args: argparse.Namespace) -> int:
 
 
 def maintain(args: argparse.Namespace) -> int:
-    from memtui.engine.ops import dsh
+    from memtui.layouts.dsh import ops as dsh
 
     if args.apply and args.dry_run:
         raise CallError("--apply and --dry-run contradict each other")
@@ -492,7 +492,9 @@ def maintain(args: argparse.Namespace) -> int:
 
 
 def add(args: argparse.Namespace) -> int:
-    from memtui.engine.ops import companion, dsh, workspace
+    from memtui.layouts.companion import ops as companion
+    from memtui.layouts.dsh import ops as dsh
+    from memtui.layouts.workspace import ops as workspace
 
     root = store_root(args.store)
     with _engine_errors():
@@ -513,11 +515,11 @@ def add(args: argparse.Namespace) -> int:
                 dry_run=args.dry_run,
             )
         elif args.kind == "hermes":
-            from memtui.engine.ops.hermes import add_entry
+            from memtui.layouts.hermes.ops import add_entry
 
             r = add_entry(root, args.hermes_target, args.text, dry_run=args.dry_run)
         elif args.kind == "memory":
-            from memtui.engine.ops.claude import add_memory
+            from memtui.layouts.claude.ops import add_memory
 
             body = _read_text_file(args.body_file, root)
             r = add_memory(

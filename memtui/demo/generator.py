@@ -1,5 +1,5 @@
-"""`write_demo`: one deterministic sample store holding the three seed layouts side by
-side, and a Claude Code memory folder beside them (claude/)."""
+"""`write_demo`: one deterministic sample store: each layout's demo (Layout.demo), the
+seed layouts side by side at the root, the others in folders of their own."""
 
 from __future__ import annotations
 
@@ -7,25 +7,8 @@ import datetime as dt
 import random
 from pathlib import Path
 
-from memtui.demo.claude import build_claude
 from memtui.demo.common import Sink
-from memtui.demo.companion import build_companion
-from memtui.demo.dsh import build_dsh
-from memtui.demo.hermes import build_hermes
-from memtui.demo.openclaw import build_openclaw
-from memtui.demo.workspace import build_workspace
-
-# Each layout draws from its own generator, so that changing one layout's text
-# leaves the bytes of the other two as they were. Workspace goes first: its memory.md
-# must exist before the companion decides whether MEMORY.md can sit beside it.
-BUILDERS = {
-    "workspace": build_workspace,
-    "companion": build_companion,
-    "dsh": build_dsh,
-    "claude": build_claude,  # its own folder, claude/: a Claude Code memory folder
-    "hermes": build_hermes,  # its own folder, hermes/: a Hermes Agent home with its queue
-    "openclaw": build_openclaw,  # its own folder, openclaw/: an OpenClaw agent workspace
-}
+from memtui.engine.layouts import registry
 
 
 def write_demo(directory: Path, size: int = 1, today: dt.date | None = None) -> dict[str, int]:
@@ -45,10 +28,13 @@ def write_demo(directory: Path, size: int = 1, today: dt.date | None = None) -> 
     directory.mkdir(parents=True, exist_ok=True)
 
     sink = Sink(directory)
+    # Each layout draws from its own generator, so that changing one layout's text leaves
+    # the bytes of the others as they were; in detection order (workspace first: its
+    # memory.md must exist before the companion decides whether MEMORY.md can sit beside).
     counts: dict[str, int] = {}
-    for layout, build in BUILDERS.items():
-        rng = random.Random(f"memtui-demo/{layout}/{size}")
-        counts.update(build(sink, rng, size, today))
+    for name, layout in registry().items():
+        rng = random.Random(f"memtui-demo/{name}/{size}")
+        counts.update(layout.demo(sink, rng, size, today))
     counts.update(files=sink.files, bytes=sink.bytes)
     return counts
 

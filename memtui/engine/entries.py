@@ -18,11 +18,11 @@ from memtui.engine.identity import (
 )
 from memtui.engine.layouts import bare_kind, for_kind, registry
 from memtui.engine.layouts.common import read_late, unreadable
-from memtui.engine.layouts.companion import EVENTS
-from memtui.engine.layouts.seeds import event_entry as _event_entry
 from memtui.engine.model import Entry, Event
 from memtui.engine.rawfile import not_readable
 from memtui.engine.write.transaction import WriteError
+from memtui.layouts.companion.layout import event_entry as _event_entry
+from memtui.layouts.companion.parse import EVENTS
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store

@@ -64,7 +64,8 @@ def _builtin() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
-        from memtui.engine.ops import fix_companion, fix_workspace
+        from memtui.layouts.companion import fixes as fix_companion
+        from memtui.layouts.workspace import fixes as fix_workspace
 
         for layout, module in (("workspace", fix_workspace), ("companion", fix_companion)):
             for code, planner in module.FIXES.items():

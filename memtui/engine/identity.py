@@ -19,11 +19,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memtui.engine.layouts.companion import MAX_DIGITS
 from memtui.engine.model import Event
 from memtui.engine.ops.common import Refused
 from memtui.engine.textfile import BOM
 from memtui.engine.write.transaction import Conflict
+from memtui.layouts.companion.parse import MAX_DIGITS
 
 DIGITS = 12
 _FP = re.compile(r"[0-9a-f]{12}")

@@ -20,14 +20,13 @@ from memtui.engine.detection import (  # noqa: F401 - re-exported: callers open 
     no_layout,
     stores_near,
 )
-from memtui.engine.layouts import NAMES, detectors, layout
+from memtui.engine.layouts import detectors, layout
 from memtui.engine.model import LEVELS, Companion, Dsh, Finding, Workspace
 from memtui.engine.paths import resolve_root
 from memtui.engine.reader import Memo, StoreReader
 from memtui.engine.textfile import TextFile
 
 _NONE = object()
-LAYOUTS = NAMES  # every layout's name, in detection order
 
 
 @dataclass(frozen=True)

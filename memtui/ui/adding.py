@@ -7,7 +7,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from memtui.engine.ops.companion import EVENT_TYPES
+from memtui.layouts.companion.ops import EVENT_TYPES
 from memtui.ui.messages import RunOp
 from memtui.ui.screens.choose import ChoiceScreen
 from memtui.ui.screens.prompt import PromptScreen
@@ -20,7 +20,7 @@ NO_STARS = "no stars"
 
 
 async def add_fact(app: MemtuiApp) -> None:
-    from memtui.engine.ops import dsh
+    from memtui.layouts.dsh import ops as dsh
 
     store = app.store
     if store is None or store.dsh is None:
@@ -44,7 +44,7 @@ async def add_fact(app: MemtuiApp) -> None:
 
 
 async def add_event(app: MemtuiApp) -> None:
-    from memtui.engine.ops import companion
+    from memtui.layouts.companion import ops as companion
 
     types = list(EVENT_TYPES)
     picked = await app.push_screen_wait(ChoiceScreen("Add an event of which type?", types))

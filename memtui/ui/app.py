@@ -22,8 +22,8 @@ from textual.widgets import Header, TabbedContent, TabPane
 
 from memtui.engine.outline import store_outline
 from memtui.engine.store import Store, open_store
-from memtui.engine.timeline import timeline
 from memtui.engine.words import counted
+from memtui.layouts.companion.timeline import timeline
 from memtui.sanitize import printable
 from memtui.ui import live
 from memtui.ui.heap import Heap
@@ -473,7 +473,7 @@ class MemtuiApp(App[None]):
         self.query_one(f"#pane-{key}").focus()
 
     def action_maintain(self, apply: bool) -> None:
-        from memtui.engine.ops import dsh
+        from memtui.layouts.dsh import ops as dsh
 
         if apply:
             self.confirm(
@@ -488,7 +488,7 @@ class MemtuiApp(App[None]):
             )
 
     def action_rebuild_index(self) -> None:
-        from memtui.engine.ops import dsh
+        from memtui.layouts.dsh import ops as dsh
 
         self.run_op("rebuild index", lambda: dsh.rebuild_index(self.root))
 
@@ -500,7 +500,7 @@ class MemtuiApp(App[None]):
         self.run_worker(asking(self), group="add", exclusive=True)
 
     def action_refresh_unresolved(self) -> None:
-        from memtui.engine.ops import companion
+        from memtui.layouts.companion import ops as companion
 
         self.run_op("refresh unresolved", lambda: companion.refresh_unresolved(self.root))
 

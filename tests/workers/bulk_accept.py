@@ -2,7 +2,7 @@
 
     python bulk_accept.py ROOT [CHUNK_SIZE]
 
-Calls ``memtui.engine.ops.dsh.accept(root, all_pending=True, chunk_size=N)``; the crash
+Calls ``memtui.layouts.dsh.ops.accept(root, all_pending=True, chunk_size=N)``; the crash
 tests set MEMTUI_CRASH_AT to kill it in the middle of one chunk's transaction.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from memtui.engine.ops.dsh import accept
+from memtui.layouts.dsh.ops import accept
 
 
 def main(root: str, chunk_size: int) -> int:

@@ -1,10 +1,11 @@
-"""One plugin per memory layout (SPEC §1-§3b), and the registry of them.
+"""The registry of layouts: every `memtui.layouts` entry point (importlib.metadata).
 
-A layout is one `Layout` object (layouts.base): it detects itself (its light
-`*_detect` module, all that listing or searching a store imports), parses
-through a `StoreReader`, names its entries, outlines them, says what its agent
-loads, and archives or restores its own entries. Adding a layout is its modules
-here and one line in `registry()` and in `detectors()`.
+A layout is one package (memtui/layouts/<name>/ for the built-ins, registered in
+pyproject.toml the same way a third party registers its own). Its entry point names
+its detection class, in a light module: listing or searching a store imports that
+only; the detection's `full` names the whole `Layout`, imported when a store holding
+it is parsed. A layout that cannot be loaded is named in `broken()` and skipped: the
+others still open.
 """
 
 from __future__ import annotations
@@ -14,67 +15,99 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
     from memtui.engine.layouts.base import Detection, Layout
 
+GROUP = "memtui.layouts"
+BUILTIN = "memtui"  # the distribution whose layout wins a name registered twice
 
-# Their names, in detection order, for what needs no parser (the CLI's --layout choices).
-NAMES = ("workspace", "companion", "dsh", "claude", "hermes", "openclaw")
-
-
-# Where each layout's class is: imported only when that layout is asked for.
-_CLASSES = {
-    "workspace": ("memtui.engine.layouts.seeds", "Workspace"),
-    "companion": ("memtui.engine.layouts.seeds", "Companion"),
-    "dsh": ("memtui.engine.layouts.seeds", "Dsh"),
-    "claude": ("memtui.engine.layouts.claude", "Claude"),
-    "hermes": ("memtui.engine.layouts.hermes", "Hermes"),
-    "openclaw": ("memtui.engine.layouts.openclaw", "OpenClaw"),
-}
+_broken: dict[str, str] = {}  # entry-point name -> why it was skipped
 
 
 @cache
-def layout(name: str) -> Layout:
-    """One layout, importing its own modules only: a store's open parses the layouts
-    its detectors() find, and the others' parsers (a third of open's imports) wait."""
-    module, cls = _CLASSES[name]
-    made: Layout = getattr(import_module(module), cls)()
-    return made
+def _entry_points() -> tuple[EntryPoint, ...]:
+    from importlib.metadata import entry_points
+
+    found = sorted(entry_points(group=GROUP), key=lambda ep: (_dist(ep) != BUILTIN, ep.name))
+    seen: set[str] = set()
+    unique = []
+    for ep in found:  # a name registered twice: memtui's own wins
+        if ep.name not in seen:
+            seen.add(ep.name)
+            unique.append(ep)
+    return tuple(unique)
 
 
-@cache
-def registry() -> dict[str, Layout]:
-    """Every layout by name, in detection order (imported when first asked for, so the
-    parser modules can be imported on their own); the very objects layout() gives."""
-    found = [layout(name) for name in NAMES]
-    assert tuple(lay.name for lay in found) == NAMES == tuple(_CLASSES)
-    # a layout detects exactly as its detection alone does (what listing uses)
-    assert all(isinstance(lay, type(detectors()[lay.name])) for lay in found)
-    return {layout.name: layout for layout in found}
+def _dist(ep: EntryPoint) -> str:
+    dist = getattr(ep, "dist", None)
+    return getattr(dist, "name", "") or ""
+
+
+def names() -> tuple[str, ...]:
+    """Every layout's name, in detection order (the CLI's --layout)."""
+    return tuple(detectors())
+
+
+def broken() -> dict[str, str]:
+    """The layouts skipped so far, by name: why each could not be loaded."""
+    return dict(_broken)
+
+
+def _skip(name: str, what: str, exc: BaseException) -> None:
+    _broken[name] = f"layout {name!r} ({what}) could not be loaded: {type(exc).__name__}: {exc}"
 
 
 @cache
 def detectors() -> dict[str, Detection]:
     """Every layout's detection alone, by name, in detection order: what listing and
-    searching a store need, without a parser's import. Each Layout object is its
-    detection's subclass, so both detect alike."""
-    from memtui.engine.layouts.claude_detect import ClaudeDetection
-    from memtui.engine.layouts.hermes_detect import HermesDetection
-    from memtui.engine.layouts.openclaw_detect import OpenClawDetection
-    from memtui.engine.layouts.seeds_detect import (
-        CompanionDetection,
-        DshDetection,
-        WorkspaceDetection,
-    )
+    searching a store need, without a parser's import."""
+    from memtui.engine.layouts.base import Detection
 
-    found: list[Detection] = [
-        WorkspaceDetection(),
-        CompanionDetection(),
-        DshDetection(),
-        ClaudeDetection(),
-        HermesDetection(),
-        OpenClawDetection(),
-    ]
-    return {d.name: d for d in found}
+    found: dict[str, Detection] = {}
+    for ep in _entry_points():
+        try:
+            made = ep.load()()
+            if not isinstance(made, Detection) or made.name != ep.name or not made.full:
+                raise TypeError(f"{ep.value} is no Detection named {ep.name!r} with a full layout")
+        except Exception as exc:  # a third party's package: named and skipped
+            _skip(ep.name, ep.value, exc)
+            continue
+        found[ep.name] = made
+    return dict(sorted(found.items(), key=lambda kv: kv[1].order))
+
+
+@cache
+def _layout(name: str) -> Layout | None:
+    from memtui.engine.layouts.base import Layout
+
+    detection = detectors().get(name)
+    if detection is None:
+        return None
+    module, _, cls = detection.full.partition(":")
+    try:
+        made = getattr(import_module(module), cls)()
+        if not isinstance(made, Layout) or not isinstance(made, type(detection)):
+            raise TypeError(f"{detection.full} is no Layout subclassing its detection")
+    except Exception as exc:
+        _skip(name, detection.full, exc)
+        return None
+    return made
+
+
+def layout(name: str) -> Layout:
+    """One layout, importing its own modules only: a store's open parses the layouts
+    its detection finds, and the others' parsers wait."""
+    made = _layout(name)
+    if made is None:
+        raise KeyError(name)
+    return made
+
+
+def registry() -> dict[str, Layout]:
+    """Every layout that loads, by name, in detection order (each imported when first
+    asked for); the very objects layout() gives."""
+    return {name: made for name in detectors() if (made := _layout(name)) is not None}
 
 
 def for_kind(kind: str) -> Layout | None:

@@ -3,10 +3,10 @@ topic, a sop, a fact section, a rejected candidate) or the verb that restores it
 
 from __future__ import annotations
 
-from memtui.engine.archive import ARCHIVED_EVENTS, ARCHIVED_PROFILE
-from memtui.engine.layouts.workspace import TOPIC_LIKE, topic_id
 from memtui.engine.model import OutlineItem
 from memtui.engine.outline import ARCHIVE, Rows, chunked
+from memtui.layouts.companion.archived import ARCHIVED_EVENTS, ARCHIVED_PROFILE
+from memtui.layouts.workspace.parse import TOPIC_LIKE, topic_id
 
 PREFIX = ARCHIVE + "/"
 

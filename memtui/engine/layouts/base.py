@@ -1,70 +1,127 @@
-"""What a layout is to the engine: one object that detects, parses, names entries,
-outlines, says what the agent loads, and archives or restores its own entries."""
+"""What a layout is to the engine: every member it may have, the optional ones with
+their defaults. A layout package (memtui/layouts/<name>/, or a third party's) subclasses
+`Detection` in a light module (what listing and searching a store import) and `Layout`
+in its full one; the `memtui.layouts` entry point names the detection class, whose
+`full` names the layout class (engine.layouts.registry)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.listing import Listing
+from memtui.engine.paths import LOCK_NAME
 
 if TYPE_CHECKING:
+    import datetime as dt
+    import random
+
+    from memtui.demo.common import Sink
     from memtui.engine.model import ContextFile, Entry, OutlineItem
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
     from memtui.engine.write.transaction import Receipt
 
+__all__ = ["Detection", "Layout", "Listing", "there"]
 
-class Detection(Protocol):
-    """A layout's detection alone (layouts.detectors()): importable without its parser,
-    for what lists or searches a store without parsing it."""
 
-    name: str
-    looks_for: str  # what detect() looks for, for "holds no memory store"
+def there(top: Listing, rel: str) -> bool:
+    """A file by that name is there, readable or not: a FIFO for index.txt is still the
+    store's index, reported unreadable (the listing's `others`)."""
+    return rel in top.files or rel in top.others
 
-    def detect(self, top: Listing) -> bool: ...
+
+class Detection:
+    """A layout's detection alone: importable without its parser."""
+
+    name: str = ""
+    looks_for: str = ""  # what detect() looks for, for "holds no memory store"
+    full: str = ""  # "module:Class" of its Layout, imported when the store is parsed
+    # Detection order, lowest first (entry points come in no order): what a store lists
+    # its layouts by. The built-ins take 10-60; a third party without one comes after.
+    order: int = 100
+    # The root dotfiles it reads (engine.home): no other root dotfile is ever shown (an
+    # agent home's .env holds API keys).
+    dotfiles: tuple[str, ...] = ()
+    # Whether its root is an agent's whole home rather than a memory folder (Hermes): the
+    # store is then only the files is_memory() says are memory.
+    home: bool = False
+    # Whether it keeps an approval queue whose ids `queued` can find from the disk alone.
+    keeps_queue: bool = False
+
+    def detect(self, top: Listing) -> bool:
+        raise NotImplementedError
 
     def folders(self, top: Listing) -> list[tuple[str, bool]]:
         """Folders below the root it reads beyond the shared ones: (folder, recursive)."""
-        ...
+        return []
 
     def locks(self, rel: str) -> list[str]:
-        """The lock files a change to `rel` must hold (with the detection: every write
-        asks, and a write imports no parser for it)."""
-        ...
+        """The lock files a change to `rel` must hold (asked by every write, which imports
+        no parser for it): by default memtui's own, which the seed agents' bash takes."""
+        return [LOCK_NAME]
 
-    # Optional (engine.home): `dotfiles`, the root dotfiles it reads (no other is ever
-    # shown: an agent home's .env holds API keys); and, for a layout whose root is an
-    # agent's whole home rather than a memory folder (Hermes), `is_memory(rel) -> bool`,
-    # whether a file found under it is memory: the store is then only those files.
-    # A layout with a queue: `queued(root, names)`, the (name, full id) of each bare id
-    # its queue holds, from the disk alone (engine.queue.full_ids).
+    def is_memory(self, rel: str) -> bool:
+        """For a `home` layout: whether a file found under the root is memory."""
+        return True
+
+    def queued(self, root: str, names: list[str]) -> list[tuple[str, str]]:
+        """(name, full id) of each bare id in `names` its queue holds, from the disk alone
+        (engine.queue.full_ids)."""
+        return []
 
 
-class Layout(Detection, Protocol):
-    kinds: tuple[str, ...]  # the entry-id prefixes it owns (`topic`, `event`, ...)
+class Layout(Detection):
+    """A whole layout: parsing, entries, outline, context and its own operations."""
 
-    def parse(self, reader: StoreReader, top: Listing) -> Any: ...
+    kinds: tuple[str, ...] = ()  # the entry-id prefixes it owns (`topic`, `event`, ...)
+    loads: tuple[tuple[str, int | None], ...] = ()  # (file, line cap) the agent is given
+    # For a face's confirm: where archiving moves an entry, and restoring takes it from.
+    archived_to: str = "under archive/ and leaves the index"
+    restored_from: str = "from archive/ to where it was"
+
+    def parse(self, reader: StoreReader, top: Listing) -> Any:
+        raise NotImplementedError
 
     def knows(self, rel: str) -> bool:
         """Whether `rel` is one of the files it reads (by name or by its pattern): found
         there as no regular file (a FIFO, a folder), the store reports it unreadable."""
-        ...
+        return False
 
     def file_of(self, kind: str, name: str) -> str | None:
         """The file an id `kind:name` of its own lives in, from the id alone (no parse):
         a refusal names that file when it could not be read."""
-        ...
+        return None
 
     def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
         """Its typed entries; `titles=False` may leave costly titles empty, and
         `events=False` leaves out entries known only by their neighbours."""
-        ...
+        return iter(())
 
-    def outline(self, store: Store, data: Any) -> list[OutlineItem]: ...
+    def outline(self, store: Store, data: Any) -> list[OutlineItem]:
+        from memtui.engine.layouts.common import by_file
 
-    def context(self, store: Store, data: Any) -> list[ContextFile]: ...
+        return by_file(list(self.entries(data, titles=True)))
 
-    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt: ...
+    def context(self, store: Store, data: Any) -> list[ContextFile]:
+        """What its agent loads at session start (SPEC §3c): by default each of `loads`."""
+        from memtui.engine.layouts.common import whole_or_cut
 
-    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt: ...
+        got = (whole_or_cut(store, rel, cap) for rel, cap in self.loads)
+        return [c for c in got if c is not None]
+
+    def demo(self, sink: Sink, rng: random.Random, size: int, today: dt.date) -> dict[str, int]:
+        """Write its part of `memtui demo` through `sink` (its own subfolder unless it
+        shares the root with the seeds), deterministic for (rng, size, today); return
+        what it wrote, counted ({"events": 40, ...}). Every layout brings one."""
+        raise NotImplementedError(f"the {self.name} layout brings no demo")
+
+    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.engine.layouts.common import refused
+
+        raise refused(f"{kind}:{name}: {self.name} entries of this kind are not archived")
+
+    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.engine.layouts.common import refused
+
+        raise refused(f"{kind}:{name}: {self.name} entries of this kind are not restored")

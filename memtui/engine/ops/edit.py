@@ -16,16 +16,9 @@ from collections.abc import Callable, Iterator
 from memtui.engine import frontmatter
 from memtui.engine.identity import check_shown, event_ref, fingerprint, pick_event, split_expect
 from memtui.engine.layouts import bare_kind
-from memtui.engine.layouts.companion import EVENT_ID, EVENTS, HEADS, PROFILE, _events, small_int
-from memtui.engine.layouts.dsh import INDEX as DSH_INDEX
-from memtui.engine.layouts.workspace import DSH_L0, INDEX, TOPIC_LIKE, topic_id
 from memtui.engine.markdown import HEADING, sections
-from memtui.engine.ops.claude import CLAUDE_KINDS, claude_target
 from memtui.engine.ops.common import Refused, thresholds
-from memtui.engine.ops.companion import parse_event_ref
 from memtui.engine.ops.lines import check_root, eol_of_text, line_ranges, load
-from memtui.engine.ops.openclaw import OPENCLAW_KINDS, openclaw_target
-from memtui.engine.ops.structure import check_structure
 from memtui.engine.paths import LAYOUT_DIRS, is_temp_name
 from memtui.engine.textfile import TextFile, decode, line_count
 from memtui.engine.words import listed
@@ -38,6 +31,13 @@ from memtui.engine.write.transaction import (
     WriteError,
     check_path,
 )
+from memtui.layouts.claude.ops import CLAUDE_KINDS, claude_target
+from memtui.layouts.companion.ops import parse_event_ref
+from memtui.layouts.companion.parse import EVENT_ID, EVENTS, HEADS, PROFILE, _events, small_int
+from memtui.layouts.dsh.parse import INDEX as DSH_INDEX
+from memtui.layouts.dsh.structure import check_structure
+from memtui.layouts.openclaw.ops import OPENCLAW_KINDS, openclaw_target
+from memtui.layouts.workspace.parse import DSH_L0, INDEX, TOPIC_LIKE, topic_id
 
 FACTS = "facts.md"
 SOUL = "soul.md"
@@ -68,7 +68,7 @@ def edit_entry(
     if not isinstance(new_text, str):
         raise Refused("the new text must be text")
     if entry_id.strip().startswith("hermes:"):  # a Hermes §-entry: its own rules and lock
-        from memtui.engine.ops.hermes import edit_entry as edit_hermes
+        from memtui.layouts.hermes.ops import edit_entry as edit_hermes
 
         return edit_hermes(
             root, entry_id, new_text, seen_text=seen_text, expect=expect, dry_run=dry_run

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import os
 
-from memtui.engine.ops.companion import plan_unresolved
-from memtui.engine.ops.dsh_entries import plan_rebuild_index
-from memtui.engine.ops.dsh_store import begin
 from memtui.engine.write.transaction import Receipt
+from memtui.layouts.companion.ops import plan_unresolved
+from memtui.layouts.dsh.entries import plan_rebuild_index
+from memtui.layouts.dsh.store import begin
 
 PLANS = (("dsh", plan_rebuild_index), ("companion", plan_unresolved))  # in this order
 

@@ -19,7 +19,7 @@ from textual.message import Message
 from memtui.engine.identity import fingerprint
 from memtui.engine.model import Event
 from memtui.engine.store import Store
-from memtui.engine.timeline import (
+from memtui.layouts.companion.timeline import (
     ARCHIVED,
     EVENT_TYPES,
     EVENTS,
@@ -118,7 +118,7 @@ class EventsPane(ListPane):
 
     @work(thread=True, exclusive=True, group="archived-events")
     def _load_archived(self, store: Store) -> None:
-        from memtui.engine.archive import archived_events
+        from memtui.layouts.companion.archived import archived_events
 
         events, problem = archived_events(store)
         self.post_message(self.ArchivedRead(store, timeline_of(events, store.today), problem))
@@ -312,7 +312,7 @@ class EventsPane(ListPane):
         self._refilter()
 
     def action_toggle_done(self) -> None:
-        from memtui.engine.ops import companion
+        from memtui.layouts.companion import ops as companion
 
         current = self.current
         if current is not None and current[0].is_open:
@@ -323,7 +323,7 @@ class EventsPane(ListPane):
             self.lost_said("done")
 
     def action_archive(self) -> None:
-        from memtui.engine.ops import companion
+        from memtui.layouts.companion import ops as companion
 
         if self.archived:
             self._change_current(

@@ -29,10 +29,10 @@ from textual.widgets import Static
 
 from memtui.engine import queue
 from memtui.engine.model import Candidate
-from memtui.engine.ops.dsh import accept_blocked_by
 from memtui.engine.queue import QueueItem
 from memtui.engine.store import Store
 from memtui.engine.words import counted
+from memtui.layouts.dsh.ops import accept_blocked_by
 from memtui.sanitize import one_line
 from memtui.ui.messages import Ask, Confirm, EditEntry, OpenFile, RunOp, Say
 from memtui.ui.panes import Pane
@@ -775,7 +775,7 @@ class PendingPane(Pane):
         root, files = store.root, [c.file for c in ok]
 
         def run() -> Any:
-            from memtui.engine.ops import dsh
+            from memtui.layouts.dsh import ops as dsh
 
             receipts = dsh.accept(root, files, expected=_expected(store, files)) if files else []
             receipts += approve_all(root, good, alone=not files)
@@ -838,7 +838,7 @@ class PendingPane(Pane):
         def answered(reason: str | None) -> None:
             if not reason:
                 return
-            from memtui.engine.ops import dsh
+            from memtui.layouts.dsh import ops as dsh
 
             def run() -> Any:
                 done = (

@@ -34,8 +34,8 @@ def dry_run(root: str, rel: str | list[str], expected: Mapping[str, str]) -> Dry
     """What accepting one candidate, or several at once, would change now (runs in a
     thread; writes nothing)."""
     from memtui.engine.diff import unified
-    from memtui.engine.ops import dsh
     from memtui.engine.write.transaction import WriteError
+    from memtui.layouts.dsh import ops as dsh
 
     try:
         files = [rel] if isinstance(rel, str) else rel

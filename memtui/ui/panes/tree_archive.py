@@ -115,7 +115,7 @@ class Archiving:
 
     @work(thread=True, exclusive=True, group="archived-profile")
     def _read_archived_profile(self: Any, store: Store) -> None:
-        from memtui.engine.archive import archived_profile
+        from memtui.layouts.companion.archived import archived_profile
 
         pairs, problem = archived_profile(store)
         self.app.call_from_thread(self._choose_item, "restore-item", pairs, problem)

@@ -1,0 +1,172 @@
+"""How a Claude Code memory folder (SPEC §3b) is recognised, without its parser:
+listing and searching a store import only this (layouts.detectors()). The front
+matter reader is imported only when a memory's front matter must be read."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import TYPE_CHECKING, Any
+
+from memtui.engine.layouts.base import Detection
+from memtui.engine.paths import LAYOUT_DIRS, LOCK_NAME
+from memtui.layouts.companion.detect import EVENTS as COMPANION_EVENTS
+from memtui.layouts.companion.detect import MOOD, PERSONA
+from memtui.layouts.openclaw.detect import detect as openclaw_workspace
+
+if TYPE_CHECKING:
+    from memtui.engine.layouts.listing import Listing
+
+INDEX = "MEMORY.md"
+ARCHIVE = ".archive"  # hidden, and every name in it ends .archived: recall skips it
+ARCHIVE_LINES = "index-lines.jsonl"  # the MEMORY.md lines of archived memories
+RECALL_LINES = 30  # FRONTMATTER_MAX_LINES: what recall reads of each memory
+TYPES = ("user", "feedback", "project", "reference")
+# `- [Title](file.md) — hook`: a Markdown link to a .md file, anywhere on the line.
+LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)<>\s]+?\.md)>?(?:\s+\"[^\"]*\")?\s*\)")
+
+
+class ClaudeDetection(Detection):
+    name = "claude"
+    looks_for = "MEMORY.md linking to .md memories, or .md memories with a type: (claude)"
+    full = "memtui.layouts.claude.layout:Claude"
+    order = 40
+
+    def detect(self, top: Listing) -> bool:
+        if COMPANION_EVENTS in top.files or openclaw_workspace(top):
+            return False  # that MEMORY.md is the companion's (beside its events), or OpenClaw's
+        if INDEX in top.root_files and _pointers(_head(top.root, INDEX, 64 * 1024)):
+            return True
+        typed = (f for f in top.root_files if f.endswith(".md") and f != INDEX)
+        return any(_typed(_head(top.root, f, 4096)) for f in list(typed)[:50]) or _kept(top)
+
+    def locks(self, rel: str) -> list[str]:
+        return [LOCK_NAME]  # Claude takes none; memtui's own keeps memtui's changes apart
+
+    def folders(self, top: Listing) -> list[tuple[str, bool]]:
+        """Recall reads every subfolder: so does memtui (its own hidden ones aside)."""
+        shared = {name for name, _ in LAYOUT_DIRS}
+        try:
+            names = sorted(os.listdir(top.root))
+        except OSError:
+            return []
+        found = [(n, True) for n in names if n not in shared and not n.startswith(".")]
+        found = [(n, r) for n, r in found if os.path.isdir(os.path.join(top.root, n))]
+        if os.path.isdir(os.path.join(top.root, ARCHIVE)):
+            found.append((ARCHIVE, True))
+        return found
+
+
+def _kept(top: Listing) -> bool:
+    """A folder memtui archived memories from, or wrote its MEMORY.md in, stays Claude's
+    once no memory is left (archiving the last one must not strand its restore, the log
+    or undo): .archive/ holding what the archive writes, or .history/ holding a snapshot
+    of the root's MEMORY.md (the other layouts that write one, the companion and
+    OpenClaw, are told apart by their own files). A listing and a stat, no file read."""
+    try:
+        with os.scandir(os.path.join(top.root, ARCHIVE)) as found:
+            if any(e.name.endswith(".md.archived") or e.name == ARCHIVE_LINES for e in found):
+                return True
+    except OSError:
+        pass
+    if INDEX not in top.root_files or any(m in top.files for m in (PERSONA, MOOD)):
+        return False
+    return os.path.isdir(os.path.join(top.root, ".history", INDEX))
+
+
+def _pointers(text: str) -> bool:
+    return any(m.group(2) for m in LINK.finditer(text))
+
+
+def _head(root: str, rel: str, limit: int) -> str:
+    """The first `limit` bytes of a root file, for detection (no link is followed)."""
+    try:
+        fd = os.open(os.path.join(root, rel), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return ""
+    try:
+        return os.read(fd, limit).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+
+
+def _typed(head: str) -> bool:
+    """Front matter in the first 30 lines with one of Claude's four types."""
+    meta = recall_meta("\n".join(head.split("\n")[: RECALL_LINES + 1]))
+    return meta is not None and field(meta, "type") in TYPES
+
+
+NESTED = "metadata"  # current Claude Code writes `metadata: {node_type, type, ...}`
+
+
+def field(meta: dict[str, Any], key: str) -> Any:
+    """A memory's `type` or `description`: the flat key (what recall's memoryScan.ts
+    reads) when it is usable, else the one under `metadata:`, where the memory prompt of
+    current Claude Code has the model write them; a flat value that is unusable is kept
+    when the nested one is no better."""
+    flat = meta.get(key)
+    nested = meta.get(NESTED)
+    inner = nested.get(key) if isinstance(nested, dict) else None
+    if _usable(key, flat) or inner is None:
+        return flat
+    return inner if _usable(key, inner) or flat is None else flat
+
+
+def _usable(key: str, value: Any) -> bool:
+    if key == "type":
+        return value in TYPES
+    return value is not None and bool(str(value).strip())
+
+
+def recall_meta(text: str) -> dict[str, Any] | None:
+    """Front matter as recall sees it: it must close within the first 30 lines."""
+    from memtui.engine import frontmatter
+
+    try:
+        split = frontmatter.split(text)
+    except frontmatter.FrontMatterError:
+        return None
+    if split.yaml_text is None or split.body_line > RECALL_LINES:
+        return None
+    try:
+        return frontmatter.load(split.yaml_text)
+    except (frontmatter.FrontMatterError, ValueError, RecursionError):
+        return _lenient(split.yaml_text)
+
+
+FIELD = re.compile(r"([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*\r?")
+CHILD = re.compile(r"[ \t]+([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*\r?")
+
+
+def _lenient(yaml_text: str) -> dict[str, Any]:
+    """Claude Code's own parser quotes what YAML would choke on (`description: a: b`
+    is the text `a: b`): each `key: value` line as text, quotes taken off; the indented
+    lines under an empty `key:`, and a one-line `{k: v, ...}`, as a mapping of such."""
+    out: dict[str, Any] = {}
+    parent = None  # an empty `key:` whose indented lines follow
+    for line in yaml_text.split("\n"):
+        top = FIELD.fullmatch(line)
+        child = None if top or parent is None else CHILD.fullmatch(line)
+        if top:
+            key, value = top.groups()
+            parent = key if not value and key not in out else None
+            out.setdefault(key, _flow(value) or _unquoted(value))
+        elif child and parent:
+            inner = out[parent] if isinstance(out[parent], dict) else {}
+            out[parent] = inner
+            inner.setdefault(child.group(1), _unquoted(child.group(2)))
+    return out
+
+
+def _flow(value: str) -> dict[str, str] | None:
+    if not (value.startswith("{") and value.endswith("}")):
+        return None
+    pairs = (pair.partition(":") for pair in value[1:-1].split(","))
+    return {k.strip(): _unquoted(v.strip()) for k, sep, v in pairs if sep and k.strip()}
+
+
+def _unquoted(value: str) -> str:
+    quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "'\""
+    return value[1:-1] if quoted else value

@@ -1,0 +1,189 @@
+"""Claude Code's auto memory (SPEC §3b): `~/.claude/projects/<project>/memory/`.
+
+MEMORY.md is the index the agent loads (cut at 200 lines / 25,000 UTF-16 units);
+every other `*.md` below the folder is one memory, with `name`, `description`
+and `type` front matter, that recall may pick. Claude takes no lock: memtui
+takes its own, and its content-hash check guards against a concurrent write.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
+
+from memtui.engine.layouts.base import Layout, Listing
+from memtui.engine.layouts.common import op_options, refused, unread_context
+from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
+from memtui.engine.textfile import TextFile, iter_lines
+from memtui.layouts.claude import rules
+from memtui.layouts.claude.detect import ClaudeDetection, field, recall_meta
+from memtui.layouts.claude.rules import ARCHIVE, ARCHIVED, INDEX, LINK
+
+if TYPE_CHECKING:
+    from memtui.engine.reader import StoreReader
+    from memtui.engine.store import Store
+    from memtui.engine.write.transaction import Receipt
+
+
+@dataclass(frozen=True, slots=True)
+class IndexLine:
+    span: Span
+    title: str
+    target: str | None  # the memory's path from the root; None: not a pointer line
+    text: str  # the line without its ending
+    ref: str = ""  # the link as written
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    file: str
+    name: str | None
+    description: str | None
+    type: str | None
+    mtime_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClaudeData:
+    index: TextFile | None
+    lines: tuple[IndexLine, ...]  # the pointer lines of MEMORY.md
+    memories: tuple[Memory, ...]  # newest first, as recall sorts them
+    archived: tuple[str, ...]  # .archive/<file>.archived, relative to the root
+    loaded: rules.Cut | None  # what of MEMORY.md the agent gets
+
+
+def memory_files(files: frozenset[str] | tuple[str, ...]) -> list[str]:
+    """What recall scans: every `*.md` below the folder but a MEMORY.md."""
+    return sorted(
+        f for f in files if f.endswith(".md") and os.path.basename(f) != INDEX and not _own(f)
+    )
+
+
+def _own(rel: str) -> bool:
+    return rel.startswith((ARCHIVE + "/", ".history/"))
+
+
+class Claude(ClaudeDetection, Layout):
+    kinds = ("claude", "claude-index")
+    archived_to = "to .archive/ with its MEMORY.md lines, out of Claude's recall"
+    restored_from = "from .archive/ with its MEMORY.md lines, back in Claude's recall"
+
+    # --- detection and parse ---------------------------------------------------
+
+    def demo(self, sink: Any, rng: Any, size: int, today: Any) -> dict[str, int]:
+        from memtui.layouts.claude.demo import build_claude
+
+        return build_claude(sink, rng, size, today)
+
+    def parse(self, reader: StoreReader, top: Listing) -> ClaudeData:
+        from memtui.layouts.claude.findings import check
+
+        index = reader.read(INDEX)
+        lines = _index_lines(reader, index) if index is not None else []
+        memories = [m for m in (_memory(reader, rel) for rel in memory_files(top.files)) if m]
+        memories.sort(key=lambda m: (-m.mtime_ns, m.file))
+        archived = tuple(f for f in sorted(top.files) if _archived(f))
+        loaded = rules.cut(index.text) if index is not None else None
+        data = ClaudeData(index, tuple(lines), tuple(memories), archived, loaded)
+        check(reader, data, top)
+        return data
+
+    def knows(self, rel: str) -> bool:
+        return rel.endswith(".md") and not _own(rel)  # the index, and what recall scans
+
+    def file_of(self, kind: str, name: str) -> str | None:
+        return INDEX if kind == "claude-index" else name
+
+    # --- entries, outline, context ---------------------------------------------
+
+    def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
+        for m in data.memories:
+            yield Entry(f"claude:{m.file}", "claude", self.name, m.name or m.file, m.file)
+        seen: set[str] = set()
+        for line in data.lines:
+            if line.target and line.target not in seen:  # the first line pointing there
+                seen.add(line.target)
+                eid = f"claude-index:{line.target}"
+                yield Entry(eid, "claude-index", self.name, line.title, INDEX, line.span)
+
+    def outline(self, store: Store, data: Any) -> list[OutlineItem]:
+        from memtui.layouts.claude.outline import outline
+
+        return outline(store, data)
+
+    def context(self, store: Store, data: Any) -> list[ContextFile]:
+        cut = data.loaded
+        if cut is None:
+            return unread_context(store, INDEX)
+        note = ""
+        if cut.first_unloaded_line is not None:
+            why = "200 lines" if cut.by_lines else "25,000 UTF-16 units"
+            note = f"Claude loads MEMORY.md up to {why}"  # the lines past it: context.unloaded
+        return [ContextFile(INDEX, cut.text, cut.first_unloaded_line, cut.loaded_lines, note)]
+
+    # --- ops ---------------------------------------------------------------------
+
+    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.layouts.claude.ops import archive_memory
+
+        if kind != "claude":
+            raise refused(f"{kind}:{name}: archive the memory (claude:{name}) with its line")
+        return archive_memory(root, name, **op_options(shown))
+
+    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.layouts.claude.ops import restore_memory
+
+        if kind != "claude":
+            raise refused(f"{kind}:{name}: restore the memory (claude:{name})")
+        return restore_memory(root, name, **op_options(shown))
+
+
+def target_of(ref: str) -> str:
+    """A link's target as a path from the root (`#anchor` dropped, %-escapes read)."""
+    return os.path.normpath(unquote(ref.split("#", 1)[0])).replace(os.sep, "/")
+
+
+def _index_lines(reader: StoreReader, tf: TextFile) -> list[IndexLine]:
+    code = reader.fences(tf).lines(tf.text)
+    found = []
+    for i, offset, raw in iter_lines(tf.text):
+        match = LINK.search(raw) if i not in code else None
+        if match and "://" in match.group(2):
+            match = None  # a web link is no pointer to a memory: content
+        end = offset + len(raw)
+        end += 2 if tf.text.startswith("\r\n", end) else 1 if tf.text.startswith("\n", end) else 0
+        span = Span(INDEX, i, i + 1, offset, end)
+        if match:
+            target = target_of(match.group(2))
+            found.append(IndexLine(span, match.group(1) or target, target, raw, match.group(2)))
+    return found
+
+
+def _memory(reader: StoreReader, rel: str) -> Memory | None:
+    tf = reader.read(rel)
+    if tf is None:
+        return None
+    meta = reader.parsed("claude-meta", tf, lambda: _meta_of(tf.text))
+    try:
+        mtime = os.stat(os.path.join(reader.root, rel), follow_symlinks=False).st_mtime_ns
+    except OSError:
+        mtime = 0
+    return Memory(rel, *meta, mtime)
+
+
+def _meta_of(text: str) -> tuple[str | None, str | None, str | None]:
+    head = "\n".join(text.split("\n", rules.RECALL_LINES + 1)[: rules.RECALL_LINES + 1])
+    meta = recall_meta(head) or {}
+
+    def read(key: str) -> str | None:
+        value = field(meta, key) if key != "name" else meta.get(key)
+        return None if value is None else str(value)
+
+    return read("name"), read("description"), read("type")
+
+
+def _archived(rel: str) -> bool:
+    return rel.startswith(ARCHIVE + "/") and rel.endswith(ARCHIVED)

@@ -1,0 +1,28 @@
+"""How the companion layout (SPEC §2) is recognised, without its parser: listing and
+searching a store import only this."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memtui.engine.layouts.base import Detection, there
+
+if TYPE_CHECKING:
+    from memtui.engine.layouts.listing import Listing
+
+# the mood files are model.Mood.FILE and Mood.AUX
+EVENTS = "memory/events.md"
+PERSONA = "memory/persona.md"
+MOOD = "memory/mood_state.md"
+MOOD_AUX = ".mood_state_aux"
+
+
+class CompanionDetection(Detection):
+    name = "companion"
+    looks_for = "memory/events.md, memory/persona.md or memory/mood_state.md (companion)"
+    full = "memtui.layouts.companion.layout:Companion"
+    order = 20
+    dotfiles = (MOOD_AUX,)  # the one root dotfile that is memory (engine.home)
+
+    def detect(self, top: Listing) -> bool:
+        return any(there(top, m) for m in (EVENTS, PERSONA, MOOD))

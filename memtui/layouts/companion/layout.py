@@ -1,0 +1,85 @@
+"""The companion layout (SPEC §2) as a `Layout` over its parser."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from memtui.engine.layouts.base import Layout, Listing
+from memtui.engine.layouts.common import op_options, refused
+from memtui.engine.model import Entry, Event, OutlineItem
+from memtui.layouts.companion import parse as companion
+from memtui.layouts.companion.detect import CompanionDetection
+
+if TYPE_CHECKING:
+    from memtui.engine.reader import StoreReader
+    from memtui.engine.store import Store
+    from memtui.engine.write.transaction import Receipt
+
+
+class Companion(CompanionDetection, Layout):
+    kinds = ("event", "profile")
+    loads = (
+        (companion.SUMMARY, None),
+        (companion.PERSONA, None),
+        (companion.PROFILE, None),
+        (companion.MOOD, None),
+    )
+
+    def demo(self, sink: Any, rng: Any, size: int, today: Any) -> dict[str, int]:
+        from memtui.layouts.companion.demo import build_companion
+
+        return build_companion(sink, rng, size, today)
+
+    def parse(self, reader: StoreReader, top: Listing) -> Any:
+        return companion.parse(reader)
+
+    def knows(self, rel: str) -> bool:
+        return rel in (companion.EVENTS, companion.MOOD_AUX) or any(rel == f for f, _ in self.loads)
+
+    def file_of(self, kind: str, name: str) -> str | None:
+        return companion.EVENTS if kind == "event" else companion.PROFILE
+
+    def outline(self, store: Store, data: Any) -> list[OutlineItem]:
+        from memtui.layouts.companion.outline import outline
+
+        return outline(store, data)
+
+    def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
+        from memtui.engine.identity import event_ids
+
+        if events:
+            for e, eid in zip(data.events, event_ids(data.events), strict=True):
+                if eid is not None:
+                    yield event_entry(e, eid, titles)
+        for c in data.profile:
+            title = f"{c.name} ({len(c.items)} items)"
+            yield Entry(f"profile:{c.name}", "profile", self.name, title, c.span.file, c.span)
+
+    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.layouts.companion import ops
+
+        if kind == "profile":
+            item = _item(shown)
+            return ops.archive_profile_item(root, name, item, **op_options(shown))
+        return ops.archive_event(root, f"event:{name}", **op_options(shown))
+
+    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.layouts.companion import ops
+
+        if kind == "profile":
+            item = _item(shown)
+            return ops.restore_profile_item(root, name, item, **op_options(shown))
+        return ops.restore_event(root, f"event:{name}", **op_options(shown))
+
+
+def event_entry(e: Event, eid: str, titles: bool = True) -> Entry:
+    title = f"{e.date} · {e.type} · {e.content}".strip(" ·") if titles else ""
+    return Entry(f"event:{eid}", "event", "companion", title, e.span.file, e.span)
+
+
+def _item(shown: dict[str, Any]) -> str:
+    item = shown.get("item")
+    if not item:
+        raise refused("profile entries need the item to archive or restore (--item TEXT)")
+    return str(item)

@@ -1,0 +1,32 @@
+"""How the dsh layout (SPEC §3) is recognised, without its parser: listing and
+searching a store import only this."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from memtui.engine.layouts.base import Detection, there
+
+if TYPE_CHECKING:
+    from memtui.engine.layouts.listing import Listing
+
+DSH_INDEX = "index.txt"
+FACTS = "facts.md"
+
+
+class DshDetection(Detection):
+    name = "dsh"
+    looks_for = "index.txt beside facts.md, sops/ or pending/ (dsh)"
+    full = "memtui.layouts.dsh.layout:Dsh"
+    order = 30
+    keeps_queue = True
+
+    def queued(self, root: str, names: list[str]) -> list[tuple[str, str]]:
+        """(name, full id) of each of `names` that is a candidate's (engine.queue.full_ids)."""
+        found = (n for n in names if os.path.lexists(os.path.join(root, "pending", f"{n}.md")))
+        return [(n, f"pending:{n}") for n in found]
+
+    def detect(self, top: Listing) -> bool:
+        beside = there(top, FACTS) or any(d in ("sops", "pending") for d in top.dirs)
+        return there(top, DSH_INDEX) and beside

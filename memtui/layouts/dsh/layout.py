@@ -1,0 +1,68 @@
+"""The dsh layout (SPEC §3) as a `Layout` over its parser."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from memtui.engine.layouts.base import Layout, Listing
+from memtui.engine.layouts.common import op_options, refused
+from memtui.engine.model import Entry, OutlineItem
+from memtui.layouts.dsh import parse as dsh
+from memtui.layouts.dsh.detect import DshDetection
+from memtui.layouts.workspace.detect import DSH_L0
+
+if TYPE_CHECKING:
+    from memtui.engine.reader import StoreReader
+    from memtui.engine.store import Store
+    from memtui.engine.write.transaction import Receipt
+
+
+class Dsh(DshDetection, Layout):
+    kinds = ("fact", "sop", "pending")
+    # the seed: L0 meta-rules and the L1 index are in the prompt every turn
+    loads = ((DSH_L0, None), (dsh.INDEX, None))
+
+    def demo(self, sink: Any, rng: Any, size: int, today: Any) -> dict[str, int]:
+        from memtui.layouts.dsh.demo import build_dsh
+
+        return build_dsh(sink, rng, size, today)
+
+    def parse(self, reader: StoreReader, top: Listing) -> Any:
+        return dsh.parse(reader)
+
+    def knows(self, rel: str) -> bool:
+        folder, _, name = rel.rpartition("/")
+        if folder in ("sops", "pending"):
+            return name.endswith(".md")
+        return rel in (dsh.INDEX, dsh.FACTS, DSH_L0, *dsh.BOOKS)
+
+    def file_of(self, kind: str, name: str) -> str | None:
+        return {"fact": dsh.FACTS, "sop": f"sops/{name}.md"}.get(kind, f"pending/{name}.md")
+
+    def outline(self, store: Store, data: Any) -> list[OutlineItem]:
+        from memtui.layouts.dsh.outline import outline
+
+        return outline(store, data)
+
+    def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
+        for s in data.fact_sections:
+            title = f"{s.name} ({len(s.facts)} facts)" if titles else ""
+            yield Entry(f"fact:{s.name}", "fact", self.name, title, s.span.file, s.span)
+        for sop in data.sops:
+            yield Entry(f"sop:{sop.name}", "sop", self.name, sop.title, sop.file)
+        for cand in data.candidates:
+            title = f"{cand.entry_type or '?'} → {cand.target or '?'}"
+            yield Entry(f"pending:{cand.id}", "pending", self.name, title, cand.file)
+
+    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.layouts.dsh import ops
+
+        if kind == "pending":
+            raise refused("a pending candidate leaves with `memtui reject` (or accept)")
+        return ops.archive(root, f"{kind}:{name}", **op_options(shown))
+
+    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.layouts.dsh import ops
+
+        return ops.restore(root, f"{kind}:{name}", **op_options(shown))

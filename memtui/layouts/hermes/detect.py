@@ -1,0 +1,73 @@
+"""How a Hermes home (SPEC §3b hermes) is recognised and which of its files are
+memory, without its parser: listing and searching a store import only this
+(layouts.detectors())."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from memtui.engine.layouts.base import Detection
+from memtui.engine.paths import LOCK_NAME
+
+if TYPE_CHECKING:
+    from memtui.engine.layouts.listing import Listing
+
+MEMORY = "memories/MEMORY.md"
+USER = "memories/USER.md"
+ARCHIVE = "memories/archived.jsonl"  # Hermes reads only MEMORY.md and USER.md
+CONFIG = "config.yaml"
+SOUL = "SOUL.md"  # prompt_builder.load_soul_md: get_hermes_home() / "SOUL.md"
+QUEUE = "pending/memory"
+SKILLS = "pending/skills"
+PENDING = "hermes-pending"  # hermes-pending:<record id>, hermes-pending:skills/<id>
+HOME_FILES = frozenset([MEMORY, USER, ARCHIVE, CONFIG, SOUL])
+
+
+class HermesDetection(Detection):
+    name = "hermes"
+    looks_for = "memories/MEMORY.md, memories/USER.md or pending/memory/*.json (hermes)"
+    full = "memtui.layouts.hermes.layout:Hermes"
+    order = 50
+    home = True  # ~/.hermes is the agent's whole home: is_memory() says what is memory
+    keeps_queue = True
+
+    def detect(self, top: Listing) -> bool:
+        if any(os.path.isfile(os.path.join(top.root, rel)) for rel in (MEMORY, USER)):
+            return True
+        try:
+            if any(n.endswith(".json") for n in os.listdir(os.path.join(top.root, QUEUE))):
+                return True
+        except OSError:
+            pass
+        # A home memtui wrote in stays Hermes' when its last staged write is settled:
+        # .history/ keeps snapshots of the queue's or the memory files' old versions.
+        kept = (os.path.join(top.root, ".history", d) for d in (QUEUE, "memories"))
+        return any(os.path.isdir(k) for k in kept)
+
+    def folders(self, top: Listing) -> list[tuple[str, bool]]:
+        return [("memories", False), (QUEUE, False), (SKILLS, False)]
+
+    def queued(self, root: str, names: list[str]) -> list[tuple[str, str]]:
+        """(name, full id) of each of `names` that is a staged write's record id (its file
+        name, as `/memory pending` shows it), or a staged skill's."""
+        return [
+            (n, f"{PENDING}:{kind}{n}")
+            for folder, kind in ((QUEUE, ""), (SKILLS, "skills/"))
+            for n in names
+            if os.path.lexists(os.path.join(root, folder, f"{n}.json"))
+        ]
+
+    def locks(self, rel: str) -> list[str]:
+        """memtui's own lock, and Hermes' per-file lock for its memory files."""
+        return [LOCK_NAME, f"{rel}.lock"] if rel in (MEMORY, USER) else [LOCK_NAME]
+
+    def is_memory(self, rel: str) -> bool:
+        """The root is Hermes' whole home (engine.home): its memory is the two files,
+        their archive, the staged writes, config.yaml (the limits) and SOUL.md (the
+        identity Hermes puts first in its prompt); never .env, auth.json, state.db,
+        sessions/, logs/, the per-file locks or Hermes' own temp files."""
+        if rel in HOME_FILES:
+            return True
+        folder, _, name = rel.rpartition("/")
+        return folder in (QUEUE, SKILLS) and name.endswith(".json") and name[:1] != "."

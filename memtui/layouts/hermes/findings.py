@@ -1,0 +1,99 @@
+"""The hermes layout's findings (SPEC §3b, §5), each at the line it is about."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memtui.engine.model import ERROR
+from memtui.layouts.hermes import rules
+from memtui.layouts.hermes.data import ARCHIVE, BOM_CHAR, HermesData, MemoryFile
+
+if TYPE_CHECKING:
+    from memtui.engine.reader import StoreReader
+
+# A refused replay's kind -> the finding it is reported as.
+_QUEUE_CODES = {
+    "stale": "pending-stale",
+    "ambiguous": "pending-stale",
+    "over-limit": "pending-over-limit",
+    "threat": "entry-injection",
+    "bad": "pending-bad-record",
+}
+
+
+def check(reader: StoreReader, data: HermesData) -> None:
+    for mf in data.files:
+        _memory_file(reader, mf)
+    for item in data.queue:
+        if item.error is not None:
+            reader.findings.add(
+                "pending-bad-record",
+                item.rel,
+                None,
+                f"{item.rel} is {item.error}: Hermes cannot replay it; reject it",
+            )
+        elif item.kind in _QUEUE_CODES and item.record is not None:
+            reader.findings.add(
+                _QUEUE_CODES[item.kind],
+                item.rel,
+                None,
+                f"staged {item.record.action} on {rules.FILES[item.record.target]}: "
+                f"approving it would be refused, {item.problem}",
+            )
+    for item in data.skills:
+        if item.error is not None:
+            reader.findings.add("json-invalid", item.rel, None, f"{item.rel} is {item.error}")
+    for line, why in data.archive_errors:
+        reader.findings.add("json-invalid", ARCHIVE, line, f"{ARCHIVE} line {line} is {why}")
+
+
+def _memory_file(reader: StoreReader, mf: MemoryFile) -> None:
+    add = reader.findings.add
+    name = mf.rel.rsplit("/", 1)[-1]
+    text = mf.tf.text
+    chars, limit = mf.chars, mf.limit
+    share = chars / limit if limit > 0 else 1.0
+    if chars > limit or share >= rules.WARN_SHARE:
+        over = chars > limit
+        add(
+            "char-limit",
+            mf.rel,
+            None,
+            f"{name} holds {chars:,} of its {limit:,} characters ({rules.share(chars, limit)}%"
+            + (
+                "): Hermes refuses every add and replace that does not shrink it"
+                if over
+                else f"); Hermes refuses an add past {limit:,}"
+            ),
+            level=ERROR if over else None,
+        )
+    if mf.drift:
+        at = rules.drift_offset(text, limit)
+        add(
+            "memory-drift",
+            mf.rel,
+            rules.line_at(text, at) if at is not None else None,
+            f"{name}: Hermes refuses to replace or remove entries here: {mf.drift}",
+        )
+    first: dict[str, int] = {}
+    for n, piece in enumerate(mf.pieces, 1):
+        line = rules.line_at(text, piece.start)
+        if piece.text in first:
+            add(
+                "entry-duplicate",
+                mf.rel,
+                line,
+                f"{name} entry {n} repeats entry {first[piece.text]}: Hermes drops the copy "
+                "on its next write",
+            )
+        else:
+            first[piece.text] = n
+        found = rules.threats(BOM_CHAR + piece.text if n == 1 and mf.tf.bom else piece.text)
+        if found:
+            add(
+                "entry-injection",
+                mf.rel,
+                line,
+                f"{name} entry {n} reads like a prompt injection ({', '.join(found)}): Hermes "
+                "replaces it with a [BLOCKED] note in the prompt; archive or edit it",
+            )

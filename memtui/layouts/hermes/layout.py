@@ -1,0 +1,198 @@
+"""Hermes Agent's built-in memory and its approval queue (SPEC §3b hermes):
+`~/.hermes/memories/MEMORY.md` and `USER.md` (§-separated entries, character limits,
+a per-file flock), `pending/memory/*.json` (writes staged for approval) and
+`pending/skills/*.json` (shown, read-only). The rules are Hermes' own: hermes_rules.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from memtui.engine.layouts.base import Layout, Listing
+from memtui.engine.layouts.common import op_options, refused, unread_context
+from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
+from memtui.engine.queue import QueueOps
+from memtui.layouts.hermes import rules
+from memtui.layouts.hermes.data import ARCHIVE, HermesData, Staged, read_home
+from memtui.layouts.hermes.detect import PENDING, QUEUE, HermesDetection
+
+if TYPE_CHECKING:
+    from memtui.engine.queue import QueueItem
+    from memtui.engine.reader import StoreReader
+    from memtui.engine.store import Store
+    from memtui.engine.write.transaction import Receipt
+
+ENTRY = "hermes"  # hermes:memory#3, hermes:user#1
+ARCHIVED = "hermes-archived"  # hermes-archived:<id>
+
+
+def entry_ids(data: HermesData) -> Iterator[tuple[str, Any, rules.Piece]]:
+    """(id, file, piece) of every entry as written, numbered from 1 in each file."""
+    for mf in data.files:
+        for n, piece in enumerate(mf.pieces, 1):
+            yield f"{ENTRY}:{mf.target}#{n}", mf, piece
+
+
+def span_of(mf: Any, piece: rules.Piece) -> Span:
+    text = mf.tf.text
+    first = rules.line_at(text, piece.start) - 1
+    last = rules.line_at(text, max(piece.stop - 1, piece.start))
+    return Span(mf.rel, first, last, piece.start, piece.stop)
+
+
+def title_of(text: str, width: int = 60) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= width else one[: width - 1] + "…"
+
+
+def pending_id(item: Staged) -> str:
+    name = item.rel.rsplit("/", 1)[-1].removesuffix(".json")
+    return f"{PENDING}:skills/{name}" if item.skill else f"{PENDING}:{name}"
+
+
+class Hermes(HermesDetection, QueueOps, Layout):
+    ops_module = "memtui.layouts.hermes.queue"  # its queue's preview, approve, reject
+    kinds = (ENTRY, PENDING, ARCHIVED)
+    archived_to = "to memories/archived.jsonl (Hermes never reads it) and leaves its file"
+    restored_from = "from memories/archived.jsonl to its place in its file"
+
+    # --- detection and parse ---------------------------------------------------
+
+    def demo(self, sink: Any, rng: Any, size: int, today: Any) -> dict[str, int]:
+        from memtui.layouts.hermes.demo import build_hermes
+
+        return build_hermes(sink, rng, size, today)
+
+    def parse(self, reader: StoreReader, top: Listing) -> HermesData:
+        from memtui.layouts.hermes.findings import check
+
+        data = read_home(reader)
+        check(reader, data)
+        return data
+
+    def knows(self, rel: str) -> bool:
+        return self.is_memory(rel)
+
+    def file_of(self, kind: str, name: str) -> str | None:
+        if kind == ENTRY:
+            return rules.FILES.get(name.partition("#")[0])
+        return f"{QUEUE}/{name}.json" if kind == PENDING else ARCHIVE
+
+    # --- entries, outline, context ---------------------------------------------
+
+    def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
+        for eid, mf, piece in entry_ids(data):
+            yield Entry(eid, ENTRY, self.name, title_of(piece.text), mf.rel, span_of(mf, piece))
+        for item in (*data.queue, *data.skills):
+            summary = item.record.summary if item.record else ""
+            yield Entry(pending_id(item), PENDING, self.name, summary or item.rel, item.rel)
+        for a in data.archived:
+            span = archived_span(a)
+            yield Entry(f"{ARCHIVED}:{a.id}", ARCHIVED, self.name, title_of(a.text), ARCHIVE, span)
+
+    def outline(self, store: Store, data: Any) -> list[OutlineItem]:
+        from memtui.layouts.hermes.outline import outline
+
+        return outline(store, data)
+
+    def context(self, store: Store, data: Any) -> list[ContextFile]:
+        """Each block as load_from_disk renders it into the system prompt."""
+        out = []
+        for target, rel in rules.FILES.items():
+            mf = data.file(target)
+            if mf is None:
+                out += unread_context(store, rel)
+                continue
+            name = mf.rel.rsplit("/", 1)[-1]
+            shown = rules.snapshot_entries(list(mf.entries), name)
+            block = rules.render_block(mf.target, shown, mf.limit)
+            if block is None:
+                continue
+            first = None
+            note = f"frozen into the system prompt at session start, with its gauge ({name})"
+            if block.omitted is not None:
+                head, gone = block.omitted
+                first = rules.line_at(rules.join(shown), head)
+                note = (
+                    f"{name} is past Hermes' render cap: {gone:,} characters from line {first} "
+                    "on are left out of the prompt (the head and the tail are kept)"
+                )
+            lines = block.text.count("\n") + 1
+            out.append(ContextFile(mf.rel, block.text, first, lines, note))
+        return out
+
+    # --- ops ---------------------------------------------------------------------
+
+    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.layouts.hermes.ops import archive_entry
+
+        if kind != ENTRY:
+            raise refused(f"{kind}:{name}: archive an entry (hermes:memory#N or hermes:user#N)")
+        return archive_entry(root, name, **op_options(shown))
+
+    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.layouts.hermes.ops import restore_entry
+
+        if kind != ARCHIVED:
+            raise refused(f"{kind}:{name}: restore an archived entry ({ARCHIVED}:<id>)")
+        return restore_entry(root, name, **op_options(shown))
+
+    # --- the approval queue (engine.queue) -------------------------------------
+
+    def queue(self, store: Store, data: Any) -> list[QueueItem]:
+        from memtui.engine.queue import QueueItem
+
+        items = []
+        for item in (*data.queue, *data.skills):
+            rec = item.record
+            created = (
+                dt.datetime.fromtimestamp(rec.created_at, dt.UTC).isoformat(timespec="seconds")
+                if rec and rec.created_at is not None and abs(rec.created_at) < 1e11
+                else None
+            )
+            problem = None if item.skill else (item.problem or item.error)
+            items.append(
+                QueueItem(
+                    id=pending_id(item),
+                    layout=self.name,
+                    action=rec.action if rec else "skill" if item.skill else "bad-record",
+                    target=rules.FILES[rec.target] if rec else "skills" if item.skill else "-",
+                    summary=(rec.summary if rec else "") or item.rel,
+                    file=item.rel,
+                    created=created,
+                    origin=rec.origin if rec else None,
+                    problem=problem,
+                    read_only=item.skill,
+                    fingerprint=item.fingerprint,
+                    fields=_fields(item),
+                )
+            )
+        return items
+
+
+def archived_span(a: Any) -> Span:
+    """An archived entry's line in memories/archived.jsonl."""
+    return Span(ARCHIVE, a.line - 1, a.line, a.start, a.stop)
+
+
+def _fields(item: Staged) -> tuple[tuple[str, str], ...]:
+    rec = item.record
+    if rec is None:
+        return (("record", item.error or "read-only"),) if item.error or item.skill else ()
+    out = [("action", rec.action), ("target", rules.FILES[rec.target])]
+    payload = rec.payload
+    if rec.action == "batch":
+        for i, op in enumerate(payload.get("operations") or [], 1):
+            act = op.get("action", "?")
+            what = op.get("old_text") if act == "remove" else op.get("content")
+            if act == "replace":
+                what = f"{op.get('old_text')!s} → {op.get('content')!s}"
+            out.append((f"{i}. {act}", str(what or "")))
+    else:
+        if payload.get("old_text"):
+            out.append(("old_text", str(payload["old_text"])))
+        if payload.get("content"):
+            out.append(("content", str(payload["content"])))
+    return tuple(out)

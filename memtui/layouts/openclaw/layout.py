@@ -1,0 +1,246 @@
+"""The OpenClaw agent workspace (SPEC §3b): `~/.openclaw/workspace/`.
+
+The bootstrap files (AGENTS.md … MEMORY.md) are injected into every session, each
+cut at 20,000 characters and all of them at 60,000 (openclaw_rules); the daily
+notes `memory/YYYY-MM-DD[-slug].md` are append-only logs, today's and yesterday's
+read at session start; `memory/audit/suggestions.jsonl` is the Memory Audit queue
+(openclaw_audit). OpenClaw takes no lock on these files: memtui takes its own, and
+its content-hash check guards against a concurrent write.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import chain
+from typing import TYPE_CHECKING, Any
+
+from memtui.engine.layouts.base import Layout, Listing
+from memtui.engine.layouts.common import late, not_read, refused, unread_context
+from memtui.engine.markdown import sections
+from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
+from memtui.engine.queue import QueueOps
+from memtui.engine.textfile import TextFile
+from memtui.layouts.openclaw import audit, rules
+from memtui.layouts.openclaw.detect import OpenClawDetection
+
+if TYPE_CHECKING:
+    from memtui.engine.queue import QueueItem
+    from memtui.engine.reader import StoreReader
+    from memtui.engine.store import Store
+    from memtui.engine.write.transaction import Receipt
+
+# ASCII digits: OpenClaw's JavaScript \d matches no other (a fullwidth date is no note).
+DAILY = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:-(.+))?\.md", re.ASCII)
+# Files OpenClaw itself keeps directly under memory/ that are no daily note: the bundled
+# context-digest hook's rolling digest (src/hooks/bundled/context-digest/HOOK.md). The
+# session-memory hook's notes are dated (memory/YYYY-MM-DD-slug.md): DAILY takes them.
+OWN_MEMORY_FILES = ("context-digest.md",)
+ALT_MEMORY = "memory.md"
+
+
+@dataclass(frozen=True, slots=True)
+class Daily:
+    file: str
+    date: dt.date | None  # None: not named YYYY-MM-DD[-slug].md
+    future: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OpenClawData:
+    present: tuple[str, ...]  # the bootstrap files that exist, in injection order
+    injected: tuple[rules.Injected, ...]
+    sections: tuple[tuple[str, str, Span], ...]  # (file, heading, span) of `## ` sections
+    daily: tuple[Daily, ...]  # dated notes newest first, then the misnamed ones
+    queue: tuple[audit.Suggestion, ...]
+    today: dt.date
+
+
+def first_unloaded(item: rules.Injected) -> int | None:
+    """The 1-based line of the first character of the file the agent does not get
+    from its start (None: it gets the whole file)."""
+    t = item.trim
+    if t is None or (not t.truncated and not item.clamped):
+        return None
+    prefix = item.loaded_prefix
+    line = prefix.count("\n") + 1
+    rest = t.trimmed[len(prefix) :]
+    return line + 1 if rest.startswith(("\n", "\r\n")) else line
+
+
+class OpenClaw(OpenClawDetection, QueueOps, Layout):
+    ops_module = "memtui.layouts.openclaw.audit_ops"  # its queue's preview, approve, reject
+    kinds = ("openclaw", "openclaw-daily", audit.KIND)
+
+    def demo(self, sink: Any, rng: Any, size: int, today: Any) -> dict[str, int]:
+        from memtui.layouts.openclaw.demo import build_openclaw
+
+        return build_openclaw(sink, rng, size, today)
+
+    def parse(self, reader: StoreReader, top: Listing) -> OpenClawData:
+        from memtui.layouts.openclaw.findings import check
+
+        texts = {name: reader.read(name) for name in rules.BOOTSTRAP if name in top.root_files}
+        present = tuple(n for n in rules.BOOTSTRAP if texts.get(n) is not None)
+        order = [(n, _text(texts.get(n))) for n in rules.BOOTSTRAP if n != rules.MEMORY]
+        if texts.get(rules.MEMORY) is not None:
+            order.append((rules.MEMORY, _text(texts[rules.MEMORY])))
+        where = {n: os.path.join(reader.root, n) for n in rules.BOOTSTRAP}
+        injected = tuple(rules.build(order, where))
+        found = []
+        for name in present:
+            tf = texts[name]
+            assert tf is not None
+            for s in sections(tf, 2, False):
+                found.append((name, s.name.strip(), s.span))
+        # every note, readable or not (a FIFO, a link out: reported, named by `context`)
+        daily = _daily(chain(top.files, top.others, reader.escaped), reader.today)
+        for d in _at_start(daily, reader.today):  # the agent loads them: read, or why not
+            reader.read(d.file)
+        queue_tf = reader.read(audit.QUEUE)
+        queue = tuple(audit.read(queue_tf.text)) if queue_tf is not None else ()
+        data = OpenClawData(present, injected, tuple(found), daily, queue, reader.today)
+        check(reader, data, top, queue_tf)
+        return data
+
+    def knows(self, rel: str) -> bool:
+        folder, _, name = rel.rpartition("/")
+        if folder == "memory":
+            return name.endswith(".md")  # a daily note, or a file OpenClaw keeps there
+        return rel in (*rules.BOOTSTRAP, ALT_MEMORY, audit.QUEUE)
+
+    def file_of(self, kind: str, name: str) -> str | None:
+        if kind == audit.KIND:
+            return audit.QUEUE
+        return f"memory/{name}" if kind == "openclaw-daily" else name.partition("#")[0]
+
+    # --- entries, outline, context ---------------------------------------------
+
+    def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
+        for name in data.present:
+            yield Entry(f"openclaw:{name}", "openclaw", self.name, name, name)
+        for file, heading, span in data.sections:
+            title = f"{file} · {heading}"
+            yield Entry(f"openclaw:{file}#{heading}", "openclaw", self.name, title, file, span)
+        for d in data.daily:
+            name = d.file.split("/", 1)[1]
+            yield Entry(f"openclaw-daily:{name}", "openclaw-daily", self.name, name, d.file)
+        for s in data.queue:  # the queue's items, as `memtui pending` names them
+            if s.status == "pending":
+                span = Span(audit.QUEUE, s.line - 1, s.line, s.start, s.stop)
+                target = s.record["target"]
+                where = target.get("path") if isinstance(target, dict) else target
+                said = " ".join(s.record["text"].split()) or str(s.record.get("rationale", ""))
+                title = f"{s.action} → {where}: {said[:60]}"
+                yield Entry(s.item_id, audit.KIND, self.name, title, audit.QUEUE, span)
+
+    def outline(self, store: Store, data: Any) -> list[OutlineItem]:
+        from memtui.layouts.openclaw.outline import outline
+
+        return outline(store, data)
+
+    def context(self, store: Store, data: Any) -> list[ContextFile]:
+        out = []
+        for item in data.injected:  # a file that could not be read: why, not "missing"
+            unread = unread_context(store, item.name) if item.trim is None else []
+            out += unread or [_context_file(item)]
+        if all(item.name != rules.MEMORY for item in data.injected):
+            out += unread_context(store, rules.MEMORY)
+        for d in _at_start(data.daily, data.today):
+            tf = late(store, d.file)
+            if isinstance(tf, TextFile):
+                when = "today" if d.date == data.today else "yesterday"
+                note = f"the daily note of {when}: read at session start (docs: memory.md)"
+                out.append(ContextFile(d.file, tf.text, None, _lines(tf.text), note))
+            elif tf is not None:
+                out.append(not_read(d.file, tf))
+        return out
+
+    # --- ops ---------------------------------------------------------------------
+
+    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        raise refused(
+            f"{kind}:{name}: an OpenClaw workspace has no archive; edit the file, or apply "
+            "a Memory Audit delete or move (memtui pending)"
+        )
+
+    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        raise refused(f"{kind}:{name}: an OpenClaw workspace has no archive to restore from")
+
+    def queue(self, store: Store, data: Any) -> list[QueueItem]:
+        from memtui.layouts.openclaw.audit_ops import queue_items
+
+        return queue_items(store, data)
+
+
+def _text(tf: TextFile | None) -> str | None:
+    return None if tf is None else tf.text
+
+
+def _lines(text: str) -> int:
+    return len(text.splitlines())
+
+
+def _context_file(item: rules.Injected) -> ContextFile:
+    if item.trim is None:
+        return ContextFile(item.name, item.text, None, 0, "missing: OpenClaw injects this marker")
+    first = first_unloaded(item)
+    private = " (in the main, private session only)" if item.name == rules.MEMORY else ""
+    if first is None:
+        note = f"loaded whole{private}" if private else ""
+        return ContextFile(item.name, item.text, None, _lines(item.text), note)
+    t = item.trim
+    if item.clamped:
+        why = f"the {rules.TOTAL_MAX_CHARS:,}-character budget of all bootstrap files"
+    else:
+        why = f"{rules.MAX_CHARS:,} characters ({t.original:,} in the file)"
+    tail = f"; its last {t.tail_units:,} characters are loaded again" if t.tail_units else ""
+    note = f"OpenClaw cuts {item.name} at {why}{tail}{private}"  # past it: context.unloaded
+    last = None if item.clamped else _last_unloaded(t, first)
+    return ContextFile(item.name, item.text, first, first - 1, note, last)
+
+
+def _last_unloaded(t: rules.Trim, first: int) -> int | None:
+    """The last line before the kept tail (None: no tail, or it starts in line `first`).
+    A line the tail starts inside counts as not loaded: its start is not."""
+    if not t.tail_units:
+        return None
+    start = len(t.trimmed) - len(rules.slice_safe(t.trimmed, -t.tail_units))
+    line = t.trimmed.count("\n", 0, start) + 1
+    last = line - 1 if start == 0 or t.trimmed[start - 1] == "\n" else line
+    return last if last >= first else None
+
+
+def _daily(files: Iterable[str], today: dt.date) -> tuple[Daily, ...]:
+    dated, odd = [], []
+    for rel in files:
+        parts = rel.split("/")
+        if len(parts) != 2 or parts[0] != "memory" or not parts[1].endswith(".md"):
+            continue
+        if parts[1] in OWN_MEMORY_FILES:
+            continue
+        date = _date(parts[1])
+        if date is None:
+            odd.append(Daily(rel, None, False))
+        else:
+            dated.append(Daily(rel, date, date > today))
+    dated.sort(key=lambda d: (d.date, d.file), reverse=True)
+    return tuple(dated) + tuple(sorted(odd, key=lambda d: d.file))
+
+
+def _at_start(daily: tuple[Daily, ...], today: dt.date) -> list[Daily]:
+    """The daily notes OpenClaw reads at session start: today's and yesterday's."""
+    return [d for d in daily if d.date is not None and (today - d.date).days in (0, 1)]
+
+
+def _date(name: str) -> dt.date | None:
+    m = DAILY.fullmatch(name)
+    if not m:
+        return None
+    try:
+        return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return None

@@ -1,0 +1,52 @@
+"""Editing an OpenClaw workspace through ops.edit (SPEC §3b): a bootstrap file whole
+(`openclaw:SOUL.md`) or one of its `## ` sections (`openclaw:MEMORY.md#Preferences`).
+
+The daily notes (`openclaw-daily:`) are not edited: OpenClaw keeps them as
+append-only logs that the agent appends to as it works, and its own Memory Audit
+treats them as read-only evidence (memory-audit.ts isWritableSurfaceKind:
+`daily-memory` is not writable). What belongs in long-term memory is moved from
+them with the audit's `add`, or by editing MEMORY.md.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from memtui.engine.identity import fingerprint
+from memtui.engine.markdown import sections
+from memtui.engine.ops.common import Refused
+from memtui.engine.textfile import TextFile
+from memtui.layouts.openclaw.rules import BOOTSTRAP
+
+OPENCLAW_KINDS = ("openclaw", "openclaw-daily")
+
+
+def openclaw_target(
+    root: str, kind: str, name: str, expect: str | None
+) -> tuple[str, Callable[[TextFile], tuple[int, int]], int]:
+    """For ops.edit: (file, how to find the entry in its current text, heading level)."""
+    if kind == "openclaw-daily":
+        raise Refused(
+            f"openclaw-daily:{name}: OpenClaw's daily notes are append-only logs the agent "
+            "writes; memtui does not rewrite them (edit MEMORY.md, or apply a Memory Audit "
+            "add); nothing was written"
+        )
+    file, sep, heading = name.partition("#")
+    if file not in BOOTSTRAP:
+        raise Refused(f"openclaw:{name}: not a bootstrap file ({', '.join(BOOTSTRAP)})")
+    if not os.path.isfile(os.path.join(root, file)):
+        raise Refused(f"no entry openclaw:{name} ({file} does not exist)")
+    if not sep:
+        return file, lambda tf: (0, len(tf.text)), 0
+    wanted = heading.strip()
+
+    def section(tf: TextFile) -> tuple[int, int]:
+        spans = [s.span for s in sections(tf, 2, False) if s.name.strip() == wanted]
+        if not spans:
+            raise Refused(f"no section {wanted!r} in {file}")
+        shown = [sp for sp in spans if fingerprint(tf.text[sp.char_start : sp.char_stop]) == expect]
+        span = (shown or spans)[0]
+        return span.char_start, span.char_stop
+
+    return file, section, 2

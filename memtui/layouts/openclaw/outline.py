@@ -1,0 +1,88 @@
+"""The openclaw layout's outline: the bootstrap files in injection order (the cut
+marked, their `## ` sections below), the daily notes newest first, the queue."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memtui.engine.model import ERROR, WARNING, OutlineItem
+from memtui.engine.outline import Rows, tally
+from memtui.layouts.openclaw import audit, rules
+
+if TYPE_CHECKING:
+    from memtui.engine.store import Store
+    from memtui.layouts.openclaw.layout import Daily, OpenClawData
+
+
+def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
+    from memtui.layouts.openclaw.layout import first_unloaded
+
+    injected = {i.name: i for i in data.injected}
+    found = Rows.of(store).by_file
+    items = []
+    for name in data.present:
+        item = injected.get(name)
+        badges: list[tuple[str, str]] = []
+        if item is None:
+            badges.append(("not injected", ERROR))
+        elif item.trim is not None:
+            first = first_unloaded(item)
+            level = ERROR if first else WARNING if item.trim.original >= rules.WARN_CHARS else "ok"
+            badges.append((f"{item.trim.original:,} chars", level))
+        if name == rules.LEFTOVER:
+            badges.append(("leftover", "info"))
+        badges += filter(None, [tally(found.get(name, ()))])
+        rows = tuple(
+            OutlineItem(heading, file=file, line=span.lineno,
+                        entry_id=f"openclaw:{file}#{heading}", verbs=("edit",))
+            for file, heading, span in data.sections if file == name
+        )  # fmt: skip
+        items.append(
+            OutlineItem(
+                name,
+                file=name,
+                entry_id=f"openclaw:{name}",
+                badges=tuple(badges),
+                verbs=("edit", "open"),
+                children=(lambda rows=rows: rows) if rows else None,
+                not_offered=f"{name} is not archived: OpenClaw injects it by name (e edits it)",
+            )
+        )
+    if data.daily:
+        items.append(
+            OutlineItem(
+                f"daily notes ({len(data.daily):,})",
+                key="daily",  # not the label: its count changes
+                file="memory",
+                badges=tuple(
+                    filter(None, [tally(f for d in data.daily for f in found.get(d.file, ()))])
+                ),
+                children=lambda: tuple(_daily(d) for d in data.daily),
+            )
+        )
+    pending = [s for s in data.queue if s.status == "pending"]
+    if data.queue:
+        items.append(
+            OutlineItem(
+                "memory audit",
+                file=audit.QUEUE,
+                badges=((f"{len(pending):,} pending", WARNING),) if pending else (),
+                verbs=("open",),
+            )
+        )
+    return items
+
+
+def _daily(d: Daily) -> OutlineItem:
+    """A note's row: its finding said by name (misnamed, future), so no tally."""
+    name = d.file.split("/", 1)[1]
+    badges: tuple[tuple[str, str], ...] = ()
+    if d.date is None:
+        badges = (("misnamed", WARNING),)
+    elif d.future:
+        badges = (("future", WARNING),)
+    return OutlineItem(
+        name, file=d.file, entry_id=f"openclaw-daily:{name}", badges=badges, verbs=("open",),
+        not_offered="daily notes are append-only: the agent adds to them as it works, and "
+        "OpenClaw's audit reads them as evidence; not edited or archived here",
+    )  # fmt: skip

@@ -1,0 +1,62 @@
+"""The workspace layout (SPEC §1) as a `Layout` over its parser."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from memtui.engine.layouts.base import Layout, Listing
+from memtui.engine.layouts.common import op_options
+from memtui.engine.model import Entry, OutlineItem
+from memtui.layouts.workspace import parse as workspace
+from memtui.layouts.workspace.detect import WorkspaceDetection
+
+if TYPE_CHECKING:
+    from memtui.engine.reader import StoreReader
+    from memtui.engine.store import Store
+    from memtui.engine.write.transaction import Receipt
+
+
+class Workspace(WorkspaceDetection, Layout):
+    kinds = ("topic",)
+    # the seed: soul/user/agent.md are injected by the bootstrap, memory.md up to its
+    # 200-line bootstrap limit
+    loads = (("soul.md", None), ("user.md", None), ("agent.md", None), (workspace.INDEX, 200))
+
+    def demo(self, sink: Any, rng: Any, size: int, today: Any) -> dict[str, int]:
+        from memtui.layouts.workspace.demo import build_workspace
+
+        return build_workspace(sink, rng, size, today)
+
+    def parse(self, reader: StoreReader, top: Listing) -> Any:
+        return workspace.parse(reader, list(top.root_files))
+
+    def knows(self, rel: str) -> bool:
+        return rel in (workspace.INDEX, *workspace.COMPANIONS) or (
+            "/" not in rel and workspace.TOPIC_LIKE.fullmatch(rel) is not None
+        )
+
+    def file_of(self, kind: str, name: str) -> str | None:
+        return f"memory_{name}.md"
+
+    def outline(self, store: Store, data: Any) -> list[OutlineItem]:
+        from memtui.layouts.workspace.outline import outline
+
+        return outline(store, data)
+
+    def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
+        # reversed: with several pointers to one file, the first one's description wins
+        described = {p.target: p.description for p in reversed(data.pointers)}
+        for name in data.topics:
+            title = described.get(name, name)
+            yield Entry(f"topic:{workspace.topic_id(name)}", "topic", self.name, title, name)
+
+    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.layouts.workspace.ops import archive_topic
+
+        return archive_topic(root, name, **op_options(shown))
+
+    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
+        from memtui.layouts.workspace.ops import restore_topic
+
+        return restore_topic(root, name, **op_options(shown))
