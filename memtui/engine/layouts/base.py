@@ -116,6 +116,12 @@ class Layout(Detection):
         what it wrote, counted ({"events": 40, ...}). Every layout brings one."""
         raise NotImplementedError(f"the {self.name} layout brings no demo")
 
+    # ---- findings, thresholds, fixes, edit, ids (declared by the engine-core work)
+
+    # ---- queue: one QueueItem model for every layout (declared by the queue work)
+
+    # ---- commands, timeline, summary for the faces (declared by the faces work)
+
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.engine.layouts.common import refused
 
