@@ -374,8 +374,6 @@ def test_snapshot_pending_with_preview(demo: Path, snap_compare: Any, monkeypatc
         if name.startswith(("memtui.engine.ops.", "memtui.layouts.")) and hasattr(
             module, "now_iso"
         ):
-            module, "now_iso"
-        ):
             monkeypatch.setattr(module, "now_iso", lambda: "2026-11-29T21:40:00+08:00")
 
     async def ready(pilot: Pilot) -> None:
