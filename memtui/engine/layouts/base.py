@@ -118,6 +118,21 @@ class Layout(Detection):
 
     # ---- findings, thresholds, fixes, edit, ids (declared by the engine-core work)
 
+    # Every finding code its parse may give: code -> (default level, what it means)
+    # (SPEC §5). Codes are a contract: never rename. The shared ones (unreadable,
+    # path-escape, ...) are the engine's (engine.findings).
+    codes: dict[str, tuple[str, str]] = {}
+    # Its thresholds: name -> default (an int or a float). memtui.toml's [thresholds]
+    # table sets them by these names.
+    thresholds: dict[str, int | float] = {}
+
+    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
+        """Replace the text of its entry `kind:name` (options: expect, dry_run), through
+        one transaction with read-back."""
+        from memtui.engine.layouts.common import refused
+
+        raise refused(f"{kind}:{name}: {self.name} entries of this kind are not edited")
+
     # ---- queue: one QueueItem model for every layout (declared by the queue work)
 
     # ---- commands, timeline, summary for the faces (declared by the faces work)
