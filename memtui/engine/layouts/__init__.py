@@ -1,4 +1,5 @@
-"""The registry of layouts: every `memtui.layouts` entry point (importlib.metadata).
+"""The registry of layouts: every `memtui.layouts` entry point, read as importlib.metadata
+reads them (engine/layouts/entry_points.py).
 
 A layout is one package (memtui/layouts/<name>/ for the built-ins, registered in
 pyproject.toml the same way a third party registers its own). Its entry point names
@@ -15,9 +16,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from importlib.metadata import EntryPoint
-
     from memtui.engine.layouts.base import Detection, Layout
+    from memtui.engine.layouts.entry_points import EntryPoint
 
 GROUP = "memtui.layouts"
 BUILTIN = "memtui"  # the distribution whose layout wins a name registered twice
@@ -27,9 +27,9 @@ _broken: dict[str, str] = {}  # entry-point name -> why it was skipped
 
 @cache
 def _entry_points() -> tuple[EntryPoint, ...]:
-    from importlib.metadata import entry_points
+    from memtui.engine.layouts.entry_points import entry_points
 
-    found = sorted(entry_points(group=GROUP), key=lambda ep: (_dist(ep) != BUILTIN, ep.name))
+    found = sorted(entry_points(GROUP), key=lambda ep: (ep.dist != BUILTIN, ep.name))
     seen: set[str] = set()
     unique = []
     for ep in found:  # a name registered twice: memtui's own wins
@@ -37,11 +37,6 @@ def _entry_points() -> tuple[EntryPoint, ...]:
             seen.add(ep.name)
             unique.append(ep)
     return tuple(unique)
-
-
-def _dist(ep: EntryPoint) -> str:
-    dist = getattr(ep, "dist", None)
-    return getattr(dist, "name", "") or ""
 
 
 def names() -> tuple[str, ...]:
