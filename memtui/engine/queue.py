@@ -129,8 +129,7 @@ def full_ids(root: str, refs: Sequence[str]) -> list[str]:
         return list(refs)
     held: dict[str, list[str]] = {}
     for detection in detectors().values():
-        queued = getattr(detection, "queued", None)
-        for name, full in queued(root, sorted(set(names.values()))) if queued else ():
+        for name, full in detection.queued(root, sorted(set(names.values()))):
             held.setdefault(name, []).append(full)
     out = []
     for ref in refs:
@@ -148,14 +147,14 @@ def full_ids(root: str, refs: Sequence[str]) -> list[str]:
 
 
 def queue_layouts(present: Sequence[str] | None = None) -> list[str]:
-    """The layouts that keep an approval queue (their detection answers `queued`), in
+    """The layouts that keep an approval queue (their detection's `keeps_queue`), in
     detection order; with `present`, only those among them."""
     from memtui.engine.layouts import detectors
 
     return [
         name
         for name, detection in detectors().items()
-        if hasattr(detection, "queued") and (present is None or name in present)
+        if detection.keeps_queue and (present is None or name in present)
     ]
 
 
