@@ -66,24 +66,25 @@ class EventsPane(ListPane):
         Binding("h", "history", "History", id="events.history", show=False),
     ]
     VIEW = "timeline"  # what a layout must feed for this pane (Layout.views)
+    # Said of any layout's timeline: its files and types are in the header and detail.
     COMMANDS = [
         ("Events: show open only / all", "Toggle the open-only filter (o)", "toggle_open"),
         ("Events: show overdue only / all", "Open and past their due date (O)", "toggle_overdue"),
-        ("Events: next type filter", "all, 情绪事件, 约定, 用户Todo, 重要事件 (t)", "cycle_type"),
-        ("Events: mark done / reopen", "Set the highlighted event's 状态 (d)", "toggle_done"),
+        ("Events: next type filter", "all, then each type of the timeline (t)", "cycle_type"),
+        ("Events: mark done / reopen", "Set the highlighted event done or open (d)", "toggle_done"),
         (
             "Events: archive or restore the event",
-            "Move it to archive/memory/events.md, or back when archived (x)",
+            "Move it to the archive, or back when archived (x)",
             "archive",
         ),
         (
             "Events: show archived events / the timeline",
-            "archive/memory/events.md, where x restores (v)",
+            "The archived events, where x restores (v)",
             "toggle_archived",
         ),
-        ("Events: edit the event", "Edit its text in memory/events.md (e)", "edit"),
-        ("Events: history of events.md", "Snapshots, diff and rollback (h)", "history"),
-        ("Events: open in the file viewer", "memory/events.md at the event (enter)", "open"),
+        ("Events: edit the event", "Edit its text in its file (e)", "edit"),
+        ("Events: history of the events file", "Snapshots, diff and rollback (h)", "history"),
+        ("Events: open in the file viewer", "Its file at the event (enter)", "open"),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
