@@ -8,7 +8,7 @@ import datetime as dt
 from memtui.demo import write_demo
 from memtui.engine.outline import store_outline
 from memtui.engine.store import open_store
-from memtui.layouts.companion.timeline import timeline
+from memtui.engine.timeline import timeline
 
 TODAY = dt.date(2026, 11, 30)
 

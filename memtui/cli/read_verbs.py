@@ -54,7 +54,7 @@ def register(verbs: Any, store: argparse.ArgumentParser, only: str | None = None
         p.add_argument("query", metavar="QUERY", help="the text to find (or a regex with --regex)")
         p.add_argument("--regex", action="store_true", help="QUERY is a Python regular expression")
         p.add_argument("-s", "--case-sensitive", action="store_true", help="never ignore case")
-    if p := verb("events", events, "the companion events timeline"):
+    if p := verb("events", events, "the events timeline"):
         p.add_argument("--open", action="store_true", help="only open events (状态 待跟进)")
         p.add_argument(
             "--overdue", action="store_true", help="only open events past their due date"
@@ -278,59 +278,59 @@ def search(args: argparse.Namespace) -> int:
 
 
 def events(args: argparse.Namespace) -> int:
-    from memtui.engine.identity import event_ids, fingerprint
-    from memtui.layouts.companion.parse import parse_date
-    from memtui.layouts.companion.timeline import event_id
+    from memtui.engine.identity import fingerprint
+    from memtui.engine.timeline import timelines
 
     store = load(args)
-    if store.companion is None:
-        warn("this store has no companion layout (memory/events.md)")
-    all_events = store.companion.events if store.companion else ()
+    found = timelines(store)
+    if not found:
+        warn("this store keeps no events timeline (no layout in it has one)")
     chosen = []
-    for e, eid in zip(all_events, event_ids(all_events), strict=True):
-        if eid is None or ((args.open or args.overdue) and not e.is_open):
-            continue  # eid None: a sentinel
-        due = parse_date(e.due) if e.due else None
-        overdue = bool(e.is_open and due and due < store.today)
-        if args.overdue and not overdue:
-            continue
-        chosen.append((e, eid, overdue))
+    for at in found:
+        for i in at.in_file_order():
+            e, overdue = at.events[i], i in at.overdue
+            if ((args.open or args.overdue) and not e.is_open) or (args.overdue and not overdue):
+                continue
+            chosen.append((e, at.ids[i], at.entry_id(at.ids[i]), overdue))
     if args.json:
         emit_json(
             {
                 "root": store.root,
-                "last_active": store.companion.last_active if store.companion else None,
+                "last_active": found[0].last_active if found else None,
                 "events": [
                     {
                         **e.to_json(),
-                        "id": event_id(eid),  # with the fingerprint where ambiguous
+                        "id": entry_id,  # with the fingerprint where ambiguous
                         "fingerprint": fingerprint(e.text),
                         "overdue": overdue,
                     }
-                    for e, eid, overdue in chosen
+                    for e, _eid, entry_id, overdue in chosen
                 ],
             }
         )
         return 0
-    for e, eid, overdue in chosen:
+    for e, eid, _entry_id, overdue in chosen:
         n = e.stars or 0
         stars = "⭐" * n if n <= 5 else f"⭐×{n:,}"  # a typo of 5,000 stars is one word
         status = "open" if e.is_open else (e.status or "-")
         due_text = f"due {e.due}{' OVERDUE' if overdue else ''}" if e.due else ""
         line(f"{eid}  {e.date}  {e.type}  {stars}  {status}  {due_text}  {e.content}".rstrip())
-    if store.companion:
-        line(f"last active: {store.companion.last_active or 'unknown'}")
+    for at in found:
+        line(f"last active: {at.last_active or 'unknown'}")
     return 0
 
 
 def mood(args: argparse.Namespace) -> int:
+    from memtui.engine.model import Mood
+    from memtui.engine.views import mood as mood_of
+
     store = load(args)
-    m = store.companion.mood if store.companion else None
+    m = mood_of(store)
     if args.json:
         emit_json({"root": store.root, "mood": m.to_json() if m else None})
         return 0
     if m is None:
-        warn("this store has no memory/mood_state.md")
+        warn(f"this store has no {Mood.FILE}")
         return 0
     line(f"now: valence {m.valence}  energy {m.energy}")
     guard = "on (no positive Δvalence)" if m.healing_guard_on else "off"

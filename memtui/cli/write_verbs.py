@@ -82,7 +82,7 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
         ("reopen", "reopen an event (状态 待跟进)"),
     ):
         p = verb(name, done if name == "done" else reopen, text)
-        p.add_argument("event", metavar="EVENT", help="an event id, e.g. E020 or event:E020")
+        p.add_argument("event", metavar="EVENT", help="its id as `events` lists it, e.g. E020")
         _expect_option(p)
     verb("index", index, "rebuild the dsh index segment and MEMORY.md's unresolved block")
     p = verb("undo", undo, "put back every file of one operation (default: the last; see `log`)")
@@ -453,21 +453,19 @@ def rollback(args: argparse.Namespace) -> int:
 
 
 def done(args: argparse.Namespace) -> int:
-    from memtui.layouts.companion import ops as companion
-
-    with _engine_errors():
-        receipt = companion.done(
-            store_root(args.store), args.event, expect=args.expect, dry_run=args.dry_run
-        )
-    return _report(args, [receipt])
+    return _mark(args, "done")
 
 
 def reopen(args: argparse.Namespace) -> int:
-    from memtui.layouts.companion import ops as companion
+    return _mark(args, "open")
+
+
+def _mark(args: argparse.Namespace, state: str) -> int:
+    from memtui.engine import ops
 
     with _engine_errors():
-        receipt = companion.reopen(
-            store_root(args.store), args.event, expect=args.expect, dry_run=args.dry_run
+        receipt = ops.mark(
+            store_root(args.store), args.event, state, expect=args.expect, dry_run=args.dry_run
         )
     return _report(args, [receipt])
 

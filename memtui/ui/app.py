@@ -22,8 +22,8 @@ from textual.widgets import Header, TabbedContent, TabPane
 
 from memtui.engine.outline import store_outline
 from memtui.engine.store import Store, open_store
+from memtui.engine.timeline import timelines
 from memtui.engine.words import counted
-from memtui.layouts.companion.timeline import timeline
 from memtui.sanitize import printable
 from memtui.ui import live
 from memtui.ui.heap import Heap
@@ -180,7 +180,7 @@ class MemtuiApp(App[None]):
                 # What did not change since the last snapshot is taken from it, not parsed again.
                 store = open_store(self.root, previous=self.store, reopen=True)
                 store_outline(store)  # made here, in the worker: the UI thread only draws
-                timeline(store)
+                timelines(store)
         except Exception as exc:  # shown, never a traceback
             self.post_message(StoreFailed(f"cannot open {self.root}: {exc}"))
             return
@@ -454,7 +454,7 @@ class MemtuiApp(App[None]):
         idle = {
             (p.id or "").removeprefix("pane-") for p in tabs.query(Pane) if not p.has_work(store)
         }
-        self._absent = absent(store.layouts) | idle  # e.g. Pending where nothing is queued
+        self._absent = absent(store) | idle  # e.g. Pending where nothing is queued
         for pane in tabs.query(TabPane):  # those composed (tests compose a few)
             key = (pane.id or "").removeprefix("tab-")
             (tabs.hide_tab if key in self._absent else tabs.show_tab)(f"tab-{key}")

@@ -17,9 +17,10 @@ if TYPE_CHECKING:
     import random
 
     from memtui.demo.common import Sink
-    from memtui.engine.model import ContextFile, Entry, OutlineItem
+    from memtui.engine.model import ContextFile, Entry, Mood, OutlineItem
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
+    from memtui.engine.timeline import Timeline
     from memtui.engine.write.transaction import Receipt
 
 __all__ = ["Detection", "Layout", "Listing", "there"]
@@ -146,3 +147,43 @@ class Layout(Detection):
         from memtui.engine.layouts.common import refused
 
         raise refused(f"{kind}:{name}: {self.name} entries of this kind are not restored")
+
+    # The faces' own views it feeds: "timeline" (its `timeline`: the Events pane, `memtui
+    # events`) and "mood" (its `mood`: the Mood pane, `memtui mood`). A view's tab shows
+    # in a store where some layout feeds it.
+    views: frozenset[str] = frozenset()
+    # The states `mark` sets on its entries, by kind ({"event": ("done", "open")}).
+    marks: dict[str, tuple[str, ...]] = {}
+    # Where `archive(..., item=)` moves an item of an entry, for a face's confirm.
+    item_archived_to: str = "to the archive"
+
+    def timeline(self, store: Store, data: Any) -> Timeline | None:
+        """Its dated entries (open or done, due or not), sorted once, newest first, the
+        overdue ones marked (engine.timeline); None when it keeps none."""
+        return None
+
+    def archived_timeline(self, store: Store, data: Any) -> tuple[Timeline | None, str | None]:
+        """What it archived out of its timeline, read on demand (the Events pane's `v`),
+        and why there is none if it can't be read."""
+        return None, None
+
+    def mark(self, root: str, kind: str, name: str, state: str, **shown: Any) -> Receipt:
+        """Set its entry `kind:name` to `state`, one of `marks[kind]` (`memtui done` and
+        `reopen` set "done" and "open"; options: expect, dry_run), in one transaction."""
+        from memtui.engine.layouts.common import refused
+
+        raise refused(f"{kind}:{name}: {self.name} entries of this kind are not marked {state}")
+
+    def mood(self, data: Any) -> Mood | None:
+        """Its agent's mood over time (the Mood pane, `memtui mood`); None: it keeps none."""
+        return None
+
+    def items(self, store: Store, data: Any, kind: str, name: str) -> list[str]:
+        """The items inside its entry `kind:name` that `archive(..., item=)` moves one of
+        (x in the tree asks which first): none by default."""
+        return []
+
+    def archived_items(self, store: Store, data: Any) -> tuple[list[tuple[str, str]], str | None]:
+        """(entry id, item) of each item it archived out of an entry, read on demand, for
+        `restore(..., item=)`; and why there are none if they can't be read."""
+        return [], None

@@ -44,6 +44,22 @@ def restored_from(entry_id: str) -> str:
     return str(getattr(layout, "restored_from", "from archive/ to where it was"))
 
 
+def mark(root: str, entry_id: str, state: str, **shown: Any) -> Receipt:
+    """Set the entry to `state` ("done", "open": `memtui done`/`reopen`) through its
+    layout's `mark` (options: expect, dry_run); refused for a kind with no such state."""
+    from memtui.engine.layouts import registry
+    from memtui.engine.ops.common import Refused
+
+    try:
+        layout, kind, name = _owner(entry_id, state)
+    except NotAnEntry:
+        layout, kind, name = None, "", ""
+    if layout is None or state not in layout.marks.get(kind, ()):
+        kinds = [f"{k}:" for lay in registry().values() for k, s in lay.marks.items() if state in s]
+        raise Refused(f"{entry_id!r} is not marked {state}: {', '.join(kinds)} ids are")
+    return layout.mark(root, kind, name, state, **shown)
+
+
 def edit_entry(root: str, entry_id: str, new_text: str, **shown: Any) -> Receipt:
     """Replace the entry's text (ops.edit.edit_entry; `ops.edit` is that module)."""
     from memtui.engine.ops import edit

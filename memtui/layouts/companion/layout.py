@@ -7,13 +7,15 @@ from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused
-from memtui.engine.model import Entry, Event, OutlineItem
+from memtui.engine.model import Companion as Data
+from memtui.engine.model import Entry, Event, Mood, OutlineItem
 from memtui.layouts.companion import parse as companion
 from memtui.layouts.companion.detect import CompanionDetection
 
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
+    from memtui.engine.timeline import Timeline
     from memtui.engine.write.transaction import Receipt
 
 
@@ -25,6 +27,9 @@ class Companion(CompanionDetection, Layout):
         (companion.PROFILE, None),
         (companion.MOOD, None),
     )
+    views = frozenset({"timeline", "mood"})
+    marks = {"event": ("done", "open")}  # 状态 已完成 / 待跟进
+    item_archived_to = f"to archive/{companion.PROFILE}"
 
     def demo(self, sink: Any, rng: Any, size: int, today: Any) -> dict[str, int]:
         from memtui.layouts.companion.demo import build_companion
@@ -71,6 +76,38 @@ class Companion(CompanionDetection, Layout):
             item = _item(shown)
             return ops.restore_profile_item(root, name, item, **op_options(shown))
         return ops.restore_event(root, f"event:{name}", **op_options(shown))
+
+    def timeline(self, store: Store, data: Data) -> Timeline:
+        from memtui.layouts.companion.timeline import timeline
+
+        return timeline(store, data)
+
+    def archived_timeline(self, store: Store, data: Data) -> tuple[Timeline, str | None]:
+        from memtui.layouts.companion.timeline import archived_timeline
+
+        return archived_timeline(store, data)
+
+    def mark(self, root: str, kind: str, name: str, state: str, **shown: Any) -> Receipt:
+        from memtui.layouts.companion import ops
+
+        op = {"done": ops.done, "open": ops.reopen}.get(state) if kind == "event" else None
+        if op is None:
+            return super().mark(root, kind, name, state, **shown)
+        return op(root, f"event:{name}", **op_options(shown))
+
+    def mood(self, data: Data) -> Mood | None:
+        return data.mood
+
+    def items(self, store: Store, data: Data, kind: str, name: str) -> list[str]:
+        if kind != "profile":
+            return []
+        return next((list(c.items) for c in data.profile if c.name == name), [])
+
+    def archived_items(self, store: Store, data: Data) -> tuple[list[tuple[str, str]], str | None]:
+        from memtui.layouts.companion.archived import archived_profile
+
+        pairs, problem = archived_profile(store)
+        return [(f"profile:{cat}", item) for cat, item in pairs], problem
 
 
 def event_entry(e: Event, eid: str, titles: bool = True) -> Entry:

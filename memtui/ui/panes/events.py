@@ -1,4 +1,4 @@
-"""The companion timeline: memory/events.md as a list, newest first.
+"""The events timeline a layout keeps (Layout.timeline) as a list, newest first.
 
 20,000 events show at once: each snapshot is sorted once into a list of
 indices, a filter is a list of indices into that, and a row is formatted only
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from rich.style import Style
 from rich.text import Text
@@ -16,25 +17,19 @@ from textual import work
 from textual.binding import Binding
 from textual.message import Message
 
+from memtui.engine import ops
 from memtui.engine.identity import fingerprint
 from memtui.engine.model import Event
 from memtui.engine.store import Store
-from memtui.layouts.companion.timeline import (
-    ARCHIVED,
-    EVENT_TYPES,
-    EVENTS,
-    Timeline,
-    event_id,
-    timeline,
-    timeline_of,
-)
+from memtui.engine.timeline import Timeline, archived, timeline
+from memtui.engine.views import views
 from memtui.ui.messages import EditEntry, OpenFile, RunOp, ShowHistory
 from memtui.ui.panes.listing import GONE, ListPane
 from memtui.ui.safe import literal, row
 from memtui.ui.widgets.rows import Rows
 
 FILTERS = Binding.Group("View", compact=True)
-TYPES = ("all", *EVENT_TYPES)
+ALL = "all"  # the type filter's first value; the others are the timeline's types
 MUTATING = frozenset({"toggle_done", "archive", "edit"})
 LIVE_ONLY = frozenset({"toggle_done", "edit"})  # not for archived events
 # Column widths, in terminal cells.
@@ -70,25 +65,26 @@ class EventsPane(ListPane):
         Binding("e", "edit", "Edit", id="events.edit"),
         Binding("h", "history", "History", id="events.history", show=False),
     ]
-    LAYOUT = "companion"
+    VIEW = "timeline"  # what a layout must feed for this pane (Layout.views)
+    # Said of any layout's timeline: its files and types are in the header and detail.
     COMMANDS = [
         ("Events: show open only / all", "Toggle the open-only filter (o)", "toggle_open"),
         ("Events: show overdue only / all", "Open and past their due date (O)", "toggle_overdue"),
-        ("Events: next type filter", "all, 情绪事件, 约定, 用户Todo, 重要事件 (t)", "cycle_type"),
-        ("Events: mark done / reopen", "Set the highlighted event's 状态 (d)", "toggle_done"),
+        ("Events: next type filter", "all, then each type of the timeline (t)", "cycle_type"),
+        ("Events: mark done / reopen", "Set the highlighted event done or open (d)", "toggle_done"),
         (
             "Events: archive or restore the event",
-            "Move it to archive/memory/events.md, or back when archived (x)",
+            "Move it to the archive, or back when archived (x)",
             "archive",
         ),
         (
             "Events: show archived events / the timeline",
-            "archive/memory/events.md, where x restores (v)",
+            "The archived events, where x restores (v)",
             "toggle_archived",
         ),
-        ("Events: edit the event", "Edit its text in memory/events.md (e)", "edit"),
-        ("Events: history of events.md", "Snapshots, diff and rollback (h)", "history"),
-        ("Events: open in the file viewer", "memory/events.md at the event (enter)", "open"),
+        ("Events: edit the event", "Edit its text in its file (e)", "edit"),
+        ("Events: history of the events file", "Snapshots, diff and rollback (h)", "history"),
+        ("Events: open in the file viewer", "Its file at the event (enter)", "open"),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -102,8 +98,11 @@ class EventsPane(ListPane):
         self.current_id: str | None = None
         self.current_fp: str | None = None
         self._acted: str | None = None  # the event this pane last changed (it may leave)
-        self.archived = False  # showing archive/memory/events.md
+        self.archived = False  # showing what was archived out of the timeline
         self.archive_problem: str | None = None
+
+    def has_work(self, store: Store) -> bool:
+        return self.VIEW in views(store)
 
     # --- snapshots and filters ----------------------------------------------
 
@@ -118,15 +117,13 @@ class EventsPane(ListPane):
 
     @work(thread=True, exclusive=True, group="archived-events")
     def _load_archived(self, store: Store) -> None:
-        from memtui.layouts.companion.archived import archived_events
-
-        events, problem = archived_events(store)
-        self.post_message(self.ArchivedRead(store, timeline_of(events, store.today), problem))
+        line, problem = archived(store)
+        self.post_message(self.ArchivedRead(store, line, problem))
 
     @dataclass
     class ArchivedRead(Message):
         store: Store
-        timeline: Timeline
+        timeline: Timeline | None
         problem: str | None
 
     def on_events_pane_archived_read(self, message: EventsPane.ArchivedRead) -> None:
@@ -140,10 +137,12 @@ class EventsPane(ListPane):
         self.current_id = self.current_fp = None
         self.refresh_bindings()
         if self.store is not None:
-            self.timeline = None if self.archived else timeline(self.store)
+            live = timeline(self.store)
+            self.timeline = None if self.archived else live
             if self.archived:
                 self.rows.set_rows(0, self.render_row)
-                self.show_header(Text("reading archive/memory/events.md…", style="italic"))
+                where = live.archive if live is not None else "the archive"
+                self.show_header(Text(f"reading {where}…", style="italic"))
                 self.show_detail(Text())
             self.show_store(self.store)
 
@@ -154,15 +153,20 @@ class EventsPane(ListPane):
         place is not the one the user chose."""
         line = self.timeline
         if line is None:
+            if not self.archived:  # no layout here keeps one (else: being read)
+                self.view = []
+                self.rows.set_rows(0, self.render_row)
+                self._header()
+                self._detail()
             return
-        wanted = TYPES[self.type_index]
+        wanted = self._type()
         events = line.events
         self.view = [
             i
             for i, e in enumerate(events)
             if (not self.open_only or e.is_open)
             and (not self.overdue_only or i in line.overdue)
-            and (wanted == "all" or e.type == wanted)
+            and (wanted == ALL or e.type == wanted)
         ]
         rows = self.rows
         keep, shown = self.current_id, self.current_fp
@@ -175,6 +179,13 @@ class EventsPane(ListPane):
                 self._acted = None
         self._header()
         self._detail()
+
+    def _types(self) -> tuple[str, ...]:
+        return (ALL, *(self.timeline.types if self.timeline is not None else ()))
+
+    def _type(self) -> str:
+        types = self._types()
+        return types[self.type_index % len(types)]
 
     def event_at(self, index: int) -> tuple[Event, str] | None:
         if self.timeline is None or not 0 <= index < len(self.view):
@@ -234,20 +245,20 @@ class EventsPane(ListPane):
         line, store = self.timeline, self.store
         text = Text(no_wrap=True, end="")
         if store is None or line is None:
+            if store is not None and not self.archived:
+                text.append("No events timeline in this store.", style="italic")
             self.show_header(text)
             return
         if self.archived:
-            text.append(f"Archived ({ARCHIVED}): ", style="bold")
+            text.append(f"Archived ({line.archive}): ", style="bold")
             if self.archive_problem:
                 text.append_text(row(self.archive_problem))
             else:
                 self._counts(text, line)
             text.append(" │ x restores · v back to the timeline", style="dim")
-        elif store.companion is None:
-            text.append("No companion layout in this store (memory/events.md).", style="italic")
-        elif EVENTS in store.unreadable:
-            text.append(f"{EVENTS} cannot be read: ", style="italic")
-            text.append_text(row(store.unreadable[EVENTS]))
+        elif line.file in store.unreadable:
+            text.append(f"{line.file} cannot be read: ", style="italic")
+            text.append_text(row(store.unreadable[line.file]))
         else:
             self._counts(text, line)
             open_count = sum(1 for e in line.events if e.is_open)
@@ -255,7 +266,7 @@ class EventsPane(ListPane):
             overdue = self.style_of("events--overdue")
             text.append(f"{len(line.overdue):,} overdue", style=overdue if line.overdue else "")
             text.append(" │ last active ")
-            active = store.companion.last_active
+            active = line.last_active
             text.append_text(row(active) if active else Text("unknown", style="italic"))
             text.append(" │ o open only · O overdue · t type · v archived", style="dim")
         self.show_header(text)
@@ -265,8 +276,8 @@ class EventsPane(ListPane):
         filters = ["open only"] if self.open_only else []
         if self.overdue_only:
             filters.append("overdue")
-        if self.type_index:
-            filters.append(TYPES[self.type_index])
+        if self._type() != ALL:
+            filters.append(self._type())
         text.append(f"{total} events" if not filters else f"{shown} of {total} events")
         if filters:
             text.append(f" [{', '.join(filters)}]", style="bold")
@@ -276,17 +287,20 @@ class EventsPane(ListPane):
         text = Text(end="")
         if current is None:
             if self.rows.lost:
-                gone = event_id(shown_label(self.current_id or ""))
+                gone = self._entry_id(shown_label(self.current_id or ""))
                 text.append(f"{gone}: {GONE}", style="italic")
             elif self.timeline is not None and self.timeline.events:
                 text.append("No events match the filters.", style="italic")
         else:
             event, entry_id = current
-            text.append(event_id(shown_label(entry_id)), style="bold")
+            text.append(self._entry_id(shown_label(entry_id)), style="bold")
             text.append(f" · {event.span.file}:{event.span.lineno}\n", style="dim")
             text.append_text(literal(event.text.rstrip("\r\n")))
             self.current_id, self.current_fp = entry_id, fingerprint(event.text)
         self.show_detail(text)
+
+    def _entry_id(self, shown: str) -> str:
+        return self.timeline.entry_id(shown) if self.timeline is not None else shown
 
     # --- actions ------------------------------------------------------------
 
@@ -295,8 +309,13 @@ class EventsPane(ListPane):
             return False
         if action in LIVE_ONLY and self.archived:
             return None  # shown greyed: restore it first
-        if action == "history" and (self.store is None or self.store.companion is None):
-            return None  # no events.md to show the history of
+        line = timeline(self.store) if self.store is not None else None
+        if action == "history" and line is None:
+            return None  # no file to show the history of
+        if action == "toggle_archived" and not self.archived and not (line and line.archive):
+            return None  # its layout archives nothing out of it
+        if action == "toggle_done" and not _marks(line):
+            return None  # its layout sets no state on its entries
         return True
 
     def action_toggle_open(self) -> None:
@@ -308,39 +327,33 @@ class EventsPane(ListPane):
         self._refilter()
 
     def action_cycle_type(self) -> None:
-        self.type_index = (self.type_index + 1) % len(TYPES)
+        self.type_index = (self.type_index + 1) % len(self._types())
         self._refilter()
 
     def action_toggle_done(self) -> None:
-        from memtui.layouts.companion import ops as companion
-
         current = self.current
         if current is not None and current[0].is_open:
-            self._change_current("done", companion.done)
+            self._change_current("done", partial(ops.mark, state="done"))
         elif current is not None:
-            self._change_current("reopen", companion.reopen)
+            self._change_current("reopen", partial(ops.mark, state="open"))
         else:
             self.lost_said("done")
 
     def action_archive(self) -> None:
-        from memtui.layouts.companion import ops as companion
-
+        line = self.timeline
         if self.archived:
-            self._change_current(
-                "restore",
-                companion.restore_event,
-                "Restore {id}: move it back to where it was in memory/events.md?",
-            )
+            where = line.file if line is not None else ""
+            question = f"Restore {{id}}: move it back to where it was in {where}?"
+            self._change_current("restore", ops.restore, question)
             return
-        self._change_current(
-            "archive",
-            companion.archive_event,
-            "Archive {id}: move it to archive/memory/events.md? "
-            "(v lists archived events; x there restores it)",
+        where = line.archive if line is not None else ""
+        question = (
+            f"Archive {{id}}: move it to {where}? (v lists archived events; x there restores it)"
         )
+        self._change_current("archive", ops.archive, question)
 
     def _change_current(self, verb: str, op: Callable[..., object], question: str = "") -> None:
-        """`op(root, "event:ID", expect=FINGERPRINT)` on the highlighted event as shown,
+        """`op(root, "KIND:ID", expect=FINGERPRINT)` on the highlighted event as shown,
         run by the app as "VERB ID"; with a `question` ({id} in it), only once the user
         says yes. The engine refuses if the event is not the one shown any more."""
         current, store = self.current, self.store
@@ -349,7 +362,7 @@ class EventsPane(ListPane):
             return
         event, entry_id = current
         self._acted = entry_id
-        root, ref, shown = store.root, event_id(entry_id), fingerprint(event.text)
+        root, ref, shown = store.root, self._entry_id(entry_id), fingerprint(event.text)
         label = shown_label(entry_id)
         ask = question.format(id=label) if question else None
         self.post_message(RunOp(f"{verb} {label}", lambda: op(root, ref, expect=shown), ask))
@@ -357,12 +370,14 @@ class EventsPane(ListPane):
     def action_edit(self) -> None:
         current = self.current
         if current is not None:
-            self.post_message(EditEntry(event_id(current[1])))  # fingerprinted if ambiguous
+            self.post_message(EditEntry(self._entry_id(current[1])))  # fingerprinted if ambiguous
         else:
             self.lost_said("edit")
 
     def action_history(self) -> None:
-        self.post_message(ShowHistory(EVENTS))
+        line = timeline(self.store) if self.store is not None else None
+        if line is not None:
+            self.post_message(ShowHistory(line.file))
 
     def action_open(self) -> None:
         current = self.current
@@ -370,6 +385,13 @@ class EventsPane(ListPane):
             return
         event = current[0]
         self.post_message(OpenFile(event.span.file, event.span.lineno))
+
+
+def _marks(line: Timeline | None) -> tuple[str, ...]:
+    """The states its layout sets on the timeline's entries (Layout.marks)."""
+    from memtui.engine.layouts import layout
+
+    return layout(line.layout).marks.get(line.kind, ()) if line is not None else ()
 
 
 def _position(view: list[int], index: int | None) -> int | None:

@@ -20,6 +20,8 @@ from textual.widgets import Static
 
 from memtui.engine.model import Mood, MoodSnapshot
 from memtui.engine.store import Store
+from memtui.engine.views import mood as mood_of
+from memtui.engine.views import views
 from memtui.engine.words import counted
 from memtui.ui.messages import OpenFile, ShowHistory
 from memtui.ui.panes import Pane
@@ -220,7 +222,7 @@ class MoodPane(Pane):
         Binding("enter", "open", "Open file", id="mood.open"),
         Binding("h", "history", "History", id="mood.history"),
     ]
-    LAYOUT = "companion"
+    VIEW = "mood"  # what a layout must feed for this pane (Layout.views)
     COMMANDS = [
         ("Mood: open mood_state.md", "In the file viewer (enter)", "open"),
         ("Mood: history of mood_state.md", "Snapshots, diff and rollback (h)", "history"),
@@ -232,6 +234,9 @@ class MoodPane(Pane):
         self.mood: Mood | None = None
         self.summary_text = Text()
         self.snapshots_text = Text()
+
+    def has_work(self, store: Store) -> bool:
+        return self.VIEW in views(store)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="mood-scroll"):
@@ -249,7 +254,7 @@ class MoodPane(Pane):
 
     def show_store(self, store: Store) -> None:
         self.store = store
-        self.mood = store.companion.mood if store.companion else None
+        self.mood = mood_of(store)
         self.refresh_bindings()
         t = store.config.thresholds
         bounds = (t.mood_step_valence, t.mood_step_energy)
@@ -262,7 +267,7 @@ class MoodPane(Pane):
     def _summary(self, store: Store, bounds: tuple[float, float]) -> Text:
         text = Text(end="")
         mood = self.mood
-        if store.companion is None:
+        if not self.has_work(store):
             text.append("No companion layout in this store (memory/mood_state.md).", "italic")
             return text
         if mood is None:

@@ -1,6 +1,7 @@
 """x in the index tree: archive or restore the row (asked first, refused by the engine
 if the agent changed it since this snapshot), the selected rows as one operation, or one
-item of an entry (a profile category's items, the archived profile's) picked first."""
+item of an entry (the items its layout names inside it, or the archived ones) picked
+first."""
 
 from __future__ import annotations
 
@@ -97,27 +98,28 @@ class Archiving:
         return fingerprint_of(store, entry)
 
     def pick_item(self: Any, verb: str, entry_id: str, shown: str | None) -> None:
+        from memtui.engine.views import items
+
         store = self.store
         if verb == "restore-event":
             self.post_message(Say(EVENTS_ELSEWHERE))
             return
-        if store is None or store.companion is None:
+        if store is None:
             return
         if verb == "archive-item":
-            category = entry_id.partition(":")[2]
-            cat = next((c for c in store.companion.profile if c.name == category), None)
-            if cat is None or not cat.items:
-                self.post_message(Say(f"{category}: no items to archive", "warning"))
+            found, where = items(store, entry_id)
+            if not found:
+                self.post_message(Say(f"{_name(entry_id)}: no items to archive", "warning"))
                 return
-            self._choose_item(verb, [(category, item) for item in cat.items], None, shown)
+            self._choose_item(verb, [(entry_id, item) for item in found], None, shown, where)
         else:
-            self._read_archived_profile(store)
+            self._read_archived_items(store)
 
-    @work(thread=True, exclusive=True, group="archived-profile")
-    def _read_archived_profile(self: Any, store: Store) -> None:
-        from memtui.layouts.companion.archived import archived_profile
+    @work(thread=True, exclusive=True, group="archived-items")
+    def _read_archived_items(self: Any, store: Store) -> None:
+        from memtui.engine.views import archived_items
 
-        pairs, problem = archived_profile(store)
+        pairs, problem = archived_items(store)
         self.app.call_from_thread(self._choose_item, "restore-item", pairs, problem)
 
     def _choose_item(
@@ -126,35 +128,43 @@ class Archiving:
         pairs: list[tuple[str, str]],
         problem: str | None,
         shown: str | None = None,
+        where: str = "",
     ) -> None:
-        """Which item, then archive or restore it; `shown`: the category's fingerprint
-        as displayed (an item is named by its text, so a restore needs none)."""
+        """Which (entry id, item), then archive or restore it; `shown`: the entry's
+        fingerprint as displayed (an item is named by its text, so a restore needs
+        none); `where`: where an archived item goes, in words."""
         from memtui.engine import ops
         from memtui.ui.screens.choose import ChoiceScreen
 
         if not pairs:
-            self.post_message(Say(problem or "no archived profile items", "warning"))
+            self.post_message(Say(problem or "no archived items", "warning"))
             return
         archiving = verb == "archive-item"
         question = (
-            f"Archive which item of {pairs[0][0]}? It moves to archive/memory/user_profile.md."
+            f"Archive which item of {_name(pairs[0][0])}? It moves {where}."
             if archiving
             else "Restore which item? It goes back where it was in its category."
         )
-        choices = [item if archiving else f"{cat} · {item}" for cat, item in pairs]
+        choices = [item if archiving else f"{_name(entry)} · {item}" for entry, item in pairs]
         op = ops.archive if archiving else ops.restore
         root = self.store.root if self.store is not None else ""
 
         def picked(index: int | None) -> None:
             if index is None:
                 return
-            cat, item = pairs[index]
+            entry, item = pairs[index]
+            name = _name(entry)
             self.post_message(
                 RunOp(
-                    f"{'archive' if archiving else 'restore'} {cat} item",
-                    lambda: op(root, f"profile:{cat}", item=item, expect=shown),
-                    confirm=f"{'Archive' if archiving else 'Restore'} “{item}” ({cat})?",
+                    f"{'archive' if archiving else 'restore'} {name} item",
+                    lambda: op(root, entry, item=item, expect=shown),
+                    confirm=f"{'Archive' if archiving else 'Restore'} “{item}” ({name})?",
                 )
             )
 
         self.post_message(Ask(ChoiceScreen(question, choices), picked))
+
+
+def _name(entry_id: str) -> str:
+    """An entry's name as a confirm says it: its id without the kind."""
+    return entry_id.partition(":")[2]
