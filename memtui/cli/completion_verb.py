@@ -51,12 +51,10 @@ complete -o bashdefault -F _memtui memtui
 """
 
 
-def register(verbs: Any) -> None:
-    text = "print a shell completion script: verbs, options and the store's entry ids"
+def register(verbs: Any, _store: Any) -> None:
     p = verbs.add_parser(
         "completion",
-        help=text,
-        description=text + ". Load it with e.g. `source <(memtui completion bash)` "
+        more=". Load it with e.g. `source <(memtui completion bash)` "
         "or save it where your shell reads completions.",
     )
     p.add_argument("shell", choices=SHELLS, help="the shell the script is for")
