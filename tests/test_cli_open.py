@@ -54,6 +54,16 @@ def test_memtui_path_without_a_terminal_prints_the_summary_and_writes_nothing(
     assert tree_digest(demo) == before
 
 
+@pytest.mark.parametrize("layout", ["claude", "hermes", "openclaw"])
+def test_every_layout_says_its_line_in_the_summary(demo: Path, layout: str) -> None:
+    """Not only the seed layouts: each layout declares its summary (Layout.summary)."""
+    res = run_cli("--summary", str(demo / layout), env=ENV)
+    assert res.returncode == 0, res.stderr
+    said = res.stdout.splitlines()
+    assert said[0] == f"{demo / layout}  ({layout})"
+    assert said[1].startswith(f"  {layout}: ") and any(c.isdigit() for c in said[1])
+
+
 def test_memtui_in_a_store_folder_summarises_that_folder(demo: Path) -> None:
     res = run_cli(cwd=demo, env=ENV)
     assert res.returncode == 0, res.stderr

@@ -4,7 +4,8 @@ what it runs. A layout declares them (`Detection.commands`); the CLI makes the
 questions arguments, the app asks them in turn; neither knows a layout.
 
 Declaring a command imports nothing of its write path: `run`, `check`, `options` and
-`shape` are "module:function" strings, imported when the command is run or asked."""
+`shape` are "module:function" strings, imported when the command is run or asked (a
+function itself will do where importing it costs nothing)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
 RESERVED = frozenset(("verb", "kind", "command", "store", "store_path", "json", "dry_run"))
 RESERVED |= {"handler", "apply", "root"}
 KINDS = ("text", "int", "file")
+# A function, named "module:function" so that declaring it imports nothing (or itself).
+Spec = str | Callable[..., Any]
 
 
 @dataclass(frozen=True)
@@ -36,10 +39,10 @@ class Ask:
     optional: bool = False  # may be left out: no option given, an empty answer
     kind: str = "text"  # text, int, or file (the CLI reads the file named, -: stdin)
     placeholder: str = ""  # the app's hint in an empty answer
-    options: str = ""  # "module:function"(store) -> the answers the store suggests
+    options: Spec = ""  # "module:function"(store) -> the answers the store suggests
     other: str = ""  # with options: the question for an answer not among them
-    check: str = ""  # "module:function"(value, answers): raises MemtuiError if refused
-    shape: str = ""  # "module:function"(answers) -> fields to change, or None: not asked
+    check: Spec = ""  # "module:function"(value, answers): raises MemtuiError if refused
+    shape: Spec = ""  # "module:function"(answers) -> fields to change, or None: not asked
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or self.name in RESERVED:
@@ -53,7 +56,7 @@ class Command:
     """One thing a layout offers to do: its questions, then one engine call."""
 
     id: str  # unique among the layouts: the app's action names it
-    run: str  # "module:function"(root, dry_run=..., **answers) -> Receipt | None
+    run: Spec  # "module:function"(root, dry_run=..., **answers) -> Receipt | None
     verb: str = ""  # the CLI verb it belongs to (add, maintain); "": the app's only
     name: str = ""  # its name after the verb (`memtui add fact`)
     help: str = ""  # the CLI's help
@@ -75,8 +78,10 @@ class _Blank(dict[str, Any]):
         return ""
 
 
-def resolve(spec: str) -> Callable[..., Any]:
-    """The function a "module:function" string names, imported now."""
+def resolve(spec: Spec) -> Callable[..., Any]:
+    """The function a "module:function" string names, imported now (or the function)."""
+    if callable(spec):
+        return spec
     module, _, name = spec.partition(":")
     found: Callable[..., Any] = getattr(import_module(module), name)
     return found
