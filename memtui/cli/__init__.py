@@ -32,14 +32,14 @@ VERB_TABLE: dict[str, tuple[str, str, str]] = {
     "list": ("read_verbs", "read", "every entry with its id"),
     "show": ("read_verbs", "read", "one entry or file, exactly as stored"),
     "search": ("read_verbs", "read", "full-text search, CJK included (smart case)"),
-    "events": ("read_verbs", "read", "the companion events timeline"),
+    "events": ("read_verbs", "read", "the events timeline"),
     "mood": ("read_verbs", "read", "the mood history, current values and healing-loop guard"),
-    "pending": ("read_verbs", "read", "the dsh candidates and other agents' staged writes"),
+    "pending": ("read_verbs", "read", "the candidates and other agents' staged writes"),
     "log": ("read_verbs", "read", "the operations memtui made, newest first (`memtui undo OP`)"),
     "accept": (
         "write_verbs",
         "write",
-        "accept dsh candidates (edit-then-accept with options) or approve queued writes",
+        "accept candidates (edit-then-accept with options) or approve queued writes",
     ),
     "reject": (
         "write_verbs",

@@ -30,7 +30,7 @@ _memtui_ids() {  # $1: the word being completed; $2: the kind of id
 }
 """
 
-# Ids hold a colon (event:E020), which bash splits words at: the wrapper re-reads the
+# Ids hold a colon (kind:name), which bash splits words at: the wrapper re-reads the
 # line split at blanks only, runs shtab's function, then drops what bash will keep of
 # the word before its last colon (as bash-completion's __ltrim_colon_completions).
 _BASH_WRAPPER = r"""

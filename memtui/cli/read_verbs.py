@@ -42,7 +42,7 @@ def register(verbs: Any, store: argparse.ArgumentParser, only: str | None = None
         )
     if p := verb("show", show):
         p.add_argument(
-            "entry", metavar="ENTRY", help="e.g. event:E020, fact:PYTHON_ENV, file:index.txt"
+            "entry", metavar="ENTRY", help="an id as `list` gives it (kind:name), or file:<path>"
         )
         p.add_argument(
             "--raw",
@@ -371,7 +371,7 @@ def oplog(args: argparse.Namespace) -> int:
 
 
 def _entries_text(entries: list[str], count: int) -> str:
-    """`  3 entries: topic:a, topic:b, fact:GIT` (every one the log names)."""
+    """`  3 entries: a:x, a:y, b:z` (every one the log names)."""
     from memtui.engine.words import counted, listed
 
     if not count:

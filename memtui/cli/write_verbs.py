@@ -13,11 +13,8 @@ from memtui.cli import CallError, Refused
 from memtui.cli.output import detail, emit_json, line, warn
 from memtui.cli.read_verbs import add_pending_filters, filtered_candidates, load, store_root
 
-_ID_HELP = (
-    "a candidate or queued write's id as `pending` lists it "
-    "(e.g. 20261129-0007, hermes-pending:<id>, openclaw-audit:<id>)"
-)
-_ENTRY_HELP = "the entry's id as `list` gives it (e.g. fact:PYTHON_ENV, event:E020)"
+_ID_HELP = "a candidate or queued write's id as `pending` lists it"
+_ENTRY_HELP = "the entry's id as `list` gives it (kind:name)"
 _FILE_HELP = "a file of the store, relative to its root (e.g. memory/events.md)"
 _SNAPSHOT_HELP = "a snapshot as `history FILE` lists it (default: the newest)"
 
@@ -57,7 +54,7 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
         p = verb(name, archive if name == "archive" else restore)
         p.add_argument("entry", metavar="ENTRY", help=_ENTRY_HELP)
         _expect_option(p)
-        p.add_argument("--item", help="with profile:<category>: the item's text")
+        p.add_argument("--item", help="the item's text, for an entry that holds items")
     p = verbs.add_parser("history", parents=[store])
     p.set_defaults(handler=history)
     p.add_argument("file", metavar="FILE", help=_FILE_HELP)

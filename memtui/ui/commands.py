@@ -65,7 +65,7 @@ def commands(app: MemtuiApp) -> Iterator[SystemCommand]:
 
 
 def _stores_near(app: MemtuiApp) -> Iterator[SystemCommand]:
-    """The stores beside this one (the demo's claude/ folder, a parent store): open one."""
+    """The stores beside this one (the demo's agent folders, a parent store): open one."""
     import os
 
     from memtui.engine.store import stores_near
