@@ -25,7 +25,8 @@ def demo(tmp_path: Path) -> Path:
 
 
 def expected_summary(root: Path) -> list[str]:
-    """What the summary must say, worked out from the engine's snapshot of the store."""
+    """What the summary must say, worked out from the engine's snapshot of the store:
+    each layout's line in the order the first line names them."""
     store = open_store(root, today=TODAY_DATE)
     c, d, w = store.companion, store.dsh, store.workspace
     assert c is not None and d is not None and w is not None
@@ -33,11 +34,11 @@ def expected_summary(root: Path) -> list[str]:
     tally = f"{store.count('error')} errors, {store.count('warning')} warnings"
     return [
         f"{root}  ({', '.join(store.layouts)})",
+        f"  workspace: memory.md {w.index_lines} lines, {len(w.topics)} topic files",
         f"  companion: {len(events)} events ({sum(e.is_open for e in events)} open), "
         f"last active {c.last_active}",
         f"  dsh: {sum(len(s.facts) for s in d.fact_sections)} facts in "
         f"{len(d.fact_sections)} sections, {len(d.sops)} sops, {len(d.candidates)} pending",
-        f"  workspace: memory.md {w.index_lines} lines, {len(w.topics)} topic files",
         f"  findings: {tally}, {store.count('info')} info  (memtui check)",
     ]
 
@@ -51,6 +52,16 @@ def test_memtui_path_without_a_terminal_prints_the_summary_and_writes_nothing(
     assert res.returncode == 0 and res.stderr == "", res.stderr
     assert res.stdout.splitlines() == expected_summary(demo)
     assert tree_digest(demo) == before
+
+
+@pytest.mark.parametrize("layout", ["claude", "hermes", "openclaw"])
+def test_every_layout_says_its_line_in_the_summary(demo: Path, layout: str) -> None:
+    """Not only the seed layouts: each layout declares its summary (Layout.summary)."""
+    res = run_cli("--summary", str(demo / layout), env=ENV)
+    assert res.returncode == 0, res.stderr
+    said = res.stdout.splitlines()
+    assert said[0] == f"{demo / layout}  ({layout})"
+    assert said[1].startswith(f"  {layout}: ") and any(c.isdigit() for c in said[1])
 
 
 def test_memtui_in_a_store_folder_summarises_that_folder(demo: Path) -> None:

@@ -270,7 +270,7 @@ def test_read_only_dry_run_report_offers_no_apply(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot, app: MemtuiApp) -> None:
         await until(pilot, lambda: app.store is not None)
-        app.action_maintain(False)
+        app.action_command("dsh.maintain-report")
         await until(pilot, lambda: isinstance(app.screen, DryRunScreen))
         assert app.screen.apply is None
         assert "a applies it" not in str(app.screen.query_one("#report-note").render())

@@ -6,41 +6,89 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from importlib import import_module
+from typing import Any, NoReturn
 
 from memtui.cli.output import warn
 
-VERBS = (
-    "open",
-    "demo",
-    "completion",
-    "serve",
-    "check",
-    "list",
-    "show",
-    "search",
-    "events",
-    "mood",
-    "pending",
-    "accept",
-    "reject",
-    "edit",
-    "archive",
-    "restore",
-    "history",
-    "diff",
-    "rollback",
-    "done",
-    "reopen",
-    "index",
-    "maintain",
-    "add",
-    "log",
-    "undo",
-    "fix",
-    "context",
-    "stores",
-)
+# The one verb table: verb -> (the cli module that builds its parser, what it is, its
+# help), in the order `memtui --help` lists them. A "read" verb's call builds its parser
+# alone (a `search` pays for no write verb's imports: it is measured against grep) and
+# ends its process at once (_end); a "write" verb may change files; "tool": the others.
+VERB_TABLE: dict[str, tuple[str, str, str]] = {
+    "open": ("open_verb", "tool", "open the app on a store (the default verb: `memtui [PATH]`)"),
+    "demo": ("demo_verb", "tool", "write a sample store holding every layout"),
+    "completion": (
+        "completion_verb",
+        "tool",
+        "print a shell completion script: verbs, options and the store's entry ids",
+    ),
+    "serve": (
+        "serve_verb",
+        "tool",
+        "serve the app in a web browser (needs the web extra: pip install 'memtui[web]')",
+    ),
+    "check": ("read_verbs", "read", "report the findings of SPEC §5"),
+    "list": ("read_verbs", "read", "every entry with its id"),
+    "show": ("read_verbs", "read", "one entry or file, exactly as stored"),
+    "search": ("read_verbs", "read", "full-text search, CJK included (smart case)"),
+    "events": ("read_verbs", "read", "the events timeline"),
+    "mood": ("read_verbs", "read", "the mood history, current values and healing-loop guard"),
+    "pending": ("read_verbs", "read", "the candidates and other agents' staged writes"),
+    "log": ("read_verbs", "read", "the operations memtui made, newest first (`memtui undo OP`)"),
+    "accept": (
+        "write_verbs",
+        "write",
+        "accept candidates (edit-then-accept with options) or approve queued writes",
+    ),
+    "reject": (
+        "write_verbs",
+        "write",
+        "reject candidates (to archive/rejected/) or queued writes",
+    ),
+    "edit": ("write_verbs", "write", "replace an entry's text (in $EDITOR unless --text-file)"),
+    "archive": ("write_verbs", "write", "archive an entry"),
+    "restore": ("write_verbs", "write", "bring an archived entry back"),
+    "history": (
+        "write_verbs",
+        "tool",
+        "a file's snapshots, newest first (for `diff` and `rollback`)",
+    ),
+    "diff": ("write_verbs", "tool", "a snapshot against the file now, as a unified diff"),
+    "rollback": ("write_verbs", "write", "put a snapshot back (itself undoable)"),
+    "done": ("write_verbs", "write", "mark an event done (状态 已完成)"),
+    "reopen": ("write_verbs", "write", "reopen an event (状态 待跟进)"),
+    "index": (
+        "write_verbs",
+        "write",
+        "rebuild what memtui generates from the memory (index segments, unresolved blocks)",
+    ),
+    "maintain": ("write_verbs", "write", "dedupe and tidy (a dry run unless --apply)"),
+    "add": ("write_verbs", "write", "add memory by hand"),
+    "undo": (
+        "write_verbs",
+        "write",
+        "put back every file of one operation (default: the last; see `log`)",
+    ),
+    "fix": (
+        "fix_verb",
+        "write",
+        "the quick fix for a finding, or every finding of a code: a dry run showing the diff, "
+        "--apply to make it",
+    ),
+    "context": (
+        "context_verb",
+        "tool",
+        "what each layout's agent loads at session start, with the cut marked",
+    ),
+    "stores": (
+        "stores_verb",
+        "tool",
+        "list the memory stores found on this machine, with their size and findings",
+    ),
+}
+VERBS = tuple(VERB_TABLE)
+READ_VERBS = tuple(v for v, (_, does, _) in VERB_TABLE.items() if does == "read")
 
 
 class CallError(Exception):
@@ -64,13 +112,7 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-# The verbs cli.read_verbs registers: a call of one of them builds only their parsers
-# (a `search` pays for no write verb's imports: it is measured against grep).
-READ_VERBS = ("check", "list", "show", "search", "events", "mood", "log", "pending")
-
-
 def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
-    from memtui.cli import read_verbs
     from memtui.cli.store_arg import add_positional_paths
 
     parser = argparse.ArgumentParser(
@@ -84,39 +126,34 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
         action=_Version,
         help="print memtui's version (from the installed package) and exit",
     )
-    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+    verbs = _Verbs(parser.add_subparsers(dest="verb", metavar="VERB"))
     store = argparse.ArgumentParser(add_help=False)
     store.add_argument(
         "--store",
         metavar="PATH",
         help="the store's root (default: this folder if it is a store, else ~/.dsh/memory)",
     )
-    if verb in READ_VERBS:
-        read_verbs.register(verbs, store, only=verb)
-        add_positional_paths(parser)
-        return parser
-    from memtui.cli import (
-        completion_verb,
-        context_verb,
-        demo_verb,
-        fix_verb,
-        open_verb,
-        serve_verb,
-        stores_verb,
-        write_verbs,
-    )
-
-    open_verb.register(verbs)
-    demo_verb.register(verbs)
-    completion_verb.register(verbs)
-    serve_verb.register(verbs, store)
-    read_verbs.register(verbs, store)
-    write_verbs.register(verbs, store)
-    fix_verb.register(verbs, store)
-    context_verb.register(verbs, store)
-    stores_verb.register(verbs)
+    if verb in READ_VERBS:  # that verb's parser alone
+        import_module(f"memtui.cli.{VERB_TABLE[verb][0]}").register(verbs, store, only=verb)
+    else:
+        for module in dict.fromkeys(module for module, _, _ in VERB_TABLE.values()):
+            import_module(f"memtui.cli.{module}").register(verbs, store)
     add_positional_paths(parser)
     return parser
+
+
+class _Verbs:
+    """The verbs' subparsers: a verb's help, and its description (with `more` after it,
+    unless it has one of its own), from VERB_TABLE, so that a verb is said once."""
+
+    def __init__(self, action: Any) -> None:
+        self.action = action
+
+    def add_parser(self, name: str, more: str = "", **kwargs: Any) -> argparse.ArgumentParser:
+        text = VERB_TABLE[name][2]  # a verb not in the table is a bug: KeyError
+        kwargs.setdefault("description", text + more)
+        made: argparse.ArgumentParser = self.action.add_parser(name, help=text, **kwargs)
+        return made
 
 
 def main(argv: Sequence[str] | None = None) -> int:

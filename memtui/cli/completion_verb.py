@@ -30,7 +30,7 @@ _memtui_ids() {  # $1: the word being completed; $2: the kind of id
 }
 """
 
-# Ids hold a colon (event:E020), which bash splits words at: the wrapper re-reads the
+# Ids hold a colon (kind:name), which bash splits words at: the wrapper re-reads the
 # line split at blanks only, runs shtab's function, then drops what bash will keep of
 # the word before its last colon (as bash-completion's __ltrim_colon_completions).
 _BASH_WRAPPER = r"""
@@ -51,12 +51,10 @@ complete -o bashdefault -F _memtui memtui
 """
 
 
-def register(verbs: Any) -> None:
-    text = "print a shell completion script: verbs, options and the store's entry ids"
+def register(verbs: Any, _store: Any) -> None:
     p = verbs.add_parser(
         "completion",
-        help=text,
-        description=text + ". Load it with e.g. `source <(memtui completion bash)` "
+        more=". Load it with e.g. `source <(memtui completion bash)` "
         "or save it where your shell reads completions.",
     )
     p.add_argument("shell", choices=SHELLS, help="the shell the script is for")

@@ -9,8 +9,7 @@ from memtui.cli.output import emit_json, line
 
 
 def register(verbs: Any, store: argparse.ArgumentParser) -> None:
-    text = "what each layout's agent loads at session start, with the cut marked"
-    p = verbs.add_parser("context", parents=[store], help=text, description=text)
+    p = verbs.add_parser("context", parents=[store])
     p.set_defaults(handler=context)
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
 

@@ -9,15 +9,8 @@ from memtui.cli import CallError
 from memtui.cli.output import line
 
 
-def register(verbs: Any) -> None:
-    p = verbs.add_parser(
-        "demo",
-        help="write a sample store holding all six layouts",
-        description="Write a deterministic sample store holding all six layouts: the "
-        "workspace, companion and dsh layouts side by side, with a Claude Code memory folder "
-        "(claude/), a Hermes Agent home (hermes/) and an OpenClaw workspace (openclaw/) "
-        "beside them.",
-    )
+def register(verbs: Any, _store: Any) -> None:
+    p = verbs.add_parser("demo", description=_description())
     p.add_argument("--dir", metavar="D", help="where to write it (default: a new temp folder)")
     p.add_argument(
         "--size",
@@ -28,6 +21,19 @@ def register(verbs: Any) -> None:
     )
     p.add_argument("--no-ui", action="store_true", help="only write the store")
     p.set_defaults(handler=run)
+
+
+def _description() -> str:
+    """Every registered layout in its own words (its `title`), in detection order: a
+    layout that cannot share the root writes its own folder."""
+    from memtui.engine.layouts import detectors
+
+    titles = [f"{d.name} ({d.title})" if d.title else d.name for d in detectors().values()]
+    held = " and ".join([", ".join(titles[:-1]), *titles[-1:]] if titles[:-1] else titles)
+    return (
+        f"Write a deterministic sample store holding every layout, each in a folder of its "
+        f"own where it cannot share the root: {held}."
+    )
 
 
 def run(args: argparse.Namespace) -> int:

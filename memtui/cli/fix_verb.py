@@ -16,11 +16,7 @@ from memtui.cli.read_verbs import load
 def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     from memtui.cli.write_verbs import _settling
 
-    text = (
-        "the quick fix for a finding, or every finding of a code: a dry run showing the diff, "
-        "--apply to make it"
-    )
-    p = verbs.add_parser("fix", parents=[store], help=text, description=text)
+    p = verbs.add_parser("fix", parents=[store])
     settled = _settling(fix)
 
     def run(args: argparse.Namespace) -> int:

@@ -10,12 +10,8 @@ from memtui.cli import CallError
 from memtui.cli.read_verbs import store_root, summary
 
 
-def register(verbs: Any) -> None:
-    p = verbs.add_parser(
-        "open",
-        help="open the app on a store (the default verb: `memtui [PATH]`)",
-        description="Open the memtui app on a store.",
-    )
+def register(verbs: Any, _store: Any) -> None:
+    p = verbs.add_parser("open", description="Open the memtui app on a store.")
     p.add_argument(
         "path",
         nargs="?",

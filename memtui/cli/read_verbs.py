@@ -17,15 +17,15 @@ def register(verbs: Any, store: argparse.ArgumentParser, only: str | None = None
     """The read verbs' parsers; with `only`, that verb's alone (a call of `search` builds
     no other: argparse costs it a millisecond or two per verb)."""
 
-    def verb(name: str, handler: Any, help_text: str) -> argparse.ArgumentParser | None:
+    def verb(name: str, handler: Any) -> argparse.ArgumentParser | None:
         if only is not None and name != only:
             return None
-        p = verbs.add_parser(name, parents=[store], help=help_text, description=help_text)
+        p = verbs.add_parser(name, parents=[store])
         p.set_defaults(handler=handler)
         p.add_argument("--json", action="store_true", help="print JSON for scripts")
         return p
 
-    if p := verb("check", check, "report the findings of SPEC §5"):
+    if p := verb("check", check):
         p.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
         p.add_argument(
             "--format",
@@ -34,15 +34,15 @@ def register(verbs: Any, store: argparse.ArgumentParser, only: str | None = None
             help="text (default), json (= --json), github (workflow annotations) "
             "or sarif (SARIF 2.1.0, for code scanning)",
         )
-    if p := verb("list", list_entries, "every entry with its id"):
+    if p := verb("list", list_entries):
         p.add_argument(
             "--layout",
             choices=(*names(), "store"),
             help="only the entries of this layout",
         )
-    if p := verb("show", show, "one entry or file, exactly as stored"):
+    if p := verb("show", show):
         p.add_argument(
-            "entry", metavar="ENTRY", help="e.g. event:E020, fact:PYTHON_ENV, file:index.txt"
+            "entry", metavar="ENTRY", help="an id as `list` gives it (kind:name), or file:<path>"
         )
         p.add_argument(
             "--raw",
@@ -50,18 +50,18 @@ def register(verbs: Any, store: argparse.ArgumentParser, only: str | None = None
             help="only the text, byte for byte (no header, control characters not escaped): "
             "for `show --raw X > f; edit X --text-file f`",
         )
-    if p := verb("search", search, "full-text search, CJK included (smart case)"):
+    if p := verb("search", search):
         p.add_argument("query", metavar="QUERY", help="the text to find (or a regex with --regex)")
         p.add_argument("--regex", action="store_true", help="QUERY is a Python regular expression")
         p.add_argument("-s", "--case-sensitive", action="store_true", help="never ignore case")
-    if p := verb("events", events, "the events timeline"):
+    if p := verb("events", events):
         p.add_argument("--open", action="store_true", help="only open events (状态 待跟进)")
         p.add_argument(
             "--overdue", action="store_true", help="only open events past their due date"
         )
-    verb("mood", mood, "the mood history, current values and healing-loop guard")
-    verb("log", oplog, "the operations memtui made, newest first (`memtui undo OP`)")
-    if p := verb("pending", pending, "the dsh candidates and other agents' staged writes"):
+    verb("mood", mood)
+    verb("log", oplog)
+    if p := verb("pending", pending):
         add_pending_filters(p)
 
 
@@ -144,24 +144,12 @@ def _tally(store: Any) -> str:
 def summary(path: str | None) -> int:
     """The one-screen text summary (`memtui PATH` without a terminal, or --summary)."""
     store = load(argparse.Namespace(store=path))
+    from memtui.engine.layouts import layout
+
     line(f"{store.root}  ({', '.join(store.layouts) or 'no known layout'})")
-    if store.companion:
-        c = store.companion
-        open_n = sum(1 for e in c.events if e.is_open)
-        line(
-            f"  companion: {sum(1 for e in c.events if not e.is_sentinel):,} events "
-            f"({open_n:,} open), last active {c.last_active or 'unknown'}"
-        )
-    if store.dsh:
-        d = store.dsh
-        facts = sum(len(s.facts) for s in d.fact_sections)
-        line(
-            f"  dsh: {facts:,} facts in {len(d.fact_sections):,} sections, {len(d.sops):,} sops, "
-            f"{len(d.candidates):,} pending"
-        )
-    if store.workspace:
-        w = store.workspace
-        line(f"  workspace: memory.md {w.index_lines:,} lines, {len(w.topics):,} topic files")
+    for name in store.layouts:  # each layout's own line(s)
+        if (data := store.data.get(name)) is not None:
+            lines(f"  {name}: {said}" for said in layout(name).summary(data))
     line(f"  findings: {_tally(store)}  (memtui check)")
     return 0
 
@@ -239,18 +227,11 @@ def show(args: argparse.Namespace) -> int:
 
 
 def _details(store: Any, entry: Any) -> dict[str, Any]:
-    """Layout details for `show --json`: event fields, candidate meta, provenance."""
-    if entry.kind == "event" and store.companion:
-        for e in store.companion.events:
-            if e.span == entry.span:
-                return {"event": e.to_json()}
-    if entry.kind == "pending" and store.dsh:
-        for c in store.dsh.candidates:
-            if c.file == entry.file:
-                return {"candidate": c.to_json()}
-    if entry.kind in ("fact", "sop") and store.dsh:
-        return {"provenance": store.dsh.provenance.get(entry.id)}
-    return {}
+    """What the entry's layout adds for `show --json` (an event's fields, ...)."""
+    from memtui.engine.layouts import layout
+
+    data = store.data.get(entry.layout)
+    return {} if data is None else layout(entry.layout).details(store, data, entry)
 
 
 def search(args: argparse.Namespace) -> int:
@@ -390,7 +371,7 @@ def oplog(args: argparse.Namespace) -> int:
 
 
 def _entries_text(entries: list[str], count: int) -> str:
-    """`  3 entries: topic:a, topic:b, fact:GIT` (every one the log names)."""
+    """`  3 entries: a:x, a:y, b:z` (every one the log names)."""
     from memtui.engine.words import counted, listed
 
     if not count:

@@ -21,8 +21,7 @@ from memtui.cli.output import line, warn
 
 
 def register(verbs: Any, store: argparse.ArgumentParser) -> None:
-    text = "serve the app in a web browser (needs the web extra: pip install 'memtui[web]')"
-    p = verbs.add_parser("serve", parents=[store], help=text, description=text)
+    p = verbs.add_parser("serve", parents=[store])
     p.add_argument(
         "--host",
         default="127.0.0.1",

@@ -8,13 +8,8 @@ from typing import Any
 from memtui.cli.output import emit_json, line
 
 
-def register(verbs: Any) -> None:
-    text = "list the memory stores found on this machine, with their size and findings"
-    p = verbs.add_parser(
-        "stores",
-        help=text,
-        description=f"{text}. Looked at: the usual places under HOME and this folder.",
-    )
+def register(verbs: Any, _store: Any) -> None:
+    p = verbs.add_parser("stores", more=". Looked at: the usual places under HOME and this folder.")
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
     p.set_defaults(handler=run)
 

@@ -12,14 +12,9 @@ from typing import Any
 from memtui.cli import CallError, Refused
 from memtui.cli.output import detail, emit_json, line, warn
 from memtui.cli.read_verbs import add_pending_filters, filtered_candidates, load, store_root
-from memtui.layouts.claude.rules import TYPES as CLAUDE_TYPES
-from memtui.layouts.companion.vocab import EVENT_TYPES
 
-_ID_HELP = (
-    "a candidate or queued write's id as `pending` lists it "
-    "(e.g. 20261129-0007, hermes-pending:<id>, openclaw-audit:<id>)"
-)
-_ENTRY_HELP = "the entry's id as `list` gives it (e.g. fact:PYTHON_ENV, event:E020)"
+_ID_HELP = "a candidate or queued write's id as `pending` lists it"
+_ENTRY_HELP = "the entry's id as `list` gives it (kind:name)"
 _FILE_HELP = "a file of the store, relative to its root (e.g. memory/events.md)"
 _SNAPSHOT_HELP = "a snapshot as `history FILE` lists it (default: the newest)"
 
@@ -29,13 +24,12 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     common.add_argument("--json", action="store_true", help="print what changed as JSON")
     common.add_argument("--dry-run", action="store_true", help="print the diff, change nothing")
 
-    def verb(name: str, handler: Callable[..., Any], text: str) -> argparse.ArgumentParser:
-        p = verbs.add_parser(name, parents=[common], help=text, description=text)
+    def verb(name: str, handler: Callable[..., Any], more: str = "") -> argparse.ArgumentParser:
+        p = verbs.add_parser(name, parents=[common], more=more)
         p.set_defaults(handler=_settling(handler))
         return p
 
-    text = "accept dsh candidates (edit-then-accept with options) or approve queued writes"
-    p = verb("accept", accept, text)
+    p = verb("accept", accept)
     p.add_argument("ids", nargs="*", metavar="ID", help=_ID_HELP)
     _expect_option(p)
     p.add_argument(
@@ -45,51 +39,41 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--body-file", metavar="F", help="accept this text instead of the body (-: stdin)"
     )
-    p = verb("reject", reject, "reject candidates (to archive/rejected/) or queued writes")
+    p = verb("reject", reject)
     p.add_argument("ids", nargs="+", metavar="ID", help=_ID_HELP)
     _expect_option(p)
     p.add_argument("--reason", required=True, help="why: kept in the audit log")
-    p = verb("edit", edit, "replace an entry's text (in $EDITOR unless --text-file)")
+    p = verb("edit", edit)
     p.add_argument("entry", metavar="ENTRY", help=_ENTRY_HELP)
     _expect_option(p)
     p.add_argument("--text-file", metavar="F", help="the new text (-: stdin)")
     p.add_argument(
         "--insist", action="store_true", help="change the dsh L0 meta-rules (read-only otherwise)"
     )
-    for name, text in (
-        ("archive", "archive an entry"),
-        ("restore", "bring an archived entry back"),
-    ):
-        p = verb(name, archive if name == "archive" else restore, text)
+    for name in ("archive", "restore"):
+        p = verb(name, archive if name == "archive" else restore)
         p.add_argument("entry", metavar="ENTRY", help=_ENTRY_HELP)
         _expect_option(p)
-        p.add_argument("--item", help="with profile:<category>: the item's text")
-    text = "a file's snapshots, newest first (for `diff` and `rollback`)"
-    p = verbs.add_parser("history", parents=[store], help=text, description=text)
+        p.add_argument("--item", help="the item's text, for an entry that holds items")
+    p = verbs.add_parser("history", parents=[store])
     p.set_defaults(handler=history)
     p.add_argument("file", metavar="FILE", help=_FILE_HELP)
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
-    text = "a snapshot against the file now, as a unified diff"
-    p = verbs.add_parser("diff", parents=[store], help=text, description=text)
+    p = verbs.add_parser("diff", parents=[store])
     p.set_defaults(handler=diff)
     p.add_argument("file", metavar="FILE", help=_FILE_HELP)
     p.add_argument("snapshot", nargs="?", metavar="SNAPSHOT", help=_SNAPSHOT_HELP)
-    p = verb("rollback", rollback, "put a snapshot back (itself undoable)")
+    p = verb("rollback", rollback)
     p.add_argument("file", metavar="FILE", help=_FILE_HELP)
     p.add_argument("--to", metavar="SNAPSHOT", help="default: the newest snapshot")
-    for name, text in (
-        ("done", "mark an event done (状态 已完成)"),
-        ("reopen", "reopen an event (状态 待跟进)"),
-    ):
-        p = verb(name, done if name == "done" else reopen, text)
+    for name in ("done", "reopen"):
+        p = verb(name, done if name == "done" else reopen)
         p.add_argument("event", metavar="EVENT", help="its id as `events` lists it, e.g. E020")
         _expect_option(p)
-    verb("index", index, "rebuild the dsh index segment and MEMORY.md's unresolved block")
-    p = verb("undo", undo, "put back every file of one operation (default: the last; see `log`)")
+    verb("index", index)
+    p = verb("undo", undo)
     p.add_argument("op", nargs="?", metavar="OP", help="the operation's id, or a unique prefix")
-    p = verb("maintain", maintain, "dedupe and tidy (a dry run unless --apply)")
-    p.add_argument("--apply", action="store_true", help="really remove exact duplicates")
-    _register_add(verb)
+    _register_commands(verb)
 
 
 def _expect_option(p: argparse.ArgumentParser) -> None:
@@ -121,51 +105,28 @@ def _expected(args: argparse.Namespace) -> dict[str, str] | None:
     return {args.ids[0]: args.expect}
 
 
-def _register_add(verb: Callable[..., argparse.ArgumentParser]) -> None:
-    p = verb("add", add, "add memory by hand: a fact, a sop, an event, a topic, a memory, …")
+def _register_commands(verb: Callable[..., argparse.ArgumentParser]) -> None:
+    """`maintain` and `add KIND`, from what the layouts declare (engine.commands): each
+    command's questions are its arguments."""
+    from memtui.engine.commands import of_verb
+
+    maintaining = dict.fromkeys(c.help for _, c in of_verb("maintain"))
+    p = verb("maintain", maintain)
+    text = "; ".join(maintaining) or "apply what the dry run shows"
+    p.add_argument("--apply", action="store_true", help=text)
+    declared, seen = [], set()
+    for _, command in of_verb("add"):
+        if command.name not in seen:  # a name two layouts declare: the first one's
+            seen.add(command.name)
+            declared.append(command)
+    p = verb("add", add, more=f": {', '.join(c.name for c in declared)}")
     kinds = p.add_subparsers(dest="kind", required=True, metavar="KIND")
-    text = "a fact line in a facts.md section"
-    f = kinds.add_parser("fact", help=text, description=text)
-    f.add_argument("section", help="the facts.md section (## NAME), e.g. PYTHON_ENV")
-    f.add_argument("text", help="the fact, one line")
-    f.add_argument("--evidence", required=True, help="how it was verified")
-    text = "a sops/<name>.md procedure"
-    s = kinds.add_parser("sop", help=text, description=text)
-    s.add_argument("name", help="the sop's name: sops/<name>.md")
-    s.add_argument("--body-file", required=True, metavar="F", help="the procedure (-: stdin)")
-    s.add_argument("--evidence", required=True, help="how it was verified")
-    text = "a companion event, numbered after the last one"
-    e = kinds.add_parser("event", help=text, description=text)
-    e.add_argument("type", choices=EVENT_TYPES, help="the event's 类型")
-    e.add_argument("content", help="the event's 内容, one line")
-    e.add_argument("--stars", type=int, help="1-5, for 情绪事件")
-    e.add_argument("--due", help="YYYY-MM-DD, required for 约定")
-    e.add_argument("--state", help="用户状态")
-    e.add_argument("--follow-up", help="后续")
-    text = "a memory_<name>.md topic with its index pointer"
-    t = kinds.add_parser("topic", help=text, description=text)
-    t.add_argument("name", help="the topic's name: memory_<name>.md")
-    t.add_argument("--section", required=True, help="the memory.md section for its pointer")
-    t.add_argument("--description", required=True, help="the pointer's text")
-    t.add_argument("--body-file", required=True, metavar="F", help="the topic's text (-: stdin)")
-    text = "a Claude Code memory <file>.md (front matter) with its MEMORY.md line"
-    m = kinds.add_parser("memory", help=text, description=text)
-    m.add_argument("file", help="the memory's file, e.g. feedback_testing.md")
-    m.add_argument("--type", required=True, choices=CLAUDE_TYPES, help="the memory's type")
-    m.add_argument("--description", required=True, help="what recall sees, one line")
-    m.add_argument("--title", help="its name: (default: the file name)")
-    m.add_argument("--hook", help="the index line's hook (default: the description)")
-    m.add_argument("--body-file", required=True, metavar="F", help="the memory (-: stdin)")
-    text = "an entry in Hermes' MEMORY.md (memory) or USER.md (user), as its add does"
-    h = kinds.add_parser("hermes", help=text, description=text)
-    h.add_argument(
-        "hermes_target",
-        choices=("memory", "user"),
-        metavar="memory|user",
-        help="MEMORY.md (the agent's notes) or USER.md (the user profile)",
-    )
-    h.add_argument("text", help="the entry (it may span lines; stripped as Hermes strips it)")
-    for sub in (f, s, e, t, m, h):  # options after the kind work too
+    for command in declared:
+        sub = kinds.add_parser(command.name, help=command.help, description=command.help)
+        sub.set_defaults(command=command)
+        for ask in command.asks:
+            _argument(sub, ask)
+        # options after the kind work too
         sub.add_argument(
             "--store", metavar="PATH", default=argparse.SUPPRESS, help="the store's root"
         )
@@ -178,6 +139,21 @@ def _register_add(verb: Callable[..., argparse.ArgumentParser]) -> None:
             default=argparse.SUPPRESS,
             help="print the diff, change nothing",
         )
+
+
+def _argument(p: argparse.ArgumentParser, ask: Any) -> None:
+    """One question as an argument: a positional, or its option (`flag`)."""
+    given: dict[str, Any] = {"help": ask.help}
+    if ask.metavar:
+        given["metavar"] = ask.metavar
+    if ask.choices:
+        given["choices"] = ask.choices
+    if ask.kind == "int":
+        given["type"] = int
+    if ask.flag:
+        p.add_argument(ask.flag, dest=ask.name, required=not ask.optional, **given)
+    else:
+        p.add_argument(ask.name, nargs="?" if ask.optional else None, **given)
 
 
 # --- running an operation --------------------------------------------------
@@ -479,63 +455,35 @@ def index(args: argparse.Namespace) -> int:
 
 
 def maintain(args: argparse.Namespace) -> int:
-    from memtui.layouts.dsh import ops as dsh
+    """Every maintenance the store's layouts declare (engine.commands), in turn."""
+    from memtui.engine.commands import of_verb, run
+    from memtui.engine.store import layouts_at
 
     if args.apply and args.dry_run:
         raise CallError("--apply and --dry-run contradict each other")
     args.dry_run = not args.apply  # without --apply, maintain is a dry run
+    root = store_root(args.store)
     with _engine_errors():
-        receipt = dsh.maintain(store_root(args.store), apply=args.apply)
-    return _report(args, [receipt])
+        receipts = [
+            run(command, root, {}, dry_run=args.dry_run)
+            for _, command in of_verb("maintain", layouts_at(root))
+        ]
+    return _report(args, receipts)
 
 
 def add(args: argparse.Namespace) -> int:
-    from memtui.layouts.companion import ops as companion
-    from memtui.layouts.dsh import ops as dsh
-    from memtui.layouts.workspace import ops as workspace
+    """The command `add KIND` names, with the answers its arguments gave."""
+    from memtui.engine.commands import run
 
     root = store_root(args.store)
+    command = args.command
+    answers = {}
+    for ask in command.asks:
+        value = getattr(args, ask.name)
+        answers[ask.name] = _read_text_file(value, root) if ask.kind == "file" and value else value
     with _engine_errors():
-        if args.kind == "fact":
-            r = dsh.add_fact(root, args.section, args.text, args.evidence, dry_run=args.dry_run)
-        elif args.kind == "sop":
-            body = _read_text_file(args.body_file, root)
-            r = dsh.add_sop(root, args.name, body, args.evidence, dry_run=args.dry_run)
-        elif args.kind == "event":
-            r = companion.add_event(
-                root,
-                args.type,
-                args.content,
-                stars=args.stars,
-                due=args.due,
-                user_state=args.state,
-                follow_up=args.follow_up,
-                dry_run=args.dry_run,
-            )
-        elif args.kind == "hermes":
-            from memtui.layouts.hermes.ops import add_entry
-
-            r = add_entry(root, args.hermes_target, args.text, dry_run=args.dry_run)
-        elif args.kind == "memory":
-            from memtui.layouts.claude.ops import add_memory
-
-            body = _read_text_file(args.body_file, root)
-            r = add_memory(
-                root,
-                args.file,
-                args.type,
-                args.description,
-                body,
-                title=args.title,
-                hook=args.hook,
-                dry_run=args.dry_run,
-            )
-        else:
-            body = _read_text_file(args.body_file, root)
-            r = workspace.add_topic(
-                root, args.name, args.description, args.section, body, dry_run=args.dry_run
-            )
-    return _report(args, [r])
+        receipt = run(command, root, answers, dry_run=args.dry_run)
+    return _report(args, [receipt])
 
 
 def undo(args: argparse.Namespace) -> int:

@@ -1,13 +1,14 @@
-"""Adding memory by hand from the app (the palette's "Add a fact" / "Add an event"):
-a few questions in turn, then one engine call, as `memtui add` makes it."""
+"""A layout's command from the app (the palette's "Add a fact", "Run maintenance", ...,
+engine.commands): its questions in turn, then its one engine call, as `memtui add` or
+`memtui maintain` makes it. Nothing here knows a layout: the command says what to ask,
+and the layout's engine code says whether an answer will do."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from memtui.layouts.companion.ops import EVENT_TYPES
+from memtui.engine.commands import Ask, Command, asked, find, refusal, run, suggested
 from memtui.ui.messages import RunOp
 from memtui.ui.screens.choose import ChoiceScreen
 from memtui.ui.screens.prompt import PromptScreen
@@ -15,77 +16,69 @@ from memtui.ui.screens.prompt import PromptScreen
 if TYPE_CHECKING:
     from memtui.ui.app import MemtuiApp
 
-NEW_SECTION = "a new section…"
-NO_STARS = "no stars"
+CANCELLED = object()  # escape on a question: nothing is run
 
 
-async def add_fact(app: MemtuiApp) -> None:
-    from memtui.layouts.dsh import ops as dsh
-
-    store = app.store
-    if store is None or store.dsh is None:
+async def run_command(app: MemtuiApp, command_id: str) -> None:
+    """Ask the command's questions (each as the answers before it shape it), then run it."""
+    layouts = app.store.layouts if app.store is not None else None
+    command = find(command_id, layouts)
+    if command is None:
         return
-    sections = [s.name for s in store.dsh.fact_sections]
-    picked = await app.push_screen_wait(
-        ChoiceScreen("Add a fact to which section of facts.md?", [*sections, NEW_SECTION])
-    )
-    if picked is None:
-        return
-    section = sections[picked] if picked < len(sections) else await _ask(app, "The new section")
-    text = section and await _ask(app, f"The fact, for ## {section}")
-    evidence = text and await _ask(
-        app, "Evidence: how was it verified? (No Execution, No Memory)", placeholder="ran …"
-    )
-    if section and text and evidence:
-        root = app.root
-        app.post_message(
-            RunOp(f"add fact to {section}", partial(dsh.add_fact, root, section, text, evidence))
-        )
-
-
-async def add_event(app: MemtuiApp) -> None:
-    from memtui.layouts.companion import ops as companion
-
-    types = list(EVENT_TYPES)
-    picked = await app.push_screen_wait(ChoiceScreen("Add an event of which type?", types))
-    if picked is None:
-        return
-    kind = types[picked]
-    content = await _ask(app, f"What happened ({kind})? The 内容 line")
-    if not content:
-        return
-    due = await _ask(
-        app,
-        "Due date (YYYY-MM-DD)" + (", required for a 约定" if kind == "约定" else ", or empty"),
-        optional=kind != "约定",
-        check=lambda text: _refused(companion.due_date, kind, text or None),
-    )
-    if due is None:
-        return
-    stars: int | None = None
-    if kind == "情绪事件":
-        levels = [NO_STARS, *("⭐" * n for n in range(1, 6))]
-        chosen = await app.push_screen_wait(ChoiceScreen("情绪强度 (stars)?", levels))
-        if chosen is None:
+    answers: dict[str, Any] = {}
+    for ask in command.asks:
+        shaped = asked(ask, answers)
+        if shaped is None or not shaped.prompt:
+            continue  # not asked here: the run's default
+        answer = await _answer(app, shaped, answers)
+        if answer is CANCELLED:
             return
-        stars = chosen or None
-    root = app.root
-    add = partial(companion.add_event, root, kind, content, stars=stars, due=due or None)
-    app.post_message(RunOp(f"add {kind} event", add))
+        answers[ask.name] = answer
+    _start(app, command, answers)
 
 
-def _refused(check: Callable[..., object], *args: object) -> str | None:
-    """Why the engine refuses these (asked before the change, so a bad answer is asked
-    again and nothing typed so far is lost), or None."""
-    from memtui.engine.errors import MemtuiError
+def _start(app: MemtuiApp, command: Command, answers: dict[str, Any]) -> None:
+    label = command.said(answers)
+    if not command.writes:  # a dry run: its report, with `a` to go on to `then`
+        then = command.then
+        apply = partial(app.action_command, then) if then else None
+        app.run_op(label, partial(run, command, app.root, answers, dry_run=True), apply=apply)
+        return
+    op = partial(run, command, app.root, answers)
+    app.post_message(RunOp(label, op, confirm=command.confirm or None))
 
-    try:
-        check(*args)
-    except MemtuiError as exc:
-        return str(exc)
-    return None
+
+async def _answer(app: MemtuiApp, ask: Ask, answers: dict[str, Any]) -> Any:
+    """One answer: picked from a list (its picks, choices or the store's options, with
+    `other` to type one not there), or typed; CANCELLED on escape."""
+    question = ask.prompt.format_map(_Known(answers))
+    if ask.picks:
+        picked = await app.push_screen_wait(ChoiceScreen(question, [p[0] for p in ask.picks]))
+        return CANCELLED if picked is None else ask.picks[picked][1]
+    if ask.choices or ask.options:
+        offered = suggested(ask, app.store) if app.store is not None else list(ask.choices)
+        more = [f"{ask.other}…"] if ask.other else []
+        picked = await app.push_screen_wait(ChoiceScreen(question, [*offered, *more]))
+        if picked is None:
+            return CANCELLED
+        if picked < len(offered):
+            return offered[picked]
+        question = ask.other
+    typed = await app.push_screen_wait(
+        PromptScreen(
+            question,
+            placeholder=ask.placeholder,
+            optional=ask.optional,
+            check=lambda text: refusal(ask, text, answers),
+        )
+    )
+    if typed is None:
+        return CANCELLED
+    return typed or None  # an optional question left empty: not given
 
 
-async def _ask(app: MemtuiApp, question: str, **kwargs: Any) -> str | None:
-    answer: str | None = await app.push_screen_wait(PromptScreen(question, **kwargs))
-    return answer
+class _Known(dict[str, Any]):
+    """The answers so far, for a question that names one ({section})."""
+
+    def __missing__(self, key: str) -> str:
+        return ""

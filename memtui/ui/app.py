@@ -472,37 +472,12 @@ class MemtuiApp(App[None]):
         self._lay_out(index_shown=key == "index")
         self.query_one(f"#pane-{key}").focus()
 
-    def action_maintain(self, apply: bool) -> None:
-        from memtui.layouts.dsh import ops as dsh
-
-        if apply:
-            self.confirm(
-                "Remove exact duplicate facts and refresh counts? (undo: history)",
-                lambda: self.run_op("maintain", lambda: dsh.maintain(self.root, apply=True)),
-            )
-        else:  # the report, with `a` to apply it
-            self.run_op(
-                "maintenance",
-                lambda: dsh.maintain(self.root, apply=False),
-                apply=lambda: self.action_maintain(True),
-            )
-
-    def action_rebuild_index(self) -> None:
-        from memtui.layouts.dsh import ops as dsh
-
-        self.run_op("rebuild index", lambda: dsh.rebuild_index(self.root))
-
-    def action_add(self, kind: str) -> None:
-        """The questions for a new fact or event (ui/adding.py), then its one change."""
+    def action_command(self, command_id: str) -> None:
+        """A command a layout declares (engine.commands): its questions in turn
+        (ui/adding.py), then its one change."""
         from memtui.ui import adding
 
-        asking = adding.add_fact if kind == "fact" else adding.add_event
-        self.run_worker(asking(self), group="add", exclusive=True)
-
-    def action_refresh_unresolved(self) -> None:
-        from memtui.layouts.companion import ops as companion
-
-        self.run_op("refresh unresolved", lambda: companion.refresh_unresolved(self.root))
+        self.run_worker(adding.run_command(self, command_id), group="add", exclusive=True)
 
     def confirm(self, question: str, then: Callable[[], None]) -> None:
         """Ask first (destructive actions); run `then` on yes."""

@@ -1,4 +1,5 @@
-"""Every action in the command palette: the app's own, and each pane's COMMANDS."""
+"""Every action in the command palette: the app's own, the commands the store's layouts
+declare (engine.commands), and each pane's COMMANDS."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from memtui.ui.panes import Pane
 if TYPE_CHECKING:
     from memtui.ui.app import MemtuiApp
 
-# (title, help, action, what it needs: "write" = not read-only, or a layout)
+# (title, help, action, what it needs: "write" = not read-only)
 APP_COMMANDS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("Search the store", "Full text, CJK included (/)", "search", ()),
     (
@@ -31,51 +32,15 @@ APP_COMMANDS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
         ("write",),
     ),
     ("Help", "Keys and what they do (?)", "help", ()),
-    (
-        "Run maintenance (dry run)",
-        "Duplicates, near-duplicates and what apply would change; nothing is written",
-        "maintain(False)",
-        ("dsh",),
-    ),
-    (
-        "Run maintenance and apply",
-        "Remove exact duplicate facts, refresh counts",
-        "maintain(True)",
-        ("dsh", "write"),
-    ),
-    (
-        "Rebuild the dsh index",
-        "The automatic segment of index.txt",
-        "rebuild_index",
-        ("dsh", "write"),
-    ),
-    ("Add a fact", "To a facts.md section, with its evidence", "add('fact')", ("dsh", "write")),
-    (
-        "Add an event",
-        "To memory/events.md, numbered after the last one",
-        "add('event')",
-        ("companion", "write"),
-    ),
-    (
-        "Refresh the unresolved block",
-        "MEMORY.md's 【最近未解决事项】 from events.md",
-        "refresh_unresolved",
-        ("companion", "write"),
-    ),
 )
 
 
 def commands(app: MemtuiApp) -> Iterator[SystemCommand]:
     """What this store and mode allow: nothing that changes files when read-only, and
     nothing for a layout the store lacks."""
-    store = app.store
-    layouts = set(store.layouts) if store is not None else None
+    from memtui.engine.commands import declared
 
-    def offered(needs: tuple[str, ...]) -> bool:
-        if "write" in needs and app.read_only:
-            return False
-        wanted = [n for n in needs if n != "write"]
-        return layouts is None or all(n in layouts for n in wanted)
+    store = app.store
 
     for binding in app.BINDINGS:  # the panes, from their keys: title and key said once
         if isinstance(binding, Binding) and binding.tooltip and binding.action.startswith("show_"):
@@ -84,8 +49,12 @@ def commands(app: MemtuiApp) -> Iterator[SystemCommand]:
                 binding.tooltip, f"Pane {binding.key}", partial(app.run_action, action)
             )
     for title, help_text, action, needs in APP_COMMANDS:
-        if offered(needs):
+        if not ("write" in needs and app.read_only):
             yield SystemCommand(title, help_text, partial(app.run_action, action))
+    for _layout, command in declared(store.layouts if store is not None else None):
+        if command.title and not (command.writes and app.read_only):
+            run = partial(app.run_action, f"command({command.id!r})")
+            yield SystemCommand(command.title, command.about, run)
     yield from _stores_near(app)
     for pane in app.query(Pane):
         if store is not None and not pane.has_work(store):
@@ -96,7 +65,7 @@ def commands(app: MemtuiApp) -> Iterator[SystemCommand]:
 
 
 def _stores_near(app: MemtuiApp) -> Iterator[SystemCommand]:
-    """The stores beside this one (the demo's claude/ folder, a parent store): open one."""
+    """The stores beside this one (the demo's agent folders, a parent store): open one."""
     import os
 
     from memtui.engine.store import stores_near

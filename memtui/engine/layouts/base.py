@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     import random
 
     from memtui.demo.common import Sink
+    from memtui.engine.commands import Command
     from memtui.engine.model import ContextFile, Entry, Mood, OutlineItem
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
@@ -37,6 +38,7 @@ class Detection:
 
     name: str = ""
     looks_for: str = ""  # what detect() looks for, for "holds no memory store"
+    title: str = ""  # what it holds, in words (`memtui demo --help`): "a Hermes Agent home"
     full: str = ""  # "module:Class" of its Layout, imported when the store is parsed
     # Detection order, lowest first (entry points come in no order): what a store lists
     # its layouts by. The built-ins take 10-60; a third party without one comes after.
@@ -52,6 +54,11 @@ class Detection:
 
     def detect(self, top: Listing) -> bool:
         raise NotImplementedError
+
+    def commands(self) -> tuple[Command, ...]:
+        """What the faces offer for it (engine.commands): `memtui add <name>`, maintain,
+        the palette. Data only: declaring them imports nothing of their write path."""
+        return ()
 
     def folders(self, top: Listing) -> list[tuple[str, bool]]:
         """Folders below the root it reads beyond the shared ones: (folder, recursive)."""
@@ -137,6 +144,14 @@ class Layout(Detection):
     # ---- queue: one QueueItem model for every layout (declared by the queue work)
 
     # ---- commands, timeline, summary for the faces (declared by the faces work)
+
+    def summary(self, data: Any) -> list[str]:
+        """Its line(s) of the one-screen summary (`memtui PATH` without a terminal)."""
+        return []
+
+    def details(self, store: Store, data: Any, entry: Entry) -> dict[str, Any]:
+        """What `show --json` adds for one of its entries (an event's fields, ...)."""
+        return {}
 
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.engine.layouts.common import refused

@@ -15,6 +15,7 @@ from memtui.layouts.companion.detect import MOOD, PERSONA
 from memtui.layouts.openclaw.detect import detect as openclaw_workspace
 
 if TYPE_CHECKING:
+    from memtui.engine.commands import Command
     from memtui.engine.layouts.listing import Listing
 
 INDEX = "MEMORY.md"
@@ -29,8 +30,14 @@ LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)<>\s]+?\.md)>?(?:\s+\"[^\"]*\")?\s*\)
 class ClaudeDetection(Detection):
     name = "claude"
     looks_for = "MEMORY.md linking to .md memories, or .md memories with a type: (claude)"
+    title = "a Claude Code memory folder"
     full = "memtui.layouts.claude.layout:Claude"
     order = 40
+
+    def commands(self) -> tuple[Command, ...]:
+        from memtui.layouts.claude.commands import COMMANDS
+
+        return COMMANDS
 
     def detect(self, top: Listing) -> bool:
         if COMPANION_EVENTS in top.files or openclaw_workspace(top):

@@ -126,6 +126,10 @@ class Claude(ClaudeDetection, Layout):
 
     # --- ops ---------------------------------------------------------------------
 
+    def summary(self, data: Any) -> list[str]:
+        archived = f", {len(data.archived):,} archived" if data.archived else ""
+        return [f"{len(data.memories):,} memories, {len(data.lines):,} in MEMORY.md{archived}"]
+
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.claude.ops import archive_memory
 

@@ -161,7 +161,7 @@ def _put_back(text: str, lines: list[tuple[int, str]]) -> str:
 def add_memory(
     root: str,
     file: str,
-    type_: str,
+    type: str,  # the front matter's field name
     description: str,
     body: str,
     *,
@@ -174,8 +174,8 @@ def add_memory(
     file = file if file.endswith(".md") else f"{file}.md"
     if not NAME.fullmatch(file) or file == INDEX:
         raise Refused(f"memory file {file!r}: use letters, digits, . _ - (e.g. feedback_x.md)")
-    if type_ not in TYPES:
-        raise Refused(f"memory type {type_!r}: use one of {', '.join(TYPES)}")
+    if type not in TYPES:
+        raise Refused(f"memory type {type!r}: use one of {', '.join(TYPES)}")
     desc = one_line(description, "the description")
     name = one_line(title, "the title", required=False) or file[: -len(".md")]
     line_hook = one_line(hook, "the hook", required=False) or desc
@@ -189,7 +189,7 @@ def add_memory(
         index = load(tx, INDEX, limits, must_exist=False)
         old = index.text if index else ""
         eol = eol_of_text(old)
-        meta = {"name": name, "description": desc or "", "type": type_}
+        meta = {"name": name, "description": desc or "", "type": type}
         text = new_front_matter_text(meta, body, eol)
         tx.write(file, text.encode("utf-8"), mode=tx.LIKE_SIBLINGS)
         if old and not old.endswith("\n"):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from memtui.engine.layouts.base import Detection, there
 
 if TYPE_CHECKING:
+    from memtui.engine.commands import Command
     from memtui.engine.layouts.listing import Listing
 
 # the mood files are model.Mood.FILE and Mood.AUX
@@ -20,9 +21,15 @@ MOOD_AUX = ".mood_state_aux"
 class CompanionDetection(Detection):
     name = "companion"
     looks_for = "memory/events.md, memory/persona.md or memory/mood_state.md (companion)"
+    title = "events, mood and profile"
     full = "memtui.layouts.companion.layout:Companion"
     order = 20
     dotfiles = (MOOD_AUX,)  # the one root dotfile that is memory (engine.home)
+
+    def commands(self) -> tuple[Command, ...]:
+        from memtui.layouts.companion.commands import COMMANDS
+
+        return COMMANDS
 
     def detect(self, top: Listing) -> bool:
         return any(there(top, m) for m in (EVENTS, PERSONA, MOOD))

@@ -61,6 +61,20 @@ class Companion(CompanionDetection, Layout):
             title = f"{c.name} ({len(c.items)} items)"
             yield Entry(f"profile:{c.name}", "profile", self.name, title, c.span.file, c.span)
 
+    def summary(self, data: Any) -> list[str]:
+        events = [e for e in data.events if not e.is_sentinel]
+        open_n = sum(1 for e in data.events if e.is_open)
+        last = data.last_active or "unknown"
+        return [f"{len(events):,} events ({open_n:,} open), last active {last}"]
+
+    def details(self, store: Store, data: Any, entry: Entry) -> dict[str, Any]:
+        """An event's fields, as `events --json` gives them."""
+        if entry.kind == "event":
+            for e in data.events:
+                if e.span == entry.span:
+                    return {"event": e.to_json()}
+        return {}
+
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.companion import ops
 

@@ -48,10 +48,9 @@ from memtui.layouts.companion.parse import (
     unresolved_heading,
     unresolved_run,
 )
+from memtui.layouts.companion.vocab import EMOTIONAL, PROMISE
 from memtui.layouts.workspace.parse import COMPANIONS, TOPIC_LIKE
 
-EMOTIONAL = "情绪事件"
-PROMISE = "约定"
 OPEN = "待跟进"
 DONE = "已完成"
 ARCHIVE_EVENTS = "archive/" + EVENTS

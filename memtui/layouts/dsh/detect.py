@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from memtui.engine.layouts.base import Detection, there
 
 if TYPE_CHECKING:
+    from memtui.engine.commands import Command
     from memtui.engine.layouts.listing import Listing
 
 DSH_INDEX = "index.txt"
@@ -18,6 +19,7 @@ FACTS = "facts.md"
 class DshDetection(Detection):
     name = "dsh"
     looks_for = "index.txt beside facts.md, sops/ or pending/ (dsh)"
+    title = "facts, sops and pending candidates"
     full = "memtui.layouts.dsh.layout:Dsh"
     order = 30
     keeps_queue = True
@@ -26,6 +28,11 @@ class DshDetection(Detection):
         """(name, full id) of each of `names` that is a candidate's (engine.queue.full_ids)."""
         found = (n for n in names if os.path.lexists(os.path.join(root, "pending", f"{n}.md")))
         return [(n, f"pending:{n}") for n in found]
+
+    def commands(self) -> tuple[Command, ...]:
+        from memtui.layouts.dsh.commands import COMMANDS
+
+        return COMMANDS
 
     def detect(self, top: Listing) -> bool:
         beside = there(top, FACTS) or any(d in ("sops", "pending") for d in top.dirs)

@@ -45,6 +45,11 @@ def _manual(evidence: Any) -> dict[str, Any]:
     }
 
 
+def check_evidence(evidence: Any) -> None:
+    """Refused unless it says how the memory was verified (No Execution, No Memory)."""
+    _manual(evidence)
+
+
 def _body_bytes(body: str | bytes, old: bytes | None) -> bytes:
     data = body if isinstance(body, bytes) else body.encode("utf-8")
     return BOM + data if old and old.startswith(BOM) and not data.startswith(BOM) else data

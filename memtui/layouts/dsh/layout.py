@@ -55,6 +55,23 @@ class Dsh(DshDetection, Layout):
             title = f"{cand.entry_type or '?'} → {cand.target or '?'}"
             yield Entry(f"pending:{cand.id}", "pending", self.name, title, cand.file)
 
+    def summary(self, data: Any) -> list[str]:
+        facts = sum(len(s.facts) for s in data.fact_sections)
+        return [
+            f"{facts:,} facts in {len(data.fact_sections):,} sections, {len(data.sops):,} sops, "
+            f"{len(data.candidates):,} pending"
+        ]
+
+    def details(self, store: Store, data: Any, entry: Entry) -> dict[str, Any]:
+        """A candidate's front matter, or where a fact or sop came from."""
+        if entry.kind == "pending":
+            for c in data.candidates:
+                if c.file == entry.file:
+                    return {"candidate": c.to_json()}
+        if entry.kind in ("fact", "sop"):
+            return {"provenance": data.provenance.get(entry.id)}
+        return {}
+
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.dsh import ops
 

@@ -11,6 +11,7 @@ from memtui.engine.layouts.base import Detection
 from memtui.engine.paths import LOCK_NAME
 
 if TYPE_CHECKING:
+    from memtui.engine.commands import Command
     from memtui.engine.layouts.listing import Listing
 
 MEMORY = "memories/MEMORY.md"
@@ -27,10 +28,16 @@ HOME_FILES = frozenset([MEMORY, USER, ARCHIVE, CONFIG, SOUL])
 class HermesDetection(Detection):
     name = "hermes"
     looks_for = "memories/MEMORY.md, memories/USER.md or pending/memory/*.json (hermes)"
+    title = "a Hermes Agent home"
     full = "memtui.layouts.hermes.layout:Hermes"
     order = 50
     home = True  # ~/.hermes is the agent's whole home: is_memory() says what is memory
     keeps_queue = True
+
+    def commands(self) -> tuple[Command, ...]:
+        from memtui.layouts.hermes.commands import COMMANDS
+
+        return COMMANDS
 
     def detect(self, top: Listing) -> bool:
         if any(os.path.isfile(os.path.join(top.root, rel)) for rel in (MEMORY, USER)):

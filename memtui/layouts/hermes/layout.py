@@ -125,6 +125,14 @@ class Hermes(HermesDetection, QueueOps, Layout):
 
     # --- ops ---------------------------------------------------------------------
 
+    def summary(self, data: Any) -> list[str]:
+        said = [
+            f"{mf.rel} {len(mf.entries):,} entries, {rules.char_count(list(mf.entries)):,} of "
+            f"{mf.limit:,} characters"
+            for mf in data.files
+        ]
+        return [*said, f"{len(data.queue):,} staged writes"]
+
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.hermes.ops import archive_entry
 

@@ -26,6 +26,7 @@ def detect(top: Listing) -> bool:
 class OpenClawDetection(Detection):
     name = "openclaw"
     looks_for = "AGENTS.md with SOUL.md, USER.md, MEMORY.md or memory/ (openclaw)"
+    title = "an OpenClaw workspace"
     full = "memtui.layouts.openclaw.layout:OpenClaw"
     order = 60
     keeps_queue = True

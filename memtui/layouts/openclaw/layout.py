@@ -161,6 +161,12 @@ class OpenClaw(OpenClawDetection, QueueOps, Layout):
 
     # --- ops ---------------------------------------------------------------------
 
+    def summary(self, data: Any) -> list[str]:
+        return [
+            f"{len(data.present):,} bootstrap files, {len(data.daily):,} daily notes, "
+            f"{len(data.queue):,} suggestions"
+        ]
+
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         raise refused(
             f"{kind}:{name}: an OpenClaw workspace has no archive; edit the file, or apply "

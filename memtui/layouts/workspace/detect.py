@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from memtui.engine.layouts.base import Detection, there
 
 if TYPE_CHECKING:
+    from memtui.engine.commands import Command
     from memtui.engine.layouts.listing import Listing
 
 WORKSPACE_INDEX = "memory.md"
@@ -28,8 +29,14 @@ def topic_files(root_files: list[str] | tuple[str, ...]) -> list[str]:
 class WorkspaceDetection(Detection):
     name = "workspace"
     looks_for = "memory.md beside soul.md, user.md, agent.md or a memory_<name>.md (workspace)"
+    title = "memory.md and its topic files"
     full = "memtui.layouts.workspace.layout:Workspace"
     order = 10
+
+    def commands(self) -> tuple[Command, ...]:
+        from memtui.layouts.workspace.commands import COMMANDS
+
+        return COMMANDS
 
     def detect(self, top: Listing) -> bool:
         root_files = top.root_files

@@ -51,6 +51,9 @@ class Workspace(WorkspaceDetection, Layout):
             title = described.get(name, name)
             yield Entry(f"topic:{workspace.topic_id(name)}", "topic", self.name, title, name)
 
+    def summary(self, data: Any) -> list[str]:
+        return [f"memory.md {data.index_lines:,} lines, {len(data.topics):,} topic files"]
+
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.workspace.ops import archive_topic
 
