@@ -605,3 +605,34 @@ def test_refusals_through_the_cli_change_nothing(tmp_path, capsys):
     refused(capsys, root, "archive", "cline:progress.md#What works", "--expect", "0" * 12)
     code, out, _ = cli(capsys, "archive", "cline:progress.md#What works", "--store", str(root))
     assert code == 0 and "archive" in out
+
+
+# --- the app ---------------------------------------------------------------------------------
+
+
+def test_the_apps_tree_archives_a_section_with_x_and_restores_it(tmp_path):
+    """No face names the layout: the tree draws its outline, x archives a section and x on
+    its archived row puts it back, byte for byte, through the engine."""
+    from memtui.ui.app import MemtuiApp
+    from memtui.ui.panes.index_tree import IndexTree
+    from tests.ui_helpers import answer_confirm, press_on, run, until, visible
+
+    root = project(tmp_path)
+    before = mem(root)
+    app = MemtuiApp(str(root), watch=False)
+    path = root / "memory-bank/activeContext.md"
+
+    async def body(pilot, app) -> None:  # type: ignore[no-untyped-def]
+        tree = app.query_one(IndexTree)
+        await press_on(pilot, tree, "Cline", "right")
+        await press_on(pilot, tree, "activeContext.md", "right")
+        await press_on(pilot, tree, "Next steps", "x")
+        await answer_confirm(pilot, app, "y")
+        await until(pilot, lambda: "Next steps" not in path.read_text(), what="the archive")
+        await until(pilot, lambda: any(n.label.plain.startswith("archived") for n in visible(tree)))
+        await press_on(pilot, tree, "archived", "right")
+        await press_on(pilot, tree, "activeContext.md · Next steps", "x")
+        await answer_confirm(pilot, app, "y")
+        await until(pilot, lambda: mem(root) == before, what="the restore")
+
+    run(app, body, loaded=True)

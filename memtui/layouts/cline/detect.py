@@ -43,12 +43,13 @@ ARCHIVE_DIR = ".memory-bank-archive"
 
 def bank_of(root: str) -> str | None:
     """The bank's folder from the root ("" when the root is the bank), or None."""
-    real = os.path.realpath(root)
     for rel in (BANK, RULES_BANK):
-        folder = os.path.join(real, rel)
-        if is_inside(real, os.path.realpath(folder)) and _holds_core(folder):
+        folder = os.path.join(root, rel)
+        if not os.path.isdir(folder):  # the usual answer, and a cheap one: every open asks
+            continue
+        if is_inside(os.path.realpath(root), os.path.realpath(folder)) and _holds_core(folder):
             return rel
-    if os.path.basename(real) == BANK and _holds_core(real):
+    if os.path.basename(os.path.abspath(root)) == BANK and _holds_core(root):
         return ""
     return None
 
