@@ -569,13 +569,16 @@ def test_check_list_context_on_the_demo_through_the_cli(demo, capsys):
 SECRET = "TOPSECRET-cline-7f3a"
 
 
+@pytest.mark.parametrize("name", ["progress.md", "features/api.md"])  # a core file, another
 @pytest.mark.parametrize("what", ["fifo", "folder", "link out", "bad utf-8", "oversized"])
-def test_a_hostile_bank_file_is_named_and_nothing_hangs(tmp_path, capsys, what):
+def test_a_hostile_bank_file_is_named_and_nothing_hangs(tmp_path, capsys, what, name):
     outside = write_tree(tmp_path / "outside", {"secret.md": f"# {SECRET}\n"})
-    root = project(tmp_path)
-    path = root / "memory-bank/progress.md"
+    root = project(tmp_path, features__api="# API\n\n## Routes\n- /plants\n")
+    rel = f"memory-bank/{name}"
+    path = root / rel
     path.unlink()
-    expected = {"fifo": "unreadable", "folder": "bank-core-missing", "link out": "path-escape"}
+    core = name == "progress.md"
+    expected = {"folder": "bank-core-missing" if core else "unreadable", "link out": "path-escape"}
     if what == "fifo":
         os.mkfifo(path)
     elif what == "folder":
@@ -589,13 +592,13 @@ def test_a_hostile_bank_file_is_named_and_nothing_hangs(tmp_path, capsys, what):
         (root / "memtui.toml").write_text("[thresholds]\nmax_file_bytes = 400\n")
     got = reads(capsys, root, *READS)
     checked = json.loads(got["check --json"][1])
-    named = {f["code"] for f in checked["findings"] if f["file"] == "memory-bank/progress.md"}
+    named = {f["code"] for f in checked["findings"] if f["file"] == rel}
     assert expected.get(what, "unreadable") in named, checked
     assert all(SECRET not in out + err for _, out, err in got.values())
     files = {f["file"]: f for f in json.loads(got["context --json"][1])["layouts"][0]["files"]}
     if what != "folder":  # never left out silently: named, with why
-        assert files["memory-bank/progress.md"]["text"] == ""
-        assert "not readable" in got["context"][1]
+        assert files[rel]["text"] == ""
+        assert f"{rel} (not readable" in got["context"][1]
 
 
 def test_refusals_through_the_cli_change_nothing(tmp_path, capsys):

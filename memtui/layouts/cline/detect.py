@@ -109,12 +109,13 @@ def _below(root: str) -> list[tuple[str, bool]]:
 def _folders(root: str, rel: str) -> list[str]:
     try:
         with os.scandir(os.path.join(root, rel)) as entries:
-            return sorted(e.name for e in entries if not e.name.startswith(".") and _is_dir(e))
+            return sorted(e.name for e in entries if not e.name.startswith(".") and is_folder(e))
     except OSError:
         return []
 
 
-def _is_dir(entry: os.DirEntry[str]) -> bool:
+def is_folder(entry: os.DirEntry[str]) -> bool:
+    """A folder, not a link to one (from the listing's own type: no stat)."""
     try:
         return entry.is_dir(follow_symlinks=False)
     except OSError:

@@ -14,12 +14,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Layout, Listing
-from memtui.engine.layouts.common import late, not_read, op_options, refused
+from memtui.engine.layouts.common import late, not_read, op_options
 from memtui.engine.model import ContextFile, Entry, OutlineItem
 from memtui.engine.textfile import TextFile
 from memtui.layouts.cline import rules
 from memtui.layouts.cline.detect import BANK, CORE, RULES_BANK, ClineDetection, in_bank
-from memtui.layouts.cline.parse import BOOK, KIND, section_id
+from memtui.layouts.cline.parse import BOOK, KIND, file_part, section_id
 
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader
@@ -50,8 +50,8 @@ class Cline(ClineDetection, Layout):
         return in_either is not None or rel in CORE or rel == BOOK
 
     def file_of(self, kind: str, name: str) -> str | None:
-        from memtui.layouts.cline.ops import file_part
-
+        """The file in memory-bank/, the usual bank (the id alone does not say where the
+        bank is: a refusal then names the file no longer there)."""
         return f"{BANK}/{file_part(name)}"
 
     def demo(self, sink: Any, rng: Any, size: int, today: Any) -> dict[str, int]:
@@ -114,6 +114,3 @@ class Cline(ClineDetection, Layout):
 def _edit_options(shown: dict[str, Any]) -> dict[str, Any]:
     """What an edit takes of the options a face passes (`insist` is another layout's)."""
     return {k: v for k, v in shown.items() if k in ("expect", "dry_run", "seen_text")}
-
-
-__all__ = ["Cline", "refused"]

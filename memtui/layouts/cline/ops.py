@@ -22,17 +22,10 @@ from memtui.engine.ops.places import at_heading, block, locate, put_back, remova
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Conflict, Receipt, Transaction
 from memtui.layouts.cline.detect import ARCHIVE_DIR, bank_of, in_bank
-from memtui.layouts.cline.parse import BOOK, KIND, at, record_of
+from memtui.layouts.cline.parse import BOOK, KIND, at, file_part, record_of
 
-SECTION = ".md#"  # between a file and a section's heading, in an id
 NTH = re.compile(r"(.*)#(\d{1,6})", re.S)  # `Notes#2`: the second section headed Notes
 AGAIN = "nothing was changed — reload and try again"
-
-
-def file_part(name: str) -> str:
-    """The file an id's name (`activeContext.md#Next Steps`) is in, from the bank."""
-    cut_at = name.find(SECTION)
-    return name if cut_at < 0 else name[: cut_at + 3]
 
 
 def _split(name: str) -> tuple[str, str | None]:

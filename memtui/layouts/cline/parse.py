@@ -8,15 +8,19 @@ so an action hits the section the user saw or none (SPEC §6)."""
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.markdown import sections
 from memtui.engine.model import Span
+from memtui.engine.rawfile import not_regular
 from memtui.layouts.cline import rules
-from memtui.layouts.cline.detect import ARCHIVE_DIR, BANK, CORE, bank_of, in_bank
+from memtui.layouts.cline.detect import ARCHIVE_DIR, BANK, CORE, bank_of, in_bank, is_folder
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
@@ -25,6 +29,7 @@ if TYPE_CHECKING:
 
 KIND = "cline"
 BOOK = f"{ARCHIVE_DIR}/sections.jsonl"  # one JSON line per archived section
+SECTION = ".md#"  # between a file and a section's heading, in an id
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +73,12 @@ def at(bank: str, name: str) -> str:
     return f"{bank}/{name}" if bank else name
 
 
+def file_part(name: str) -> str:
+    """The file an id's name (`activeContext.md#Next Steps`) is in, from the bank."""
+    cut_at = name.find(SECTION)
+    return name if cut_at < 0 else name[: cut_at + 3]
+
+
 def section_id(f: BankFile, s: BankSection) -> str:
     """The section's id; with its place and fingerprint when its heading is shared."""
     base = f"{KIND}:{f.name}#{s.heading}" + (f"#{s.nth}" if s.nth > 1 else "")
@@ -93,8 +104,39 @@ def parse(reader: StoreReader, top: Listing) -> ClineData:
         tf = reader.read(rel)
         files.append(BankFile(name, rel, tf, _sections(reader, tf) if tf else ()))
     missing = tuple(n for n in CORE if n not in found)
+    _folders_named_md(reader, bank, missing)
     archived = _archived(reader) if BOOK in top.files else ()
     return ClineData(bank, tuple(files), missing, archived)
+
+
+def _folders_named_md(reader: StoreReader, bank: str, missing: tuple[str, ...]) -> None:
+    """A folder named like a bank file (`notes.md/`), where the model looks for a file,
+    is unreadable, said so: the listing walks into it, and an empty one leaves no trace
+    (a core file's is said by bank-core-missing). A bank is a handful of folders."""
+    for parent, names in _walk(reader.root, bank):
+        for name in names:
+            rel = f"{parent}/{name}" if parent else name
+            if rel in reader.unreadable or (parent == bank and name in missing):
+                continue
+            reader.unreadable[rel] = why = not_regular(stat.S_IFDIR)
+            reader.findings.add(
+                "unreadable", rel, None, f"{rel} is {why}; never shown as text, never written"
+            )
+
+
+def _walk(root: str, top: str) -> Iterator[tuple[str, list[str]]]:
+    """(folder, its subfolders named *.md) for each folder of the bank, hidden ones and
+    links aside."""
+    todo = [top]
+    while todo:
+        parent = todo.pop()
+        try:
+            with os.scandir(os.path.join(root, parent)) as entries:
+                below = sorted(e.name for e in entries if is_folder(e) and e.name[0] != ".")
+        except OSError:
+            continue
+        todo += [f"{parent}/{n}" if parent else n for n in below]
+        yield parent, [n for n in below if n.endswith(".md")]
 
 
 def _sections(reader: StoreReader, tf: TextFile) -> tuple[BankSection, ...]:
