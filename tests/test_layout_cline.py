@@ -29,7 +29,7 @@ from memtui.engine.store import layouts_at, open_store
 from memtui.engine.write.transaction import Conflict
 from tests.conftest import memory_digest, write_tree
 from tests.helpers import TODAY_DATE, demo_template
-from tests.hostile_calls import READS, cli, reads, refused, run
+from tests.hostile_calls import READS, all_paths, cli, reads, refused, run
 
 # --- Cline's numbers, restated ---------------------------------------------------------
 CORE = [
@@ -167,7 +167,7 @@ def test_a_bank_opened_directly_is_its_own_root_with_the_same_ids(tmp_path):
     assert resolve(store, "cline:features/reminders.md#Rules").file == "features/reminders.md"
     before = mem(root)
     ops.archive(str(root), "cline:activeContext.md#Next steps")
-    assert set(mem(root)) - set(before) == {".memory-bank-archive/sections.jsonl"}  # hidden
+    assert set(mem(root)) - set(before) == {".memory-bank-archive.jsonl"}  # hidden
     assert "cline:activeContext.md#Next steps" not in ids(root)
     ops.restore(str(root), "cline:activeContext.md#Next steps")
     assert mem(root) == before
@@ -489,6 +489,20 @@ def test_an_archive_beside_others_leaves_them_as_they_were(tmp_path):
     ops.archive(str(root), "cline:activeContext.md#Next steps")
     ops.restore(str(root), "cline:activeContext.md#Next steps")
     assert mem(root) == before
+
+
+def test_memtui_undo_takes_an_archive_back_whole(tmp_path, capsys):
+    root = project(tmp_path)
+    before, paths = mem(root), _paths(root)
+    assert run(capsys, root, "archive", "cline:progress.md#What works")[0] == 0
+    assert ".memory-bank-archive.jsonl" in mem(root)
+    assert run(capsys, root, "undo")[0] == 0
+    assert (mem(root), _paths(root)) == (before, paths)  # no folder left behind either
+
+
+def _paths(root: Path) -> set[str]:
+    """Every path below root, folders too, but memtui's own."""
+    return {p for p in all_paths(root) if not p.startswith((".history", ".memory.lock"))}
 
 
 def test_archive_and_restore_refusals(tmp_path):

@@ -37,8 +37,9 @@ CORE = (
     "activeContext.md",
     "progress.md",
 )
-# Archived sections, with where each was (layouts.cline.ops): beside the bank, hidden.
-ARCHIVE_DIR = ".memory-bank-archive"
+# Archived sections, one JSON line each with where it was (layouts.cline.ops): beside
+# the bank, hidden, one file (an undo of the first archive leaves no folder behind).
+BOOK = ".memory-bank-archive.jsonl"
 
 
 def bank_of(root: str) -> str | None:
@@ -78,19 +79,17 @@ class ClineDetection(Detection):
     looks_for = "memory-bank/ holding projectbrief.md, activeContext.md, progress.md, … (cline)"
     full = "memtui.layouts.cline.layout:Cline"
     order = 70
+    dotfiles = (BOOK,)  # the archive book at the root: no other root dotfile is shown
 
     def detect(self, top: Listing) -> bool:
         return bank_of(top.root) is not None
 
     def folders(self, top: Listing) -> list[tuple[str, bool]]:
-        """The bank, walked whole, and the archive of its sections when there is one."""
+        """The bank, walked whole."""
         bank = bank_of(top.root)
         if bank is None:
             return []
-        found = [(bank, True)] if bank else _below(top.root)
-        if os.path.isdir(os.path.join(top.root, ARCHIVE_DIR)):
-            found.append((ARCHIVE_DIR, False))
-        return found
+        return [(bank, True)] if bank else _below(top.root)
 
 
 def _below(root: str) -> list[tuple[str, bool]]:

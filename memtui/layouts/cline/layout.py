@@ -18,8 +18,8 @@ from memtui.engine.layouts.common import late, not_read, op_options
 from memtui.engine.model import ContextFile, Entry, OutlineItem
 from memtui.engine.textfile import TextFile
 from memtui.layouts.cline import rules
-from memtui.layouts.cline.detect import BANK, CORE, RULES_BANK, ClineDetection, in_bank
-from memtui.layouts.cline.parse import BOOK, KIND, file_part, section_id
+from memtui.layouts.cline.detect import BANK, BOOK, CORE, RULES_BANK, ClineDetection, in_bank
+from memtui.layouts.cline.parse import KIND, file_part, section_id
 
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader

@@ -21,8 +21,8 @@ from memtui.engine.ops.lines import append_block, block_lines, check_root, cut, 
 from memtui.engine.ops.places import at_heading, block, locate, put_back, removal, rows
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Conflict, Receipt, Transaction
-from memtui.layouts.cline.detect import ARCHIVE_DIR, bank_of, in_bank
-from memtui.layouts.cline.parse import BOOK, KIND, at, file_part, record_of
+from memtui.layouts.cline.detect import BOOK, bank_of, in_bank
+from memtui.layouts.cline.parse import KIND, at, file_part, record_of
 
 NTH = re.compile(r"(.*)#(\d{1,6})", re.S)  # `Notes#2`: the second section headed Notes
 AGAIN = "nothing was changed — reload and try again"
@@ -212,8 +212,8 @@ def archive(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
 
 def restore(root: str, name: str, *, expect: str | None = None, dry_run: bool = False) -> Receipt:
     """The archived section back at its place in its file (at the file's end when that
-    place is gone), its record out of the book; the book and its folder go with the
-    last record. `@FINGERPRINT` in the id picks which of several archived under one id
+    place is gone), its record out of the book; the book goes with the last
+    record. `@FINGERPRINT` in the id picks which of several archived under one id
     (the last archived, without); `expect` is the fingerprint shown: of the section, or
     of the whole book (the tree shows the book's row)."""
     name, picked = split_expect(name)
@@ -240,8 +240,7 @@ def restore(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
             tx.write(BOOK, book.encode("".join(left)))
         else:  # the last archived section is back: no archive is left behind
             tx.remove(BOOK)
-            tx.prune(ARCHIVE_DIR)
-        tx.details.update(file=rel, **{"from": BOOK})
+        tx.details.update({"file": rel, "from": BOOK})
         return tx.commit()
 
 

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 from memtui.engine.model import WARNING, OutlineItem
 from memtui.engine.outline import Rows
 from memtui.layouts.cline import rules
+from memtui.layouts.cline.detect import BOOK
 from memtui.layouts.cline.findings import limit
-from memtui.layouts.cline.parse import BOOK, KIND, at, section_id
+from memtui.layouts.cline.parse import KIND, at, section_id
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store

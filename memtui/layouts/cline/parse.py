@@ -20,7 +20,7 @@ from memtui.engine.markdown import sections
 from memtui.engine.model import Span
 from memtui.engine.rawfile import not_regular
 from memtui.layouts.cline import rules
-from memtui.layouts.cline.detect import ARCHIVE_DIR, BANK, CORE, bank_of, in_bank, is_folder
+from memtui.layouts.cline.detect import BANK, BOOK, CORE, bank_of, in_bank, is_folder
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from memtui.engine.textfile import TextFile
 
 KIND = "cline"
-BOOK = f"{ARCHIVE_DIR}/sections.jsonl"  # one JSON line per archived section
 SECTION = ".md#"  # between a file and a section's heading, in an id
 
 
