@@ -267,6 +267,17 @@ def test_the_figures_are_clines_own(tmp_path):
     assert rules.tokens(4) == 1 and rules.tokens(5) == 2  # about 4 bytes a token
 
 
+def test_the_summary_says_the_banks_files_their_cost_and_what_is_missing(tmp_path):
+    root = project(tmp_path, techContext=None)
+    ops.archive(str(root), "cline:progress.md#Known issues")
+    store = open_store(root, today=TODAY_DATE)
+    tokens = sum(-(-(root / f"memory-bank/{n}").stat().st_size // 4) for n in CORE if n != CORE[3])
+    assert layout("cline").summary(store.data["cline"]) == [
+        f"5 bank files (~{tokens:,} tokens at every task start), 1 core missing, 1 archived"
+    ]
+    assert layout("cline").title == "a Cline Memory Bank"  # memtui demo --help says it
+
+
 def test_a_missing_core_file_is_named(tmp_path):
     root = project(tmp_path, techContext=None, systemPatterns=None)
     assert found(root) == [

@@ -77,6 +77,7 @@ def in_bank(bank: str, rel: str) -> str | None:
 class ClineDetection(Detection):
     name = "cline"
     looks_for = "memory-bank/ holding projectbrief.md, activeContext.md, progress.md, … (cline)"
+    title = "a Cline Memory Bank"  # what it holds, in words (`memtui demo --help`)
     full = "memtui.layouts.cline.layout:Cline"
     order = 70
     dotfiles = (BOOK,)  # the archive book at the root: no other root dotfile is shown

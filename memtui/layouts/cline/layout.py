@@ -70,6 +70,15 @@ class Cline(ClineDetection, Layout):
                 title = f"{f.name} · {s.heading}"
                 yield Entry(section_id(f, s), KIND, self.name, title, f.rel, s.span)
 
+    def summary(self, data: Any) -> list[str]:
+        """Its line of the one-screen summary: the bank's files, what they cost the model
+        at every task start, the core files missing, the sections archived."""
+        files = f"{len(data.files):,} bank file{'s' if len(data.files) != 1 else ''}"
+        said = [f"{files} (~{data.tokens:,} tokens at every task start)"]
+        said += [f"{len(data.missing):,} core missing"] if data.missing else []
+        said += [f"{len(data.archived):,} archived"] if data.archived else []
+        return [", ".join(said)]
+
     def outline(self, store: Store, data: Any) -> list[OutlineItem]:
         from memtui.layouts.cline.outline import outline
 
