@@ -1,0 +1,278 @@
+"""Changes to a Cline Memory Bank, each one transaction with read-back (SPEC §0):
+replacing a file's or one `## ` section's text; archiving a section out of its file
+into the archive book (its text and where it was: ops.places) and restoring it to
+that place, byte for byte. A bank file is never archived whole: the model is told to
+read every file of the bank, and the core ones by name.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any
+
+from memtui.engine.config import Thresholds
+from memtui.engine.identity import checked, fingerprint, split_expect
+from memtui.engine.markdown import sections
+from memtui.engine.model import Span
+from memtui.engine.ops.common import Refused, now_iso, thresholds
+from memtui.engine.ops.lines import append_block, block_lines, check_root, cut, encode, load
+from memtui.engine.ops.places import at_heading, block, locate, put_back, removal, rows
+from memtui.engine.textfile import TextFile
+from memtui.engine.write.transaction import Conflict, Receipt, Transaction
+from memtui.layouts.cline.detect import BOOK, bank_of, in_bank
+from memtui.layouts.cline.parse import KIND, at, file_part, record_of
+
+NTH = re.compile(r"(.*)#(\d{1,6})", re.S)  # `Notes#2`: the second section headed Notes
+AGAIN = "nothing was changed — reload and try again"
+
+
+def _split(name: str) -> tuple[str, str | None]:
+    """(file from the bank, heading or None for the whole file); Refused if the file is
+    no Memory Bank file (`..`, absolute, hidden, not .md)."""
+    file = file_part(name)
+    heading = name[len(file) + 1 :].strip() if len(file) < len(name) else None
+    norm = os.path.normpath(file.replace("\\", "/")) if file else ""
+    if norm != file or "\x00" in file or in_bank("", file) is None or file.startswith("/"):
+        raise Refused(f"{KIND}:{name} is not a Memory Bank file (a .md path in the bank)")
+    if heading == "":
+        raise Refused(f"{KIND}:{name}: no section heading after #")
+    return file, heading
+
+
+def _bank_file(root: str, file: str) -> str:
+    bank = bank_of(root)
+    if bank is None:
+        raise Refused(f"{root} holds no Cline Memory Bank (memory-bank/ with its core files)")
+    return at(bank, file)
+
+
+# --- finding the entry the user saw ---------------------------------------------
+
+
+def _headed(tf: TextFile, heading: str) -> tuple[list[Span], int]:
+    """The spans of the sections headed `heading` and which of them is meant (1-based):
+    the heading as written, else `Heading#n`."""
+    found = [(s.name.strip(), s.span) for s in sections(tf, 2, False)]
+    pool = [span for h, span in found if h == heading]
+    m = NTH.fullmatch(heading)
+    if not pool and m:
+        pool = [span for h, span in found if h == m.group(1).strip()]
+        return pool, int(m.group(2))
+    return pool, 1
+
+
+def locate_entry(tf: TextFile, entry_id: str, heading: str | None, fp: str | None) -> Span:
+    """The span of the entry `entry_id` names in the file as it is now: the whole file,
+    or its section. Where a heading is shared, only the fingerprint shown names one;
+    an entry that moved, changed or went since it was shown is a Conflict."""
+    if heading is None:
+        whole = Span(tf.path, 0, len(tf.text.splitlines()), 0, len(tf.text))
+        if fp is not None and fingerprint(tf.text) != fp:
+            raise _changed(entry_id)
+        return whole
+    pool, nth = _headed(tf, heading)
+    if not pool:
+        if fp is not None:
+            raise Conflict(f"{entry_id} is no longer in {tf.path} (the agent?); {AGAIN}")
+        raise Refused(f"no section {heading!r} in {tf.path}")
+    if fp is None:
+        if len(pool) == 1 and nth == 1:
+            return pool[0]
+        raise Refused(
+            f"{len(pool)} sections of {tf.path} are headed {heading!r}: one is named with its "
+            f"place and fingerprint, as `memtui list` prints it ({entry_id}#2@…); "
+            "nothing was changed"
+        )
+    shown = [i for i, sp in enumerate(pool) if fingerprint(_text(tf, sp)) == fp]
+    if nth - 1 in shown:
+        return pool[nth - 1]
+    if shown:
+        raise Conflict(
+            f"{entry_id} moved since it was shown (the agent wrote to {tf.path}): it is now "
+            f"the section headed {heading!r} number {shown[0] + 1}; {AGAIN}"
+        )
+    raise _changed(entry_id)
+
+
+def _changed(entry_id: str) -> Conflict:
+    return Conflict(f"{entry_id} changed since it was shown (the agent wrote to it); {AGAIN}")
+
+
+def _current(
+    tx: Transaction, file: str, shown: tuple[str, str | None, str | None], limits: Thresholds
+) -> tuple[str, TextFile, Span]:
+    """(path from the root, its text now under the lock, the span of the entry `shown`:
+    its id, heading and fingerprint)."""
+    rel = _bank_file(tx.root, file)
+    tf = load(tx, rel, limits)
+    assert tf is not None
+    return rel, tf, locate_entry(tf, *shown)
+
+
+def _text(tf: TextFile, span: Span) -> str:
+    return tf.text[span.char_start : span.char_stop]
+
+
+# --- edit ------------------------------------------------------------------------
+
+
+def edit(
+    root: str,
+    name: str,
+    new_text: str,
+    *,
+    expect: str | None = None,
+    seen_text: str | None = None,
+    dry_run: bool = False,
+) -> Receipt:
+    """The file's or the section's text replaced by `new_text` (in the file's line
+    ending, ending as the old text did); the rest of the file byte for byte as it was.
+    A section's text keeps its own `## ` heading and stays one section."""
+    from memtui.engine.ops.edit import fit
+
+    if not isinstance(new_text, str):
+        raise Refused("the new text must be text")
+    name, fp = split_expect(name, expect)
+    entry_id = f"{KIND}:{name}"
+    if seen_text is not None:  # the text seen names the entry more exactly than an id
+        fp = fingerprint(seen_text)
+    file, heading = _split(name)
+    if not new_text.strip():
+        raise Refused(
+            f"{entry_id}: the new text is empty; an edit never removes an entry (archiving "
+            "a section does: `memtui archive`); nothing was written"
+        )
+    check_root(root)
+    limits = thresholds(root)
+    with Transaction(root, "edit", details={"entry": entry_id}, dry_run=dry_run) as tx:
+        rel, tf, span = _current(tx, file, (entry_id, heading, fp), limits)
+        new = fit(new_text, _text(tf, span), tf.text)
+        if heading is not None:
+            _one_section(entry_id, new)
+        text = tf.text[: span.char_start] + new + tf.text[span.char_stop :]
+        tx.details["file"] = rel
+        if text != tf.text:
+            tx.write(rel, tf.encode(text))
+        else:
+            tx.details["unchanged"] = True
+        return tx.commit()
+
+
+def _one_section(entry_id: str, new: str) -> None:
+    """The new text is one `## ` section from its first line to its end: else it would
+    merge into the section before it, or split in two."""
+    found = sections(TextFile("", new, False, 0), 2, False)
+    if len(found) != 1 or found[0].span.char_start != 0 or found[0].span.char_stop != len(new):
+        raise Refused(
+            f"{entry_id}: the text must be one section, beginning with its `## ` heading line "
+            "and holding no other `#` or `##` heading; nothing was written"
+        )
+
+
+# --- archive and restore -----------------------------------------------------------
+
+
+def archive(root: str, name: str, *, expect: str | None = None, dry_run: bool = False) -> Receipt:
+    """The section cut from its file into the archive book, with where it was."""
+    name, fp = split_expect(name, expect)
+    entry_id = f"{KIND}:{name}"
+    file, heading = _split(name)
+    if heading is None:
+        raise Refused(
+            f"{entry_id}: a bank file is not archived whole (the model is told to read every "
+            f"file of the bank); archive one of its sections ({KIND}:{file}#<heading>)"
+        )
+    check_root(root)
+    limits = thresholds(root)
+    with Transaction(root, "archive", details={"entry": entry_id}, dry_run=dry_run) as tx:
+        rel, tf, span = _current(tx, file, (entry_id, heading, fp), limits)
+        text = _text(tf, span)
+        after = cut(tf.text, span.char_start, span.char_stop, separators=True)
+        plain = after == tf.text[: span.char_start] + tf.text[span.char_stop :]
+        place = removal(tf.text, after, span.char_start)
+        own = next(s.name.strip() for s in sections(tf, 2, False) if s.span == span)
+        record = {
+            "id": f"{KIND}:{file}#{own}",
+            "file": file,
+            "heading": own,
+            "text": text,
+            "place": {**place, "plain": plain} if place else None,
+            "archived_at": now_iso(),
+        }
+        book = load(tx, BOOK, limits, must_exist=False)
+        old = book.text if book else ""
+        line = json.dumps(record, ensure_ascii=False) + "\n"
+        tx.write(rel, tf.encode(after))
+        tx.write(BOOK, encode(book, (old + "\n" if old and not old.endswith("\n") else old) + line))
+        tx.details.update(file=rel, to=BOOK)
+        return tx.commit()
+
+
+def restore(root: str, name: str, *, expect: str | None = None, dry_run: bool = False) -> Receipt:
+    """The archived section back at its place in its file (at the file's end when that
+    place is gone), its record out of the book; the book goes with the last
+    record. `@FINGERPRINT` in the id picks which of several archived under one id
+    (the last archived, without); `expect` is the fingerprint shown: of the section, or
+    of the whole book (the tree shows the book's row)."""
+    name, picked = split_expect(name)
+    shown = checked(expect)
+    entry_id = f"{KIND}:{name}"
+    file, heading = _split(name)
+    if heading is None:
+        raise Refused(f"{entry_id}: only a section is archived, and restored")
+    check_root(root)
+    limits = thresholds(root)
+    with Transaction(root, "restore", details={"entry": entry_id}, dry_run=dry_run) as tx:
+        book = load(tx, BOOK, limits, must_exist=False)
+        lines = rows(book.text) if book else []
+        at_line, record = _archived(lines, file, heading, picked, entry_id)
+        if shown is not None and shown not in (fingerprint(record["text"]), _whole(book)):
+            raise Conflict(f"{entry_id} changed in {BOOK} since it was shown; {AGAIN}")
+        rel = _bank_file(tx.root, file)
+        tf = load(tx, rel, limits, must_exist=False)
+        if tf is None:
+            raise Refused(f"{rel} no longer exists; {entry_id} stays archived in {BOOK}")
+        tx.write(rel, tf.encode(_put_back(tf.text, record)))
+        left = [raw for i, raw in enumerate(lines) if i != at_line]
+        if book is not None and any(raw.strip() for raw in left):
+            tx.write(BOOK, book.encode("".join(left)))
+        else:  # the last archived section is back: no archive is left behind
+            tx.remove(BOOK)
+        tx.details.update({"file": rel, "from": BOOK})
+        return tx.commit()
+
+
+def _whole(tf: TextFile | None) -> str | None:
+    return None if tf is None else fingerprint(tf.text)
+
+
+def _archived(
+    lines: list[str], file: str, heading: str, picked: str | None, entry_id: str
+) -> tuple[int, dict[str, Any]]:
+    """(line, record) of the section archived under this id: the last one archived, or
+    the one whose fingerprint the id carries."""
+    found = [(i, r) for i, raw in enumerate(lines) if (r := record_of(raw.rstrip("\r\n")))]
+    m = NTH.fullmatch(heading)
+    wanted = [heading, *([m.group(1).strip()] if m else [])]  # as written, else `Notes#2`
+    ids = (f"{KIND}:{file}#{h}" for h in wanted)
+    hits = next((h for i in ids if (h := [(n, r) for n, r in found if r["id"] == i])), [])
+    if not hits:
+        raise Refused(f"{entry_id} is not archived (nothing in {BOOK} by that id)")
+    if picked is not None:
+        hits = [(i, r) for i, r in hits if fingerprint(r["text"]) == picked]
+        if not hits:
+            raise Conflict(f"{entry_id}: no archived section has the text shown; {AGAIN}")
+    return hits[-1]
+
+
+def _put_back(text: str, record: dict[str, Any]) -> str:
+    place = record.get("place")
+    if isinstance(place, dict):
+        where = locate(text, place, at_heading(2))
+        if where is not None:
+            back = rows(record["text"]) if place.get("plain") else None
+            return put_back(text, where, back or block(place, block_lines(record["text"])), place)
+    eol = "\r\n" if "\r\n" in record["text"] else "\n"
+    return append_block(text, block_lines(record["text"]), eol)
