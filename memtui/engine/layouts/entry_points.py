@@ -12,20 +12,25 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
 _META = (".dist-info", ".egg-info")
 
 
-@dataclass(frozen=True, slots=True)
 class EntryPoint:
-    """What importlib.metadata.EntryPoint gives the registry: name, value, load()."""
+    """What importlib.metadata.EntryPoint gives the registry: name, value, load(). (No
+    dataclass: searching a store imports none, as tests/test_search_imports.py checks.)"""
 
-    name: str
-    value: str  # "module:attr"
-    dist: str  # the distribution's normalized name
+    __slots__ = ("dist", "name", "value")
+
+    def __init__(self, name: str, value: str, dist: str) -> None:
+        self.name = name
+        self.value = value  # "module:attr"
+        self.dist = dist  # the distribution's normalized name
+
+    def __repr__(self) -> str:
+        return f"EntryPoint({self.name!r}, {self.value!r}, {self.dist!r})"
 
     def load(self) -> Any:
         module, _, attr = self.value.partition(":")
