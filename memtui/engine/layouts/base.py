@@ -6,7 +6,7 @@ in its full one; the `memtui.layouts` entry point names the detection class, who
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.listing import Listing
@@ -17,10 +17,12 @@ if TYPE_CHECKING:
     import random
 
     from memtui.demo.common import Sink
+    from memtui.engine.fixes import Planner
     from memtui.engine.model import ContextFile, Entry, OutlineItem
+    from memtui.engine.ops.replace import EditedText
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
-    from memtui.engine.write.transaction import Receipt
+    from memtui.engine.write.transaction import Receipt, Transaction
 
 __all__ = ["Detection", "Layout", "Listing", "there"]
 
@@ -60,6 +62,28 @@ class Detection:
         """The lock files a change to `rel` must hold (asked by every write, which imports
         no parser for it): by default memtui's own, which the seed agents' bash takes."""
         return [LOCK_NAME]
+
+    # ---- thresholds, usual places, bare ids, log keys (declared by the engine-core work:
+    # on the detection, as memtui.toml, `memtui stores`, a bare id and the log are
+    # answered without a parser)
+
+    # Its thresholds: name -> default (an int or a float). memtui.toml's one flat
+    # [thresholds] table sets them by these names (engine.config).
+    thresholds: dict[str, int | float] = {}
+    # Where its stores usually are, in words, for `memtui stores` ("~/.dsh/memory").
+    looked_in: str = ""
+    # The keys of its own verbs' audit details that name its entries -> the prefix that
+    # makes each an id ({"accepted": "pending:"}) (engine.oplog).
+    log_ids: dict[str, str] = {}
+
+    def usual_places(self, home: str, env: Mapping[str, str]) -> list[str]:
+        """The folders its stores usually are in on this machine (`memtui stores`)."""
+        return []
+
+    def bare_kind(self, ref: str) -> str | None:
+        """The kind of its own an id given without one means (`E020`, a Claude memory's
+        file name), or None; asked in detection order, the first to say wins."""
+        return None
 
     def is_memory(self, rel: str) -> bool:
         """For a `home` layout: whether a file found under the root is memory."""
@@ -122,9 +146,11 @@ class Layout(Detection):
     # (SPEC §5). Codes are a contract: never rename. The shared ones (unreadable,
     # path-escape, ...) are the engine's (engine.findings).
     codes: dict[str, tuple[str, str]] = {}
-    # Its thresholds: name -> default (an int or a float). memtui.toml's [thresholds]
-    # table sets them by these names.
-    thresholds: dict[str, int | float] = {}
+    # Its thresholds are declared on its detection (Detection.thresholds).
+
+    def fixes(self) -> Mapping[str, Planner]:
+        """Its quick fixes: finding code -> planner (engine.fixes); none by default."""
+        return {}
 
     def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
         """Replace the text of its entry `kind:name` (options: expect, dry_run), through
@@ -132,6 +158,42 @@ class Layout(Detection):
         from memtui.engine.layouts.common import refused
 
         raise refused(f"{kind}:{name}: {self.name} entries of this kind are not edited")
+
+    def check_edit(self, change: EditedText) -> None:
+        """Refuse (Refused) an edit of one of its files that breaks one of its rules;
+        asked of every layout found in the root, whichever owns the entry edited."""
+
+    def read_only(self, root: str, rel: str) -> str | None:
+        """Why `rel` is kept read-only unless the user insists (None: it is not)."""
+        return None
+
+    # What `memtui index` rebuilds of its own, in words ("": nothing).
+    generates: str = ""
+
+    def plan_generated(self, tx: Transaction) -> bool:
+        """Plan its generated parts, rebuilt from its memory, into `tx` (`memtui index`,
+        one transaction for every layout); whether anything changes."""
+        return False
+
+    def find(
+        self, store: Store, data: Any, kind: str, name: str, expect: str | None
+    ) -> Entry | None:
+        """Its entry `kind:name` where the listed ids alone cannot find it (an id that
+        depends on its neighbours); None: the lookup by listed id goes on."""
+        return None
+
+    def entry_at(self, data: Any, rel: str, line: int) -> str | None:
+        """The id of its entry holding `line` of `rel` where the spans alone cannot say
+        it (ids by neighbours); None: the narrowest span decides."""
+        return None
+
+    def restorable(self, rel: str) -> tuple[str, str] | None:
+        """(verb, id) that restores archived file `rel` (an archive/ row's x), or None."""
+        return None
+
+    def heat(self, data: Any) -> Mapping[str, int]:
+        """How often its agent read each file (a row's 🔥 badge); none by default."""
+        return {}
 
     # ---- queue: one QueueItem model for every layout (declared by the queue work)
 

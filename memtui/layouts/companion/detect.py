@@ -23,6 +23,13 @@ class CompanionDetection(Detection):
     full = "memtui.layouts.companion.layout:Companion"
     order = 20
     dotfiles = (MOOD_AUX,)  # the one root dotfile that is memory (engine.home)
+    thresholds = {  # SPEC §2
+        "profile_category_max": 10,
+        "mood_max_snapshots": 10,
+        "mood_step_valence": 0.30,
+        "mood_step_energy": 0.20,
+        "unresolved_max": 3,
+    }
 
     def detect(self, top: Listing) -> bool:
         return any(there(top, m) for m in (EVENTS, PERSONA, MOOD))

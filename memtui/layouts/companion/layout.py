@@ -9,6 +9,7 @@ from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused
 from memtui.engine.model import Entry, Event, OutlineItem
 from memtui.layouts.companion import parse as companion
+from memtui.layouts.companion.codes import CODES
 from memtui.layouts.companion.detect import CompanionDetection
 
 if TYPE_CHECKING:
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 
 class Companion(CompanionDetection, Layout):
     kinds = ("event", "profile")
+    codes = CODES
     loads = (
         (companion.SUMMARY, None),
         (companion.PERSONA, None),

@@ -21,6 +21,7 @@ class DshDetection(Detection):
     full = "memtui.layouts.dsh.layout:Dsh"
     order = 30
     keeps_queue = True
+    thresholds = {"l1_warn_lines": 25, "l1_max_lines": 30}  # index.txt: warn, error above
 
     def queued(self, root: str, names: list[str]) -> list[tuple[str, str]]:
         """(name, full id) of each of `names` that is a candidate's (engine.queue.full_ids)."""

@@ -9,6 +9,7 @@ from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused
 from memtui.engine.model import Entry, OutlineItem
 from memtui.layouts.dsh import parse as dsh
+from memtui.layouts.dsh.codes import CODES
 from memtui.layouts.dsh.detect import DshDetection
 from memtui.layouts.workspace.detect import DSH_L0
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 
 class Dsh(DshDetection, Layout):
     kinds = ("fact", "sop", "pending")
+    codes = CODES
     # the seed: L0 meta-rules and the L1 index are in the prompt every turn
     loads = ((DSH_L0, None), (dsh.INDEX, None))
 

@@ -15,6 +15,7 @@ from memtui.engine.layouts.common import op_options, refused, unread_context
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.queue import QueueOps
 from memtui.layouts.hermes import rules
+from memtui.layouts.hermes.codes import CODES
 from memtui.layouts.hermes.data import ARCHIVE, HermesData, Staged, read_home
 from memtui.layouts.hermes.detect import PENDING, QUEUE, HermesDetection
 
@@ -55,6 +56,7 @@ def pending_id(item: Staged) -> str:
 class Hermes(HermesDetection, QueueOps, Layout):
     ops_module = "memtui.layouts.hermes.queue"  # its queue's preview, approve, reject
     kinds = (ENTRY, PENDING, ARCHIVED)
+    codes = CODES
     archived_to = "to memories/archived.jsonl (Hermes never reads it) and leaves its file"
     restored_from = "from memories/archived.jsonl to its place in its file"
 

@@ -25,6 +25,7 @@ from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.queue import QueueOps
 from memtui.engine.textfile import TextFile
 from memtui.layouts.openclaw import audit, rules
+from memtui.layouts.openclaw.codes import CODES
 from memtui.layouts.openclaw.detect import OpenClawDetection
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ def first_unloaded(item: rules.Injected) -> int | None:
 class OpenClaw(OpenClawDetection, QueueOps, Layout):
     ops_module = "memtui.layouts.openclaw.audit_ops"  # its queue's preview, approve, reject
     kinds = ("openclaw", "openclaw-daily", audit.KIND)
+    codes = CODES
 
     def demo(self, sink: Any, rng: Any, size: int, today: Any) -> dict[str, int]:
         from memtui.layouts.openclaw.demo import build_openclaw

@@ -30,6 +30,11 @@ class WorkspaceDetection(Detection):
     looks_for = "memory.md beside soul.md, user.md, agent.md or a memory_<name>.md (workspace)"
     full = "memtui.layouts.workspace.layout:Workspace"
     order = 10
+    thresholds = {  # SPEC §1
+        "index_warn_lines": 150,  # memory.md: warning from here
+        "index_block_lines": 180,  # memory.md: error (blocked) from here
+        "agent_max_bytes": 8192,  # agent.md is injected into every prompt
+    }
 
     def detect(self, top: Listing) -> bool:
         root_files = top.root_files

@@ -9,6 +9,7 @@ from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options
 from memtui.engine.model import Entry, OutlineItem
 from memtui.layouts.workspace import parse as workspace
+from memtui.layouts.workspace.codes import CODES
 from memtui.layouts.workspace.detect import WorkspaceDetection
 
 if TYPE_CHECKING:
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 
 class Workspace(WorkspaceDetection, Layout):
     kinds = ("topic",)
+    codes = CODES
     # the seed: soul/user/agent.md are injected by the bootstrap, memory.md up to its
     # 200-line bootstrap limit
     loads = (("soul.md", None), ("user.md", None), ("agent.md", None), (workspace.INDEX, 200))
