@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Layout, Listing
@@ -32,6 +32,11 @@ class Companion(CompanionDetection, Layout):
         from memtui.layouts.companion.demo import build_companion
 
         return build_companion(sink, rng, size, today)
+
+    def fixes(self) -> Mapping[str, Any]:
+        from memtui.layouts.companion.fixes import FIXES  # late: the write path's
+
+        return FIXES
 
     def parse(self, reader: StoreReader, top: Listing) -> Any:
         return companion.parse(reader)

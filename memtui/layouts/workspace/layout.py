@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Layout, Listing
@@ -29,6 +29,11 @@ class Workspace(WorkspaceDetection, Layout):
         from memtui.layouts.workspace.demo import build_workspace
 
         return build_workspace(sink, rng, size, today)
+
+    def fixes(self) -> Mapping[str, Any]:
+        from memtui.layouts.workspace.fixes import FIXES  # late: the write path's
+
+        return FIXES
 
     def parse(self, reader: StoreReader, top: Listing) -> Any:
         return workspace.parse(reader, list(top.root_files))
