@@ -116,6 +116,10 @@ def for_kind(kind: str) -> Layout | None:
 
 
 def bare_kind(ref: str) -> str:
-    """The kind an id without one means (SPEC §6): a Claude memory by its file name
-    (`feedback_testing.md`), else a dsh candidate by its id."""
-    return "claude" if ref.partition("@")[0].strip().endswith(".md") else "pending"
+    """The kind an id without one means (SPEC §6): the first layout, in detection order,
+    that claims it says (Detection.bare_kind); "" when none does."""
+    for det in detectors().values():
+        kind = det.bare_kind(ref)
+        if kind:
+            return kind
+    return ""

@@ -3,6 +3,7 @@ searching a store import only this."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection, there
@@ -15,6 +16,8 @@ EVENTS = "memory/events.md"
 PERSONA = "memory/persona.md"
 MOOD = "memory/mood_state.md"
 MOOD_AUX = ".mood_state_aux"
+# an event id given bare: E020, E005#2, L12, each maybe @FINGERPRINT (ids.event_ref)
+BARE_EVENT = re.compile(r"[EL]\d+(?:#\d+)?(?:@[0-9a-fA-F]{12})?", re.IGNORECASE)
 
 
 class CompanionDetection(Detection):
@@ -30,6 +33,9 @@ class CompanionDetection(Detection):
         "mood_step_energy": 0.20,
         "unresolved_max": 3,
     }
+
+    def bare_kind(self, ref: str) -> str | None:
+        return "event" if BARE_EVENT.fullmatch(ref.strip()) else None
 
     def detect(self, top: Listing) -> bool:
         return any(there(top, m) for m in (EVENTS, PERSONA, MOOD))

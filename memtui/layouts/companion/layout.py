@@ -53,7 +53,7 @@ class Companion(CompanionDetection, Layout):
         return outline(store, data)
 
     def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
-        from memtui.engine.identity import event_ids
+        from memtui.layouts.companion.ids import event_ids
 
         if events:
             for e, eid in zip(data.events, event_ids(data.events), strict=True):
@@ -62,6 +62,27 @@ class Companion(CompanionDetection, Layout):
         for c in data.profile:
             title = f"{c.name} ({len(c.items)} items)"
             yield Entry(f"profile:{c.name}", "profile", self.name, title, c.span.file, c.span)
+
+    def restorable(self, rel: str) -> tuple[str, str] | None:
+        """x on archived profile items asks which to restore; events restore in their pane."""
+        from memtui.layouts.companion.archived import ARCHIVED_EVENTS, ARCHIVED_PROFILE
+
+        return {ARCHIVED_PROFILE: ("restore-item", ""), ARCHIVED_EVENTS: ("restore-event", "")}.get(
+            rel
+        )
+
+    def find(
+        self, store: Store, data: Any, kind: str, name: str, expect: str | None
+    ) -> Entry | None:
+        from memtui.layouts.companion.lookup import find
+
+        found = find(store, data, name, expect) if kind == "event" else None
+        return None if found is None else event_entry(*found)
+
+    def entry_at(self, data: Any, rel: str, line: int) -> str | None:
+        from memtui.layouts.companion.lookup import entry_at
+
+        return entry_at(data, rel, line)
 
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.companion import ops

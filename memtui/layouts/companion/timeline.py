@@ -7,8 +7,9 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memtui.engine.identity import event_ids, fingerprint
+from memtui.engine.identity import fingerprint
 from memtui.engine.model import Event
+from memtui.layouts.companion.ids import event_ids
 from memtui.layouts.companion.parse import EVENTS, parse_date
 from memtui.layouts.companion.vocab import EVENT_TYPES  # noqa: F401 - the filter's values
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Layout, Listing
@@ -56,6 +56,17 @@ class Dsh(DshDetection, Layout):
         for cand in data.candidates:
             title = f"{cand.entry_type or '?'} → {cand.target or '?'}"
             yield Entry(f"pending:{cand.id}", "pending", self.name, title, cand.file)
+
+    def heat(self, data: Any) -> Mapping[str, int]:
+        return data.heat  # file_access_stats.json: the agent's reads per file
+
+    def restorable(self, rel: str) -> tuple[str, str] | None:
+        """An archived sop, fact section, or rejected candidate (back to pending/)."""
+        folder, _, name = rel.removeprefix("archive/").partition("/")
+        kinds = {"sops": "sop", "facts": "fact", "rejected": "pending"}
+        if rel.startswith("archive/") and folder in kinds and "/" not in name:
+            return ("restore", f"{kinds[folder]}:{name[:-3]}") if name.endswith(".md") else None
+        return None
 
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.dsh import ops

@@ -8,9 +8,11 @@ import os
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection
-from memtui.engine.paths import LOCK_NAME
+from memtui.engine.paths import LOCK_NAME, subfolders
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from memtui.engine.layouts.listing import Listing
 
 MEMORY = "memories/MEMORY.md"
@@ -31,6 +33,14 @@ class HermesDetection(Detection):
     order = 50
     home = True  # ~/.hermes is the agent's whole home: is_memory() says what is memory
     keeps_queue = True
+    looked_in = "~/.hermes (HERMES_HOME) and its profiles"
+
+    def usual_places(self, home: str, env: Mapping[str, str]) -> list[str]:
+        """A Hermes home, then its profiles: ~/.hermes, then HERMES_HOME."""
+        roots = [os.path.join(home, ".hermes")]
+        if env.get("HERMES_HOME"):
+            roots.append(os.path.abspath(os.path.expanduser(env["HERMES_HOME"])))
+        return [p for root in roots for p in (root, *subfolders(os.path.join(root, "profiles")))]
 
     def detect(self, top: Listing) -> bool:
         if any(os.path.isfile(os.path.join(top.root, rel)) for rel in (MEMORY, USER)):

@@ -58,6 +58,13 @@ class Workspace(WorkspaceDetection, Layout):
             title = described.get(name, name)
             yield Entry(f"topic:{workspace.topic_id(name)}", "topic", self.name, title, name)
 
+    def restorable(self, rel: str) -> tuple[str, str] | None:
+        """An archived topic file (archive/memory_<name>.md)."""
+        name = rel.removeprefix("archive/")
+        if name != rel and "/" not in name and workspace.TOPIC_LIKE.fullmatch(name):
+            return "restore", f"topic:{workspace.topic_id(name)}"
+        return None
+
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.workspace.ops import archive_topic
 
