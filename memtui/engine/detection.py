@@ -52,15 +52,14 @@ def layouts_at(path: str) -> tuple[str, ...]:
     except OSError:
         return ()
     real = os.path.realpath(path)
-    # memory/ holds the companion's files; archive/ a workspace's archived topics, which
-    # keep a workspace whose last topic was archived a store
-    for sub in ("memory", "archive"):
+    known = detectors()
+    for sub in dict.fromkeys(p for det in known.values() for p in det.peeks):
         folder = os.path.join(path, sub)
         if is_inside(real, os.path.realpath(folder)) and os.path.isdir(folder):
             files |= {f"{sub}/{n}" for n in os.listdir(folder)}
     dirs = [d for d, _ in LAYOUT_DIRS if os.path.isdir(os.path.join(path, d))]
     top = Listing(path, tuple(sorted(f for f in files if "/" not in f)), files, tuple(dirs))
-    return tuple(name for name, lay in detectors().items() if lay.detect(top))
+    return tuple(name for name, lay in known.items() if lay.detect(top))
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:

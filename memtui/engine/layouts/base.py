@@ -70,6 +70,9 @@ class Detection:
     # Its thresholds: name -> default (an int or a float). memtui.toml's one flat
     # [thresholds] table sets them by these names (engine.config).
     thresholds: dict[str, int | float] = {}
+    # The folders below a root whose files its detection needs in a quick look (two
+    # folder listings: engine.detection.layouts_at), beside the root's own.
+    peeks: tuple[str, ...] = ()
     # Where its stores usually are, in words, for `memtui stores` ("~/.dsh/memory").
     looked_in: str = ""
     # The keys of its own verbs' audit details that name its entries -> the prefix that
@@ -153,8 +156,9 @@ class Layout(Detection):
         return {}
 
     def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
-        """Replace the text of its entry `kind:name` (options: expect, dry_run), through
-        one transaction with read-back."""
+        """Replace the text of its entry `kind:name` through one transaction with read-back
+        (most through engine.ops.replace.replace_entry). The engine passes the options
+        entry_id (as given, for messages), seen_text, expect, insist and dry_run."""
         from memtui.engine.layouts.common import refused
 
         raise refused(f"{kind}:{name}: {self.name} entries of this kind are not edited")

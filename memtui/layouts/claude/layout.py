@@ -128,6 +128,18 @@ class Claude(ClaudeDetection, Layout):
 
     # --- ops ---------------------------------------------------------------------
 
+    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
+        from memtui.engine.ops.replace import replace_entry
+        from memtui.layouts.claude.ops import claude_target
+
+        if kind == "claude-index" and new_text.strip() and "\n" in new_text.strip("\r\n"):
+            raise refused(
+                f"{shown.get('entry_id', f'{kind}:{name}')}: an index line stays one line "
+                "(content goes in a memory)"
+            )
+        target = lambda tx_root, _fp, _seen: claude_target(tx_root, kind, name)  # noqa: E731
+        return replace_entry(root, kind, new_text, target, **shown)
+
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.claude.ops import archive_memory
 

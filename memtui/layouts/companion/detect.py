@@ -26,6 +26,7 @@ class CompanionDetection(Detection):
     full = "memtui.layouts.companion.layout:Companion"
     order = 20
     dotfiles = (MOOD_AUX,)  # the one root dotfile that is memory (engine.home)
+    peeks = ("memory",)  # its files are there
     thresholds = {  # SPEC §2
         "profile_category_max": 10,
         "mood_max_snapshots": 10,

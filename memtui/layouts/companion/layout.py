@@ -63,6 +63,13 @@ class Companion(CompanionDetection, Layout):
             title = f"{c.name} ({len(c.items)} items)"
             yield Entry(f"profile:{c.name}", "profile", self.name, title, c.span.file, c.span)
 
+    generates = "MEMORY.md's unresolved block"
+
+    def plan_generated(self, tx: Any) -> bool:
+        from memtui.layouts.companion.ops import plan_unresolved
+
+        return plan_unresolved(tx)
+
     def restorable(self, rel: str) -> tuple[str, str] | None:
         """x on archived profile items asks which to restore; events restore in their pane."""
         from memtui.layouts.companion.archived import ARCHIVED_EVENTS, ARCHIVED_PROFILE
@@ -83,6 +90,11 @@ class Companion(CompanionDetection, Layout):
         from memtui.layouts.companion.lookup import entry_at
 
         return entry_at(data, rel, line)
+
+    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
+        from memtui.layouts.companion.edit import edit
+
+        return edit(root, kind, name, new_text, **shown)
 
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.companion import ops

@@ -57,6 +57,13 @@ class Dsh(DshDetection, Layout):
             title = f"{cand.entry_type or '?'} → {cand.target or '?'}"
             yield Entry(f"pending:{cand.id}", "pending", self.name, title, cand.file)
 
+    generates = "the index.txt automatic segment"
+
+    def plan_generated(self, tx: Any) -> bool:
+        from memtui.layouts.dsh.entries import plan_rebuild_index
+
+        return plan_rebuild_index(tx)
+
     def heat(self, data: Any) -> Mapping[str, int]:
         return data.heat  # file_access_stats.json: the agent's reads per file
 
@@ -67,6 +74,21 @@ class Dsh(DshDetection, Layout):
         if rel.startswith("archive/") and folder in kinds and "/" not in name:
             return ("restore", f"{kinds[folder]}:{name[:-3]}") if name.endswith(".md") else None
         return None
+
+    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
+        from memtui.layouts.dsh.edit import edit
+
+        return edit(root, kind, name, new_text, **shown)
+
+    def check_edit(self, change: Any) -> None:
+        from memtui.layouts.dsh.edit import check_edit
+
+        check_edit(change)
+
+    def read_only(self, root: str, rel: str) -> str | None:
+        from memtui.layouts.dsh.edit import read_only
+
+        return read_only(root, rel)
 
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.dsh import ops

@@ -127,6 +127,16 @@ class Hermes(HermesDetection, QueueOps, Layout):
 
     # --- ops ---------------------------------------------------------------------
 
+    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
+        from memtui.layouts.hermes.ops import edit_entry
+
+        if kind != ENTRY:
+            given = shown.get("entry_id", f"{kind}:{name}").strip()
+            raise refused(f"{given!r} is not an entry id (see `memtui list`)")
+        options = {k: shown.get(k) for k in ("seen_text", "expect")}
+        dry_run = bool(shown.get("dry_run"))
+        return edit_entry(root, f"{kind}:{name}", new_text, **options, dry_run=dry_run)
+
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.hermes.ops import archive_entry
 

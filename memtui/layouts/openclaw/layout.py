@@ -163,6 +163,13 @@ class OpenClaw(OpenClawDetection, QueueOps, Layout):
 
     # --- ops ---------------------------------------------------------------------
 
+    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
+        from memtui.engine.ops.replace import replace_entry
+        from memtui.layouts.openclaw.ops import openclaw_target
+
+        target = lambda tx_root, fp, _seen: openclaw_target(tx_root, kind, name, fp)  # noqa: E731
+        return replace_entry(root, kind, new_text, target, **shown)
+
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         raise refused(
             f"{kind}:{name}: an OpenClaw workspace has no archive; edit the file, or apply "

@@ -30,6 +30,7 @@ class WorkspaceDetection(Detection):
     looks_for = "memory.md beside soul.md, user.md, agent.md or a memory_<name>.md (workspace)"
     full = "memtui.layouts.workspace.layout:Workspace"
     order = 10
+    peeks = ("archive",)  # archived topics keep a store whose last topic was archived
     thresholds = {  # SPEC §1
         "index_warn_lines": 150,  # memory.md: warning from here
         "index_block_lines": 180,  # memory.md: error (blocked) from here

@@ -65,6 +65,16 @@ class Workspace(WorkspaceDetection, Layout):
             return "restore", f"topic:{workspace.topic_id(name)}"
         return None
 
+    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
+        from memtui.layouts.workspace.edit import edit
+
+        return edit(root, kind, name, new_text, **shown)
+
+    def check_edit(self, change: Any) -> None:
+        from memtui.layouts.workspace.edit import check_edit
+
+        check_edit(change)
+
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.workspace.ops import archive_topic
 
