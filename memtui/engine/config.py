@@ -19,19 +19,9 @@ SHARED = {"max_file_bytes": MAX_FILE_BYTES}  # the one threshold no layout owns
 def defaults() -> dict[str, int | float]:
     """Every threshold by name with its default: the shared one, then each layout's
     (Detection.thresholds, in detection order; a name two declare keeps the first)."""
-    from memtui.engine.layouts import detectors
+    from memtui.engine.layouts import merged
 
-    found = detectors()  # the same object until the registry is read again
-    if _made[0] is not found:
-        out: dict[str, int | float] = dict(SHARED)
-        for det in found.values():
-            for name, default in det.thresholds.items():
-                out.setdefault(name, default)
-        _made[:] = [found, out]
-    return _made[1]
-
-
-_made: list = [None, {}]  # [the detectors read, the defaults they declare]
+    return {**merged("thresholds"), **SHARED}
 
 
 # A plain class, not a dataclass: `memtui search` reads max_file_bytes, and importing

@@ -49,7 +49,7 @@ def _typed(store: Store, titles: bool = True, events: bool = True) -> Iterator[E
 
 def resolve(store: Store, ref: str, expect: str | None = None) -> Entry:
     """An entry by id, as it was shown (SPEC §6); a bare id is the kind a layout claims
-    (`E020`, a candidate's id). `expect` (or an `@FINGERPRINT` at the end of the id):
+    (Detection.bare_kind). `expect` (or an `@FINGERPRINT` at the end of the id):
     the entry's fingerprint when it was shown; EntryNotFound if it is not that now. An
     id that depends on its neighbours is found by its layout (Layout.find), which may
     want its fingerprint: EntryNotFound then says which ids to use."""

@@ -32,7 +32,7 @@ Step = Callable[["Batch"], str]  # makes the fix's change in the batch; says wha
 @dataclass(frozen=True)
 class Fix:
     finding: Finding
-    title: str  # what it does, in words: "add a pointer to memory_x.md in memory.md"
+    title: str  # what it does, in words: "add a pointer to x.md in the index"
     root: str = field(repr=False)
     op: str  # the operation's name in the log: "fix-topic-orphan"
     step: Step = field(repr=False)
@@ -50,8 +50,8 @@ class Fix:
 Planner = Callable[[str, Any, Finding, tuple[str, ...]], Fix]
 
 # (layout, code) -> planner, registered by hand. A layout declares its own fixes
-# (Layout.fixes()); codes are shared between layouts (claude's pointer-missing is
-# about MEMORY.md, the workspace's about memory.md), so a fix is its layout's only.
+# (Layout.fixes()); codes are shared between layouts (one layout's pointer-missing
+# is about another index file than another's), so a fix is its layout's only.
 _PLANNERS: dict[tuple[str, str], Planner] = {}
 
 

@@ -1,14 +1,13 @@
 """Which files found under a root are the store's: never a secret beside the memory.
 
-Hermes' `~/.hermes` is the agent's whole home: its API keys (`.env`, `auth.json`), a
-SQLite `state.db`, sessions, logs, skills and lock files sit beside its memory. A
-layout whose root is such a home says which files under it are memory
-(`Detection.home`, `is_memory`); when every layout found in a root says so, the store is those
-files only: nothing else is read, listed, searched, counted or shown. A root that also
-holds a memory-folder layout (the seed layouts, Claude's folder) keeps showing every
-file found, unknown ones raw, except a root dotfile no layout reads (`Detection.dotfiles`,
-such as the companion's `.mood_state_aux`): a dotfile at the root is where `.env` and
-its kind live.
+An agent's home folder (`~/.<agent>`) may be the store: its API keys (`.env`,
+`auth.json`), a SQLite `state.db`, sessions, logs, skills and lock files sit beside
+its memory. A layout whose root is such a home says which files under it are memory
+(`Detection.home`, `is_memory`); when every layout found in a root says so, the store
+is those files only: nothing else is read, listed, searched, counted or shown. A root
+that also holds a memory-folder layout keeps showing every file found, unknown ones
+raw, except a root dotfile no layout reads (`Detection.dotfiles`, such as a mood
+file's aux state): a dotfile at the root is where `.env` and its kind live.
 """
 
 from __future__ import annotations
@@ -69,7 +68,7 @@ def keep_store_files(
 def keeps(store: object) -> Callable[[str], bool]:
     """Whether a path under this snapshot's root is the store's (store_filter for the
     layouts it holds), made once per snapshot: the watcher asks it of every change, so
-    a Hermes home's state.db or logs do not reload the store."""
+    an agent home's state.db or logs do not reload the store."""
     from memtui.engine.layouts import detectors
 
     def make() -> Callable[[str], bool]:

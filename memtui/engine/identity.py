@@ -1,7 +1,7 @@
 """An id names what the user saw (SPEC §6): an entry's fingerprint, given with an
 action (`expect`, `--expect`, or `ID@FINGERPRINT`), makes it act on that entry or on
 nothing. Ids whose meaning depends on their neighbours (an event's number) are their
-layout's (Layout.find, e.g. layouts/companion/ids.py)."""
+layout's (Layout.find)."""
 
 from __future__ import annotations
 

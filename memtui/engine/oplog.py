@@ -93,13 +93,9 @@ class Operation:
 # ids, a queued write's; each layout adds its own verbs' keys (Detection.log_ids: the
 # candidates an accept took, a memory)
 def _ids() -> dict[str, str]:
-    from memtui.engine.layouts import detectors
+    from memtui.engine.layouts import merged
 
-    out = {"entry": "", "entries": ""}
-    for det in detectors().values():
-        for key, prefix in det.log_ids.items():
-            out.setdefault(key, prefix)
-    return {**out, "pending": ""}
+    return {"entry": "", "entries": "", **merged("log_ids"), "pending": ""}
 
 
 def __getattr__(name: str) -> frozenset[str]:

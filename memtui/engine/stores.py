@@ -2,7 +2,7 @@
 
 The usual places under HOME (and HERMES_HOME, and the current folder) are looked at
 with the layouts' own detection (store.layouts_at: two folder listings, no parsing),
-which is quick even for hundreds of Claude projects; each store found is then opened
+which is quick even for hundreds of projects; each store found is then opened
 to count its files and findings, which is the slow part, so the faces can show the
 list first and fill the counts in as they come (`measured`).
 """

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -111,8 +111,26 @@ def registry() -> dict[str, Layout]:
 
 
 def for_kind(kind: str) -> Layout | None:
-    """The layout that owns entry ids of `kind` (`topic`, `event`, `claude`, ...)."""
+    """The layout that owns entry ids of `kind` (Layout.kinds)."""
     return next((lay for lay in registry().values() if kind in lay.kinds), None)
+
+
+_merged: dict[str, tuple[object, dict[str, Any]]] = {}
+
+
+def merged(member: str) -> dict[str, Any]:
+    """Every detection's declared table `member` (`thresholds`, `log_ids`) in one, in
+    detection order (a key two declare keeps the first); made again only when the
+    registry is read again."""
+    found = detectors()
+    got = _merged.get(member)
+    if got is None or got[0] is not found:
+        out: dict[str, Any] = {}
+        for det in found.values():
+            for key, value in getattr(det, member).items():
+                out.setdefault(key, value)
+        got = _merged[member] = (found, out)
+    return got[1]
 
 
 def bare_kind(ref: str) -> str:

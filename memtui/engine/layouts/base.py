@@ -28,7 +28,7 @@ __all__ = ["Detection", "Layout", "Listing", "there"]
 
 
 def there(top: Listing, rel: str) -> bool:
-    """A file by that name is there, readable or not: a FIFO for index.txt is still the
+    """A file by that name is there, readable or not: a FIFO for an index is still the
     store's index, reported unreadable (the listing's `others`)."""
     return rel in top.files or rel in top.others
 
@@ -45,7 +45,7 @@ class Detection:
     # The root dotfiles it reads (engine.home): no other root dotfile is ever shown (an
     # agent home's .env holds API keys).
     dotfiles: tuple[str, ...] = ()
-    # Whether its root is an agent's whole home rather than a memory folder (Hermes): the
+    # Whether its root is an agent's whole home rather than a memory folder (~/.<agent>): the
     # store is then only the files is_memory() says are memory.
     home: bool = False
     # Whether it keeps an approval queue whose ids `queued` can find from the disk alone.
@@ -73,10 +73,10 @@ class Detection:
     # The folders below a root whose files its detection needs in a quick look (two
     # folder listings: engine.detection.layouts_at), beside the root's own.
     peeks: tuple[str, ...] = ()
-    # Where its stores usually are, in words, for `memtui stores` ("~/.dsh/memory").
+    # Where its stores usually are, in words, for `memtui stores` ("~/.<agent>/memory").
     looked_in: str = ""
     # The keys of its own verbs' audit details that name its entries -> the prefix that
-    # makes each an id ({"accepted": "pending:"}) (engine.oplog).
+    # makes each an id ({"accepted": "<kind>:"}) (engine.oplog).
     log_ids: dict[str, str] = {}
 
     def usual_places(self, home: str, env: Mapping[str, str]) -> list[str]:
@@ -84,8 +84,8 @@ class Detection:
         return []
 
     def bare_kind(self, ref: str) -> str | None:
-        """The kind of its own an id given without one means (`E020`, a Claude memory's
-        file name), or None; asked in detection order, the first to say wins."""
+        """The kind of its own an id given without one means (an event's number, a
+        memory's file name), or None; asked in detection order, the first to say wins."""
         return None
 
     def is_memory(self, rel: str) -> bool:

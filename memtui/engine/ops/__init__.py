@@ -55,7 +55,7 @@ def _owner(entry_id: str, verb: str) -> tuple[Any, str, str]:
     from memtui.engine.layouts import bare_kind, for_kind, registry
 
     kind, sep, name = entry_id.strip().partition(":")
-    if not sep:  # a bare id: the kind a layout claims (`E020`, a memory's file name)
+    if not sep:  # a bare id: the kind a layout claims (Detection.bare_kind)
         kind, name = bare_kind(entry_id), entry_id.strip()
     layout = for_kind(kind) if name else None
     if layout is None:

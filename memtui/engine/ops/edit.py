@@ -33,13 +33,13 @@ def edit_entry(
     elsewhere in the file do not matter; they are kept. Empty text is refused (an
     entry is removed by archiving it), and so is text that breaks a layout's rules
     for its file (Layout.check_edit). A file a layout keeps read-only (Layout.read_only:
-    the dsh L0 meta-rules, SPEC §3) changes only if the user insists.
+    meta-rules, SPEC §3) changes only if the user insists.
     """
     if not isinstance(new_text, str):
         raise Refused("the new text must be text")
     ref = entry_id.strip()
     kind, sep, name = ref.partition(":")
-    if not sep:  # a bare id: the kind a layout claims (`E020`, a memory's file name)
+    if not sep:  # a bare id: the kind a layout claims (Detection.bare_kind)
         kind, name = bare_kind(ref), ref
     owner = for_kind(kind)
     if (owner is None and kind != "file") or not name:
@@ -80,5 +80,5 @@ def _file(root: str, path: str) -> str:
 
 def is_l0(root: str, rel: str) -> bool:
     """Whether a layout keeps `rel` read-only unless the user insists (Layout.read_only:
-    the dsh L0 meta-rules); the name the faces know."""
+    meta-rules); the name the faces know."""
     return read_only(root, rel) is not None

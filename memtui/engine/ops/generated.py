@@ -1,8 +1,8 @@
 """`memtui index`: what the layouts generate from a store's memory (Layout.generates,
-Layout.plan_generated: the dsh index.txt automatic segment, the companion MEMORY.md
-unresolved block, ...), rebuilt as one operation in one transaction over every layout
+Layout.plan_generated: an index's automatic segment, a block of open items, ...),
+rebuilt as one operation in one transaction over every layout
 found that generates one, in detection order. Every file a plan reads is read before
-anything is written, so a file that cannot be read (a FIFO for MEMORY.md) refuses the
+anything is written, so a file that cannot be read (a FIFO where a file is) refuses the
 whole of it: nothing written, no audit line."""
 
 from __future__ import annotations
