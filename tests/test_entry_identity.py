@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from memtui.engine.identity import event_ids, fingerprint, pick_event, split_expect
+from memtui.engine.identity import fingerprint, split_expect
 from memtui.engine.ops.common import Refused
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Conflict
 from memtui.layouts.companion import ops as companion
+from memtui.layouts.companion.ids import event_ids, pick_event
 from memtui.layouts.companion.parse import _events
 from tests.conftest import run_cli, tree_digest, write_tree
 from tests.helpers import candidate, needs_seed_tools

@@ -1,4 +1,4 @@
-"""Thresholds: SPEC defaults, overridable by `memtui.toml` at the store root.
+"""Thresholds: the layouts' declared defaults, overridable by `memtui.toml` at the store root.
 
 No `from __future__ import annotations` here: a NamedTuple compiles each string
 annotation, which cost `memtui search` 2 ms of its start."""
@@ -12,20 +12,58 @@ if TYPE_CHECKING:
     import datetime as dt
 
 
-# NamedTuples, not dataclasses: `memtui search` reads max_file_bytes, and importing
+MAX_FILE_BYTES = 64 * 1024 * 1024  # bigger files are shown as unreadable
+SHARED = {"max_file_bytes": MAX_FILE_BYTES}  # the one threshold no layout owns
+
+
+def defaults() -> dict[str, int | float]:
+    """Every threshold by name with its default: the shared one, then each layout's
+    (Detection.thresholds, in detection order; a name two declare keeps the first)."""
+    from memtui.engine.layouts import merged
+
+    return {**merged("thresholds"), **SHARED}
+
+
+# A plain class, not a dataclass: `memtui search` reads max_file_bytes, and importing
 # dataclasses (inspect, ast, ...) costs it as much as a tenth of grep's whole run.
-class Thresholds(NamedTuple):
-    index_warn_lines: int = 150  # memory.md: warning from here
-    index_block_lines: int = 180  # memory.md: error (blocked) from here
-    agent_max_bytes: int = 8192  # agent.md is injected into every prompt
-    l1_warn_lines: int = 25  # index.txt: warning from here
-    l1_max_lines: int = 30  # index.txt: error above this
-    profile_category_max: int = 10
-    mood_max_snapshots: int = 10
-    mood_step_valence: float = 0.30
-    mood_step_energy: float = 0.20
-    unresolved_max: int = 3
-    max_file_bytes: int = 64 * 1024 * 1024  # bigger files are shown as unreadable
+class Thresholds:
+    """The thresholds a store's memtui.toml sets, each other one at its default: read
+    as attributes (`thresholds.l1_max_lines`), by the names the layouts declare."""
+
+    __slots__ = ("_set",)
+
+    def __init__(self, **values: int | float) -> None:
+        self._set = values
+
+    @property
+    def max_file_bytes(self) -> int:
+        return int(self._set.get("max_file_bytes", MAX_FILE_BYTES))
+
+    def __getattr__(self, name: str) -> int | float:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in self._set:
+            return self._set[name]
+        known = defaults()
+        if name not in known:
+            raise AttributeError(f"no threshold {name!r} is declared (Detection.thresholds)")
+        return known[name]
+
+    def _replace(self, **values: int | float) -> "Thresholds":
+        return Thresholds(**{**self._set, **values})
+
+    def as_dict(self) -> dict[str, int | float]:
+        """Every threshold by name, as it holds for this store."""
+        return {**defaults(), **self._set}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Thresholds) and self.as_dict() == other.as_dict()
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self.as_dict().items())))
+
+    def __repr__(self) -> str:
+        return f"Thresholds({', '.join(f'{k}={v!r}' for k, v in self._set.items())})"
 
 
 class Config(NamedTuple):
@@ -49,7 +87,7 @@ def load_config(text: str | None) -> Config:
     table = data.get("thresholds", {})
     if not isinstance(table, dict):
         return Config(Thresholds(), (*problems, "memtui.toml: [thresholds] must be a table"))
-    known = Thresholds._field_defaults  # name -> its default, an int or a float
+    known = defaults()  # name -> its default, an int or a float
     values: dict[str, int | float] = {}
     for key, value in table.items():
         default = known.get(key)
@@ -61,7 +99,7 @@ def load_config(text: str | None) -> Config:
             problems.append(f"memtui.toml: {key} must be a whole number")
         else:
             values[key] = value
-    return Config(Thresholds(**values), tuple(problems))  # type: ignore[arg-type]
+    return Config(Thresholds(**values), tuple(problems))
 
 
 def today() -> "dt.date":

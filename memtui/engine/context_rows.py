@@ -44,7 +44,7 @@ def context_rows(store: Store) -> list[tuple[str, str]]:
 
 
 def _first_line(store: Store, rel: str, text: str) -> int:
-    """The file line the loaded text starts on (Claude trims blank lines first)."""
+    """The file line the loaded text starts on (an agent may trim blank lines first)."""
     tf = store.texts.get(rel)
     if tf is None or not text:
         return 1

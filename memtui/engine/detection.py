@@ -15,7 +15,7 @@ from memtui.engine.paths import LAYOUT_DIRS, Scan, Top, discover, is_inside, lis
 def listing(root: str, top: Top | None = None) -> tuple[Scan, Listing]:
     """Every file the store holds, before one is read: the root's own, the shared layout
     folders' (paths.LAYOUT_DIRS) and those of the folders its layouts read beyond them
-    (Layout.folders: a Claude memory's subfolders, Hermes' memories/, ...). Opening and
+    (Layout.folders: a memory's subfolders, an agent home's memory folder, ...). Opening and
     searching both list a store here, so search sees every file the store has. In an
     agent's whole home that is only the files its layouts read as memory, and never is
     a root dotfile no layout reads (engine.home)."""
@@ -52,15 +52,14 @@ def layouts_at(path: str) -> tuple[str, ...]:
     except OSError:
         return ()
     real = os.path.realpath(path)
-    # memory/ holds the companion's files; archive/ a workspace's archived topics, which
-    # keep a workspace whose last topic was archived a store
-    for sub in ("memory", "archive"):
+    known = detectors()
+    for sub in dict.fromkeys(p for det in known.values() for p in det.peeks):
         folder = os.path.join(path, sub)
         if is_inside(real, os.path.realpath(folder)) and os.path.isdir(folder):
             files |= {f"{sub}/{n}" for n in os.listdir(folder)}
     dirs = [d for d, _ in LAYOUT_DIRS if os.path.isdir(os.path.join(path, d))]
     top = Listing(path, tuple(sorted(f for f in files if "/" not in f)), files, tuple(dirs))
-    return tuple(name for name, lay in detectors().items() if lay.detect(top))
+    return tuple(name for name, lay in known.items() if lay.detect(top))
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:
@@ -73,7 +72,7 @@ def _is_file(entry: os.DirEntry[str]) -> bool:
 
 def stores_near(root: str) -> list[tuple[str, tuple[str, ...]]]:
     """(path, layouts) of the stores one folder below `root` and of the folder above
-    it: what the app offers to open next (the demo's claude/ beside its seed store)."""
+    it: what the app offers to open next (the demo's other stores beside its first)."""
     try:
         names = sorted(n for n in os.listdir(root) if not n.startswith("."))
     except OSError:

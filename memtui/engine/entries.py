@@ -6,28 +6,15 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.errors import MemtuiError
-from memtui.engine.identity import (
-    EventRef,
-    check_shown,
-    checked,
-    event_ids,
-    event_ref,
-    fingerprint,
-    pick_event,
-    split_expect,
-)
+from memtui.engine.identity import check_shown, checked, fingerprint, split_expect
 from memtui.engine.layouts import bare_kind, for_kind, registry
 from memtui.engine.layouts.common import read_late, unreadable
-from memtui.engine.model import Entry, Event
+from memtui.engine.model import Entry
 from memtui.engine.rawfile import not_readable
 from memtui.engine.write.transaction import WriteError
-from memtui.layouts.companion.layout import event_entry as _event_entry
-from memtui.layouts.companion.parse import EVENTS
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
-
-KINDS = ("topic", "event", "fact", "sop", "pending", "profile", "file")
 
 
 class EntryNotFound(MemtuiError, LookupError):
@@ -61,29 +48,38 @@ def _typed(store: Store, titles: bool = True, events: bool = True) -> Iterator[E
 
 
 def resolve(store: Store, ref: str, expect: str | None = None) -> Entry:
-    """An entry by id, as it was shown (SPEC §6); bare `E020` and bare candidate ids
-    are accepted too. `expect` (or an `@FINGERPRINT` at the end of the id): the
-    entry's fingerprint when it was shown; EntryNotFound if it is not that now.
-    An event known only by its line or by a shared number needs its fingerprint
-    (identity.pick_event): EntryNotFound says which ids to use."""
+    """An entry by id, as it was shown (SPEC §6); a bare id is the kind a layout claims
+    (Detection.bare_kind). `expect` (or an `@FINGERPRINT` at the end of the id):
+    the entry's fingerprint when it was shown; EntryNotFound if it is not that now. An
+    id that depends on its neighbours is found by its layout (Layout.find), which may
+    want its fingerprint: EntryNotFound then says which ids to use."""
     wanted = ref.strip()
     try:
-        eref = event_ref(wanted, expect)
-        if eref is not None:
-            return _resolve_event(store, eref)
+        owned = _owned(store, wanted, expect)
+        if owned is not None:
+            return owned
         wanted = _queued(store.root, wanted)
         exact = _find(store, _normalise(wanted))
         base, fp = (wanted, checked(expect)) if exact is not None else split_expect(wanted, expect)
         entry = exact or _find(store, _normalise(base))
         if entry is None:
             raise EntryNotFound(
-                _unread(store, _normalise(base))
+                unread_reason(store, _normalise(base))
                 or f"no entry {ref!r} in this store (see `memtui list`)"
             )
         check_shown(entry.id, entry_text(store, entry), fp, entry.file)
         return entry
     except WriteError as exc:  # Refused or Conflict: the id names no entry as shown
         raise EntryNotFound(str(exc)) from None
+
+
+def _owned(store: Store, ref: str, expect: str | None) -> Entry | None:
+    """The entry its layout finds itself (Layout.find), if it does."""
+    kind, _, name = _normalise(ref).partition(":")
+    owner = for_kind(kind)
+    if owner is None:
+        return None
+    return owner.find(store, store.data.get(owner.name), kind, name, expect)
 
 
 def _queued(root: str, ref: str) -> str:
@@ -106,7 +102,7 @@ def _find(store: Store, wanted: str) -> Entry | None:
     return None
 
 
-def _unread(store: Store, wanted: str) -> str | None:
+def unread_reason(store: Store, wanted: str) -> str | None:
     """Why an id names nothing: the file it lives in could not be read (the reader's
     reason, named); None when that is not it."""
     kind, _, name = wanted.partition(":")
@@ -114,17 +110,6 @@ def _unread(store: Store, wanted: str) -> str | None:
     rel = name if kind == "file" else owner.file_of(kind, name) if owner else None
     why = unreadable(store, rel) if rel else None
     return None if why is None or rel is None else f"{not_readable(rel, why)}; nothing was changed"
-
-
-def _resolve_event(store: Store, ref: EventRef) -> Entry:
-    events = store.companion.events if store.companion else ()
-    if ref.label.startswith("E") and not any(e.label == ref.label for e in events):
-        raise EntryNotFound(
-            _unread(store, "event:")
-            or f"no entry event:{ref.shown} in this store (see `memtui list`)"
-        )
-    event = pick_event(events, ref, EVENTS)
-    return _event_entry(event, _id_in(events, event))
 
 
 def _normalise(ref: str) -> str:
@@ -161,11 +146,11 @@ def entry_at(store: Store, rel: str, line: int) -> str:
     `file:rel`."""
     best: tuple[int, Entry] | None = None  # (lines spanned, entry)
     whole: str | None = None
-    if store.companion and rel == EVENTS:  # an event's id needs its neighbours: by place here
-        for e in store.companion.events:
-            span = e.span
-            if not e.is_sentinel and span.start < line <= span.stop:
-                return "event:" + _id_in(store.companion.events, e)
+    layouts = registry()
+    for name, data in store.data.items():  # an id by its neighbours: its layout's say
+        owned = layouts[name].entry_at(data, rel, line)
+        if owned is not None:
+            return owned
     for entry in _typed(store, titles=False, events=False):
         if entry.file != rel:
             continue
@@ -175,8 +160,3 @@ def entry_at(store: Store, rel: str, line: int) -> str:
         elif span.start < line <= span.stop and (best is None or span.stop - span.start < best[0]):
             best = (span.stop - span.start, entry)
     return best[1].id if best is not None else whole or file_id(rel)
-
-
-def _id_in(events: tuple[Event, ...], event: Event) -> str:
-    """The id (without `event:`) of one of `events`; it depends on the others."""
-    return next(i for e, i in zip(events, event_ids(events), strict=True) if e is event and i)

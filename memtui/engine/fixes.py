@@ -8,8 +8,8 @@ for any reason the verb it stands for would be (a pointer added to a blocked ind
 is refused as `add topic` is). Every fix of one code runs in one transaction
 (`apply`): one operation, one undo.
 
-A layout adds its own fixes with `register(layout, code, planner)`; the built-in ones
-(ops/fix_workspace.py, ops/fix_companion.py) register themselves on first use.
+A layout declares its fixes (Layout.fixes(): finding code -> planner), asked of the
+layout whose parse found the finding; `register(layout, code, planner)` adds one by hand.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ Step = Callable[["Batch"], str]  # makes the fix's change in the batch; says wha
 @dataclass(frozen=True)
 class Fix:
     finding: Finding
-    title: str  # what it does, in words: "add a pointer to memory_x.md in memory.md"
+    title: str  # what it does, in words: "add a pointer to x.md in the index"
     root: str = field(repr=False)
     op: str  # the operation's name in the log: "fix-topic-orphan"
     step: Step = field(repr=False)
@@ -49,48 +49,57 @@ class Fix:
 # (root, the store snapshot, the finding, what the user chose) -> the fix
 Planner = Callable[[str, Any, Finding, tuple[str, ...]], Fix]
 
-# (layout, code) -> planner: codes are shared between layouts (claude's pointer-missing
-# is about MEMORY.md, the workspace's about memory.md), so a fix is its layout's only
+# (layout, code) -> planner, registered by hand. A layout declares its own fixes
+# (Layout.fixes()); codes are shared between layouts (one layout's pointer-missing
+# is about another index file than another's), so a fix is its layout's only.
 _PLANNERS: dict[tuple[str, str], Planner] = {}
-_loaded = False
 
 
 def register(layout: str, code: str, planner: Planner) -> None:
-    """The hook for a layout's fixes: `planner` fixes that layout's findings of `code`."""
+    """A hook beside Layout.fixes(): `planner` fixes that layout's findings of `code`."""
     _PLANNERS[(layout, code)] = planner
 
 
-def _builtin() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        from memtui.layouts.companion import fixes as fix_companion
-        from memtui.layouts.workspace import fixes as fix_workspace
+def _planner(finding: Finding) -> Planner | None:
+    """The fix's planner for `finding`: asked of the layout whose parse found it."""
+    name = finding.layout or ""
+    got = _PLANNERS.get((name, finding.code))
+    if got is None and name:
+        from memtui.engine.layouts import layout
 
-        for layout, module in (("workspace", fix_workspace), ("companion", fix_companion)):
-            for code, planner in module.FIXES.items():
-                register(layout, code, planner)
+        try:
+            got = layout(name).fixes().get(finding.code)
+        except KeyError:  # a layout that is not registered (any more)
+            return None
+    return got
+
+
+def _every() -> list[tuple[str, str]]:
+    """(layout, code) of every fix there is (imports every layout)."""
+    from memtui.engine.layouts import registry
+
+    pairs = set(_PLANNERS)
+    for name, lay in registry().items():
+        pairs.update((name, code) for code in lay.fixes())
+    return sorted(pairs)
 
 
 def codes() -> list[str]:
     """Every finding code that has a fix."""
-    _builtin()
-    return sorted({code for _, code in _PLANNERS})
+    return sorted({code for _, code in _every()})
 
 
 def fixable(finding: Finding) -> bool:
-    _builtin()
-    return (finding.layout or "", finding.code) in _PLANNERS
+    return _planner(finding) is not None
 
 
 def plan(store: Any, finding: Finding, choose: tuple[str, ...] = ()) -> Fix:
     """The fix for one finding of `store` (Refused if its code has none)."""
-    _builtin()
-    planner = _PLANNERS.get((finding.layout or "", finding.code))
+    planner = _planner(finding)
     if planner is None:
         raise Refused(
             f"no quick fix for {finding.code} ({where(finding)}); fixes exist for: "
-            + ", ".join(f"{code} ({layout})" for layout, code in sorted(_PLANNERS))
+            + ", ".join(f"{code} ({layout})" for layout, code in _every())
         )
     return planner(store.root, store, finding, tuple(choose))
 

@@ -1,14 +1,13 @@
 """Which files found under a root are the store's: never a secret beside the memory.
 
-Hermes' `~/.hermes` is the agent's whole home: its API keys (`.env`, `auth.json`), a
-SQLite `state.db`, sessions, logs, skills and lock files sit beside its memory. A
-layout whose root is such a home says which files under it are memory
-(`Layout.is_memory`); when every layout found in a root says so, the store is those
-files only: nothing else is read, listed, searched, counted or shown. A root that also
-holds a memory-folder layout (the seed layouts, Claude's folder) keeps showing every
-file found, unknown ones raw, except a root dotfile no layout reads (`Layout.dotfiles`,
-such as the companion's `.mood_state_aux`): a dotfile at the root is where `.env` and
-its kind live.
+An agent's home folder (`~/.<agent>`) may be the store: its API keys (`.env`,
+`auth.json`), a SQLite `state.db`, sessions, logs, skills and lock files sit beside
+its memory. A layout whose root is such a home says which files under it are memory
+(`Detection.home`, `is_memory`); when every layout found in a root says so, the store
+is those files only: nothing else is read, listed, searched, counted or shown. A root
+that also holds a memory-folder layout keeps showing every file found, unknown ones
+raw, except a root dotfile no layout reads (`Detection.dotfiles`, such as a mood
+file's aux state): a dotfile at the root is where `.env` and its kind live.
 """
 
 from __future__ import annotations
@@ -19,28 +18,29 @@ from typing import TYPE_CHECKING
 from memtui.engine.paths import CONFIG_NAME
 
 if TYPE_CHECKING:
-    from memtui.engine.layouts.base import Layout
+    from memtui.engine.layouts.base import Detection as Layout
     from memtui.engine.paths import Scan
 
 
 def store_filter(known: Iterable[Layout], found: Sequence[Layout]) -> Callable[[str], bool]:
     """Whether a file found is the store's, given every layout `known` and those `found`
     in this root."""
-    dotfiles = frozenset(name for lay in known for name in getattr(lay, "dotfiles", ()))
-    tests = [getattr(lay, "is_memory", None) for lay in found]
+    dotfiles = frozenset(name for lay in known for name in lay.dotfiles)
+    tests = [lay.is_memory for lay in found]
     home = is_home(found)
 
     def keep(rel: str) -> bool:
         if rel[:1] == "." and "/" not in rel and rel not in dotfiles:
             return False
-        return not home or rel == CONFIG_NAME or any(test(rel) for test in tests)  # type: ignore[misc]
+        return not home or rel == CONFIG_NAME or any(test(rel) for test in tests)
 
     return keep
 
 
 def is_home(found: Sequence[Layout]) -> bool:
-    """Whether the root is an agent's whole home: every layout found says what is memory."""
-    return bool(found) and all(getattr(lay, "is_memory", None) is not None for lay in found)
+    """Whether the root is an agent's whole home: every layout found is one (Detection.home)
+    and says what is memory."""
+    return bool(found) and all(lay.home for lay in found)
 
 
 def keep_store_files(
@@ -68,7 +68,7 @@ def keep_store_files(
 def keeps(store: object) -> Callable[[str], bool]:
     """Whether a path under this snapshot's root is the store's (store_filter for the
     layouts it holds), made once per snapshot: the watcher asks it of every change, so
-    a Hermes home's state.db or logs do not reload the store."""
+    an agent home's state.db or logs do not reload the store."""
     from memtui.engine.layouts import detectors
 
     def make() -> Callable[[str], bool]:

@@ -1,6 +1,6 @@
 """Line-level Markdown structure: `## sections` and their items, with spans.
 
-facts.md can hold 50,000 lines, so the scan is one tight pass over
+a file can hold 50,000 lines, so the scan is one tight pass over
 `str.split` lines that looks at each line's first character only.
 """
 
@@ -85,14 +85,14 @@ def sections(
     Headings and items inside fenced code blocks are content (`fenced`: the text's
     fences, if already worked out; `lines`: its split_lines, if already made).
 
-    Without `keep_items` only the items' line numbers are kept (facts.md)."""
+    Without `keep_items` only the items' line numbers are kept (a 50,000-line file)."""
     if lines is None:
         lines = split_lines(tf.text)
     code = fenced if fenced is not None else fences(tf.text)
     if code.starts:
         return _sections_line_by_line(tf, lines, level, keep_items, code)
     # No code block (the usual file): the headings and the items of the whole text
-    # are found first, without a Python step per line (facts.md: 50,000 lines).
+    # are found first, without a Python step per line (50,000 lines).
     bounds: list[tuple[int, str | None]] = []  # each heading of `level` or higher: (line, name)
     for index in _heading_lines(tf.text):
         match = HEADING.match(lines[index].rstrip("\r"))

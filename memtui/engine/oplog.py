@@ -69,7 +69,7 @@ class Operation:
         for key, seen in values.items():
             if all(v == seen[0] for v in seen):
                 out[key] = seen[0]
-            elif key in ENTRY_KEYS:
+            elif key in _ids():
                 out[key] = [x for v in seen for x in (v if isinstance(v, list) else [v])]
             else:
                 out[key] = seen
@@ -89,25 +89,27 @@ class Operation:
         }
 
 
-# details keys that name entries (-> the prefix that makes an id): an id, a list of
-# ids, and the own keys of some verbs (the dsh candidates an accept or a reject took, a
-# Hermes queued write, a Claude memory)
-_IDS = {
-    "entry": "",
-    "entries": "",
-    "accepted": "pending:",
-    "rejected": "pending:",
-    "pending": "",
-    "memory": "claude:",
-}
-ENTRY_KEYS = frozenset(_IDS)
+# details keys that name entries (-> the prefix that makes an id): an id and a list of
+# ids, a queued write's; each layout adds its own verbs' keys (Detection.log_ids: the
+# candidates an accept took, a memory)
+def _ids() -> dict[str, str]:
+    from memtui.engine.layouts import merged
+
+    return {"entry": "", "entries": "", **merged("log_ids"), "pending": ""}
+
+
+def __getattr__(name: str) -> frozenset[str]:
+    # ENTRY_KEYS, as the faces knew it: every details key that names entries
+    if name == "ENTRY_KEYS":
+        return frozenset(_ids())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _named(details: dict[str, Any]) -> tuple[list[str], int]:
     """(entry ids, how many there were) in one transaction's details."""
     ids: list[str] = []
     count = 0
-    for key, prefix in _IDS.items():
+    for key, prefix in _ids().items():
         value = details.get(key)
         if isinstance(value, dict):  # a long list the audit cut (journal._small)
             first = value.get("first")

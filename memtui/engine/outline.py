@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from memtui.engine.layouts import layout
 from memtui.engine.model import Finding, OutlineItem
 
 if TYPE_CHECKING:
@@ -52,8 +53,6 @@ def _outline(store: Store) -> list[OutlineItem]:
         )
     archived = sorted(f for f in store.files if f.startswith(ARCHIVE + "/"))
     if archived and not any(t.folder == ARCHIVE for t in tops):
-        from memtui.engine.layouts.archive_outline import archive_group
-
         out.append(archive_group(rows, archived))
     folders = tuple(f"{p}/" for t in tops for p in (t.file, t.folder) if p)
     claimed.update(t.file for t in tops if t.file)
@@ -133,7 +132,9 @@ class Rows:
         self.by_file: dict[str | None, list[Finding]] = defaultdict(list)
         for f in store.findings:
             self.by_file[f.file].append(f)
-        self.heat: dict[str, int] = dict(store.dsh.heat) if store.dsh else {}
+        self.heat: dict[str, int] = {}  # path -> reads, as a layout's agent counts them
+        for name, data in store.data.items():
+            self.heat.update(layout(name).heat(data))
         self.hottest = max(self.heat.values(), default=0)
 
     @classmethod
@@ -232,6 +233,28 @@ class Rows:
     ) -> OutlineItem:
         row = self.row(f"{title} ({count:,})", *badges, key=key, children=children, style="group")
         return replace(row, folder=folder, holds=holds)
+
+
+PREFIX = ARCHIVE + "/"
+
+
+def archive_group(rows: Rows, archived: list[str]) -> OutlineItem:
+    """The archive/ folder's rows: each archived file with the verb and id that
+    restores it, as a layout says (Layout.restorable)."""
+    kids = chunked("archive", "archived", archived, lambda rel: archived_row(rows, rel))
+    return rows.group("archive", "archive", len(archived), kids, folder=ARCHIVE)
+
+
+def restorable(rel: str) -> tuple[str, str] | None:
+    """(verb, id) that x runs on archived file `rel`, or None: the first layout's say."""
+    from memtui.engine.layouts import registry
+
+    return next(filter(None, (lay.restorable(rel) for lay in registry().values())), None)
+
+
+def archived_row(rows: Rows, rel: str) -> OutlineItem:
+    verb, target = restorable(rel) or (None, None)
+    return rows.file(rel, rel[len(PREFIX) :], entry=rows.entry_for(rel), verb=verb, target=target)
 
 
 def each(make: Callable[[Any], OutlineItem], items: Iterable[Any]) -> Kids:

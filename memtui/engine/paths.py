@@ -32,6 +32,17 @@ def is_temp_name(name: str) -> bool:
     return name.startswith(".") and TEMP_MARK in name and name.endswith(".tmp")
 
 
+def subfolders(parent: str) -> list[str]:
+    """parent/* as a shell glob would give them (no hidden names), sorted; none when
+    parent is missing or cannot be read (looking is not an error): the usual places of
+    a layout's stores (Detection.usual_places)."""
+    try:
+        names = sorted(os.listdir(parent))
+    except OSError:
+        return []
+    return [os.path.join(parent, n) for n in names if not n.startswith(".")]
+
+
 # Folders a layout owns; everything else below the root is not memtui's to read.
 LAYOUT_DIRS = (("memory", False), ("sops", False), ("pending", False), ("archive", True))
 

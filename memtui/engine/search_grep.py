@@ -5,8 +5,8 @@ of them are the store's, and in which order, without listing the store's big fol
 The store's files are those detection.listing() lists. Here they are known by the
 same rules, another way:
 - the root and memory/ (what detection looks at) are listed as listing() lists them;
-- so is a folder grep is not given (one only a layout reads: a Claude memory's
-  subfolders, Hermes' memories/), and each of its files is read;
+- so is a folder grep is not given (one only a layout reads: a memory's
+  subfolders, an agent home's memory folder), and each of its files is read;
 - in a folder grep searches, a file it names is the store's where listing() would list
   it: right in a flat folder, below no hidden folder in a recursive one, under a UTF-8
   name that is no temp file, and kept by engine.home. Links, which grep -r does not

@@ -60,7 +60,9 @@ class Store:
     def count(self, level: str) -> int:
         return sum(1 for f in self.findings if f.level == level)
 
-    # The seed layouts' data by name, for the faces that show one layout's own view.
+    # Deprecated: the seed layouts' data by name, for the faces that still show one
+    # layout's own view; the engine core uses none of them (ask `data` through the
+    # layout). They go once the faces no longer read them.
     @property
     def workspace(self) -> Workspace | None:
         return self.data.get("workspace")

@@ -2,7 +2,7 @@
 
 The usual places under HOME (and HERMES_HOME, and the current folder) are looked at
 with the layouts' own detection (store.layouts_at: two folder listings, no parsing),
-which is quick even for hundreds of Claude projects; each store found is then opened
+which is quick even for hundreds of projects; each store found is then opened
 to count its files and findings, which is the slow part, so the faces can show the
 list first and fill the counts in as they come (`measured`).
 """
@@ -64,20 +64,14 @@ def shown(path: str) -> str:
 
 
 def places(cwd: str | None = None, env: Mapping[str, str] | None = None) -> list[str]:
-    """The folders to look at, in the order they are listed: HOME's usual places
-    (os.path.expanduser, so HOME decides), HERMES_HOME, then the current folder."""
+    """The folders to look at, in the order they are listed: each layout's usual places
+    (Detection.usual_places, in detection order; os.path.expanduser, so HOME decides),
+    then the current folder."""
+    from memtui.engine.layouts import detectors
+
     env = os.environ if env is None else env
     home = os.path.expanduser("~")
-    hermes = [os.path.join(home, ".hermes")]
-    if env.get("HERMES_HOME"):
-        hermes.append(os.path.abspath(os.path.expanduser(env["HERMES_HOME"])))
-    out = [os.path.join(home, ".dsh", "memory")]
-    out += [
-        os.path.join(p, "memory") for p in _subfolders(os.path.join(home, ".claude", "projects"))
-    ]
-    for root in hermes:  # a Hermes home, then its profiles
-        out += [root, *_subfolders(os.path.join(root, "profiles"))]
-    out.append(os.path.join(home, ".openclaw", "workspace"))
+    out = [p for det in detectors().values() for p in det.usual_places(home, env)]
     here = _here() if cwd is None else cwd
     return out if here is None else [*out, here]
 
@@ -87,16 +81,6 @@ def _here() -> str | None:
         return os.getcwd()
     except OSError:  # the current folder was removed: there is nothing to look at
         return None
-
-
-def _subfolders(parent: str) -> list[str]:
-    """parent/* as a shell glob would give them (no hidden names), sorted; none when
-    parent is missing or cannot be read (looking is not an error)."""
-    try:
-        names = sorted(os.listdir(parent))
-    except OSError:
-        return []
-    return [os.path.join(parent, n) for n in names if not n.startswith(".")]
 
 
 def find(
@@ -253,7 +237,16 @@ def table(found: list[FoundStore]) -> list[str]:
     return out
 
 
-LOOKED = (
-    "~/.dsh/memory, ~/.claude/projects/*/memory, ~/.hermes (HERMES_HOME) and its profiles, "
-    "~/.openclaw/workspace, and this folder"
-)
+def looked() -> str:
+    """Where `memtui stores` looks, in words: each layout's usual places, then here."""
+    from memtui.engine.layouts import detectors
+
+    where = [det.looked_in for det in detectors().values() if det.looked_in]
+    return ", ".join([*where, "and this folder"]) if where else "this folder"
+
+
+def __getattr__(name: str) -> str:
+    # LOOKED, as the faces knew it: now looked() (the layouts say where they look)
+    if name == "LOOKED":
+        return looked()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

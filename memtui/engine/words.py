@@ -1,5 +1,5 @@
 """Counts and lists said in words, the same on both faces and in every format:
-`1 error`, `1,974 warnings`, `E033, E035`."""
+`1 error`, `1,974 warnings`, `a, b`."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
 
 
 def listed(items: Iterable[object], empty: str = "nothing") -> str:
-    """Items as people write them, `E033, E035` (not a Python list); `empty` for none."""
+    """Items as people write them, `a, b` (not a Python list); `empty` for none."""
     return ", ".join(str(item) for item in items) or empty
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.base import Detection, Layout
@@ -106,11 +106,33 @@ def registry() -> dict[str, Layout]:
 
 
 def for_kind(kind: str) -> Layout | None:
-    """The layout that owns entry ids of `kind` (`topic`, `event`, `claude`, ...)."""
+    """The layout that owns entry ids of `kind` (Layout.kinds)."""
     return next((lay for lay in registry().values() if kind in lay.kinds), None)
 
 
+_merged: dict[str, tuple[object, dict[str, Any]]] = {}
+
+
+def merged(member: str) -> dict[str, Any]:
+    """Every detection's declared table `member` (`thresholds`, `log_ids`) in one, in
+    detection order (a key two declare keeps the first); made again only when the
+    registry is read again."""
+    found = detectors()
+    got = _merged.get(member)
+    if got is None or got[0] is not found:
+        out: dict[str, Any] = {}
+        for det in found.values():
+            for key, value in getattr(det, member).items():
+                out.setdefault(key, value)
+        got = _merged[member] = (found, out)
+    return got[1]
+
+
 def bare_kind(ref: str) -> str:
-    """The kind an id without one means (SPEC §6): a Claude memory by its file name
-    (`feedback_testing.md`), else a dsh candidate by its id."""
-    return "claude" if ref.partition("@")[0].strip().endswith(".md") else "pending"
+    """The kind an id without one means (SPEC §6): the first layout, in detection order,
+    that claims it says (Detection.bare_kind); "" when none does."""
+    for det in detectors().values():
+        kind = det.bare_kind(ref)
+        if kind:
+            return kind
+    return ""

@@ -6,7 +6,7 @@ in its full one; the `memtui.layouts` entry point names the detection class, who
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.listing import Listing
@@ -18,17 +18,19 @@ if TYPE_CHECKING:
 
     from memtui.demo.common import Sink
     from memtui.engine.commands import Command
+    from memtui.engine.fixes import Planner
     from memtui.engine.model import ContextFile, Entry, Mood, OutlineItem
+    from memtui.engine.ops.replace import EditedText
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
     from memtui.engine.timeline import Timeline
-    from memtui.engine.write.transaction import Receipt
+    from memtui.engine.write.transaction import Receipt, Transaction
 
 __all__ = ["Detection", "Layout", "Listing", "there"]
 
 
 def there(top: Listing, rel: str) -> bool:
-    """A file by that name is there, readable or not: a FIFO for index.txt is still the
+    """A file by that name is there, readable or not: a FIFO for an index is still the
     store's index, reported unreadable (the listing's `others`)."""
     return rel in top.files or rel in top.others
 
@@ -46,7 +48,7 @@ class Detection:
     # The root dotfiles it reads (engine.home): no other root dotfile is ever shown (an
     # agent home's .env holds API keys).
     dotfiles: tuple[str, ...] = ()
-    # Whether its root is an agent's whole home rather than a memory folder (Hermes): the
+    # Whether its root is an agent's whole home rather than a memory folder (~/.<agent>): the
     # store is then only the files is_memory() says are memory.
     home: bool = False
     # Whether it keeps an approval queue whose ids `queued` can find from the disk alone.
@@ -68,6 +70,31 @@ class Detection:
         """The lock files a change to `rel` must hold (asked by every write, which imports
         no parser for it): by default memtui's own, which the seed agents' bash takes."""
         return [LOCK_NAME]
+
+    # ---- thresholds, usual places, bare ids, log keys (declared by the engine-core work:
+    # on the detection, as memtui.toml, `memtui stores`, a bare id and the log are
+    # answered without a parser)
+
+    # Its thresholds: name -> default (an int or a float). memtui.toml's one flat
+    # [thresholds] table sets them by these names (engine.config).
+    thresholds: dict[str, int | float] = {}
+    # The folders below a root whose files its detection needs in a quick look (two
+    # folder listings: engine.detection.layouts_at), beside the root's own.
+    peeks: tuple[str, ...] = ()
+    # Where its stores usually are, in words, for `memtui stores` ("~/.<agent>/memory").
+    looked_in: str = ""
+    # The keys of its own verbs' audit details that name its entries -> the prefix that
+    # makes each an id ({"accepted": "<kind>:"}) (engine.oplog).
+    log_ids: dict[str, str] = {}
+
+    def usual_places(self, home: str, env: Mapping[str, str]) -> list[str]:
+        """The folders its stores usually are in on this machine (`memtui stores`)."""
+        return []
+
+    def bare_kind(self, ref: str) -> str | None:
+        """The kind of its own an id given without one means (an event's number, a
+        memory's file name), or None; asked in detection order, the first to say wins."""
+        return None
 
     def is_memory(self, rel: str) -> bool:
         """For a `home` layout: whether a file found under the root is memory."""
@@ -130,16 +157,55 @@ class Layout(Detection):
     # (SPEC §5). Codes are a contract: never rename. The shared ones (unreadable,
     # path-escape, ...) are the engine's (engine.findings).
     codes: dict[str, tuple[str, str]] = {}
-    # Its thresholds: name -> default (an int or a float). memtui.toml's [thresholds]
-    # table sets them by these names.
-    thresholds: dict[str, int | float] = {}
+    # Its thresholds are declared on its detection (Detection.thresholds).
+
+    def fixes(self) -> Mapping[str, Planner]:
+        """Its quick fixes: finding code -> planner (engine.fixes); none by default."""
+        return {}
 
     def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
-        """Replace the text of its entry `kind:name` (options: expect, dry_run), through
-        one transaction with read-back."""
+        """Replace the text of its entry `kind:name` through one transaction with read-back
+        (most through engine.ops.replace.replace_entry). The engine passes the options
+        entry_id (as given, for messages), seen_text, expect, insist and dry_run."""
         from memtui.engine.layouts.common import refused
 
         raise refused(f"{kind}:{name}: {self.name} entries of this kind are not edited")
+
+    def check_edit(self, change: EditedText) -> None:
+        """Refuse (Refused) an edit of one of its files that breaks one of its rules;
+        asked of every layout found in the root, whichever owns the entry edited."""
+
+    def read_only(self, root: str, rel: str) -> str | None:
+        """Why `rel` is kept read-only unless the user insists (None: it is not)."""
+        return None
+
+    # What `memtui index` rebuilds of its own, in words ("": nothing).
+    generates: str = ""
+
+    def plan_generated(self, tx: Transaction) -> bool:
+        """Plan its generated parts, rebuilt from its memory, into `tx` (`memtui index`,
+        one transaction for every layout); whether anything changes."""
+        return False
+
+    def find(
+        self, store: Store, data: Any, kind: str, name: str, expect: str | None
+    ) -> Entry | None:
+        """Its entry `kind:name` where the listed ids alone cannot find it (an id that
+        depends on its neighbours); None: the lookup by listed id goes on."""
+        return None
+
+    def entry_at(self, data: Any, rel: str, line: int) -> str | None:
+        """The id of its entry holding `line` of `rel` where the spans alone cannot say
+        it (ids by neighbours); None: the narrowest span decides."""
+        return None
+
+    def restorable(self, rel: str) -> tuple[str, str] | None:
+        """(verb, id) that restores archived file `rel` (an archive/ row's x), or None."""
+        return None
+
+    def heat(self, data: Any) -> Mapping[str, int]:
+        """How often its agent read each file (a row's 🔥 badge); none by default."""
+        return {}
 
     # ---- queue: one QueueItem model for every layout (declared by the queue work)
 

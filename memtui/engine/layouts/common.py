@@ -63,7 +63,7 @@ def whole_or_cut(store: Store, rel: str, cap: int | None) -> ContextFile | None:
 
 
 def read_late(store: Store, rel: str) -> TextFile | None:
-    """A file of the store no parser read (the dsh L0 rules, archive/), read now."""
+    """A file of the store no parser read (rules files, archive/), read now."""
     got = late(store, rel)
     return got if isinstance(got, TextFile) else None
 

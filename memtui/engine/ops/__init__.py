@@ -32,16 +32,16 @@ def restore(root: str, entry_id: str, **shown: Any) -> Receipt:
 
 def archived_to(entry_id: str) -> str:
     """Where archiving the entry puts it, in words, for a face's confirm ("It moves …"):
-    its layout's `archived_to`; the seed layouts move it under archive/."""
+    its layout's `archived_to`."""
     layout, _kind, _name = _owner(entry_id, "archive")
-    return str(getattr(layout, "archived_to", "under archive/ and leaves the index"))
+    return layout.archived_to
 
 
 def restored_from(entry_id: str) -> str:
     """Where restoring the entry takes it from, in words, for a face's confirm ("Restore
-    X …?"): its layout's `restored_from`; the seed layouts keep it under archive/."""
+    X …?"): its layout's `restored_from`."""
     layout, _kind, _name = _owner(entry_id, "restore")
-    return str(getattr(layout, "restored_from", "from archive/ to where it was"))
+    return layout.restored_from
 
 
 def mark(root: str, entry_id: str, state: str, **shown: Any) -> Receipt:
@@ -68,13 +68,10 @@ def edit_entry(root: str, entry_id: str, new_text: str, **shown: Any) -> Receipt
 
 
 def _owner(entry_id: str, verb: str) -> tuple[Any, str, str]:
-    from memtui.engine.identity import event_ref
     from memtui.engine.layouts import bare_kind, for_kind, registry
 
     kind, sep, name = entry_id.strip().partition(":")
-    if not sep and event_ref(entry_id) is not None:  # a bare E020
-        kind, name = "event", entry_id.strip()
-    elif not sep:  # a bare memory file name, or a candidate id
+    if not sep:  # a bare id: the kind a layout claims (Detection.bare_kind)
         kind, name = bare_kind(entry_id), entry_id.strip()
     layout = for_kind(kind) if name else None
     if layout is None:

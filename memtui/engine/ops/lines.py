@@ -1,4 +1,4 @@
-"""Line-level text surgery shared by the companion, workspace and edit operations.
+"""Line-level text surgery shared by the layouts' operations and edit.
 
 Every helper works on decoded text and returns new text; only the lines it is
 asked to touch change. A file's own line ending is used for what is added, and

@@ -65,7 +65,7 @@ def open_lock_file(
 
 class StoreLock:
     """Exclusive flock on <root>/.memory.lock (or another lock file of the store, such as
-    Hermes' `memories/MEMORY.md.lock`); a context manager. Not re-entrant."""
+    an agent's own `<file>.lock`, Detection.locks); a context manager. Not re-entrant."""
 
     def __init__(
         self,

@@ -2,7 +2,7 @@
 
 A snapshot keeps its file's mode, and the folders made for it are no more
 open than the store folders they mirror (`.history/memory/` no more than
-`memory/`, `.history/memory/events.md/` no more than `events.md` lets read),
+`memory/`, `.history/memory/notes.md/` no more than `notes.md` lets read),
 so a private file's old versions stay private.
 """
 

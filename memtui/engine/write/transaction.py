@@ -1,8 +1,8 @@
 """The transaction: every change memtui makes goes through here (SPEC §0).
 
     with Transaction(root, "accept") as tx:
-        old = tx.read("facts.md")          # under the lock; remembered as the expected version
-        tx.write("facts.md", new_bytes)    # must still be `old` at commit
+        old = tx.read("notes.md")          # under the lock; remembered as the expected version
+        tx.write("notes.md", new_bytes)    # must still be `old` at commit
         tx.move("pending/x.md", "archive/pending/x.md", expect=digest_user_saw)
         receipt = tx.commit()
 
@@ -200,7 +200,7 @@ class Transaction:
 
     def lock(self, rel: str) -> None:
         """Also hold an agent's own lock file for one of its files, as the agent takes it
-        (Hermes: flock on `memories/MEMORY.md.lock` around every read-modify-write).
+        (Detection.locks: a flock on `<file>.lock` around every read-modify-write).
         Call before reading the file; held until the transaction ends."""
         if self.dry_run:
             return

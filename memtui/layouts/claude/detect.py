@@ -9,12 +9,14 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Detection
-from memtui.engine.paths import LAYOUT_DIRS, LOCK_NAME
+from memtui.engine.paths import LAYOUT_DIRS, LOCK_NAME, subfolders
 from memtui.layouts.companion.detect import EVENTS as COMPANION_EVENTS
 from memtui.layouts.companion.detect import MOOD, PERSONA
 from memtui.layouts.openclaw.detect import detect as openclaw_workspace
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from memtui.engine.commands import Command
     from memtui.engine.layouts.listing import Listing
 
@@ -33,6 +35,17 @@ class ClaudeDetection(Detection):
     title = "a Claude Code memory folder"
     full = "memtui.layouts.claude.layout:Claude"
     order = 40
+    looked_in = "~/.claude/projects/*/memory"
+    log_ids = {"memory": "claude:"}  # its verbs' audit key for the memory acted on
+
+    def usual_places(self, home: str, env: Mapping[str, str]) -> list[str]:
+        return [
+            os.path.join(p, "memory") for p in subfolders(os.path.join(home, ".claude", "projects"))
+        ]
+
+    def bare_kind(self, ref: str) -> str | None:
+        """A memory by its file name (`feedback_testing.md`)."""
+        return "claude" if ref.partition("@")[0].strip().endswith(".md") else None
 
     def commands(self) -> tuple[Command, ...]:
         from memtui.layouts.claude.commands import COMMANDS

@@ -19,6 +19,7 @@ from memtui.engine.layouts.common import op_options, refused, unread_context
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.textfile import TextFile, iter_lines
 from memtui.layouts.claude import rules
+from memtui.layouts.claude.codes import CODES
 from memtui.layouts.claude.detect import ClaudeDetection, field, recall_meta
 from memtui.layouts.claude.rules import ARCHIVE, ARCHIVED, INDEX, LINK
 
@@ -68,6 +69,7 @@ def _own(rel: str) -> bool:
 
 class Claude(ClaudeDetection, Layout):
     kinds = ("claude", "claude-index")
+    codes = CODES
     archived_to = "to .archive/ with its MEMORY.md lines, out of Claude's recall"
     restored_from = "from .archive/ with its MEMORY.md lines, back in Claude's recall"
 
@@ -129,6 +131,18 @@ class Claude(ClaudeDetection, Layout):
     def summary(self, data: Any) -> list[str]:
         archived = f", {len(data.archived):,} archived" if data.archived else ""
         return [f"{len(data.memories):,} memories, {len(data.lines):,} in MEMORY.md{archived}"]
+
+    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
+        from memtui.engine.ops.replace import replace_entry
+        from memtui.layouts.claude.ops import claude_target
+
+        if kind == "claude-index" and new_text.strip() and "\n" in new_text.strip("\r\n"):
+            raise refused(
+                f"{shown.get('entry_id', f'{kind}:{name}')}: an index line stays one line "
+                "(content goes in a memory)"
+            )
+        target = lambda tx_root, _fp, _seen: claude_target(tx_root, kind, name)  # noqa: E731
+        return replace_entry(root, kind, new_text, target, **shown)
 
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.claude.ops import archive_memory

@@ -130,7 +130,7 @@ def edit(
     """The file's or the section's text replaced by `new_text` (in the file's line
     ending, ending as the old text did); the rest of the file byte for byte as it was.
     A section's text keeps its own `## ` heading and stays one section."""
-    from memtui.engine.ops.edit import fit
+    from memtui.engine.ops.replace import fit
 
     if not isinstance(new_text, str):
         raise Refused("the new text must be text")

@@ -3,6 +3,7 @@ searching a store import only this."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection, there
@@ -16,6 +17,8 @@ EVENTS = "memory/events.md"
 PERSONA = "memory/persona.md"
 MOOD = "memory/mood_state.md"
 MOOD_AUX = ".mood_state_aux"
+# an event id given bare: E020, E005#2, L12, each maybe @FINGERPRINT (ids.event_ref)
+BARE_EVENT = re.compile(r"[EL]\d+(?:#\d+)?(?:@[0-9a-fA-F]{12})?", re.IGNORECASE)
 
 
 class CompanionDetection(Detection):
@@ -25,6 +28,17 @@ class CompanionDetection(Detection):
     full = "memtui.layouts.companion.layout:Companion"
     order = 20
     dotfiles = (MOOD_AUX,)  # the one root dotfile that is memory (engine.home)
+    peeks = ("memory",)  # its files are there
+    thresholds = {  # SPEC §2
+        "profile_category_max": 10,
+        "mood_max_snapshots": 10,
+        "mood_step_valence": 0.30,
+        "mood_step_energy": 0.20,
+        "unresolved_max": 3,
+    }
+
+    def bare_kind(self, ref: str) -> str | None:
+        return "event" if BARE_EVENT.fullmatch(ref.strip()) else None
 
     def commands(self) -> tuple[Command, ...]:
         from memtui.layouts.companion.commands import COMMANDS

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Layout, Listing
@@ -10,6 +10,7 @@ from memtui.engine.layouts.common import op_options, refused
 from memtui.engine.model import Companion as Data
 from memtui.engine.model import Entry, Event, Mood, OutlineItem
 from memtui.layouts.companion import parse as companion
+from memtui.layouts.companion.codes import CODES
 from memtui.layouts.companion.detect import CompanionDetection
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
 class Companion(CompanionDetection, Layout):
     kinds = ("event", "profile")
+    codes = CODES
     loads = (
         (companion.SUMMARY, None),
         (companion.PERSONA, None),
@@ -35,6 +37,11 @@ class Companion(CompanionDetection, Layout):
         from memtui.layouts.companion.demo import build_companion
 
         return build_companion(sink, rng, size, today)
+
+    def fixes(self) -> Mapping[str, Any]:
+        from memtui.layouts.companion.fixes import FIXES  # late: the write path's
+
+        return FIXES
 
     def parse(self, reader: StoreReader, top: Listing) -> Any:
         return companion.parse(reader)
@@ -51,7 +58,7 @@ class Companion(CompanionDetection, Layout):
         return outline(store, data)
 
     def entries(self, data: Any, titles: bool = True, events: bool = True) -> Iterator[Entry]:
-        from memtui.engine.identity import event_ids
+        from memtui.layouts.companion.ids import event_ids
 
         if events:
             for e, eid in zip(data.events, event_ids(data.events), strict=True):
@@ -74,6 +81,39 @@ class Companion(CompanionDetection, Layout):
                 if e.span == entry.span:
                     return {"event": e.to_json()}
         return {}
+
+    generates = "MEMORY.md's unresolved block"
+
+    def plan_generated(self, tx: Any) -> bool:
+        from memtui.layouts.companion.ops import plan_unresolved
+
+        return plan_unresolved(tx)
+
+    def restorable(self, rel: str) -> tuple[str, str] | None:
+        """x on archived profile items asks which to restore; events restore in their pane."""
+        from memtui.layouts.companion.archived import ARCHIVED_EVENTS, ARCHIVED_PROFILE
+
+        return {ARCHIVED_PROFILE: ("restore-item", ""), ARCHIVED_EVENTS: ("restore-event", "")}.get(
+            rel
+        )
+
+    def find(
+        self, store: Store, data: Any, kind: str, name: str, expect: str | None
+    ) -> Entry | None:
+        from memtui.layouts.companion.lookup import find
+
+        found = find(store, data, name, expect) if kind == "event" else None
+        return None if found is None else event_entry(*found)
+
+    def entry_at(self, data: Any, rel: str, line: int) -> str | None:
+        from memtui.layouts.companion.lookup import entry_at
+
+        return entry_at(data, rel, line)
+
+    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
+        from memtui.layouts.companion.edit import edit
+
+        return edit(root, kind, name, new_text, **shown)
 
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.companion import ops

@@ -13,7 +13,7 @@ import os
 import re
 
 from memtui.engine import config
-from memtui.engine.identity import EventRef, check_shown, event_ref, pick_event, split_expect
+from memtui.engine.identity import check_shown, split_expect
 from memtui.engine.markdown import fences, sections
 from memtui.engine.model import Event, Section, item_text
 from memtui.engine.ops.common import Refused, thresholds
@@ -34,6 +34,7 @@ from memtui.engine.ops.places import at_heading, block, locate, put_back, remova
 from memtui.engine.ops.places_book import Book
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Receipt, Transaction
+from memtui.layouts.companion.ids import EventRef, event_ref, pick_event
 from memtui.layouts.companion.parse import (
     EVENT_TYPES,
     EVENTS,

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 from memtui.engine.layouts.base import Detection, there
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from memtui.engine.commands import Command
     from memtui.engine.layouts.listing import Listing
 
@@ -23,6 +25,16 @@ class DshDetection(Detection):
     full = "memtui.layouts.dsh.layout:Dsh"
     order = 30
     keeps_queue = True
+    thresholds = {"l1_warn_lines": 25, "l1_max_lines": 30}  # index.txt: warn, error above
+    looked_in = "~/.dsh/memory"
+    log_ids = {"accepted": "pending:", "rejected": "pending:"}  # the candidates acted on
+
+    def usual_places(self, home: str, env: Mapping[str, str]) -> list[str]:
+        return [os.path.join(home, ".dsh", "memory")]
+
+    def bare_kind(self, ref: str) -> str | None:
+        """A candidate by its id (`20261118-0001`): any bare id no file name."""
+        return None if ref.partition("@")[0].strip().endswith(".md") else "pending"
 
     def queued(self, root: str, names: list[str]) -> list[tuple[str, str]]:
         """(name, full id) of each of `names` that is a candidate's (engine.queue.full_ids)."""

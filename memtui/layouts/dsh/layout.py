@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused
 from memtui.engine.model import Entry, OutlineItem
 from memtui.layouts.dsh import parse as dsh
+from memtui.layouts.dsh.codes import CODES
 from memtui.layouts.dsh.detect import DshDetection
 from memtui.layouts.workspace.detect import DSH_L0
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 
 class Dsh(DshDetection, Layout):
     kinds = ("fact", "sop", "pending")
+    codes = CODES
     # the seed: L0 meta-rules and the L1 index are in the prompt every turn
     loads = ((DSH_L0, None), (dsh.INDEX, None))
 
@@ -71,6 +73,39 @@ class Dsh(DshDetection, Layout):
         if entry.kind in ("fact", "sop"):
             return {"provenance": data.provenance.get(entry.id)}
         return {}
+
+    generates = "the index.txt automatic segment"
+
+    def plan_generated(self, tx: Any) -> bool:
+        from memtui.layouts.dsh.entries import plan_rebuild_index
+
+        return plan_rebuild_index(tx)
+
+    def heat(self, data: Any) -> Mapping[str, int]:
+        return data.heat  # file_access_stats.json: the agent's reads per file
+
+    def restorable(self, rel: str) -> tuple[str, str] | None:
+        """An archived sop, fact section, or rejected candidate (back to pending/)."""
+        folder, _, name = rel.removeprefix("archive/").partition("/")
+        kinds = {"sops": "sop", "facts": "fact", "rejected": "pending"}
+        if rel.startswith("archive/") and folder in kinds and "/" not in name:
+            return ("restore", f"{kinds[folder]}:{name[:-3]}") if name.endswith(".md") else None
+        return None
+
+    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
+        from memtui.layouts.dsh.edit import edit
+
+        return edit(root, kind, name, new_text, **shown)
+
+    def check_edit(self, change: Any) -> None:
+        from memtui.layouts.dsh.edit import check_edit
+
+        check_edit(change)
+
+    def read_only(self, root: str, rel: str) -> str | None:
+        from memtui.layouts.dsh.edit import read_only
+
+        return read_only(root, rel)
 
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.dsh import ops

@@ -8,9 +8,11 @@ import os
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection
-from memtui.engine.paths import LOCK_NAME
+from memtui.engine.paths import LOCK_NAME, subfolders
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from memtui.engine.commands import Command
     from memtui.engine.layouts.listing import Listing
 
@@ -33,6 +35,14 @@ class HermesDetection(Detection):
     order = 50
     home = True  # ~/.hermes is the agent's whole home: is_memory() says what is memory
     keeps_queue = True
+    looked_in = "~/.hermes (HERMES_HOME) and its profiles"
+
+    def usual_places(self, home: str, env: Mapping[str, str]) -> list[str]:
+        """A Hermes home, then its profiles: ~/.hermes, then HERMES_HOME."""
+        roots = [os.path.join(home, ".hermes")]
+        if env.get("HERMES_HOME"):
+            roots.append(os.path.abspath(os.path.expanduser(env["HERMES_HOME"])))
+        return [p for root in roots for p in (root, *subfolders(os.path.join(root, "profiles")))]
 
     def commands(self) -> tuple[Command, ...]:
         from memtui.layouts.hermes.commands import COMMANDS

@@ -15,6 +15,7 @@ from memtui.engine.layouts.common import op_options, refused, unread_context
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.queue import QueueOps
 from memtui.layouts.hermes import rules
+from memtui.layouts.hermes.codes import CODES
 from memtui.layouts.hermes.data import ARCHIVE, HermesData, Staged, read_home
 from memtui.layouts.hermes.detect import PENDING, QUEUE, HermesDetection
 
@@ -55,6 +56,7 @@ def pending_id(item: Staged) -> str:
 class Hermes(HermesDetection, QueueOps, Layout):
     ops_module = "memtui.layouts.hermes.queue"  # its queue's preview, approve, reject
     kinds = (ENTRY, PENDING, ARCHIVED)
+    codes = CODES
     archived_to = "to memories/archived.jsonl (Hermes never reads it) and leaves its file"
     restored_from = "from memories/archived.jsonl to its place in its file"
 
@@ -132,6 +134,16 @@ class Hermes(HermesDetection, QueueOps, Layout):
             for mf in data.files
         ]
         return [*said, f"{len(data.queue):,} staged writes"]
+
+    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
+        from memtui.layouts.hermes.ops import edit_entry
+
+        if kind != ENTRY:
+            given = shown.get("entry_id", f"{kind}:{name}").strip()
+            raise refused(f"{given!r} is not an entry id (see `memtui list`)")
+        options = {k: shown.get(k) for k in ("seen_text", "expect")}
+        dry_run = bool(shown.get("dry_run"))
+        return edit_entry(root, f"{kind}:{name}", new_text, **options, dry_run=dry_run)
 
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.hermes.ops import archive_entry

@@ -10,6 +10,8 @@ from memtui.engine.layouts.base import Detection
 from memtui.engine.paths import LOCK_NAME
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from memtui.engine.layouts.listing import Listing
 
 AGENTS = "AGENTS.md"
@@ -30,6 +32,10 @@ class OpenClawDetection(Detection):
     full = "memtui.layouts.openclaw.layout:OpenClaw"
     order = 60
     keeps_queue = True
+    looked_in = "~/.openclaw/workspace"
+
+    def usual_places(self, home: str, env: Mapping[str, str]) -> list[str]:
+        return [os.path.join(home, ".openclaw", "workspace")]
 
     def detect(self, top: Listing) -> bool:
         return detect(top)

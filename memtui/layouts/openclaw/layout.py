@@ -25,6 +25,7 @@ from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.queue import QueueOps
 from memtui.engine.textfile import TextFile
 from memtui.layouts.openclaw import audit, rules
+from memtui.layouts.openclaw.codes import CODES
 from memtui.layouts.openclaw.detect import OpenClawDetection
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ def first_unloaded(item: rules.Injected) -> int | None:
 class OpenClaw(OpenClawDetection, QueueOps, Layout):
     ops_module = "memtui.layouts.openclaw.audit_ops"  # its queue's preview, approve, reject
     kinds = ("openclaw", "openclaw-daily", audit.KIND)
+    codes = CODES
 
     def demo(self, sink: Any, rng: Any, size: int, today: Any) -> dict[str, int]:
         from memtui.layouts.openclaw.demo import build_openclaw
@@ -166,6 +168,13 @@ class OpenClaw(OpenClawDetection, QueueOps, Layout):
             f"{len(data.present):,} bootstrap files, {len(data.daily):,} daily notes, "
             f"{len(data.queue):,} suggestions"
         ]
+
+    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
+        from memtui.engine.ops.replace import replace_entry
+        from memtui.layouts.openclaw.ops import openclaw_target
+
+        target = lambda tx_root, fp, _seen: openclaw_target(tx_root, kind, name, fp)  # noqa: E731
+        return replace_entry(root, kind, new_text, target, **shown)
 
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         raise refused(

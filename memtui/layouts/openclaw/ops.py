@@ -13,9 +13,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from memtui.engine.identity import fingerprint
-from memtui.engine.markdown import sections
 from memtui.engine.ops.common import Refused
+from memtui.engine.ops.replace import section, whole
 from memtui.engine.textfile import TextFile
 from memtui.layouts.openclaw.rules import BOOTSTRAP
 
@@ -38,15 +37,5 @@ def openclaw_target(
     if not os.path.isfile(os.path.join(root, file)):
         raise Refused(f"no entry openclaw:{name} ({file} does not exist)")
     if not sep:
-        return file, lambda tf: (0, len(tf.text)), 0
-    wanted = heading.strip()
-
-    def section(tf: TextFile) -> tuple[int, int]:
-        spans = [s.span for s in sections(tf, 2, False) if s.name.strip() == wanted]
-        if not spans:
-            raise Refused(f"no section {wanted!r} in {file}")
-        shown = [sp for sp in spans if fingerprint(tf.text[sp.char_start : sp.char_stop]) == expect]
-        span = (shown or spans)[0]
-        return span.char_start, span.char_stop
-
-    return file, section, 2
+        return file, whole, 0
+    return file, section(file, heading, expect), 2

@@ -32,6 +32,12 @@ class WorkspaceDetection(Detection):
     title = "memory.md and its topic files"
     full = "memtui.layouts.workspace.layout:Workspace"
     order = 10
+    peeks = ("archive",)  # archived topics keep a store whose last topic was archived
+    thresholds = {  # SPEC §1
+        "index_warn_lines": 150,  # memory.md: warning from here
+        "index_block_lines": 180,  # memory.md: error (blocked) from here
+        "agent_max_bytes": 8192,  # agent.md is injected into every prompt
+    }
 
     def commands(self) -> tuple[Command, ...]:
         from memtui.layouts.workspace.commands import COMMANDS

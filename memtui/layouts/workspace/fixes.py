@@ -13,8 +13,8 @@ from memtui.engine.frontmatter import FrontMatterError, split
 from memtui.engine.markdown import HEADING, fences
 from memtui.engine.model import Finding
 from memtui.engine.ops.common import Refused, thresholds
-from memtui.engine.ops.edit import check_index_growth
 from memtui.engine.ops.lines import append_block, cut, encode, eol_of_text, line_ranges
+from memtui.layouts.workspace.edit import check_index_growth
 from memtui.layouts.workspace.ops import index_to_add_to, new_topic_file, place_line, pointers_to
 from memtui.layouts.workspace.parse import ARROW, INDEX, TOPIC_LIKE, pointer_file, topic_id
 

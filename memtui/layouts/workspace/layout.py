@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options
 from memtui.engine.model import Entry, OutlineItem
 from memtui.layouts.workspace import parse as workspace
+from memtui.layouts.workspace.codes import CODES
 from memtui.layouts.workspace.detect import WorkspaceDetection
 
 if TYPE_CHECKING:
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 
 class Workspace(WorkspaceDetection, Layout):
     kinds = ("topic",)
+    codes = CODES
     # the seed: soul/user/agent.md are injected by the bootstrap, memory.md up to its
     # 200-line bootstrap limit
     loads = (("soul.md", None), ("user.md", None), ("agent.md", None), (workspace.INDEX, 200))
@@ -27,6 +29,11 @@ class Workspace(WorkspaceDetection, Layout):
         from memtui.layouts.workspace.demo import build_workspace
 
         return build_workspace(sink, rng, size, today)
+
+    def fixes(self) -> Mapping[str, Any]:
+        from memtui.layouts.workspace.fixes import FIXES  # late: the write path's
+
+        return FIXES
 
     def parse(self, reader: StoreReader, top: Listing) -> Any:
         return workspace.parse(reader, list(top.root_files))
@@ -53,6 +60,23 @@ class Workspace(WorkspaceDetection, Layout):
 
     def summary(self, data: Any) -> list[str]:
         return [f"memory.md {data.index_lines:,} lines, {len(data.topics):,} topic files"]
+
+    def restorable(self, rel: str) -> tuple[str, str] | None:
+        """An archived topic file (archive/memory_<name>.md)."""
+        name = rel.removeprefix("archive/")
+        if name != rel and "/" not in name and workspace.TOPIC_LIKE.fullmatch(name):
+            return "restore", f"topic:{workspace.topic_id(name)}"
+        return None
+
+    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
+        from memtui.layouts.workspace.edit import edit
+
+        return edit(root, kind, name, new_text, **shown)
+
+    def check_edit(self, change: Any) -> None:
+        from memtui.layouts.workspace.edit import check_edit
+
+        check_edit(change)
 
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.workspace.ops import archive_topic
