@@ -360,10 +360,6 @@ def test_every_code_the_layout_gives_is_declared(tmp_path):
     assert all(level in ("error", "warning", "info") for level, _ in layout("cline").codes.values())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine/config.py: memtui.toml's [thresholds] reads Layout.thresholds (core work)",
-)
 def test_memtui_toml_sets_the_layouts_thresholds(tmp_path):
     root = project(tmp_path)
     (root / "memtui.toml").write_text("[thresholds]\ncline_file_tokens = 10\n")
@@ -443,9 +439,6 @@ def test_an_edit_of_a_section_the_agent_changed_since_it_was_shown_is_refused(tm
     assert mem(root) == before
 
 
-@pytest.mark.xfail(
-    strict=True, reason="engine/ops/edit.py: generic dispatch to Layout.edit (core work)"
-)
 def test_memtui_edit_edits_a_cline_section(tmp_path, capsys):
     root = project(tmp_path)
     text = tmp_path / "new.md"

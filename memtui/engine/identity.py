@@ -80,4 +80,3 @@ def check_shown_bytes(entry_id: str, raw: bytes | None, expect: str | None, wher
     """check_shown() for an entry that is a whole file, from its bytes."""
     if expect is not None:
         check_shown(entry_id, None if raw is None else _shown_text(raw), expect, where)
-

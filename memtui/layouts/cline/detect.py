@@ -74,6 +74,22 @@ def in_bank(bank: str, rel: str) -> str | None:
     return rel
 
 
+# What the bank costs the model. Cline gives a model whose window it does not know
+# 128,000 tokens, and keeps a task within 128,000 - 30,000 = 98,000 of them before it
+# truncates the conversation (getContextWindowInfo). The bank is read whole at the start
+# of every task, so it is spent before any work: a quarter of those 98,000 (24,500) is
+# worth a warning; all of them means the task starts truncated. A file's share is the
+# quarter over the six core files (about 4,000 tokens, 16 KB).
+USABLE_TOKENS = 128_000 - 30_000
+THRESHOLDS: dict[str, int | float] = {
+    "cline_bank_warn_tokens": USABLE_TOKENS // 4,
+    "cline_bank_max_tokens": USABLE_TOKENS,
+    "cline_file_tokens": USABLE_TOKENS // 4 // len(CORE),
+    # activeContext.md older than progress.md by this many days (0: by any) is stale
+    "cline_stale_days": 1,
+}
+
+
 class ClineDetection(Detection):
     name = "cline"
     looks_for = "memory-bank/ holding projectbrief.md, activeContext.md, progress.md, … (cline)"
@@ -81,6 +97,7 @@ class ClineDetection(Detection):
     full = "memtui.layouts.cline.layout:Cline"
     order = 70
     dotfiles = (BOOK,)  # the archive book at the root: no other root dotfile is shown
+    thresholds = THRESHOLDS
 
     def detect(self, top: Listing) -> bool:
         return bank_of(top.root) is not None

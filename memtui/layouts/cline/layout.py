@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 class Cline(ClineDetection, Layout):
     kinds = (KIND,)
     codes = rules.CODES
-    thresholds = rules.THRESHOLDS
     archived_to = f"out of the bank, to {BOOK}, with its place"
     restored_from = f"from {BOOK} to its place in its file"
 

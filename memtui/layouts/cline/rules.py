@@ -12,22 +12,8 @@ import datetime as dt
 import re
 
 from memtui.engine.model import ERROR, INFO, WARNING
-from memtui.layouts.cline.detect import CORE
+from memtui.layouts.cline.detect import CORE, THRESHOLDS, USABLE_TOKENS  # noqa: F401 - re-exported
 
-# What the bank costs the model. Cline gives a model whose window it does not know
-# 128,000 tokens, and keeps a task within 128,000 - 30,000 = 98,000 of them before it
-# truncates the conversation (getContextWindowInfo). The bank is read whole at the start
-# of every task, so it is spent before any work: a quarter of those 98,000 (24,500) is
-# worth a warning; all of them means the task starts truncated. A file's share is the
-# quarter over the six core files (about 4,000 tokens, 16 KB).
-USABLE_TOKENS = 128_000 - 30_000
-THRESHOLDS: dict[str, int | float] = {
-    "cline_bank_warn_tokens": USABLE_TOKENS // 4,
-    "cline_bank_max_tokens": USABLE_TOKENS,
-    "cline_file_tokens": USABLE_TOKENS // 4 // len(CORE),
-    # activeContext.md older than progress.md by this many days (0: by any) is stale
-    "cline_stale_days": 1,
-}
 BYTES_PER_TOKEN = 4  # the usual estimate for English text (a CJK character is ~1 token)
 
 CODES: dict[str, tuple[str, str]] = {
