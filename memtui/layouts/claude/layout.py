@@ -12,7 +12,6 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote
 
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused, unread_context
@@ -20,7 +19,7 @@ from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.textfile import TextFile, iter_lines
 from memtui.layouts.claude import rules
 from memtui.layouts.claude.detect import ClaudeDetection, field, recall_meta
-from memtui.layouts.claude.rules import ARCHIVE, ARCHIVED, INDEX, LINK
+from memtui.layouts.claude.rules import ARCHIVE, ARCHIVED, INDEX, LINK, target_of
 
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader
@@ -139,11 +138,6 @@ class Claude(ClaudeDetection, Layout):
         if kind != "claude":
             raise refused(f"{kind}:{name}: restore the memory (claude:{name})")
         return restore_memory(root, name, **op_options(shown))
-
-
-def target_of(ref: str) -> str:
-    """A link's target as a path from the root (`#anchor` dropped, %-escapes read)."""
-    return os.path.normpath(unquote(ref.split("#", 1)[0])).replace(os.sep, "/")
 
 
 def _index_lines(reader: StoreReader, tf: TextFile) -> list[IndexLine]:

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection
 from memtui.engine.paths import LOCK_NAME
+from memtui.layouts.openclaw import AUDIT_QUEUE
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
 
 AGENTS = "AGENTS.md"
 MEMORY = "MEMORY.md"
-AUDIT_QUEUE = "memory/audit/suggestions.jsonl"  # the Memory Audit queue (openclaw_audit)
 
 
 def detect(top: Listing) -> bool:
