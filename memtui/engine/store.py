@@ -138,14 +138,14 @@ def _interrupted(root: str, reader: StoreReader) -> None:
         )
 
 
-def _not_files(reader: StoreReader, found: tuple[str, ...]) -> None:
-    """Each name a layout found here knows as one of its files (Layout.knows) that is no
-    regular file (a FIFO, a folder) or leads out is unreadable, with the reason, whether
-    or not its parse asked for it: never skipped without a word. The listing named them
-    (few): no call per file."""
-    for rel in sorted(reader.others | reader.escaped):
-        if rel in reader.unreadable:
-            continue
+def _unread_known(reader: StoreReader, found: tuple[str, ...]) -> None:
+    """Each file a layout found here knows as one of its own (Layout.knows) that its
+    parse did not read is read now, so that one that cannot be (no regular file, a link
+    out, not UTF-8, over the size limit) is reported unreadable with the reason: never
+    skipped without a word, whatever its parse reads at once. Few: the names no parse
+    read (a set difference), one `knows` call each."""
+    done = reader.texts.keys() | reader.unreadable.keys()
+    for rel in sorted((reader.files | reader.others | reader.escaped) - done):
         owner = next((name for name in found if layout(name).knows(rel)), None)
         if owner is not None:
             reader.findings.layout = owner
@@ -182,7 +182,7 @@ def _open(
         if found.detect(top):
             reader.findings.layout = name  # what its parse finds is its own (fixes by layout)
             data[name] = layout(name).parse(reader, top)
-    _not_files(reader, tuple(data))
+    _unread_known(reader, tuple(data))
     reader.findings.layout = None
     rank = {level: i for i, level in enumerate(LEVELS)}
     findings = sorted(

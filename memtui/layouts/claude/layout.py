@@ -56,9 +56,11 @@ class ClaudeData:
 
 def memory_files(files: frozenset[str] | tuple[str, ...]) -> list[str]:
     """What recall scans: every `*.md` below the folder but a MEMORY.md."""
-    return sorted(
-        f for f in files if f.endswith(".md") and os.path.basename(f) != INDEX and not _own(f)
-    )
+    return sorted(f for f in files if f.endswith(".md") and _recalled(f) and not _own(f))
+
+
+def _recalled(rel: str) -> bool:
+    return os.path.basename(rel) != INDEX
 
 
 def _own(rel: str) -> bool:
@@ -91,7 +93,8 @@ class Claude(ClaudeDetection, Layout):
         return data
 
     def knows(self, rel: str) -> bool:
-        return rel.endswith(".md") and not _own(rel)  # the index, and what recall scans
+        """The index, and what recall scans (a MEMORY.md in a subfolder is neither)."""
+        return rel == INDEX or (rel.endswith(".md") and not _own(rel) and _recalled(rel))
 
     def file_of(self, kind: str, name: str) -> str | None:
         return INDEX if kind == "claude-index" else name

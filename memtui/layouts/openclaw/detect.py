@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from memtui.engine.layouts.base import Detection
+from memtui.engine.layouts.base import Detection, there
 from memtui.engine.paths import LOCK_NAME
 from memtui.layouts.openclaw import AUDIT_QUEUE
 
@@ -18,9 +18,11 @@ MEMORY = "MEMORY.md"
 
 
 def detect(top: Listing) -> bool:
-    """AGENTS.md with SOUL.md, USER.md, MEMORY.md or memory/ (SPEC §3b)."""
+    """AGENTS.md with SOUL.md, USER.md, MEMORY.md or memory/ (SPEC §3b). An AGENTS.md
+    that is no regular file (a FIFO, a folder) still counts: reported unreadable."""
     root = set(top.root_files)
-    return AGENTS in root and (bool(root & {"SOUL.md", "USER.md", MEMORY}) or "memory" in top.dirs)
+    found = there(top, AGENTS)
+    return found and (bool(root & {"SOUL.md", "USER.md", MEMORY}) or "memory" in top.dirs)
 
 
 class OpenClawDetection(Detection):
