@@ -76,13 +76,15 @@ def archive(root: str, kind: str, name: str, **shown: Any) -> Receipt:
         raise Refused(f"{entry_id} is archived already; nothing was changed")
     with _change(root, "archive", entry_id, shown) as tx:
         text, note = _located(tx, name, entry_id, shown)
-        after = [s for s in sections(text) if s.start >= note.end]
+        notes = sections(text)
+        place = next(i for i, s in enumerate(notes) if s.start == note.start)
+        after = notes[place + 1 :]
         cut = text[note.char_start : note.char_end]
         kept = _text(tx, ARCHIVE) or ""
         if kept and not kept.endswith("\n"):
             kept += "\n"
         body = cut if cut.endswith("\n") else cut + "\n"
-        old = kept + mark(after[0].slug if after else None, cut.endswith("\n")) + body
+        old = kept + mark(place, after[0].slug if after else None, cut.endswith("\n")) + body
         _write(tx, NOTES, text[: note.char_start] + text[note.char_end :])
         _write(tx, ARCHIVE, old)
         return tx.commit()
@@ -102,9 +104,10 @@ def restore(root: str, kind: str, name: str, **shown: Any) -> Receipt:
         if not old.final_newline and body.endswith("\n"):
             body = body[:-1]
         text = _text(tx, NOTES) or ""
-        before = find(text, old.before) if old.before else []
+        notes = sections(text)  # the note it was before, where it was (a name may repeat)
+        before = [i for i, s in enumerate(notes) if old.before and s.slug == old.before]
         if before:
-            at = before[0].char_start
+            at = notes[old.place if old.place in before else before[0]].char_start
         else:
             at = len(text)
             if text and not text.endswith("\n"):

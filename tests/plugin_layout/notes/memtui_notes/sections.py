@@ -10,7 +10,8 @@ HEADING = re.compile(r"## +(\S.*?)[ \t]*\r?\n?")
 FENCE = re.compile(r"(```|~~~)")
 # In archive/NOTES.md, the line above each archived note: where it was.
 MARK = re.compile(
-    r"<!-- notes: archived, was (last|before note:(\S+?))(; no final newline)? -->\r?\n?"
+    r"<!-- notes: archived, was note (\d+) of the file(?:, before note:(\S+?))?"
+    r"(; no final newline)? -->\r?\n?"
 )
 
 
@@ -71,6 +72,7 @@ class Archived:
 
     slug: str
     title: str
+    place: int  # which note of the file it was (0: the first)
     before: str | None  # the note it was before; None: it was the last
     final_newline: bool  # whether its text ended with a newline where it was
     char_start: int  # its mark line's start
@@ -96,11 +98,21 @@ def archived(text: str) -> list[Archived]:
             continue  # a mark without its note: not ours to restore
         title = head.group(1)
         found.append(
-            Archived(slug_of(title), title, m.group(2), m.group(3) is None, at, end, start, i + 1)
+            Archived(
+                slug_of(title),
+                title,
+                int(m.group(1)),
+                m.group(2),
+                m.group(3) is None,
+                at,
+                end,
+                start,
+                i + 1,
+            )
         )
     return found
 
 
-def mark(before: str | None, final_newline: bool) -> str:
-    where = f"before note:{before}" if before else "last"
+def mark(place: int, before: str | None, final_newline: bool) -> str:
+    where = f"note {place} of the file" + (f", before note:{before}" if before else "")
     return f"<!-- notes: archived, was {where}{'' if final_newline else '; no final newline'} -->\n"
