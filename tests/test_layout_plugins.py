@@ -10,6 +10,7 @@ there, in subprocesses."""
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import os
 import re
@@ -29,8 +30,14 @@ from tests.conftest import TODAY, memory_digest, write_tree
 
 REPO = Path(__file__).resolve().parent.parent
 PLUGINS = REPO / "tests" / "plugin_layout"
-BUILTIN = {"workspace", "companion", "dsh", "claude", "hermes", "openclaw"}
 DSH = {"index.txt": "[RULES] x\n", "facts.md": "## A\n- a\n"}  # a store beside a plugin's
+
+
+def builtins() -> set[str]:
+    """memtui's own layouts, as installed here."""
+    from memtui.engine.layouts import builtin, names
+
+    return {name for name in names() if builtin(name)}
 
 
 def _pip(*args: str) -> None:
@@ -70,8 +77,12 @@ def venv(tmp_path_factory: pytest.TempPathFactory, wheels: dict[str, Path]) -> P
         capture_output=True,
         text=True,
     ).stdout.strip()
-    here = sysconfig.get_path("purelib")  # this environment's: memtui's metadata and deps
-    Path(purelib, "memtui-under-test.pth").write_text(f"{here}\n{REPO}\n", encoding="utf-8")
+    # This environment's packages (memtui's metadata, its dependencies, the test tools:
+    # each site folder on sys.path, as a .pth in them is not read from here) and the repo.
+    here = [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
+    seen = [sysconfig.get_path("purelib"), *here, str(REPO)]
+    pth = "".join(f"{p}\n" for p in dict.fromkeys(seen) if os.path.isdir(p))
+    Path(purelib, "memtui-under-test.pth").write_text(pth, encoding="utf-8")
     _pip("install", "--target", purelib, str(wheels["notes"]))
     return python
 
@@ -128,7 +139,7 @@ def test_the_venv_finds_memtuis_layouts_and_the_plugins(venv: Path) -> None:
     done = run(venv, "-c", probe)
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
-    assert found == {**dict.fromkeys(BUILTIN, "memtui"), "notes": "memtui-notes"}
+    assert found == {**dict.fromkeys(builtins(), "memtui"), "notes": "memtui-notes"}
 
 
 def test_the_plugin_uses_only_memtuis_public_names() -> None:
@@ -344,16 +355,26 @@ class Shadow(Detection):
     full = "nowhere:Layout"
 
 
+class ThirdParty:
+    """An entry point of a package that is not memtui (what the registry reads of one)."""
+
+    dist = ""
+
+    def __init__(self, name: str, value: str) -> None:
+        self.name, self.value = name, value
+
+    def load(self) -> Any:
+        module, _, attr = self.value.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
 @pytest.fixture
 def registry_with(monkeypatch: pytest.MonkeyPatch):
-    """The registry reading the installed entry points plus `extra` ones (of no
-    distribution: a third party's), from a clean slate; as it was afterwards."""
-    import importlib.metadata
-
+    """The registry reading the installed entry points plus `extra` ones (a third
+    party's), from a clean slate; as it was afterwards."""
     from memtui.engine import layouts
     from memtui.engine.layouts import guard
 
-    installed = importlib.metadata.entry_points(group=layouts.GROUP)
     cached = (layouts._entry_points, layouts.detectors, layouts._layout, layouts.builtin)
 
     def reset() -> None:
@@ -362,10 +383,16 @@ def registry_with(monkeypatch: pytest.MonkeyPatch):
         guard._broken.clear()
         guard._said.clear()
 
+    reset()
+    installed = layouts._entry_points()
+    try:  # what the registry reads them with: its own reader, where it has one
+        reader: Any = importlib.import_module("memtui.engine.layouts.entry_points")
+    except ImportError:
+        reader = importlib.import_module("importlib.metadata")
+
     def use(*extra: tuple[str, str], builtins: bool = True) -> None:
-        made = [importlib.metadata.EntryPoint(n, v, layouts.GROUP) for n, v in extra]
-        found = [*(installed if builtins else ()), *made]
-        monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: found)
+        found = [*(installed if builtins else ()), *(ThirdParty(n, v) for n, v in extra)]
+        monkeypatch.setattr(reader, "entry_points", lambda *_a, **_k: found)
         reset()
 
     yield use
@@ -376,12 +403,13 @@ def registry_with(monkeypatch: pytest.MonkeyPatch):
 def test_a_package_that_is_no_layout_is_named_and_the_others_load(registry_with) -> None:
     from memtui.engine.layouts import broken, names, newly_broken
 
+    own = builtins()
     registry_with(
         ("not-a-detection", f"{__name__}:NotADetection"),
         ("unordered", f"{__name__}:Unordered"),
         ("dsh", f"{__name__}:Shadow"),
     )
-    assert set(names()) == BUILTIN
+    assert set(names()) == own  # and none of the three
     why = broken()
     assert "no memtui Detection" in why["not-a-detection"]
     assert "order ('first') is not a number" in why["unordered"]

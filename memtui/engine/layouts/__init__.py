@@ -67,8 +67,9 @@ def _entry_points() -> tuple[EntryPoint, ...]:
 
 
 def _dist(ep: EntryPoint) -> str:
+    """The distribution's name: importlib.metadata's holds it as an object (or None)."""
     dist = getattr(ep, "dist", None)
-    return getattr(dist, "name", "") or ""
+    return dist if isinstance(dist, str) else getattr(dist, "name", "") or ""
 
 
 @cache
@@ -155,7 +156,7 @@ def registry() -> dict[str, Layout]:
 
 
 def for_kind(kind: str) -> Layout | None:
-    """The layout that owns entry ids of `kind` (`topic`, `event`, `claude`, ...)."""
+    """The layout that owns entry ids of `kind` (the id's prefix, before its colon)."""
     return next((lay for lay in registry().values() if kind in lay.kinds), None)
 
 

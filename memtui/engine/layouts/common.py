@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from memtui.engine.store import Store
 
 # JavaScript's String.prototype.trim(): WhiteSpace and LineTerminator code points (what
-# the agents written in TypeScript, Claude Code and OpenClaw, trim).
+# agents written in JavaScript or TypeScript trim).
 JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
 JS_SPACE += "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
@@ -69,7 +69,7 @@ def whole_or_cut(store: Store, rel: str, cap: int | None) -> ContextFile | None:
 
 
 def read_late(store: Store, rel: str) -> TextFile | None:
-    """A file of the store no parser read (the dsh L0 rules, archive/), read now."""
+    """A file of the store no parser read (one a layout reads late, archive/), read now."""
     got = late(store, rel)
     return got if isinstance(got, TextFile) else None
 
