@@ -69,7 +69,7 @@ def whole_or_cut(store: Store, rel: str, cap: int | None) -> ContextFile | None:
 
 
 def read_late(store: Store, rel: str) -> TextFile | None:
-    """A file of the store no parser read (one a layout reads late, archive/), read now."""
+    """A file of the store no parser read (rules files, archive/), read now."""
     got = late(store, rel)
     return got if isinstance(got, TextFile) else None
 
