@@ -222,10 +222,14 @@ def _last_resort(exc: Exception) -> str:
 
 def _run(args_list: list[str]) -> int:
     from memtui.cli.store_arg import merge_store_path
+    from memtui.cli.warn_layouts import warn_skipped_layouts
 
-    args = build_parser(args_list[0] if args_list else None).parse_args(args_list)
-    if getattr(args, "handler", None) is None:
-        build_parser().print_help()
-        return 2
-    merge_store_path(args)
-    return int(args.handler(args))
+    try:
+        args = build_parser(args_list[0] if args_list else None).parse_args(args_list)
+        if getattr(args, "handler", None) is None:
+            build_parser().print_help()
+            return 2
+        merge_store_path(args)
+        return int(args.handler(args))
+    finally:  # before any error of the verb: a skipped layout may be why
+        warn_skipped_layouts()

@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memtui.engine.config import CONFIG_NAME, Config, store_config
 from memtui.engine.config import today as config_today
@@ -20,11 +20,15 @@ from memtui.engine.detection import (  # noqa: F401 - re-exported: callers open 
     no_layout,
     stores_near,
 )
-from memtui.engine.layouts import detectors, layout
+from memtui.engine.layouts import detectors, loaded, newly_broken
+from memtui.engine.layouts.guard import LayoutSkipped
 from memtui.engine.model import LEVELS, Companion, Dsh, Finding, Workspace
-from memtui.engine.paths import resolve_root
+from memtui.engine.paths import StoreError, resolve_root
 from memtui.engine.reader import Memo, StoreReader
 from memtui.engine.textfile import TextFile
+
+if TYPE_CHECKING:
+    from memtui.engine.layouts.listing import Listing
 
 _NONE = object()
 
@@ -74,6 +78,12 @@ class Store:
     @property
     def dsh(self) -> Dsh | None:
         return self.data.get("dsh")
+
+
+def skipped_layouts() -> list[str]:
+    """Why each layout skipped since the last call was, in words (layouts.newly_broken):
+    what a face warns of, once a run."""
+    return newly_broken()
 
 
 def open_store(
@@ -140,18 +150,38 @@ def _interrupted(root: str, reader: StoreReader) -> None:
         )
 
 
-def _not_files(reader: StoreReader, found: tuple[str, ...]) -> None:
-    """Each name a layout found here knows as one of its files (Layout.knows) that is no
-    regular file (a FIFO, a folder) or leads out is unreadable, with the reason, whether
-    or not its parse asked for it: never skipped without a word. The listing named them
-    (few): no call per file."""
-    for rel in sorted(reader.others | reader.escaped):
-        if rel in reader.unreadable:
-            continue
-        owner = next((name for name in found if layout(name).knows(rel)), None)
+def _unread_known(reader: StoreReader, found: tuple[str, ...]) -> None:
+    """Each file a layout found here knows as one of its own (Layout.knows) that its
+    parse did not read is read now, so that one that cannot be (no regular file, a link
+    out, not UTF-8, over the size limit) is reported unreadable with the reason: never
+    skipped without a word, whatever its parse reads at once. Few: the names no parse
+    read (a set difference), one `knows` call each."""
+    done = reader.texts.keys() | reader.unreadable.keys()
+    for rel in sorted((reader.files | reader.others | reader.escaped) - done):
+        owner = next((name for name in found if _knows(name, rel)), None)
         if owner is not None:
             reader.findings.layout = owner
             reader.read(rel)
+
+
+def _knows(name: str, rel: str) -> bool:
+    found = loaded(name)
+    return found is not None and found.knows(rel)
+
+
+def _parse(name: str, reader: StoreReader, top: Listing) -> Any:
+    """What the layout's parse gives, or _NONE when the layout is skipped (it could not
+    be loaded, or its parse raised: layouts.broken() names it): then the store is read
+    as if it were not there, what its parse had found taken back."""
+    found = loaded(name)
+    if found is None:
+        return _NONE
+    mark = len(reader.findings.items)
+    try:
+        return found.parse(reader, top)
+    except LayoutSkipped:
+        del reader.findings.items[mark:]
+        return _NONE
 
 
 def _open(
@@ -180,11 +210,15 @@ def _open(
             "path-escape", rel, None, f"{rel} is a link to {real}, outside the store root; not read"
         )
     data = {}
-    for name, found in detectors().items():  # a layout's detection is its detector's
-        if found.detect(top):
-            reader.findings.layout = name  # what its parse finds is its own (fixes by layout)
-            data[name] = layout(name).parse(reader, top)
-    _not_files(reader, tuple(data))
+    detected = [name for name, found in detectors().items() if found.detect(top)]
+    for name in detected:  # a layout's detection is its detector's
+        reader.findings.layout = name  # what its parse finds is its own (fixes by layout)
+        parsed = _parse(name, reader, top)
+        if parsed is not _NONE:
+            data[name] = parsed
+    if detected and not data:  # each one found was skipped: as if none were there
+        raise StoreError(no_layout(root))
+    _unread_known(reader, tuple(data))
     reader.findings.layout = None
     rank = {level: i for i, level in enumerate(LEVELS)}
     findings = sorted(

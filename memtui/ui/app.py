@@ -44,6 +44,7 @@ from memtui.ui.messages import (
 )
 from memtui.ui.panes import Pane
 from memtui.ui.panes.registry import PANES as PANE_SPECS
+from memtui.ui.skipped_layouts import say_skipped_layouts
 from memtui.ui.widgets.footer import Footer
 
 if TYPE_CHECKING:
@@ -244,6 +245,7 @@ class MemtuiApp(App[None]):
                 show(message.store)
         self._badge(message.store)
         self._show_tabs(message.store)
+        say_skipped_layouts(self.say)
         self._load_done()  # after self.store is this snapshot: the next load builds on it
 
     def on_unmount(self) -> None:
@@ -252,6 +254,7 @@ class MemtuiApp(App[None]):
     def on_store_failed(self, message: StoreFailed) -> None:
         self._load_done()
         self.sub_title = "cannot open the store"
+        say_skipped_layouts(self.say)  # before the error: a skipped layout may be why
         self.say(message.reason, severity="error")
 
     def on_store_changed(self, message: StoreChanged) -> None:

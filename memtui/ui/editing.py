@@ -1,48 +1,23 @@
 """Editing an entry and browsing a file's history from the app.
 
 The app's `edit_entry(entry_id)` and `show_history(rel)` delegate here; these
-push `EditScreen` / `HistoryScreen`. The small helpers below are shared by
-those screens: what they want of the shell goes up as a message.
+push `EditScreen` / `HistoryScreen`. The helpers those screens share (what they
+want of the shell goes up as a message) are in ui.services.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
-
-from textual.app import App
 
 # Re-exported: code that imports these from memtui.ui.editing keeps working.
 from memtui.editor import EditorFailed as EditorFailed
 from memtui.editor import run_editor as run_editor
-from memtui.ui.messages import Say, StoreChanged
+from memtui.ui.services import ask as ask
+from memtui.ui.services import reload_store as reload_store
+from memtui.ui.services import say as say
 
 if TYPE_CHECKING:
     from memtui.ui.app import MemtuiApp
-
-# --- services of the host app, asked for with a message (ui.messages) -----------
-
-
-def say(app: App[Any], text: str, *, severity: Any = "information", title: str = "") -> None:
-    """A toast through the shell's `say` (store text shown literally)."""
-    app.post_message(Say(text, str(severity), title))
-
-
-def reload_store(app: App[Any]) -> None:
-    """Ask the shell to read the store again (it does so in its own worker)."""
-    app.post_message(StoreChanged(()))
-
-
-def ask(app: App[Any], question: str, then: Callable[[], None]) -> None:
-    """Ask first (ConfirmScreen); run `then` on yes. The app's `confirm` is this too."""
-    from memtui.ui.screens.confirm import ConfirmScreen
-
-    def answered(yes: bool | None) -> None:
-        if yes:
-            then()
-
-    app.push_screen(ConfirmScreen(question), answered)
-
 
 # --- what the app calls -----------------------------------------------------------
 

@@ -13,10 +13,16 @@ from memtui.engine.textfile import TextFile, read_file
 if TYPE_CHECKING:
     from memtui.engine.store import Store
 
+# JavaScript's String.prototype.trim(): WhiteSpace and LineTerminator code points (what
+# agents written in JavaScript or TypeScript trim).
+JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+JS_SPACE += "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
 
 def refused(message: str) -> Exception:
-    """The ops' Refused (imported late: opening a store needs no write path)."""
-    from memtui.engine.ops.common import Refused
+    """The ops' Refused (imported late: opening a store needs no write path; from its
+    own module: the operations' would import the transaction, which asks the layouts)."""
+    from memtui.engine.write.errors import Refused
 
     return Refused(message)
 

@@ -14,11 +14,8 @@ from memtui.engine.findings import unparsed
 from memtui.engine.model import Span
 from memtui.engine.rawfile import not_readable, too_large
 from memtui.engine.textfile import TextFile, Unreadable, decode
-from memtui.engine.write.transaction import Transaction, WriteError
-
-
-class Refused(WriteError):
-    """The operation is not allowed as asked (the reason says why); nothing changed."""
+from memtui.engine.write.errors import Refused  # here, where every operation finds it
+from memtui.engine.write.transaction import Transaction
 
 
 def thresholds(root: str) -> Thresholds:

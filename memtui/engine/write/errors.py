@@ -11,6 +11,10 @@ class WriteError(MemtuiError):
     """A refused or failed change. Nothing was written unless the message says so."""
 
 
+class Refused(WriteError):
+    """The operation is not allowed as asked (the reason says why); nothing changed."""
+
+
 class Conflict(WriteError):
     """A file changed since it was read (by the agent?)."""
 

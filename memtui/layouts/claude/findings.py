@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING
 from memtui.engine.layouts.base import Listing
 from memtui.engine.textfile import iter_lines
 from memtui.layouts.claude import rules
-from memtui.layouts.claude.layout import target_of
-from memtui.layouts.claude.rules import INDEX
+from memtui.layouts.claude.rules import INDEX, target_of
 
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader

@@ -12,7 +12,6 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote
 
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused, unread_context
@@ -21,7 +20,7 @@ from memtui.engine.textfile import TextFile, iter_lines
 from memtui.layouts.claude import rules
 from memtui.layouts.claude.codes import CODES
 from memtui.layouts.claude.detect import ClaudeDetection, field, recall_meta
-from memtui.layouts.claude.rules import ARCHIVE, ARCHIVED, INDEX, LINK
+from memtui.layouts.claude.rules import ARCHIVE, ARCHIVED, INDEX, LINK, target_of
 
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader
@@ -58,9 +57,11 @@ class ClaudeData:
 
 def memory_files(files: frozenset[str] | tuple[str, ...]) -> list[str]:
     """What recall scans: every `*.md` below the folder but a MEMORY.md."""
-    return sorted(
-        f for f in files if f.endswith(".md") and os.path.basename(f) != INDEX and not _own(f)
-    )
+    return sorted(f for f in files if f.endswith(".md") and _recalled(f) and not _own(f))
+
+
+def _recalled(rel: str) -> bool:
+    return os.path.basename(rel) != INDEX
 
 
 def _own(rel: str) -> bool:
@@ -94,7 +95,8 @@ class Claude(ClaudeDetection, Layout):
         return data
 
     def knows(self, rel: str) -> bool:
-        return rel.endswith(".md") and not _own(rel)  # the index, and what recall scans
+        """The index, and what recall scans (a MEMORY.md in a subfolder is neither)."""
+        return rel == INDEX or (rel.endswith(".md") and not _own(rel) and _recalled(rel))
 
     def file_of(self, kind: str, name: str) -> str | None:
         return INDEX if kind == "claude-index" else name
@@ -157,11 +159,6 @@ class Claude(ClaudeDetection, Layout):
         if kind != "claude":
             raise refused(f"{kind}:{name}: restore the memory (claude:{name})")
         return restore_memory(root, name, **op_options(shown))
-
-
-def target_of(ref: str) -> str:
-    """A link's target as a path from the root (`#anchor` dropped, %-escapes read)."""
-    return os.path.normpath(unquote(ref.split("#", 1)[0])).replace(os.sep, "/")
 
 
 def _index_lines(reader: StoreReader, tf: TextFile) -> list[IndexLine]:

@@ -19,8 +19,16 @@ from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import check_root, encode, eol_of_text, load, one_line
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Receipt, Transaction, WriteError
-from memtui.layouts.claude.layout import LINK, target_of
-from memtui.layouts.claude.rules import ARCHIVE, ARCHIVE_LINES, ARCHIVED, INDEX, TYPES, cut
+from memtui.layouts.claude.rules import (
+    ARCHIVE,
+    ARCHIVE_LINES,
+    ARCHIVED,
+    INDEX,
+    LINK,
+    TYPES,
+    cut,
+    target_of,
+)
 
 LINES = f"{ARCHIVE}/{ARCHIVE_LINES}"  # one record per archived MEMORY.md line
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")

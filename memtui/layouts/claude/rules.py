@@ -3,10 +3,13 @@ memoryTypes.ts), kept exact: what `context` shows and the findings rest on them.
 
 from __future__ import annotations
 
+import os
 import re
 from array import array
 from dataclasses import dataclass
+from urllib.parse import unquote
 
+from memtui.engine.layouts.common import JS_SPACE
 from memtui.layouts.claude.detect import (  # noqa: F401 - re-exported
     ARCHIVE,
     ARCHIVE_LINES,
@@ -26,10 +29,6 @@ ARCHIVED = ".archived"
 # Any Markdown link, to whatever it names: a line linking out of the folder is shaped
 # like a pointer even when its target is not a .md file (path-escape, SPEC §5).
 ANY_LINK = re.compile(r"\[[^\]]*\]\(\s*<?([^)<>\s]+)>?(?:\s+\"[^\"]*\")?\s*\)")
-
-# JavaScript's String.prototype.trim(): WhiteSpace and LineTerminator code points.
-JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
-JS_SPACE += "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 
 def units(text: str) -> int:
@@ -81,3 +80,8 @@ def _last_newline(code: array, limit: int) -> int:
         if code[i] == 10:
             return i
     return -1
+
+
+def target_of(ref: str) -> str:
+    """A link's target as a path from the root (`#anchor` dropped, %-escapes read)."""
+    return os.path.normpath(unquote(ref.split("#", 1)[0])).replace(os.sep, "/")

@@ -12,45 +12,27 @@ from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused, unread_context
-from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
+from memtui.engine.model import ContextFile, Entry, OutlineItem
 from memtui.engine.queue import QueueOps
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.codes import CODES
 from memtui.layouts.hermes.data import ARCHIVE, HermesData, Staged, read_home
 from memtui.layouts.hermes.detect import PENDING, QUEUE, HermesDetection
+from memtui.layouts.hermes.ids import (
+    ARCHIVED,
+    ENTRY,
+    archived_span,
+    entry_ids,
+    pending_id,
+    span_of,
+    title_of,
+)
 
 if TYPE_CHECKING:
     from memtui.engine.queue import QueueItem
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
     from memtui.engine.write.transaction import Receipt
-
-ENTRY = "hermes"  # hermes:memory#3, hermes:user#1
-ARCHIVED = "hermes-archived"  # hermes-archived:<id>
-
-
-def entry_ids(data: HermesData) -> Iterator[tuple[str, Any, rules.Piece]]:
-    """(id, file, piece) of every entry as written, numbered from 1 in each file."""
-    for mf in data.files:
-        for n, piece in enumerate(mf.pieces, 1):
-            yield f"{ENTRY}:{mf.target}#{n}", mf, piece
-
-
-def span_of(mf: Any, piece: rules.Piece) -> Span:
-    text = mf.tf.text
-    first = rules.line_at(text, piece.start) - 1
-    last = rules.line_at(text, max(piece.stop - 1, piece.start))
-    return Span(mf.rel, first, last, piece.start, piece.stop)
-
-
-def title_of(text: str, width: int = 60) -> str:
-    one = " ".join(text.split())
-    return one if len(one) <= width else one[: width - 1] + "…"
-
-
-def pending_id(item: Staged) -> str:
-    name = item.rel.rsplit("/", 1)[-1].removesuffix(".json")
-    return f"{PENDING}:skills/{name}" if item.skill else f"{PENDING}:{name}"
 
 
 class Hermes(HermesDetection, QueueOps, Layout):
@@ -190,11 +172,6 @@ class Hermes(HermesDetection, QueueOps, Layout):
                 )
             )
         return items
-
-
-def archived_span(a: Any) -> Span:
-    """An archived entry's line in memories/archived.jsonl."""
-    return Span(ARCHIVE, a.line - 1, a.line, a.start, a.stop)
 
 
 def _fields(item: Staged) -> tuple[tuple[str, str], ...]:

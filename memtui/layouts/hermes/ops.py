@@ -263,9 +263,9 @@ def restore_entry(
         if place < len(found):
             start = found[place].start
             text = old[:start] + _in_eol(entry, old) + sep + old[start:]
-        else:
+        else:  # after the last entry, before what ends the file (its final newline)
             body = old.rstrip()
-            text = body + (sep if body else "") + _in_eol(entry, old)
+            text = body + (sep if body else "") + _in_eol(entry, old) + old[len(body) :]
         checked(rel, text, expected, limit)
         tx.write(rel, encode(tf, text))
         rest = "\n".join(ln for i, ln in enumerate(lines) if i != at)

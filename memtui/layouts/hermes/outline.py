@@ -10,7 +10,7 @@ from memtui.engine.outline import Rows, tally
 from memtui.engine.words import counted
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.data import ARCHIVE, HermesData, MemoryFile, Staged
-from memtui.layouts.hermes.layout import (
+from memtui.layouts.hermes.ids import (
     ARCHIVED,
     archived_span,
     entry_ids,

@@ -18,8 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from memtui.layouts.claude.rules import JS_SPACE
-from memtui.layouts.openclaw.detect import AUDIT_QUEUE as QUEUE  # noqa: F401 - re-exported
+from memtui.engine.layouts.common import JS_SPACE
+from memtui.layouts.openclaw import AUDIT_QUEUE as QUEUE  # noqa: F401 - re-exported
 
 ACTIONS = ("add", "edit", "delete", "move")
 WRITABLE_KINDS = ("agent-instructions", "agent-memory", "user-profile", "tool-notes")

@@ -22,13 +22,12 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.diff import change_diff
 from memtui.engine.errors import MemtuiError
 from memtui.engine.identity import fingerprint, split_expect
-from memtui.engine.layouts.common import read_late
+from memtui.engine.layouts.common import JS_SPACE, read_late
 from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import check_root, eol_of_text, load
 from memtui.engine.queue import Gauge, QueueItem, QueuePreview, each
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Conflict, Receipt, Transaction
-from memtui.layouts.claude.rules import JS_SPACE
 from memtui.layouts.openclaw import audit, rules
 
 if TYPE_CHECKING:

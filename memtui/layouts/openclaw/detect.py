@@ -6,8 +6,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from memtui.engine.layouts.base import Detection
+from memtui.engine.layouts.base import Detection, there
 from memtui.engine.paths import LOCK_NAME
+from memtui.layouts.openclaw import AUDIT_QUEUE
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -16,13 +17,14 @@ if TYPE_CHECKING:
 
 AGENTS = "AGENTS.md"
 MEMORY = "MEMORY.md"
-AUDIT_QUEUE = "memory/audit/suggestions.jsonl"  # the Memory Audit queue (openclaw_audit)
 
 
 def detect(top: Listing) -> bool:
-    """AGENTS.md with SOUL.md, USER.md, MEMORY.md or memory/ (SPEC §3b)."""
+    """AGENTS.md with SOUL.md, USER.md, MEMORY.md or memory/ (SPEC §3b). An AGENTS.md
+    that is no regular file (a FIFO, a folder) still counts: reported unreadable."""
     root = set(top.root_files)
-    return AGENTS in root and (bool(root & {"SOUL.md", "USER.md", MEMORY}) or "memory" in top.dirs)
+    found = there(top, AGENTS)
+    return found and (bool(root & {"SOUL.md", "USER.md", MEMORY}) or "memory" in top.dirs)
 
 
 class OpenClawDetection(Detection):

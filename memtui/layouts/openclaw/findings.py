@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from memtui.engine.layouts.base import Listing
 from memtui.engine.textfile import TextFile
 from memtui.layouts.openclaw import audit, rules
+from memtui.layouts.openclaw.rules import ALT_MEMORY, first_unloaded
 
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader
@@ -14,8 +15,6 @@ if TYPE_CHECKING:
 
 
 def check(reader: StoreReader, data: OpenClawData, top: Listing, queue: TextFile | None) -> None:
-    from memtui.layouts.openclaw.layout import ALT_MEMORY, first_unloaded
-
     add = reader.findings.add
     for item in data.injected:
         if item.trim is None:

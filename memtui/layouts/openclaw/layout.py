@@ -27,6 +27,7 @@ from memtui.engine.textfile import TextFile
 from memtui.layouts.openclaw import audit, rules
 from memtui.layouts.openclaw.codes import CODES
 from memtui.layouts.openclaw.detect import OpenClawDetection
+from memtui.layouts.openclaw.rules import ALT_MEMORY, first_unloaded
 
 if TYPE_CHECKING:
     from memtui.engine.queue import QueueItem
@@ -40,7 +41,6 @@ DAILY = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:-(.+))?\.md", re.ASCII)
 # context-digest hook's rolling digest (src/hooks/bundled/context-digest/HOOK.md). The
 # session-memory hook's notes are dated (memory/YYYY-MM-DD-slug.md): DAILY takes them.
 OWN_MEMORY_FILES = ("context-digest.md",)
-ALT_MEMORY = "memory.md"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,18 +58,6 @@ class OpenClawData:
     daily: tuple[Daily, ...]  # dated notes newest first, then the misnamed ones
     queue: tuple[audit.Suggestion, ...]
     today: dt.date
-
-
-def first_unloaded(item: rules.Injected) -> int | None:
-    """The 1-based line of the first character of the file the agent does not get
-    from its start (None: it gets the whole file)."""
-    t = item.trim
-    if t is None or (not t.truncated and not item.clamped):
-        return None
-    prefix = item.loaded_prefix
-    line = prefix.count("\n") + 1
-    rest = t.trimmed[len(prefix) :]
-    return line + 1 if rest.startswith(("\n", "\r\n")) else line
 
 
 class OpenClaw(OpenClawDetection, QueueOps, Layout):

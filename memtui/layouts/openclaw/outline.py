@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from memtui.engine.model import ERROR, WARNING, OutlineItem
 from memtui.engine.outline import Rows, tally
 from memtui.layouts.openclaw import audit, rules
+from memtui.layouts.openclaw.rules import first_unloaded
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -15,8 +16,6 @@ if TYPE_CHECKING:
 
 
 def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
-    from memtui.layouts.openclaw.layout import first_unloaded
-
     injected = {i.name: i for i in data.injected}
     found = Rows.of(store).by_file
     items = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memtui.layouts.claude.rules import JS_SPACE
+from memtui.engine.layouts.common import JS_SPACE
 from memtui.layouts.openclaw.detect import AGENTS, MEMORY  # noqa: F401 - re-exported
 
 # loadWorkspaceBootstrapFiles' order; MEMORY.md only when it exists (exact case).
@@ -289,3 +289,18 @@ def build(files: list[tuple[str, str | None]], missing_path: dict[str, str]) -> 
         remaining = max(0, remaining - units(within))
         out.append(Injected(name, within, False, cut, clamped, prefix))
     return out
+
+
+ALT_MEMORY = "memory.md"  # MEMORY.md in lower case (memory-case: both there)
+
+
+def first_unloaded(item: Injected) -> int | None:
+    """The 1-based line of the first character of the file the agent does not get
+    from its start (None: it gets the whole file)."""
+    t = item.trim
+    if t is None or (not t.truncated and not item.clamped):
+        return None
+    prefix = item.loaded_prefix
+    line = prefix.count("\n") + 1
+    rest = t.trimmed[len(prefix) :]
+    return line + 1 if rest.startswith(("\n", "\r\n")) else line

@@ -24,9 +24,9 @@ from textual.widgets.text_area import Document
 from memtui.editor import EditorFailed, run_editor
 from memtui.engine.write.transaction import Receipt
 from memtui.sanitize import printable
-from memtui.ui.editing import ask, reload_store, say
 from memtui.ui.safe import literal, row
 from memtui.ui.screens.page import PageScreen
+from memtui.ui.services import ask, reload_store, say
 from memtui.ui.widgets.footer import Footer
 
 

@@ -17,10 +17,10 @@ from textual.worker import get_current_worker
 
 from memtui.engine.oplog import Operation
 from memtui.engine.ops.history import ABSENT, Snapshot
-from memtui.ui.editing import ask, reload_store, say
 from memtui.ui.messages import RunOp
 from memtui.ui.safe import literal, row
 from memtui.ui.screens.page import PageScreen
+from memtui.ui.services import ask, reload_store, say
 from memtui.ui.style import component_style
 from memtui.ui.widgets.footer import Footer
 from memtui.ui.widgets.rows import Rows

@@ -1,0 +1,1 @@
+"""Layouts that fail, for memtui's tests of a broken third-party layout."""
