@@ -205,7 +205,7 @@ def test_edit_replaces_a_note_through_the_layout(venv: Path, notes: Path, tmp_pa
     before = (notes / "NOTES.md").read_text(encoding="utf-8")
     done = sane(memtui(venv, notes, "edit", "note:people", "--text-file", str(new)))
     assert done.returncode == 0, done.stderr
-    old = "## People\n- Bo owns the release\n- Ana reviews the parser\n"
+    old = "## People\n- Ana reviews the parser\n- Bo owns the release\n"
     assert old in before
     want = before.replace(old, new.read_text(encoding="utf-8"))
     assert (notes / "NOTES.md").read_text(encoding="utf-8") == want

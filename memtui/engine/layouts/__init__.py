@@ -141,8 +141,10 @@ def loaded(name: str) -> Layout | None:
 
 def layout(name: str) -> Layout:
     """One layout, importing its own modules only: a store's open parses the layouts
-    its detection finds, and the others' parsers wait."""
-    made = loaded(name)
+    its detection finds, and the others' parsers wait. A third party's that failed
+    since a snapshot was made is still given (the snapshot holds its data): its
+    guarded members answer nothing more. KeyError: it never loaded."""
+    made = _layout(name)
     if made is None:
         raise KeyError(name)
     return made

@@ -57,10 +57,19 @@ class Detection:
     def detect(self, top: Listing) -> bool:
         raise NotImplementedError
 
+    # "module:NAME" of its tuple of Commands, imported when asked (a name, as `full` is:
+    # the detection imports nothing of the commands' modules, nor they of it, no cycle)
+    commands_at: str = ""
+
     def commands(self) -> tuple[Command, ...]:
         """What the faces offer for it (engine.commands): `memtui add <name>`, maintain,
         the palette. Data only: declaring them imports nothing of their write path."""
-        return ()
+        if not self.commands_at:
+            return ()
+        from importlib import import_module
+
+        module, _, name = self.commands_at.partition(":")
+        return tuple(getattr(import_module(module), name))
 
     def folders(self, top: Listing) -> list[tuple[str, bool]]:
         """Folders below the root it reads beyond the shared ones: (folder, recursive)."""

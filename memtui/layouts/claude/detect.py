@@ -17,7 +17,6 @@ from memtui.layouts.openclaw.detect import detect as openclaw_workspace
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from memtui.engine.commands import Command
     from memtui.engine.layouts.listing import Listing
 
 INDEX = "MEMORY.md"
@@ -34,6 +33,7 @@ class ClaudeDetection(Detection):
     looks_for = "MEMORY.md linking to .md memories, or .md memories with a type: (claude)"
     title = "a Claude Code memory folder"
     full = "memtui.layouts.claude.layout:Claude"
+    commands_at = "memtui.layouts.claude.commands:COMMANDS"
     order = 40
     looked_in = "~/.claude/projects/*/memory"
     log_ids = {"memory": "claude:"}  # its verbs' audit key for the memory acted on
@@ -46,11 +46,6 @@ class ClaudeDetection(Detection):
     def bare_kind(self, ref: str) -> str | None:
         """A memory by its file name (`feedback_testing.md`)."""
         return "claude" if ref.partition("@")[0].strip().endswith(".md") else None
-
-    def commands(self) -> tuple[Command, ...]:
-        from memtui.layouts.claude.commands import COMMANDS
-
-        return COMMANDS
 
     def detect(self, top: Listing) -> bool:
         if COMPANION_EVENTS in top.files or openclaw_workspace(top):

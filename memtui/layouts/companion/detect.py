@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from memtui.engine.layouts.base import Detection, there
 
 if TYPE_CHECKING:
-    from memtui.engine.commands import Command
     from memtui.engine.layouts.listing import Listing
 
 # the mood files are model.Mood.FILE and Mood.AUX
@@ -26,6 +25,7 @@ class CompanionDetection(Detection):
     looks_for = "memory/events.md, memory/persona.md or memory/mood_state.md (companion)"
     title = "events, mood and profile"
     full = "memtui.layouts.companion.layout:Companion"
+    commands_at = "memtui.layouts.companion.commands:COMMANDS"
     order = 20
     dotfiles = (MOOD_AUX,)  # the one root dotfile that is memory (engine.home)
     peeks = ("memory",)  # its files are there
@@ -39,11 +39,6 @@ class CompanionDetection(Detection):
 
     def bare_kind(self, ref: str) -> str | None:
         return "event" if BARE_EVENT.fullmatch(ref.strip()) else None
-
-    def commands(self) -> tuple[Command, ...]:
-        from memtui.layouts.companion.commands import COMMANDS
-
-        return COMMANDS
 
     def detect(self, top: Listing) -> bool:
         return any(there(top, m) for m in (EVENTS, PERSONA, MOOD))

@@ -11,7 +11,6 @@ from memtui.engine.layouts.base import Detection, there
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from memtui.engine.commands import Command
     from memtui.engine.layouts.listing import Listing
 
 DSH_INDEX = "index.txt"
@@ -23,6 +22,7 @@ class DshDetection(Detection):
     looks_for = "index.txt beside facts.md, sops/ or pending/ (dsh)"
     title = "facts, sops and pending candidates"
     full = "memtui.layouts.dsh.layout:Dsh"
+    commands_at = "memtui.layouts.dsh.commands:COMMANDS"
     order = 30
     keeps_queue = True
     thresholds = {"l1_warn_lines": 25, "l1_max_lines": 30}  # index.txt: warn, error above
@@ -40,11 +40,6 @@ class DshDetection(Detection):
         """(name, full id) of each of `names` that is a candidate's (engine.queue.full_ids)."""
         found = (n for n in names if os.path.lexists(os.path.join(root, "pending", f"{n}.md")))
         return [(n, f"pending:{n}") for n in found]
-
-    def commands(self) -> tuple[Command, ...]:
-        from memtui.layouts.dsh.commands import COMMANDS
-
-        return COMMANDS
 
     def detect(self, top: Listing) -> bool:
         beside = there(top, FACTS) or any(d in ("sops", "pending") for d in top.dirs)

@@ -13,7 +13,6 @@ from memtui.engine.paths import LOCK_NAME, subfolders
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from memtui.engine.commands import Command
     from memtui.engine.layouts.listing import Listing
 
 MEMORY = "memories/MEMORY.md"
@@ -32,6 +31,7 @@ class HermesDetection(Detection):
     looks_for = "memories/MEMORY.md, memories/USER.md or pending/memory/*.json (hermes)"
     title = "a Hermes Agent home"
     full = "memtui.layouts.hermes.layout:Hermes"
+    commands_at = "memtui.layouts.hermes.commands:COMMANDS"
     order = 50
     home = True  # ~/.hermes is the agent's whole home: is_memory() says what is memory
     keeps_queue = True
@@ -43,11 +43,6 @@ class HermesDetection(Detection):
         if env.get("HERMES_HOME"):
             roots.append(os.path.abspath(os.path.expanduser(env["HERMES_HOME"])))
         return [p for root in roots for p in (root, *subfolders(os.path.join(root, "profiles")))]
-
-    def commands(self) -> tuple[Command, ...]:
-        from memtui.layouts.hermes.commands import COMMANDS
-
-        return COMMANDS
 
     def detect(self, top: Listing) -> bool:
         if any(os.path.isfile(os.path.join(top.root, rel)) for rel in (MEMORY, USER)):

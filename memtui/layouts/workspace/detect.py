@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from memtui.engine.layouts.base import Detection, there
 
 if TYPE_CHECKING:
-    from memtui.engine.commands import Command
     from memtui.engine.layouts.listing import Listing
 
 WORKSPACE_INDEX = "memory.md"
@@ -31,6 +30,7 @@ class WorkspaceDetection(Detection):
     looks_for = "memory.md beside soul.md, user.md, agent.md or a memory_<name>.md (workspace)"
     title = "memory.md and its topic files"
     full = "memtui.layouts.workspace.layout:Workspace"
+    commands_at = "memtui.layouts.workspace.commands:COMMANDS"
     order = 10
     peeks = ("archive",)  # archived topics keep a store whose last topic was archived
     thresholds = {  # SPEC §1
@@ -38,11 +38,6 @@ class WorkspaceDetection(Detection):
         "index_block_lines": 180,  # memory.md: error (blocked) from here
         "agent_max_bytes": 8192,  # agent.md is injected into every prompt
     }
-
-    def commands(self) -> tuple[Command, ...]:
-        from memtui.layouts.workspace.commands import COMMANDS
-
-        return COMMANDS
 
     def detect(self, top: Listing) -> bool:
         root_files = top.root_files
