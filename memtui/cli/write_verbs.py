@@ -48,7 +48,9 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     _expect_option(p)
     p.add_argument("--text-file", metavar="F", help="the new text (-: stdin)")
     p.add_argument(
-        "--insist", action="store_true", help="change the dsh L0 meta-rules (read-only otherwise)"
+        "--insist",
+        action="store_true",
+        help="change a file its layout keeps read-only (meta-rules the agent lives by)",
     )
     for name in ("archive", "restore"):
         p = verb(name, archive if name == "archive" else restore)
@@ -329,7 +331,8 @@ def edit(args: argparse.Namespace) -> int:
     from memtui.cli.read_verbs import load
     from memtui.engine.entries import entry_text, resolve
     from memtui.engine.layouts.common import unreadable
-    from memtui.engine.ops.edit import edit_entry, is_l0
+    from memtui.engine.ops.edit import edit_entry
+    from memtui.engine.ops.replace import read_only
     from memtui.engine.rawfile import not_readable
 
     store = load(args)
@@ -339,8 +342,9 @@ def edit(args: argparse.Namespace) -> int:
     if seen is None:
         why = unreadable(store, entry.file) or "it cannot be read as text"
         raise Refused(f"{not_readable(entry.file, why)}; it is never edited, nothing was changed")
-    if is_l0(store.root, entry.file) and not args.insist:  # before $EDITOR opens
-        raise Refused(f"{entry.file} holds the dsh L0 meta-rules, read-only unless you --insist")
+    guard = read_only(store.root, entry.file)  # its layout's rule, asked before $EDITOR opens
+    if guard and not args.insist:
+        raise Refused(f"{guard}: read-only unless you --insist")
     new = (
         _read_text_file(args.text_file, store.root)
         if args.text_file

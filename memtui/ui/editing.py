@@ -26,7 +26,7 @@ def edit_entry(app: MemtuiApp, entry_id: str, line: int | None = None) -> None:
     """Open the in-app editor on an entry of the app's current store snapshot; `line`
     (1-based, in the entry's file): the line the user was on, where the cursor starts."""
     from memtui.engine.entries import EntryNotFound, entry_text, resolve
-    from memtui.engine.ops.edit import is_l0
+    from memtui.engine.ops.replace import read_only
     from memtui.ui.screens.edit import EditScreen
 
     store = app.store
@@ -42,7 +42,7 @@ def edit_entry(app: MemtuiApp, entry_id: str, line: int | None = None) -> None:
     if seen is None:
         say(app, f"{entry.file} cannot be read as text; it is never edited", severity="error")
         return
-    guarded = is_l0(store.root, entry.file)  # the engine's rule, asked, not restated
+    guarded = read_only(store.root, entry.file)  # its layout's rule and words, asked
     app.push_screen(
         EditScreen(
             entry.id,

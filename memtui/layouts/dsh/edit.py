@@ -37,7 +37,7 @@ def check_edit(change: EditedText) -> None:
 def read_only(root: str, rel: str) -> str | None:
     """The L0 meta-rules (in a store with index.txt): memtui keeps them read-only."""
     if rel == DSH_L0 and os.path.isfile(os.path.join(root, DSH_INDEX)):
-        return f"{rel} holds the dsh layout's L0 meta-rules, which memtui keeps read-only"
+        return f"{rel} holds the dsh layout's L0 meta-rules, which the agent lives by"
     return None
 
 

@@ -75,12 +75,13 @@ class EditScreen(PageScreen[Receipt | None]):
         *,
         file: str | None = None,
         read_only: bool = False,
-        guarded: bool = False,
+        guarded: str | None = None,
         at_row: int = 0,
     ) -> None:
         super().__init__()
         self.at_row = at_row  # where the cursor starts: the line the user was on
-        # The dsh L0 meta-rules: shown read-only until the user insists (ctrl+u).
+        # Why its layout keeps the file read-only (meta-rules the agent lives by), or
+        # None: shown read-only until the user insists (ctrl+u).
         self.guarded = guarded
         self.insisted = False
         self.entry_id = entry_id
@@ -101,7 +102,7 @@ class EditScreen(PageScreen[Receipt | None]):
     def locked(self) -> bool:
         """The buffer may not change: read-only store, text the editor cannot keep, or
         the L0 meta-rules before the user insists."""
-        return self.read_only or not self.editable or (self.guarded and not self.insisted)
+        return self.read_only or not self.editable or (bool(self.guarded) and not self.insisted)
 
     def compose(self) -> ComposeResult:
         where = f" · {self.file}" if self.file else ""
@@ -137,10 +138,7 @@ class EditScreen(PageScreen[Receipt | None]):
                 f"`memtui edit {self.entry_id}` from a shell."
             )
         if self.guarded and not self.insisted:
-            return literal(
-                "Read-only: this file holds the dsh layout's L0 meta-rules, which the agent "
-                "lives by. ctrl+u unlocks it if you insist on changing them."
-            )
+            return literal(f"Read-only: {self.guarded}. ctrl+u unlocks it if you insist.")
         return literal(
             "ctrl+s saves (checked against the file: the agent's changes are never lost) · "
             "ctrl+o opens $EDITOR · escape closes"
@@ -173,7 +171,7 @@ class EditScreen(PageScreen[Receipt | None]):
                 return False
             return None if self.saving else True
         if action == "insist":
-            return self.guarded and not self.insisted and not self.read_only and self.editable
+            return bool(self.guarded) and not self.insisted and not self.read_only and self.editable
         if action == "reload_theirs":
             return self.conflict and self.theirs is not None and representable(self.theirs)
         if action == "keep_mine":
