@@ -7,12 +7,43 @@ import os
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection, there
+from memtui.engine.layouts.queue_spec import QueueOption
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
 
 DSH_INDEX = "index.txt"
 FACTS = "facts.md"
+# Accept's options beyond the ids (SPEC §3 and §6): `--all`, and edit-then-accept.
+OPTIONS = (
+    QueueOption(
+        "--all", "all", "every pending candidate (narrowed by --type / --target)", every=True
+    ),
+    QueueOption(
+        "--type",
+        "entry_type",
+        "only candidates of this type (with accept: filters --all)",
+        choices=("fact", "sop"),
+        picks="action",
+        edits=True,
+    ),
+    QueueOption(
+        "--target",
+        "target",
+        "only candidates for this section / sop (with accept: filters --all; with one ID: "
+        "accept into this target instead)",
+        picks="target",
+        edits=True,
+    ),
+    QueueOption(
+        "--body-file",
+        "body",
+        "accept this text instead of the body (-: stdin)",
+        metavar="F",
+        edits=True,
+        from_file=True,
+    ),
+)
 
 
 class DshDetection(Detection):
@@ -21,6 +52,7 @@ class DshDetection(Detection):
     full = "memtui.layouts.dsh.layout:Dsh"
     order = 30
     keeps_queue = True
+    queue_options = OPTIONS
 
     def queued(self, root: str, names: list[str]) -> list[tuple[str, str]]:
         """(name, full id) of each of `names` that is a candidate's (engine.queue.full_ids)."""

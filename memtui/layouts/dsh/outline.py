@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.archive_outline import PREFIX, archive_group
-from memtui.engine.model import Candidate, Dsh, OutlineItem, Sop
+from memtui.engine.model import Dsh, OutlineItem, Sop
 from memtui.engine.outline import Rows, chunked, level_of, tally
+from memtui.layouts.dsh.candidate import Candidate
 from memtui.layouts.dsh.parse import FACTS, HEAT, INDEX, META, REPORT, STATS
 from memtui.layouts.workspace.parse import DSH_L0
 

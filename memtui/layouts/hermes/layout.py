@@ -13,13 +13,12 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused, unread_context
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
-from memtui.engine.queue import QueueOps
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.data import ARCHIVE, HermesData, Staged, read_home
 from memtui.layouts.hermes.detect import PENDING, QUEUE, HermesDetection
 
 if TYPE_CHECKING:
-    from memtui.engine.queue import QueueItem
+    from memtui.engine.queue import QueueItem, QueuePreview
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
     from memtui.engine.write.transaction import Receipt
@@ -52,8 +51,7 @@ def pending_id(item: Staged) -> str:
     return f"{PENDING}:skills/{name}" if item.skill else f"{PENDING}:{name}"
 
 
-class Hermes(HermesDetection, QueueOps, Layout):
-    ops_module = "memtui.layouts.hermes.queue"  # its queue's preview, approve, reject
+class Hermes(HermesDetection, Layout):
     kinds = (ENTRY, PENDING, ARCHIVED)
     archived_to = "to memories/archived.jsonl (Hermes never reads it) and leaves its file"
     restored_from = "from memories/archived.jsonl to its place in its file"
@@ -170,6 +168,21 @@ class Hermes(HermesDetection, QueueOps, Layout):
                 )
             )
         return items
+
+    def preview(self, root: str, item_id: str) -> QueuePreview:
+        from memtui.layouts.hermes import queue
+
+        return queue.preview(root, item_id)
+
+    def approve(self, root: str, ids: list[str], **shown: Any) -> list[Receipt]:
+        from memtui.layouts.hermes import queue
+
+        return queue.approve(root, ids, **shown)
+
+    def reject(self, root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
+        from memtui.layouts.hermes import queue
+
+        return queue.reject(root, ids, reason, **shown)
 
 
 def archived_span(a: Any) -> Span:
