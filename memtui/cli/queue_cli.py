@@ -127,7 +127,7 @@ def _said(item: QueueItem) -> str:
         state = f"[{item.note or f'refused if approved: {item.problem}'}]"
     else:
         state = ""
-    body = item.whole().body if item.rest is not None else item.body
+    body = item.whole().body
     first = body.strip().split("\n", 1)[0] if body and body.strip() else ""
     parts = (f"{item.action} → {item.target}", item.created, state, item.summary, first)
     return "  ".join([item.shown_as, *(p for p in parts if p)])

@@ -64,11 +64,11 @@ class PendingPane(Previews):
         ("Pending: reject", "Reject the selected (or highlighted) items, asks why (r)", "reject"),
         ("Pending: select / unselect", "Toggle the highlighted item (space)", "toggle_select"),
         (
-            "Pending: select every acceptable item",
+            "Pending: select every acceptable candidate",
             "Again to clear the selection (ctrl+a, *)",
             "select_all",
         ),
-        ("Pending: edit the item", "Change its text first, then accept it (e)", "edit"),
+        ("Pending: edit the candidate", "Change its text first, then accept it (e)", "edit"),
         *PreviewSplit.COMMANDS,
     ]
 
