@@ -52,10 +52,12 @@ class QueueItem:
     body: str | None = None  # the text approving writes, shown in the detail
     # its layout's own keys for `pending --json` (those its items had there before this
     # model)
-    own_json: Callable[[], Mapping[str, Any]] | None = field(default=None, compare=False)
+    own_json: Callable[[], Mapping[str, Any]] | None = field(
+        default=None, compare=False, repr=False
+    )
     # The item whole, made when asked: a queue of 10,000 items may make its rows without
     # their fingerprints, fields and bodies (whole()). None: this item is whole.
-    rest: Callable[[], QueueItem] | None = field(default=None, compare=False)
+    rest: Callable[[], QueueItem] | None = field(default=None, compare=False, repr=False)
 
     @property
     def approvable(self) -> bool:

@@ -53,27 +53,27 @@ def items(store: Store, data: Dsh) -> list[QueueItem]:
 def _item(cand: Candidate, rest: Any, whole: tuple[Any, ...] = ("", (), None, None)) -> QueueItem:
     no_evidence = cand.valid and not (cand.evidence and cand.evidence.strip())
     fp, fields, body, own_json = whole
-    return _new_item(
-        id=cand.entry_id,
-        layout="dsh",
-        action=cand.entry_type or "?",
-        target=cand.target or "?",
-        summary=cand.evidence or "",
-        file=cand.file,
-        line=None,
-        created=cand.created_at,
-        origin=None,
-        problem=cand.problem,
-        read_only=False,
-        records_refusal=False,
-        fingerprint=fp,
-        fields=fields,
-        name=cand.id,
-        note=NO_EVIDENCE if no_evidence else None,
-        broken=not cand.valid,
-        body=body,
-        own_json=own_json,
-        rest=rest,
+    return _new_item(  # every field in order (records.maker): 10,000 a snapshot
+        f"pending:{cand.id}",  # id
+        "dsh",  # layout
+        cand.entry_type or "?",  # action
+        cand.target or "?",  # target
+        cand.evidence or "",  # summary
+        cand.file,
+        None,  # line
+        cand.created_at,  # created
+        None,  # origin
+        cand.problem,
+        False,  # read_only
+        False,  # records_refusal
+        fp,  # fingerprint
+        fields,
+        cand.id,  # name
+        NO_EVIDENCE if no_evidence else None,  # note
+        not cand.valid,  # broken
+        body,
+        own_json,
+        rest,
     )
 
 
