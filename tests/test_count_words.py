@@ -10,6 +10,7 @@ import json
 import re
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.pilot import Pilot
@@ -17,6 +18,7 @@ from textual.widgets import Footer
 
 from memtui.engine.context import context_of, unloaded
 from memtui.engine.layouts import registry
+from memtui.engine.queue import QueueFace
 from memtui.engine.store import open_store
 from memtui.engine.words import counted
 from memtui.ui.panes.pending import PendingPane
@@ -102,11 +104,14 @@ def test_the_hermes_queue_counts_one_staged_skill_in_the_singular(tmp_path: Path
 
 
 def test_queue_questions_say_one_item_in_the_singular() -> None:
-    assert approve_question(1, 1).startswith("Approve 1 candidate and 1 queued write?")
-    assert approve_question(0, 2).startswith("Approve 2 queued writes?")
-    one = [SimpleNamespace(id="hermes-pending:0d6b3e58")]
-    assert "? It leaves the queue unapplied" in reject_question("", one)  # type: ignore[arg-type]
-    assert "? They leave the queue unapplied" in reject_question("pending:x", one)  # type: ignore[arg-type]
+    dsh, queued = registry()["dsh"].queue_face, QueueFace()
+    one = SimpleNamespace(shown_as="hermes-pending:0d6b3e58", approvable=True)
+    cand = SimpleNamespace(shown_as="x", approvable=True)
+    both: Any = [(dsh, [cand]), (queued, [one])]
+    assert approve_question(both).startswith("Approve 1 candidate and 1 queued write?")
+    assert approve_question([(queued, [one, one])]).startswith("Approve 2 queued writes?")  # type: ignore[list-item]
+    assert "? It leaves the queue unapplied" in reject_question([(queued, [one])])  # type: ignore[list-item]
+    assert "? They leave the queue unapplied" in reject_question(both)
 
 
 def test_the_cut_of_a_claude_index_names_the_line_past_it_once(tmp_path: Path) -> None:
@@ -132,11 +137,11 @@ def test_the_pending_pane_refuses_one_candidate_in_the_singular(tmp_path: Path) 
 
     async def body(pilot: Pilot, app: PendingOnly) -> None:
         pane = app.query_one(PendingPane)
-        await until(pilot, lambda: len(pane.candidates) > 0, what="the candidates")
-        cand = next(c for c in pane.candidates if not c.acceptable)
-        pane.rows.cursor = pane.positions[cand.file]
+        await until(pilot, lambda: len(pane.items) > 0, what="the candidates")
+        cand = next(c for c in pane.items if not c.approvable)
+        pane.rows.cursor = pane.positions[cand.id]
         await pilot.press("a")
-        refusal = f"cannot accept 1 candidate: {cand.id}: "
+        refusal = f"cannot accept 1 candidate: {cand.name}: "
         await until(pilot, lambda: any(t.startswith(refusal) for _, t in app.said), what=refusal)
 
     run(PendingOnly(root), body)

@@ -12,9 +12,10 @@ from types import MappingProxyType
 
 import pytest
 
-from memtui.engine.model import Candidate, Event, Sop, Span
+from memtui.engine.model import Event, Sop, Span
 from memtui.engine.records import maker
 from memtui.engine.textfile import TextFile
+from memtui.layouts.dsh.candidate import Candidate
 
 TF = TextFile("memory/events.md", "### [E001] 2026-11-29 · 约定\n", False, 33, 12345)
 SAMPLES = [

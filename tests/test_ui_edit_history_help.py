@@ -530,7 +530,7 @@ def test_full_app_e_in_pending_edits_the_highlighted_candidate(demo: Path) -> No
         pane = app.query_one("#pane-pending")
         await until(pilot, lambda: pane.current is not None)  # type: ignore[attr-defined]
         await pilot.press("down")
-        wanted = pane.current.id  # type: ignore[attr-defined]
+        wanted = pane.current.name  # type: ignore[attr-defined]
         await press_until(pilot, "e", lambda: isinstance(app.screen, EditScreen))
         screen = app.screen
         assert isinstance(screen, EditScreen) and screen.entry_id == f"pending:{wanted}"

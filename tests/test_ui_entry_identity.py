@@ -254,7 +254,7 @@ def test_a_candidate_the_agent_took_leaves_nothing_to_accept(tmp_path: Path) -> 
     async def body(pilot: Pilot, app: PendingOnly) -> None:
         await store_loaded(pilot, app)
         pane = app.query_one(PendingPane)
-        pane.rows.cursor = pane.positions["pending/c-2.md"]
+        pane.rows.cursor = pane.positions["pending:c-2"]
         await pilot.pause()
         agent_write(root, 'rm "$ROOT/pending/c-2.md"')
         await reloaded(pilot, app, "pending/c-2.md")
@@ -264,7 +264,7 @@ def test_a_candidate_the_agent_took_leaves_nothing_to_accept(tmp_path: Path) -> 
         await until(pilot, lambda: said_gone(app, "accept"), what="why a does nothing")
         assert tree_digest(root) == before
         await pilot.press("down")
-        assert pane.current is not None and pane.current.id == "c-3"
+        assert pane.current is not None and pane.current.name == "c-3"
 
     run(PendingOnly(str(root)), body)
 

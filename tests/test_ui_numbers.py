@@ -79,14 +79,17 @@ def test_the_undo_confirm_counts_its_files_with_separators() -> None:
 def test_the_queue_panes_labels_and_questions_separate_thousands() -> None:
     from types import SimpleNamespace
 
-    from memtui.ui.panes.queued import accept_label, refused_said, reject_label
+    from memtui.engine.layouts import registry
+    from memtui.engine.queue import QueueFace
+    from memtui.ui.panes.queued import label, refused_said
 
+    queued, dsh = QueueFace(), registry()["dsh"].queue_face
     items = [SimpleNamespace(id=f"hermes-pending:{n:08x}") for n in range(1200)]
     cands = [SimpleNamespace(id=f"2026-{n}") for n in range(2500)]
     said = " ".join(
         [
-            accept_label("", items),
-            reject_label(cands, items),
+            label("approve", [(queued, items)]),  # type: ignore[list-item]
+            label("reject", [(dsh, cands), (queued, items)]),  # type: ignore[list-item]
             refused_said([(i.id, "stale") for i in items]),
         ]
     )

@@ -18,7 +18,7 @@ from textual.widgets import Footer, Input
 
 from memtui.engine import frontmatter
 from memtui.ui.app import MemtuiApp
-from memtui.ui.panes import pending as pending_module
+from memtui.ui.panes import pending_preview as preview_module
 from memtui.ui.panes.pending import PendingPane
 from memtui.ui.screens.confirm import ConfirmScreen
 from memtui.ui.screens.prompt import PromptScreen
@@ -64,12 +64,12 @@ def pane_of(app: MemtuiApp) -> PendingPane:
 
 
 def row_of(pane: PendingPane, cid: str) -> int:
-    return next(i for i, c in enumerate(pane.candidates) if c.id == cid)
+    return next(i for i, item in enumerate(pane.items) if item.name == cid)
 
 
 async def loaded(pilot: Pilot, app: MemtuiApp, count: int = COUNT) -> PendingPane:
     pane = pane_of(app)
-    await until(pilot, lambda: len(pane.candidates) == count)
+    await until(pilot, lambda: len(pane.items) == count)
     return pane
 
 
@@ -89,16 +89,16 @@ def test_accept_two_selected_moves_them_and_writes_facts(demo: Path) -> None:
     async def body(pilot: Pilot, app: PendingOnly) -> None:
         pane = await loaded(pilot, app)
         await pilot.press("space", "space")  # space selects and moves down
-        assert pane.selected == {f"pending/{FIRST}.md", f"pending/{SECOND}.md"}
+        assert pane.selected == {f"pending:{FIRST}", f"pending:{SECOND}"}
         assert pane.rows.selected == {0, 1}
         assert "✓" in pane.render_row(0).plain
-        assert pane.current is not None and pane.current.id == THIRD
+        assert pane.current is not None and pane.current.name == THIRD
         await pilot.press("a")
         question = await answer_confirm(pilot, app, "y")  # asked once, with the count
         assert question.startswith("Accept 2 candidates")
-        await until(pilot, lambda: len(pane.candidates) == COUNT - 2)
+        await until(pilot, lambda: len(pane.items) == COUNT - 2)
         # the cursor stayed on the same candidate; the accepted rows are gone
-        assert pane.current is not None and pane.current.id == THIRD
+        assert pane.current is not None and pane.current.name == THIRD
         assert pane.selected == set()
 
     app = PendingOnly(str(demo))
@@ -119,9 +119,9 @@ def test_accept_without_selection_takes_the_highlighted_one_and_moves_on(demo: P
     async def body(pilot: Pilot, app: PendingOnly) -> None:
         pane = await loaded(pilot, app)
         await pilot.press("down")
-        assert pane.current is not None and pane.current.id == SECOND
-        await press_until(pilot, "a", lambda: len(pane.candidates) == COUNT - 1)
-        assert pane.current is not None and pane.current.id == THIRD
+        assert pane.current is not None and pane.current.name == SECOND
+        await press_until(pilot, "a", lambda: len(pane.items) == COUNT - 1)
+        assert pane.current is not None and pane.current.name == THIRD
 
     run(PendingOnly(str(demo)), body)
     assert (demo / "archive" / "pending" / f"{SECOND}.md").exists()
@@ -150,7 +150,7 @@ def test_no_evidence_is_refused_and_nothing_is_written(demo: Path) -> None:
         # select-all takes every acceptable candidate, not this one; again clears
         await pilot.press("asterisk")
         assert len(pane.selected) == COUNT - 1
-        assert f"pending/{NO_EVIDENCE}.md" not in pane.selected
+        assert f"pending:{NO_EVIDENCE}" not in pane.selected
         await pilot.press("ctrl+a")
         assert pane.selected == set()
 
@@ -189,8 +189,8 @@ def test_reject_asks_for_a_reason_and_archives_with_it(demo: Path) -> None:
         assert isinstance(app.screen, PromptScreen)
         assert "empty" in str(app.screen.query_one("#prompt-hint").render())
         app.screen.query_one(Input).value = reason
-        await press_until(pilot, "enter", lambda: len(pane.candidates) == COUNT - 1)
-        assert pane.current is not None and pane.current.id == SECOND
+        await press_until(pilot, "enter", lambda: len(pane.items) == COUNT - 1)
+        assert pane.current is not None and pane.current.name == SECOND
 
     run(PendingOnly(str(demo)), body)
     assert not (demo / "pending" / f"{FIRST}.md").exists()
@@ -235,7 +235,7 @@ def test_preview_shows_the_diff_accepting_would_make(demo: Path, monkeypatch: An
         runs.clear()
         for _ in range(8):  # one burst: no debounce timer can fire in between
             pane.rows.action_move(1)
-        await preview_of(pilot, pane, "pending:" + pane.candidates[8].id)
+        await preview_of(pilot, pane, "pending:" + pane.items[8].name)
         await until(
             pilot,
             lambda: (
@@ -243,16 +243,16 @@ def test_preview_shows_the_diff_accepting_would_make(demo: Path, monkeypatch: An
                 or "+++" in pane.preview_text.plain
             ),
         )
-        assert runs == [f"pending/{pane.candidates[8].id}.md"]
+        assert runs == [[f"pending:{pane.items[8].name}"]]
 
-    runs: list[str] = []
-    real = pending_module.dry_run
+    runs: list[list[str]] = []
+    real = preview_module.dry_run
 
-    def counted(root: str, rel: str, expected: Any) -> Any:
-        runs.append(rel)
-        return real(root, rel, expected)
+    def counted(root: str, ids: list[str]) -> Any:
+        runs.append(list(ids))
+        return real(root, ids)
 
-    monkeypatch.setattr(pending_module, "dry_run", counted)
+    monkeypatch.setattr(preview_module, "dry_run", counted)
     run(PendingOnly(str(demo)), body)
     assert tree_digest(demo) == before  # a dry run writes nothing
 
@@ -359,7 +359,7 @@ def test_full_app_accepts_from_the_pending_tab(demo: Path) -> None:
         pane = await loaded(pilot, app)
         await until(pilot, lambda: app.focused is pane.rows)
         await preview_of(pilot, pane, "+" + FIRST_BODY)
-        await press_until(pilot, "a", lambda: len(pane.candidates) == COUNT - 1)
+        await press_until(pilot, "a", lambda: len(pane.items) == COUNT - 1)
 
     run(MemtuiApp(str(demo), watch=False), body)
     assert (demo / "archive" / "pending" / f"{FIRST}.md").exists()

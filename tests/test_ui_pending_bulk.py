@@ -34,11 +34,11 @@ def test_the_preview_shows_what_a_does_to_the_whole_selection(demo: Path) -> Non
         for cid in (facts.FIRST, facts.SECOND, facts.THIRD):  # each would leave the queue
             assert f"moves pending/{cid}.md → archive/pending/{cid}.md" in text
         fourth = pane.current
-        assert fourth is not None and f"pending:{fourth.id}" not in text
+        assert fourth is not None and f"pending:{fourth.name}" not in text
         await pilot.press("ctrl+a")  # every acceptable one
         await preview_of(pilot, pane, f"{facts.CANDIDATES - 1} selected")
         await pilot.press("ctrl+a")  # cleared: the highlighted one again
-        await preview_of(pilot, pane, f"pending:{fourth.id}  ")
+        await preview_of(pilot, pane, f"pending:{fourth.name}  ")
 
     run(PendingOnly(str(demo)), body)
 
@@ -52,7 +52,7 @@ def test_accepting_several_asks_once_and_no_writes_nothing(demo: Path) -> None:
         await pilot.press("a")
         question = await answer_confirm(pilot, app, "n")
         assert question.startswith("Accept 3 candidates")
-        assert len(pane.candidates) == facts.CANDIDATES
+        assert len(pane.items) == facts.CANDIDATES
 
     run(PendingOnly(str(demo)), body)
     assert memory_digest(demo) == before
@@ -62,20 +62,21 @@ def test_the_dialog_names_the_candidate_refused_and_the_selection_goes(demo: Pat
     """One acceptable and one without evidence selected: the dialog names the refused one
     with the engine's reason; afterwards nothing stays selected for a later key."""
     refused = f"pending/{facts.NO_EVIDENCE}.md"
+    refused_id = f"pending:{facts.NO_EVIDENCE}"
 
     async def body(pilot, app) -> None:
         pane = await loaded(pilot, app)
         await pilot.press("space")  # the first
-        pane.rows.cursor = pane.positions[refused]
+        pane.rows.cursor = pane.positions[refused_id]
         await pilot.press("space")
-        assert pane.selected == {f"pending/{facts.FIRST}.md", refused}
+        assert pane.selected == {f"pending:{facts.FIRST}", refused_id}
         await pilot.press("a")
         question = await answer_confirm(pilot, app, "y")
         assert question.startswith("Accept 1 candidate into memory?")
         assert f"  {facts.NO_EVIDENCE}: no evidence (No Execution, No Memory)" in question
-        await until(pilot, lambda: len(pane.candidates) == facts.CANDIDATES - 1)
+        await until(pilot, lambda: len(pane.items) == facts.CANDIDATES - 1)
         assert pane.selected == set() and pane.rows.selected == set()
-        assert "✓" not in pane.render_row(pane.positions[refused]).plain
+        assert "✓" not in pane.render_row(pane.positions[refused_id]).plain
 
     run(PendingOnly(str(demo)), body)
     assert (demo / refused).exists()
@@ -105,7 +106,7 @@ def test_a_bulk_accept_shows_its_progress_and_the_wait_for_the_agents_lock(
         said = lambda: any("waiting for the store lock (.memory.lock)" in t for _, t in app.said)  # noqa: E731
         await until(pilot, lambda: line.display and said(), what="the wait shown and said")
         release.touch()
-        await until(pilot, lambda: len(pane.candidates) == 1, what="the accept to land")
+        await until(pilot, lambda: len(pane.items) == 1, what="the accept to land")
         assert not working.lines  # the change ended: its line went with it
 
     run(PendingOnly(str(root)), body)
@@ -121,7 +122,7 @@ def test_accepting_one_does_not_ask(demo: Path) -> None:
     async def body(pilot, app) -> None:
         pane = await loaded(pilot, app)
         await pilot.press("a")
-        await until(pilot, lambda: len(pane.candidates) == facts.CANDIDATES - 1)
+        await until(pilot, lambda: len(pane.items) == facts.CANDIDATES - 1)
 
     run(PendingOnly(str(demo)), body)
 

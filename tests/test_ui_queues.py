@@ -58,7 +58,7 @@ async def shown(pilot: Pilot, app: HostApp) -> PendingPane:
 async def highlight(pilot: Pilot, pane: PendingPane, item_id: str) -> QueueItem:
     pane.rows.cursor = pane.positions[item_id]
     await until(pilot, lambda: item_id in pane.preview_text.plain, what=f"{item_id}'s preview")
-    item = pane.current_item
+    item = pane.current
     assert item is not None and item.id == item_id
     return item
 
@@ -434,8 +434,8 @@ def test_one_selection_accepts_a_candidate_and_approves_a_queued_write(demo: Pat
 
     async def body(pilot: Pilot, app: QueueOnly) -> None:
         pane = await shown(pilot, app)
-        first, cid = pane.candidates[0].file, pane.candidates[0].id
-        assert pane.candidates[0].acceptable and pane.positions[first] == 0
+        first, cid = pane.items[0].id, pane.items[0].name
+        assert pane.items[0].approvable and pane.positions[first] == 0
         await pilot.press("space")
         pane.rows.cursor = pane.positions[ADD]
         await pilot.press("space")

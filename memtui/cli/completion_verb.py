@@ -14,7 +14,7 @@ SHELLS = ("bash", "zsh", "fish")
 HELPER = "__complete-ids"  # not a verb: main() answers it before argparse
 
 # metavar -> the ids it takes (a kind for the helper)
-_ID_ARGS = {"ENTRY": "any", "EVENT": "event", "ID": "pending"}
+_ID_ARGS = {"ENTRY": "any", "EVENT": "event", "ID": "queued"}
 
 # bash: the helper's answers for the word being completed, with --store from the line
 _BASH_PREAMBLE = r"""
@@ -129,8 +129,11 @@ def _ids(store_path: str | None, kind: str) -> Iterator[str]:
     from memtui.engine.entries import iter_entries
 
     store = load(argparse.Namespace(store=store_path))
+    if kind == "queued":  # accept's and reject's: each item as `pending` names it
+        from memtui.engine.queue import items
+
+        yield from (item.shown_as for item in items(store))
+        return
     for entry in iter_entries(store):
-        if kind == "any":
+        if kind == "any" or entry.kind == kind:
             yield entry.id
-        elif entry.kind == kind:
-            yield entry.id.partition(":")[2] if kind == "pending" else entry.id

@@ -7,7 +7,7 @@ import os
 import sys
 from typing import Any
 
-from memtui.cli import CallError, Refused
+from memtui.cli import CallError, Refused, queue_cli
 from memtui.cli.formats import FORMATS
 from memtui.cli.output import detail, emit_json, level_word, line, lines, location, warn
 from memtui.engine.layouts import names
@@ -61,28 +61,8 @@ def register(verbs: Any, store: argparse.ArgumentParser, only: str | None = None
         )
     verb("mood", mood)
     verb("log", oplog)
-    if p := verb("pending", pending):
-        add_pending_filters(p)
-
-
-def add_pending_filters(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--type",
-        choices=("fact", "sop"),
-        dest="entry_type",
-        help="only candidates of this type (with accept: filters --all)",
-    )
-    p.add_argument(
-        "--target",
-        help="only candidates for this section / sop (with accept: "
-        "filters --all; with one ID: accept into this target instead)",
-    )
-
-
-def filtered_candidates(store: Any, entry_type: str | None, target: str | None) -> list[Any]:
-    """The pending filters shared by `pending` and `accept --all`."""
-    found = store.dsh.candidates if store.dsh else ()
-    return [c for c in found if entry_type in (None, c.entry_type) and target in (None, c.target)]
+    if p := verb("pending", queue_cli.pending):
+        queue_cli.add_options(p, picking=True)
 
 
 # --- opening a store -------------------------------------------------------
@@ -319,32 +299,6 @@ def mood(args: argparse.Namespace) -> int:
     line(f"last decay: {m.last_decay or 'unknown'}")
     for s in m.snapshots:
         line(f"  {s.time}  {s.source:<12} valence {s.valence}  energy {s.energy}  {s.note}")
-    return 0
-
-
-def pending(args: argparse.Namespace) -> int:
-    store = load(args)
-    candidates = filtered_candidates(store, args.entry_type, args.target)
-    from memtui.cli import queue_cli
-
-    queued = queue_cli.items(store, args)  # other layouts' approval queues (engine.queue)
-    if args.json:
-        emit_json(
-            {
-                "root": store.root,
-                "pending": [c.to_json() for c in candidates],
-                "queue": [item.to_json() for item in queued],
-            }
-        )
-        return 0
-    if not queued and not candidates:
-        line(queue_cli.empty_note(store, args))
-    queue_cli.print_items(queued)
-    for c in candidates:
-        evidence = c.evidence or "(no evidence: cannot be accepted)"
-        state = "" if c.valid else f"  [{c.problem}]"  # the engine's reason, as the app's
-        first = c.body.strip().split("\n", 1)[0] if c.body.strip() else ""
-        line(f"{c.id}  {c.entry_type or '?'} → {c.target or '?'}  {evidence}{state}  {first}")
     return 0
 
 

@@ -4,16 +4,15 @@ does the writing. `--dry-run` prints the diff that would be applied."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from memtui.cli import CallError, Refused
-from memtui.cli.output import detail, emit_json, line, warn
-from memtui.cli.read_verbs import add_pending_filters, filtered_candidates, load, store_root
+from memtui.cli.output import emit_json, line, warn
+from memtui.cli.read_verbs import load, store_root
+from memtui.cli.reporting import engine_errors, read_text_file, report
 
-_ID_HELP = "a candidate or queued write's id as `pending` lists it"
 _ENTRY_HELP = "the entry's id as `list` gives it (kind:name)"
 _FILE_HELP = "a file of the store, relative to its root (e.g. memory/events.md)"
 _SNAPSHOT_HELP = "a snapshot as `history FILE` lists it (default: the newest)"
@@ -29,20 +28,9 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
         p.set_defaults(handler=_settling(handler))
         return p
 
-    p = verb("accept", accept)
-    p.add_argument("ids", nargs="*", metavar="ID", help=_ID_HELP)
-    _expect_option(p)
-    p.add_argument(
-        "--all", action="store_true", help="every pending candidate (narrowed by --type / --target)"
-    )
-    add_pending_filters(p)
-    p.add_argument(
-        "--body-file", metavar="F", help="accept this text instead of the body (-: stdin)"
-    )
-    p = verb("reject", reject)
-    p.add_argument("ids", nargs="+", metavar="ID", help=_ID_HELP)
-    _expect_option(p)
-    p.add_argument("--reason", required=True, help="why: kept in the audit log")
+    from memtui.cli import queue_cli
+
+    queue_cli.register(verb, _expect_option)
     p = verb("edit", edit)
     p.add_argument("entry", metavar="ENTRY", help=_ENTRY_HELP)
     _expect_option(p)
@@ -96,15 +84,6 @@ def _fingerprint(value: str) -> str | None:
         return checked(value)
     except NotOne as exc:  # a malformed option: a wrong call (exit status 2)
         raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _expected(args: argparse.Namespace) -> dict[str, str] | None:
-    """accept/reject: --expect names the one candidate given."""
-    if args.expect is None:
-        return None
-    if getattr(args, "all", False) or len(args.ids) != 1:
-        raise CallError("--expect goes with exactly one candidate id")
-    return {args.ids[0]: args.expect}
 
 
 def _register_commands(verb: Callable[..., argparse.ArgumentParser]) -> None:
@@ -179,156 +158,16 @@ def _settling(handler: Callable[[argparse.Namespace], int]) -> Callable[..., int
     return run
 
 
-@contextlib.contextmanager
-def _engine_errors() -> Iterator[None]:
-    """Engine refusals and conflicts become exit status 1 with their reason."""
-    from memtui.engine.entries import EntryNotFound
-    from memtui.engine.write.journal import JournalStuck
-    from memtui.engine.write.lock import LockTimeout
-    from memtui.engine.write.transaction import WriteError
-
-    try:
-        yield
-    except (WriteError, LockTimeout, JournalStuck, EntryNotFound) as exc:
-        raise Refused(str(exc)) from None
-
-
-def _report(args: argparse.Namespace, receipts: list[Any]) -> int:
-    """What was done on stdout; ids refused along the way on stderr, and then exit
-    status 1 (the others stay done)."""
-    receipts = [r for r in receipts if r is not None]
-    refused = [r for rc in receipts for r in rc.details.get("refused", ())]
-    if args.json:
-        emit_json({"dry_run": args.dry_run, "receipts": [_receipt_json(r, args) for r in receipts]})
-    elif not receipts:
-        line("nothing to change")
-    for r in receipts if not args.json else ():
-        verb = "would" if r.dry_run else "did"
-        line(f"{verb} {r.op}: {_summary(r.details)}")
-        for change in r.changes:
-            line(f"  {_change_text(change)}")
-            if args.dry_run and change.action == "write":
-                sys.stdout.write(_diff(change))
-    for r in refused:
-        warn(f"refused {r.get('id')}: {r.get('reason')}")
-    if refused:
-        them = "it" if len(refused) == 1 else "them"
-        warn(f"{len(refused):,} refused: nothing changed for {them}")
-    return 1 if refused else 0
-
-
-def _receipt_json(receipt: Any, args: argparse.Namespace) -> dict[str, Any]:
-    data = receipt.to_json()
-    if args.dry_run:
-        for change, out in zip(receipt.changes, data["changes"], strict=True):
-            out["diff"] = _diff(change) if change.action == "write" else ""
-    return data
-
-
-def _diff(change: Any) -> str:
-    from memtui.cli.output import printable
-    from memtui.engine.diff import change_diff
-
-    return printable(change_diff(change))
-
-
-def _change_text(change: Any) -> str:
-    if change.action == "move":
-        return f"moved {change.source} → {change.path}"
-    if change.action == "remove":
-        return f"removed {change.path} (kept in {change.snapshot})"
-    if change.before is None:
-        return f"wrote {change.path} (new file)"
-    kept = change.snapshot or f".history/{change.path}/"
-    return f"wrote {change.path} (old version kept in {kept})"
-
-
-def _summary(details: dict[str, Any]) -> str:
-    parts = []
-    for key, value in details.items():
-        if key == "refused":
-            continue  # on stderr, one line each
-        parts.append(f"{key}: {detail(key, value)}")
-    return "; ".join(parts) or "done"
-
-
-def _read_text_file(path: str, root: str) -> str:
-    """The file's text ("-": stdin), read only up to the store's max_file_bytes."""
-    from memtui.engine.config import thresholds_at
-    from memtui.engine.inputs import InputError, InputMissing, read_input
-
-    try:
-        return read_input(path, thresholds_at(root).max_file_bytes)
-    except InputMissing as exc:
-        raise CallError(str(exc)) from None
-    except InputError as exc:
-        raise Refused(str(exc)) from None
+# The shared helpers' old names, for the verbs that still call them (cli.reporting).
+_engine_errors = engine_errors
+_report = report
+_read_text_file = read_text_file
 
 
 # --- verbs -----------------------------------------------------------------
 
 
-def accept(args: argparse.Namespace) -> int:
-    from memtui.layouts.dsh import ops as dsh
-
-    if not args.ids and not args.all:
-        raise CallError("accept needs candidate ids or --all")
-    from memtui.cli import queue_cli
-
-    args.ids = queue_cli.full_ids(args)  # a bare id of another agent's queue made whole
-    if queue_cli.is_queue_call(args.ids):  # another agent's queue (hermes-pending:…)
-        return queue_cli.accept(args)
-    if args.all and (args.ids or args.body_file):
-        raise CallError("--all takes no ids and no --body-file (--type/--target filter it)")
-    if args.all and (args.entry_type or args.target):
-        store = load(args)  # --all with the pending filters
-        ids = [c.id for c in filtered_candidates(store, args.entry_type, args.target)]
-        if not ids:
-            raise Refused("no pending candidate matches --type/--target; nothing changed")
-        with _engine_errors():
-            receipts = dsh.accept(store.root, ids, dry_run=args.dry_run)
-        return _report(args, receipts)
-    if (args.target or args.entry_type or args.body_file) and len(args.ids) != 1:
-        raise CallError("--target, --type and --body-file edit exactly one candidate")
-    root = store_root(args.store)
-    body = _read_text_file(args.body_file, root) if args.body_file else None
-    with _engine_errors():
-        receipts = dsh.accept(
-            root,
-            args.ids or None,
-            all_pending=args.all,
-            target=args.target,
-            entry_type=args.entry_type,
-            body=body,
-            expected=_expected(args),
-            dry_run=args.dry_run,
-        )
-    return _report(args, receipts)
-
-
-def reject(args: argparse.Namespace) -> int:
-    from memtui.engine.inputs import InputError, check_reason
-    from memtui.layouts.dsh import ops as dsh
-
-    root = store_root(args.store)
-    try:
-        reason = check_reason(args.reason)
-    except InputError as exc:
-        raise Refused(str(exc)) from None
-    from memtui.cli import queue_cli
-
-    args.ids = queue_cli.full_ids(args)
-    if queue_cli.is_queue_call(args.ids):  # another agent's queue (hermes-pending:…)
-        return queue_cli.reject(args, reason)
-    with _engine_errors():
-        receipts = dsh.reject(
-            root, args.ids, reason, expected=_expected(args), dry_run=args.dry_run
-        )
-    return _report(args, receipts)
-
-
 def edit(args: argparse.Namespace) -> int:
-    from memtui.cli.read_verbs import load
     from memtui.engine.entries import entry_text, resolve
     from memtui.engine.layouts.common import unreadable
     from memtui.engine.ops.edit import edit_entry

@@ -1,53 +1,80 @@
-"""Approval queues beyond dsh's candidates: what an agent staged for a person to
-approve or reject (Hermes' `pending/memory/*.json`, OpenClaw's Memory Audit).
+"""Every layout's approval queue as one model: what an agent staged for a person to
+approve or reject (a candidate fact, a staged memory write, an audit's suggestion),
+each a QueueItem.
 
-A layout with a queue gives `queue(store, data)`, `preview(root, item_id)`,
-`approve(root, ids, **shown)` and `reject(root, ids, reason, **shown)`; the faces
-call the functions below and never know which layout answered. An item's id
-names the record the user saw: `<kind>:<name>`, with its fingerprint checked
-under the lock like any other entry (SPEC §6).
+A layout with a queue declares it (engine.layouts.base: `queue`, `preview`, `approve`,
+`reject`, its `queue_face`, its detection's `queue_options`); the faces call the
+functions below and never know which layout answered. An item's id names the record
+the user saw: `<kind>:<name>`, with its fingerprint checked under the lock like any
+other entry (SPEC §6).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.errors import MemtuiError
+from memtui.engine.layouts.queue_spec import QueueFace, QueueOption
 
 if TYPE_CHECKING:
+    from memtui.engine.layouts.base import Layout
     from memtui.engine.store import Store
     from memtui.engine.write.transaction import Receipt
+
+__all__ = ["QueueFace", "QueueOption"]  # declared with the layouts, given with the items
 
 
 @dataclass(frozen=True, slots=True)
 class QueueItem:
     """One staged change, as plain data for both faces."""
 
-    id: str  # `<kind>:<name>`, e.g. `hermes-pending:1a2b3c4d`
+    id: str  # `<kind>:<name>`, the kind its layout's
     layout: str  # the layout that owns it
-    action: str  # add | replace | remove | batch | edit | delete | move | ...
+    action: str  # add | replace | remove | batch | edit | delete | move | fact | sop | ...
     target: str  # what it would change, in words or a path (`memories/MEMORY.md`)
-    summary: str  # one line, the agent's own words where it gave some
+    summary: str  # one line, the agent's own words where it gave some (or its evidence)
     file: str  # the record's file, relative to the root
     line: int | None = None  # 1-based, for records that share one file (jsonl)
     created: str | None = None  # ISO time, when the record says
     origin: str | None = None  # who staged it (foreground, background_review, ...)
     problem: str | None = None  # why approving would be refused now; None: it applies
-    read_only: bool = False  # shown, never approved or rejected here (Hermes skills)
-    # approving is refused yet writes the agent's record of it (OpenClaw's conflict):
-    # the faces still send it, as the CLI does
+    read_only: bool = False  # shown, never approved or rejected here (a staged skill)
+    # approving is refused yet writes the agent's record of it (a conflict marked): the
+    # faces still send it, as the CLI does
     records_refusal: bool = False
     fingerprint: str = ""  # of the record's bytes, for `--expect`
     fields: tuple[tuple[str, str], ...] = ()  # label/value pairs the detail shows
+    name: str = ""  # what its row calls it, when not its id (its bare id)
+    note: str | None = None  # its row's words for `problem`, when not `✗ <problem>`
+    broken: bool = False  # its record is unusable (shown as such); it can be rejected
+    body: str | None = None  # the text approving writes, shown in the detail
+    # its layout's own keys for `pending --json` (those its items had there before this
+    # model)
+    own_json: Callable[[], Mapping[str, Any]] | None = field(
+        default=None, compare=False, repr=False
+    )
+    # The item whole, made when asked: a queue of 10,000 items may make its rows without
+    # their fingerprints, fields and bodies (whole()). None: this item is whole.
+    rest: Callable[[], QueueItem] | None = field(default=None, compare=False, repr=False)
 
     @property
     def approvable(self) -> bool:
         return self.problem is None and not self.read_only
 
+    @property
+    def shown_as(self) -> str:
+        return self.name or self.id
+
+    def whole(self) -> QueueItem:
+        """This item with everything its detail, an action and the JSON need."""
+        return self.rest() if self.rest is not None else self
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        if self.rest is not None:
+            return self.whole().to_json()
+        data = {
             "id": self.id,
             "layout": self.layout,
             "action": self.action,
@@ -62,11 +89,12 @@ class QueueItem:
             "fingerprint": self.fingerprint,
             "fields": [list(pair) for pair in self.fields],
         }
+        return {**data, **self.own_json()} if self.own_json is not None else data
 
 
 @dataclass(frozen=True, slots=True)
 class Gauge:
-    """A file's size against its limit, before and after (Hermes' character gauge)."""
+    """A file's size against its limit, before and after (a character gauge)."""
 
     file: str
     unit: str  # chars | lines | ...
@@ -76,35 +104,44 @@ class Gauge:
 
 
 @dataclass(frozen=True, slots=True)
+class FileChange:
+    """One file approving would change: its diff (a write), or where it moves to."""
+
+    action: str  # write | move | remove
+    path: str
+    source: str | None = None  # a move's
+    diff: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class QueuePreview:
-    """What approving one item would change now: a unified diff per file, the gauges,
-    or the refusal. Writes nothing."""
+    """What approving one item (or several together) would change now: a unified diff,
+    the gauges, or the refusal. Writes nothing."""
 
     item_id: str
     diff: str
     gauges: tuple[Gauge, ...] = ()
     error: str | None = None
+    summary: str = ""  # what it would do, in a line (its receipt's summary)
+    changes: tuple[FileChange, ...] = ()  # file by file, in the order shown; () : `diff`
 
 
-class QueueOps:
-    """A layout's preview/approve/reject, kept in one engine/ops module (`ops_module`),
-    imported on first use so opening a store never loads the write path."""
+@dataclass(frozen=True, slots=True)
+class Queues:
+    """Every approval queue of one snapshot, for the faces."""
 
-    ops_module = ""
+    items: tuple[QueueItem, ...]
+    faces: Mapping[str, QueueFace]  # each layout of the store that keeps a queue, in order
+    blocked: tuple[str, ...] = ()  # what stops approving a whole queue, said first
 
-    def _ops(self) -> Any:
-        import importlib
+    def face(self, item: QueueItem) -> QueueFace:
+        return self.faces.get(item.layout) or QueueFace()
 
-        return importlib.import_module(self.ops_module)
-
-    def preview(self, root: str, item_id: str) -> QueuePreview:
-        return self._ops().preview(root, item_id)
-
-    def approve(self, root: str, ids: list[str], **shown: Any) -> list[Receipt]:
-        return self._ops().approve(root, ids, **shown)
-
-    def reject(self, root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
-        return self._ops().reject(root, ids, reason, **shown)
+    @property
+    def shown(self) -> bool:
+        """Whether a face shows the queues at all: something queued, or a queue that is
+        part of its layout."""
+        return bool(self.items) or any(f.always for f in self.faces.values())
 
 
 class NotQueued(MemtuiError):
@@ -116,13 +153,11 @@ class AmbiguousId(NotQueued):
 
 
 def full_ids(root: str, refs: Sequence[str]) -> list[str]:
-    """SPEC §6: a queued item named by its bare id, as its agent shows it (Hermes'
-    `/memory pending` shows `a1b2c3d4`), is the full id of the one item that has it
-    (`hermes-pending:a1b2c3d4`), asked of each layout's detection (`queued`: from the
-    disk, no parser). Had by several, AmbiguousId lists their full ids; had by none, or
-    given with its kind, an id stays as given, and so does a dsh candidate's (a bare id
-    is first of all a candidate's: layouts.bare_kind)."""
-    from memtui.engine.layouts import bare_kind, detectors
+    """SPEC §6: a queued item named by its bare id, as its agent shows it (`a1b2c3d4`),
+    is the full id of the one item that has it (`<kind>:a1b2c3d4`), asked of each
+    layout's detection (`queued`: from the disk, no parser). Had by several, AmbiguousId
+    lists their full ids; had by none, or given with its kind, an id stays as given."""
+    from memtui.engine.layouts import detectors
 
     names = {ref: ref.strip().partition("@")[0] for ref in refs if _bare(ref)}
     if not names:
@@ -140,7 +175,7 @@ def full_ids(root: str, refs: Sequence[str]) -> list[str]:
                 f"{ref.strip()} is the id of {len(found)} queued items here: "
                 f"{', '.join(found)}; give the full id. Nothing was changed"
             )
-        if name is not None and found and not found[0].startswith(f"{bare_kind(name)}:"):
+        if name is not None and found:
             ref = found[0] + ref.strip()[len(name) :]  # an `@FINGERPRINT` kept
         out.append(ref)
     return out
@@ -159,55 +194,129 @@ def queue_layouts(present: Sequence[str] | None = None) -> list[str]:
 
 
 def _bare(ref: str) -> bool:
-    """An id without its kind, that is no path and no Claude memory's file name."""
+    """An id without its kind, that is no path and no memory's file name (`x.md`)."""
     name = ref.strip().partition("@")[0]
     return bool(name) and not any(c in name for c in ":/\\") and not name.endswith(".md")
 
 
-def items(store: Store) -> list[QueueItem]:
-    """Every layout's queue items in this snapshot, in layout order."""
-    from memtui.engine.layouts import registry
+def queues(store: Store) -> Queues:
+    """The snapshot's queues, made once per snapshot (the app's loading worker makes
+    them, so the UI thread only draws)."""
+    return store.derived("queues", lambda: _queues(store))  # type: ignore[no-any-return]
+
+
+def _queues(store: Store) -> Queues:
+    from memtui.engine.layouts import layout
 
     found: list[QueueItem] = []
-    for name, layout in registry().items():
-        data = store.data.get(name)
-        queue = getattr(layout, "queue", None)
-        if data is not None and queue is not None:
-            found.extend(queue(store, data))
+    faces: dict[str, QueueFace] = {}
+    blocked: list[str] = []
+    for name in queue_layouts(list(store.data)):
+        owner, data = layout(name), store.data[name]
+        faces[name] = owner.queue_face
+        found.extend(owner.queue(store, data))
+        said = owner.queue_blocked(store, data)
+        if said:
+            blocked.append(said)
+    return Queues(tuple(found), faces, tuple(blocked))
+
+
+def items(store: Store) -> list[QueueItem]:
+    """Every layout's queue items in this snapshot, in layout order."""
+    return list(queues(store).items)
+
+
+def owner(ref: str) -> Layout:
+    """The layout whose queue an id names: by its kind; an id without a kind of a queue
+    (a bare id no queue held: layouts.bare_kind) goes to the queue bare ids mean."""
+    from memtui.engine.layouts import bare_kind, for_kind
+
+    kind, sep, _ = ref.strip().partition(":")
+    found = for_kind(kind) if sep else None
+    if found is None or not found.keeps_queue:
+        found = for_kind(bare_kind(ref))
+    if found is None or not found.keeps_queue:
+        raise NotQueued(f"{ref}: no queue holds an item of this kind")
     return found
 
 
-def _owner(item_id: str) -> Any:
-    from memtui.engine.layouts import for_kind
-
-    kind = item_id.partition(":")[0]
-    layout = for_kind(kind)
-    if layout is None or getattr(layout, "approve", None) is None:
-        raise NotQueued(f"{item_id}: no queue holds an item of this kind")
-    return layout
+def by_queue(ids: Sequence[str]) -> dict[str, list[str]]:
+    """The ids by the layout whose queue holds each, in the order first given."""
+    out: dict[str, list[str]] = {}
+    for item_id in ids:
+        out.setdefault(owner(item_id).name, []).append(item_id)
+    return out
 
 
-def is_queue_id(ref: str) -> bool:
-    """Whether `ref` names another layout's queue item rather than a dsh candidate."""
-    from memtui.engine.layouts import for_kind
+def face(name: str) -> QueueFace:
+    """How the faces speak of a layout's queue."""
+    from memtui.engine.layouts import layout
 
-    kind, sep, _ = ref.partition(":")
-    layout = for_kind(kind) if sep else None
-    return layout is not None and getattr(layout, "approve", None) is not None
+    return layout(name).queue_face
 
 
 def preview(root: str, item_id: str) -> QueuePreview:
-    return _owner(item_id).preview(root, item_id)
+    return owner(item_id).preview(root, item_id)
+
+
+def preview_together(root: str, ids: Sequence[str]) -> QueuePreview | None:
+    """What approving these items (of one queue) at once would change; None when their
+    layout previews each on its own."""
+    return owner(ids[0]).preview_together(root, list(ids)) if ids else None
 
 
 def approve(root: str, ids: Sequence[str], **shown: Any) -> list[Receipt]:
     """Approve items (all of one layout): each replayed as its agent would, or refused
     with the reason and nothing changed."""
-    return _owner(ids[0]).approve(root, list(ids), **shown) if ids else []
+    return owner(ids[0]).approve(root, list(ids), **shown) if ids else []
 
 
 def reject(root: str, ids: Sequence[str], reason: str, **shown: Any) -> list[Receipt]:
-    return _owner(ids[0]).reject(root, list(ids), reason, **shown) if ids else []
+    return owner(ids[0]).reject(root, list(ids), reason, **shown) if ids else []
+
+
+def approve_each(root: str, shown: Sequence[QueueItem], **options: Any) -> list[Receipt]:
+    """Approve items of any queues in one action (the app's selection), each as the
+    snapshot showed it (its fingerprint goes with it); `options` go to each layout's
+    approve."""
+
+    def run(lay: Layout, ids: list[str], fps: dict[str, str]) -> list[Receipt]:
+        return lay.approve(root, ids, expected=fps, **options)
+
+    return _each_queue(shown, run)
+
+
+def reject_each(root: str, shown: Sequence[QueueItem], reason: str) -> list[Receipt]:
+    """Reject items of any queues in one action, as approve_each approves them."""
+
+    def run(lay: Layout, ids: list[str], fps: dict[str, str]) -> list[Receipt]:
+        return lay.reject(root, ids, reason, expected=fps)
+
+    return _each_queue(shown, run)
+
+
+def _each_queue(
+    shown: Sequence[QueueItem],
+    run: Callable[[Layout, list[str], dict[str, str]], list[Receipt]],
+) -> list[Receipt]:
+    """`run` once per queue, its ids with their fingerprints. A queue that refuses as a
+    whole is raised when it is the only one (a refusal, nothing written); beside others,
+    it is listed as refused in a receipt of its own and the others go on."""
+    from memtui.engine.write.transaction import Receipt
+
+    fingerprints = {item.id: item.whole().fingerprint for item in shown}
+    groups = by_queue(list(fingerprints))
+    receipts: list[Receipt] = []
+    for group in groups.values():
+        fps = {i: fingerprints[i] for i in group if fingerprints[i]}
+        try:
+            receipts += run(owner(group[0]), group, fps)
+        except MemtuiError as exc:
+            if len(groups) == 1:
+                raise
+            refused = [{"id": i, "reason": str(exc)} for i in group]
+            receipts.append(Receipt("", "queue", (), False, {"refused": refused}))
+    return receipts
 
 
 def _without_id(reason: str, item_id: str) -> str:
@@ -244,3 +353,29 @@ def each(
         details = {"summary": summary, "refused": refused}
         receipts.append(Receipt(new_id(), op, (), bool(shown.get("dry_run")), details))
     return receipts
+
+
+# --- what `memtui pending` says ------------------------------------------------------
+
+
+def listing(found: Queues, shown: Sequence[QueueItem]) -> dict[str, list[dict[str, Any]]]:
+    """`pending --json`'s lists: each item in its layout's (`QueueFace.json_list`), every
+    list named whether empty or not."""
+    out: dict[str, list[dict[str, Any]]] = {"pending": [], "queue": []}
+    for face_ in found.faces.values():
+        out.setdefault(face_.json_list, [])
+    for item in shown:
+        out[found.face(item).json_list].append(item.to_json())
+    return out
+
+
+def nothing_said(found: Queues) -> str:
+    """What a face says when the store's queues hold nothing: which are empty, or that
+    it has none (and which layouts keep one)."""
+    present = list(found.faces)
+    if not present:
+        return (
+            f"this store has no approval queue (those of the {', '.join(queue_layouts())} layouts)"
+        )
+    which = "queue is" if len(present) == 1 else "queues are"
+    return f"nothing pending: the store's {which} empty ({', '.join(present)})"

@@ -21,6 +21,7 @@ from textual.timer import Timer
 from textual.widgets import Header, TabbedContent, TabPane
 
 from memtui.engine.outline import store_outline
+from memtui.engine.queue import queues
 from memtui.engine.store import Store, open_store
 from memtui.engine.timeline import timelines
 from memtui.engine.words import counted
@@ -28,6 +29,7 @@ from memtui.sanitize import printable
 from memtui.ui import live
 from memtui.ui.heap import Heap
 from memtui.ui.messages import (
+    ApproveItems,
     Ask,
     Confirm,
     EditEntry,
@@ -35,6 +37,7 @@ from memtui.ui.messages import (
     OpenFile,
     OpFailed,
     OpProgress,
+    RejectItems,
     RunOp,
     Say,
     ShowHistory,
@@ -182,6 +185,7 @@ class MemtuiApp(App[None]):
                 store = open_store(self.root, previous=self.store, reopen=True)
                 store_outline(store)  # made here, in the worker: the UI thread only draws
                 timelines(store)
+                queues(store)
         except Exception as exc:  # shown, never a traceback
             self.post_message(StoreFailed(f"cannot open {self.root}: {exc}"))
             return
@@ -413,6 +417,16 @@ class MemtuiApp(App[None]):
             self.run_op(label, fn, apply)
         else:
             self.confirm(message.confirm, lambda: self.run_op(label, fn, apply))
+
+    def on_approve_items(self, message: ApproveItems) -> None:
+        from memtui.ui import approving
+
+        approving.approve(self, message)
+
+    def on_reject_items(self, message: RejectItems) -> None:
+        from memtui.ui import approving
+
+        approving.reject(self, message)
 
     def on_say(self, message: Say) -> None:
         self.say(message.text, severity=message.severity, title=message.title)

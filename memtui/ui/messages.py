@@ -4,13 +4,14 @@ carrying immutable data; the shell (ui/app.py) handles each once."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 from textual.screen import ModalScreen
 
+from memtui.engine.queue import QueueItem
 from memtui.engine.store import Store
 
 if TYPE_CHECKING:
@@ -98,6 +99,27 @@ class RunOp(Message):
     fn: Callable[[], Any]
     confirm: str | None = None
     apply: Callable[[], None] | None = None
+
+
+@dataclass
+class ApproveItems(Message):
+    """Approve these queued items (any layouts'), each as the snapshot shown it: its id,
+    and its fingerprint then (worked out in the op's worker: 10,000 selected items cost
+    the UI thread nothing). `options` go to its layout's approve (QueueOption
+    dests); `label` names the change in what the app says."""
+
+    label: str
+    items: tuple[QueueItem, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RejectItems(Message):
+    """Reject these queued items, each as the snapshot shown it, for `reason`."""
+
+    label: str
+    items: tuple[QueueItem, ...]
+    reason: str
 
 
 @dataclass

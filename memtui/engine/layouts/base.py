@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.listing import Listing
+from memtui.engine.layouts.queue_spec import QueueFace, QueueOption
 from memtui.engine.paths import LOCK_NAME
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from memtui.engine.fixes import Planner
     from memtui.engine.model import ContextFile, Entry, Mood, OutlineItem
     from memtui.engine.ops.replace import EditedText
+    from memtui.engine.queue import QueueItem, QueuePreview
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
     from memtui.engine.timeline import Timeline
@@ -53,6 +55,9 @@ class Detection:
     home: bool = False
     # Whether it keeps an approval queue whose ids `queued` can find from the disk alone.
     keeps_queue: bool = False
+    # The options its queue's approve takes beyond the ids, as data: here, on the
+    # detection, so the CLI's parsers offer them without importing a parser.
+    queue_options: tuple[QueueOption, ...] = ()
 
     def detect(self, top: Listing) -> bool:
         raise NotImplementedError
@@ -217,6 +222,44 @@ class Layout(Detection):
         return {}
 
     # ---- queue: one QueueItem model for every layout (declared by the queue work)
+
+    # How the faces speak of its queue and what they offer on it (words, `e`, ...).
+    queue_face: QueueFace = QueueFace()
+
+    def queue(self, store: Store, data: Any) -> list[QueueItem]:
+        """Its approval queue in this snapshot, in the order shown (engine.queue.items)."""
+        return []
+
+    def queue_blocked(self, store: Store, data: Any) -> str | None:
+        """What stops every approve of its queue now, in words the faces say first (a
+        bookkeeping file that does not parse), or None."""
+        return None
+
+    def preview(self, root: str, item_id: str) -> QueuePreview:
+        """What approving one item would change now (its diffs, gauges) or why it would be
+        refused; writes nothing."""
+        from memtui.engine.layouts.common import refused
+
+        raise refused(f"{item_id}: the {self.name} layout keeps no queue")
+
+    def preview_together(self, root: str, ids: list[str]) -> QueuePreview | None:
+        """What approving these items at once would change (`queue_face.together`);
+        None: each is previewed on its own."""
+        return None
+
+    def approve(self, root: str, ids: list[str], **shown: Any) -> list[Receipt]:
+        """Approve items of its queue, each as its agent would apply it or refused with the
+        reason (options: expect, expected fingerprints as shown, dry_run, and the
+        `queue_options` it declares)."""
+        from memtui.engine.layouts.common import refused
+
+        raise refused(f"{', '.join(ids)}: the {self.name} layout keeps no queue")
+
+    def reject(self, root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
+        """Take items out of its queue unapplied, the reason kept (options as approve's)."""
+        from memtui.engine.layouts.common import refused
+
+        raise refused(f"{', '.join(ids)}: the {self.name} layout keeps no queue")
 
     # ---- commands, timeline, summary for the faces (declared by the faces work)
 

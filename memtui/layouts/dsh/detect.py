@@ -7,6 +7,7 @@ import os
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection, there
+from memtui.engine.layouts.queue_spec import QueueOption
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -15,6 +16,36 @@ if TYPE_CHECKING:
 
 DSH_INDEX = "index.txt"
 FACTS = "facts.md"
+# Accept's options beyond the ids (SPEC §3 and §6): `--all`, and edit-then-accept.
+OPTIONS = (
+    QueueOption(
+        "--all", "all", "every pending candidate (narrowed by --type / --target)", every=True
+    ),
+    QueueOption(
+        "--type",
+        "entry_type",
+        "only candidates of this type (with accept: filters --all)",
+        choices=("fact", "sop"),
+        picks="action",
+        edits=True,
+    ),
+    QueueOption(
+        "--target",
+        "target",
+        "only candidates for this section / sop (with accept: filters --all; with one ID: "
+        "accept into this target instead)",
+        picks="target",
+        edits=True,
+    ),
+    QueueOption(
+        "--body-file",
+        "body",
+        "accept this text instead of the body (-: stdin)",
+        metavar="F",
+        edits=True,
+        from_file=True,
+    ),
+)
 
 
 class DshDetection(Detection):
@@ -35,6 +66,8 @@ class DshDetection(Detection):
     def bare_kind(self, ref: str) -> str | None:
         """A candidate by its id (`20261118-0001`): any bare id no file name."""
         return None if ref.partition("@")[0].strip().endswith(".md") else "pending"
+
+    queue_options = OPTIONS
 
     def queued(self, root: str, names: list[str]) -> list[tuple[str, str]]:
         """(name, full id) of each of `names` that is a candidate's (engine.queue.full_ids)."""

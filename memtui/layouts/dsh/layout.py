@@ -9,11 +9,13 @@ from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused
 from memtui.engine.model import Entry, OutlineItem
 from memtui.layouts.dsh import parse as dsh
+from memtui.layouts.dsh import queue as dsh_queue
 from memtui.layouts.dsh.codes import CODES
 from memtui.layouts.dsh.detect import DshDetection
 from memtui.layouts.workspace.detect import DSH_L0
 
 if TYPE_CHECKING:
+    from memtui.engine.queue import QueueItem, QueuePreview
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
     from memtui.engine.write.transaction import Receipt
@@ -24,6 +26,7 @@ class Dsh(DshDetection, Layout):
     codes = CODES
     # the seed: L0 meta-rules and the L1 index are in the prompt every turn
     loads = ((DSH_L0, None), (dsh.INDEX, None))
+    queue_face = dsh_queue.FACE
 
     def demo(self, sink: Any, rng: Any, size: int, today: Any) -> dict[str, int]:
         from memtui.layouts.dsh.demo import build_dsh
@@ -118,3 +121,23 @@ class Dsh(DshDetection, Layout):
         from memtui.layouts.dsh import ops
 
         return ops.restore(root, f"{kind}:{name}", **op_options(shown))
+
+    # --- its queue: the pending candidates (layouts.dsh.queue) -----------------------
+
+    def queue(self, store: Store, data: Any) -> list[QueueItem]:
+        return dsh_queue.items(store, data)
+
+    def queue_blocked(self, store: Store, data: Any) -> str | None:
+        return dsh_queue.blocked(store)
+
+    def preview(self, root: str, item_id: str) -> QueuePreview:
+        return dsh_queue.preview(root, [item_id])
+
+    def preview_together(self, root: str, ids: list[str]) -> QueuePreview | None:
+        return dsh_queue.preview(root, ids)
+
+    def approve(self, root: str, ids: list[str], **shown: Any) -> list[Receipt]:
+        return dsh_queue.approve(root, ids, **shown)
+
+    def reject(self, root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
+        return dsh_queue.reject(root, ids, reason, **shown)

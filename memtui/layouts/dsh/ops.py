@@ -15,7 +15,6 @@ entry by entry) and `dsh_text` (pure text edits).
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 from memtui.engine.write.transaction import Receipt
 from memtui.layouts.dsh import archive as dsh_archive
@@ -23,11 +22,7 @@ from memtui.layouts.dsh.accept import accept
 from memtui.layouts.dsh.archive import archive
 from memtui.layouts.dsh.entries import add_fact, add_sop, rebuild_index, update_sop
 from memtui.layouts.dsh.maintain import maintain
-from memtui.layouts.dsh.parse import META, STATS
 from memtui.layouts.dsh.reject import digest, reject, unreject
-
-if TYPE_CHECKING:
-    from memtui.engine.store import Store
 
 
 def restore(
@@ -58,11 +53,3 @@ __all__ = [
     "unreject",
     "update_sop",
 ]
-
-
-def accept_blocked_by(store: Store) -> str | None:
-    """A bookkeeping file every accept updates, if it does not parse (so no accept can)."""
-    return next(
-        (f.file for f in store.findings if f.code == "json-invalid" and f.file in (META, STATS)),
-        None,
-    )

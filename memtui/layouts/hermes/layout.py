@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused, unread_context
 from memtui.engine.model import ContextFile, Entry, OutlineItem
-from memtui.engine.queue import QueueOps
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.codes import CODES
 from memtui.layouts.hermes.data import ARCHIVE, HermesData, Staged, read_home
@@ -29,14 +28,13 @@ from memtui.layouts.hermes.ids import (
 )
 
 if TYPE_CHECKING:
-    from memtui.engine.queue import QueueItem
+    from memtui.engine.queue import QueueItem, QueuePreview
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
     from memtui.engine.write.transaction import Receipt
 
 
-class Hermes(HermesDetection, QueueOps, Layout):
-    ops_module = "memtui.layouts.hermes.queue"  # its queue's preview, approve, reject
+class Hermes(HermesDetection, Layout):
     kinds = (ENTRY, PENDING, ARCHIVED)
     codes = CODES
     archived_to = "to memories/archived.jsonl (Hermes never reads it) and leaves its file"
@@ -172,6 +170,21 @@ class Hermes(HermesDetection, QueueOps, Layout):
                 )
             )
         return items
+
+    def preview(self, root: str, item_id: str) -> QueuePreview:
+        from memtui.layouts.hermes import queue
+
+        return queue.preview(root, item_id)
+
+    def approve(self, root: str, ids: list[str], **shown: Any) -> list[Receipt]:
+        from memtui.layouts.hermes import queue
+
+        return queue.approve(root, ids, **shown)
+
+    def reject(self, root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
+        from memtui.layouts.hermes import queue
+
+        return queue.reject(root, ids, reason, **shown)
 
 
 def _fields(item: Staged) -> tuple[tuple[str, str], ...]:

@@ -21,7 +21,7 @@ from memtui.engine.textfile import TextFile, Unreadable, decode
 from memtui.engine.write.transaction import Receipt, Transaction, WriteError
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.data import with_bom
-from memtui.layouts.hermes.layout import PENDING
+from memtui.layouts.hermes.detect import PENDING
 from memtui.layouts.hermes.ops import open_file
 from memtui.layouts.hermes.replay import QUEUE, ReplayRefused, parse_record, replay
 

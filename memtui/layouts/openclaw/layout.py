@@ -22,7 +22,6 @@ from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import late, not_read, refused, unread_context
 from memtui.engine.markdown import sections
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
-from memtui.engine.queue import QueueOps
 from memtui.engine.textfile import TextFile
 from memtui.layouts.openclaw import audit, rules
 from memtui.layouts.openclaw.codes import CODES
@@ -30,7 +29,7 @@ from memtui.layouts.openclaw.detect import OpenClawDetection
 from memtui.layouts.openclaw.rules import ALT_MEMORY, first_unloaded
 
 if TYPE_CHECKING:
-    from memtui.engine.queue import QueueItem
+    from memtui.engine.queue import QueueItem, QueuePreview
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
     from memtui.engine.write.transaction import Receipt
@@ -60,8 +59,7 @@ class OpenClawData:
     today: dt.date
 
 
-class OpenClaw(OpenClawDetection, QueueOps, Layout):
-    ops_module = "memtui.layouts.openclaw.audit_ops"  # its queue's preview, approve, reject
+class OpenClaw(OpenClawDetection, Layout):
     kinds = ("openclaw", "openclaw-daily", audit.KIND)
     codes = CODES
 
@@ -177,6 +175,21 @@ class OpenClaw(OpenClawDetection, QueueOps, Layout):
         from memtui.layouts.openclaw.audit_ops import queue_items
 
         return queue_items(store, data)
+
+    def preview(self, root: str, item_id: str) -> QueuePreview:
+        from memtui.layouts.openclaw import audit_ops
+
+        return audit_ops.preview(root, item_id)
+
+    def approve(self, root: str, ids: list[str], **shown: Any) -> list[Receipt]:
+        from memtui.layouts.openclaw import audit_ops
+
+        return audit_ops.approve(root, ids, **shown)
+
+    def reject(self, root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
+        from memtui.layouts.openclaw import audit_ops
+
+        return audit_ops.reject(root, ids, reason, **shown)
 
 
 def _text(tf: TextFile | None) -> str | None:

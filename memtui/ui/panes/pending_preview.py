@@ -1,91 +1,182 @@
-"""What the pending pane's preview shows, worked out in a thread worker: a dry run of
-accepting dsh candidates, or another layout's queue preview (engine.queue), both as
-one plain DryRun (a summary, a diff per file, or the refusal). Writes nothing."""
+"""The pending pane's preview: the highlighted item's detail (or the selection's) and
+what approving it would change, the engine's dry run worked out in a thread worker once
+the highlight rests (engine.queue.preview; a selection at once where its layout previews
+several together). Writes nothing; whatever goes wrong is said in the preview."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memtui.engine.queue import Gauge
+from rich.style import Style
+from rich.text import Text
+from textual import work
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import Static
 
-# Files the preview shows first: what the user reads; the bookkeeping after.
-_FIRST = ("facts.md", "sops/")
+from memtui.engine.queue import QueueItem, QueuePreview, Queues
+from memtui.engine.store import Store
+from memtui.ui.panes.listing import GONE
+from memtui.ui.panes.pending_detail import detail, preview, selection
+from memtui.ui.panes.pending_split import PreviewSplit
+from memtui.ui.panes.queued import Group
+from memtui.ui.widgets.rows import Rows
 
-
-@dataclass(frozen=True, slots=True)
-class Section:
-    """One file a dry run would touch: its diff (writes), or where it moves."""
-
-    action: str  # write | move | remove
-    path: str
-    source: str | None
-    diff: str
-
-
-@dataclass(frozen=True, slots=True)
-class DryRun:
-    summary: str
-    sections: tuple[Section, ...]
-    error: str | None  # the refusal or conflict; None when it would be accepted
+DEBOUNCE = 0.15  # seconds the highlight must rest before the dry run starts
+CACHE = 64  # dry-run results kept per snapshot
+PreviewKey = tuple[str, int]  # (the item id(s) previewed, the snapshot's number)
 
 
-def dry_run(root: str, rel: str | list[str], expected: Mapping[str, str]) -> DryRun:
-    """What accepting one candidate, or several at once, would change now (runs in a
-    thread; writes nothing)."""
-    from memtui.engine.diff import unified
-    from memtui.engine.write.transaction import WriteError
-    from memtui.layouts.dsh import ops as dsh
-
-    try:
-        files = [rel] if isinstance(rel, str) else rel
-        receipts = dsh.accept(root, files, dry_run=True, expected=dict(expected))
-    except WriteError as exc:  # a refusal (no evidence, …) or a conflict
-        return DryRun("", (), str(exc))
-    except Exception as exc:  # shown in the preview, never a traceback
-        return DryRun("", (), f"internal error: {exc!r}")
-    sections: list[Section] = []
-    summaries: list[str] = []
-    for receipt in receipts:
-        summary = receipt.details.get("summary")
-        if isinstance(summary, str):
-            summaries.append(summary)
-        for change in receipt.changes:
-            diff = ""
-            if change.action == "write":
-                diff = unified(_decode(change.old), _decode(change.new), change.path)
-            sections.append(Section(change.action, change.path, change.source, diff))
-    sections.sort(key=lambda s: (s.action != "write", not s.path.startswith(_FIRST)))
-    return DryRun("; ".join(summaries), tuple(sections), None)
-
-
-def queue_dry_run(root: str, item_id: str) -> DryRun:
-    """What approving one queued item would change now (engine.queue.preview): its
-    diff, each gauge as `before → after / limit`, or why it would be refused."""
+def dry_run(root: str, ids: Sequence[str]) -> QueuePreview:
+    """What approving these items (one, or several of one queue) would change now."""
     from memtui.engine import queue
     from memtui.engine.errors import MemtuiError
-    from memtui.engine.write.transaction import WriteError
 
     try:
-        got = queue.preview(root, item_id)
-    except (MemtuiError, WriteError) as exc:
-        return DryRun("", (), str(exc))
+        got = queue.preview(root, ids[0]) if len(ids) == 1 else queue.preview_together(root, ids)
+    except MemtuiError as exc:  # a refusal or a conflict
+        return QueuePreview(ids[0], "", error=str(exc))
     except Exception as exc:  # shown in the preview, never a traceback
-        return DryRun("", (), f"internal error: {exc!r}")
-    gauges = "\n".join(gauge_said(g) for g in got.gauges)
-    if got.error is not None:
-        return DryRun(gauges, (), got.error)
-    sections = (Section("write", "", None, got.diff),) if got.diff else ()
-    return DryRun(gauges, sections, None)
+        return QueuePreview(ids[0], "", error=f"internal error: {exc!r}")
+    return got or QueuePreview(ids[0], "", error="each is previewed on its own row")
 
 
-def gauge_said(gauge: Gauge) -> str:
-    """`memories/MEMORY.md: 1,204 → 1,391 / 2,200 chars` (over the limit said)."""
-    over = "  over the limit" if gauge.after > gauge.limit else ""
-    return f"{gauge.file}: {gauge.before:,} → {gauge.after:,} / {gauge.limit:,} {gauge.unit}{over}"
+class Previews(PreviewSplit):
+    """The preview side of the pending pane (whose list gives what it previews)."""
 
+    @dataclass
+    class PreviewReady(Message):
+        key: PreviewKey
+        result: QueuePreview
 
-def _decode(data: bytes | None) -> str:
-    if not data:
-        return ""
-    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    store: Store | None
+    queues: Queues
+    selected: set[str]
+    rows: Rows
+    current: QueueItem | None
+    _generation: int
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.preview_text = Text()
+        self._shown: str | None = None  # what the preview shows: an item id, or a selection
+        self._head = Text()  # the preview's head, drawn above the dry run when it is ready
+        self._doing = ""  # its layout's word for approving (`accepting would change`)
+        self._results: dict[PreviewKey, QueuePreview] = {}
+        self._timer: Timer | None = None
+        self._preview_due = False
+
+    def _style(self, name: str) -> Style:
+        return self.style_of(f"pending--{name}")
+
+    def _targets(self) -> list[QueueItem]:
+        raise NotImplementedError
+
+    def _groups(self, items: Sequence[QueueItem]) -> list[Group]:
+        raise NotImplementedError
+
+    def _forget_previews(self) -> None:
+        """A new snapshot: no dry run of an older one is shown for it."""
+        self._results.clear()
+        self.preview_key = None
+
+    def _schedule(self) -> None:
+        """Show the preview once the highlight has rested for DEBOUNCE seconds."""
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(DEBOUNCE, self._preview)
+
+    def _visible(self) -> bool:
+        return self.show_preview and self.display and self.region.area > 0
+
+    def on_show(self) -> None:
+        if self._preview_due:
+            self._schedule()
+
+    def _preview(self) -> None:
+        self._timer = None
+        if not self._visible():
+            self._preview_due = True  # drawn when the pane is shown
+            return
+        self._preview_due = False
+        together, item, store = self._together(), self.current, self.store
+        if store is None or not (together or item):
+            self.preview_key = None
+            said = "" if store is None else GONE if self.rows.lost else "Nothing pending."
+            self._draw(None, Text(said, style="italic"))
+            return
+        if together:
+            face = self.queues.face(together[0])
+            left = sum(1 for i in self._targets() if i.layout == together[0].layout)
+            others = self._others(together)
+            ids = [i.id for i in together]
+            head = selection(together, left - len(together), others, face, self._style)
+            self._start("selection:" + "\n".join(ids), ids, head, face.doing, store)
+        elif item is not None:
+            face = self.queues.face(item)
+            head = detail(item.whole(), face, self._style)
+            self._start(item.id, [item.id], head, face.doing, store)
+
+    def _together(self) -> list[QueueItem]:
+        """The selected items `a` would approve, of the first layout that previews them
+        together (its approve plans them as one); [] when there is none."""
+        if not self.selected:
+            return []
+        chosen = [i for i in self._targets() if i.approvable]
+        for name in dict.fromkeys(i.layout for i in chosen):
+            if self.queues.faces[name].together:
+                return [i for i in chosen if i.layout == name]
+        return []
+
+    def _others(self, together: list[QueueItem]) -> str:
+        """The selected items not previewed with them: `3 queued`."""
+        layout = together[0].layout
+        rest = [i for i in self._targets() if i.layout != layout]
+        return " and ".join(f"{len(g):,} {face.short}" for face, g in self._groups(rest))
+
+    def _start(self, shown: str, ids: list[str], head: Text, doing: str, store: Store) -> None:
+        """The head now; the dry run from the cache, or in a worker. A reload keeps the
+        old dry run on screen until the new one is ready."""
+        key = ("\n".join(ids), self._generation)
+        if key == self.preview_key:
+            return
+        self.preview_key, self._head, self._doing = key, head, doing
+        result = self._results.get(key)
+        if result is not None:
+            self._draw(shown, head, preview(result, doing, self._style))
+            return
+        if shown != self._shown or shown.startswith("selection:"):
+            them = " them" if shown.startswith("selection:") else ""
+            working = Text(f"working out what {doing}{them} would change…", style="italic")
+            self._draw(shown, head, working)
+        self._dry_run(key, store.root, ids)
+
+    @work(thread=True, exclusive=True, group="preview", exit_on_error=False)
+    def _dry_run(self, key: PreviewKey, root: str, ids: list[str]) -> None:
+        from textual.worker import get_current_worker
+
+        result = dry_run(root, ids)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.PreviewReady(key, result))
+
+    def on_previews_preview_ready(self, message: Previews.PreviewReady) -> None:
+        message.stop()
+        if len(self._results) >= CACHE:
+            self._results.clear()
+        self._results[message.key] = message.result
+        if message.key == self.preview_key:
+            shown = self._shown
+            self._draw(shown, self._head, preview(message.result, self._doing, self._style))
+
+    def _draw(self, shown: str | None, *parts: Text) -> None:
+        """Show the preview of `shown`; back to the top when it is another one."""
+        text = Text(end="")
+        for part in parts:
+            text.append_text(part)
+        self.preview_text = text
+        self.query_one("#pending-detail", Static).update(text)
+        if shown != self._shown:
+            self.query_one("#pending-preview", VerticalScroll).scroll_home(animate=False)
+        self._shown = shown
