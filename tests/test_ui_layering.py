@@ -1,5 +1,6 @@
-"""The app renders what the engine hands it: no module of memtui/ui imports a layout's
-parser module, the mood chart included (it draws the engine's Mood)."""
+"""The app renders what the engine hands it: no module of memtui/ui imports the layouts'
+registry or a layout package (memtui/layouts), the mood chart included (it draws the
+engine's Mood)."""
 
 from __future__ import annotations
 
@@ -8,17 +9,16 @@ from pathlib import Path
 
 UI = Path(__file__).resolve().parents[1] / "memtui" / "ui"
 ALLOWED: set[str] = set()  # none: every pane draws engine model objects
+LAYOUTS = ("memtui.engine.layouts", "memtui.layouts")
 
 
 def layout_imports(path: Path) -> list[str]:
     found: list[str] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
-            "memtui.engine.layouts"
-        ):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(LAYOUTS):
             found.append(node.module or "")
         elif isinstance(node, ast.Import):
-            found += [a.name for a in node.names if a.name.startswith("memtui.engine.layouts")]
+            found += [a.name for a in node.names if a.name.startswith(LAYOUTS)]
     return found
 
 

@@ -50,3 +50,10 @@ def archived_items(store: Store) -> tuple[list[tuple[str, str]], str | None]:
         pairs += got
         problems += [problem] if problem else []
     return pairs, "; ".join(problems) or None
+
+
+def marks(layout_name: str, kind: str) -> tuple[str, ...]:
+    """The states a layout's `mark` sets on its entries of `kind` (Layout.marks)."""
+    from memtui.engine.layouts import layout
+
+    return layout(layout_name).marks.get(kind, ())

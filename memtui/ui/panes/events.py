@@ -389,9 +389,9 @@ class EventsPane(ListPane):
 
 def _marks(line: Timeline | None) -> tuple[str, ...]:
     """The states its layout sets on the timeline's entries (Layout.marks)."""
-    from memtui.engine.layouts import layout
+    from memtui.engine.views import marks
 
-    return layout(line.layout).marks.get(line.kind, ()) if line is not None else ()
+    return marks(line.layout, line.kind) if line is not None else ()
 
 
 def _position(view: list[int], index: int | None) -> int | None:
