@@ -55,8 +55,8 @@ def test_a_sop_target_with_a_slash_is_not_called_an_escape(tmp_path: Path) -> No
     assert "sops/<name>.md" in got.stderr
     # the reader agrees: listed as not acceptable, with the same reason
     store = open_store(root, today=TODAY_DATE)
-    assert store.dsh is not None
-    assert [c.valid for c in store.dsh.candidates] == [False]
+    assert store.data.get("dsh") is not None
+    assert [c.valid for c in store.data.get("dsh").candidates] == [False]
     assert ("pending-bad-frontmatter", "error", "pending/c3.md", 1) in findings(root)
     shown = run_cli("pending", "--store", str(root), env=ENV).stdout
     assert "sops/<name>.md" in shown and "outside the store root" not in shown
@@ -146,7 +146,7 @@ def test_why_a_candidate_cannot_be_accepted_is_the_engines_for_both_faces(tmp_pa
             "pending/d.md": "---\nid: d\nentry_type: fact\ntarget: GIT\n---\n- x\n",
         },
     )
-    by_id = {c.id: c for c in open_store(root).dsh.candidates}  # type: ignore[union-attr]
+    by_id = {c.id: c for c in open_store(root).data.get("dsh").candidates}  # type: ignore[union-attr]
 
     assert by_id["a"].problem is None and by_id["a"].acceptable
     assert "leads outside the store root" in (by_id["b"].problem or "")

@@ -28,7 +28,7 @@ def expected_summary(root: Path) -> list[str]:
     """What the summary must say, worked out from the engine's snapshot of the store:
     each layout's line in the order the first line names them."""
     store = open_store(root, today=TODAY_DATE)
-    c, d, w = store.companion, store.dsh, store.workspace
+    c, d, w = store.data.get("companion"), store.data.get("dsh"), store.data.get("workspace")
     assert c is not None and d is not None and w is not None
     events = [e for e in c.events if not e.is_sentinel]
     tally = f"{store.count('error')} errors, {store.count('warning')} warnings"

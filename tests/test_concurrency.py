@@ -146,8 +146,8 @@ def check_store(root: Path, results: dict[str, dict]) -> None:
     assert leftovers(root) == []
     store = open_store(root)
     assert [f for f in store.findings if f.code in TORN] == []
-    assert store.companion is not None
-    assert len([e for e in store.companion.events if not e.is_sentinel]) == total
+    assert store.data.get("companion") is not None
+    assert len([e for e in store.data.get("companion").events if not e.is_sentinel]) == total
 
 
 def test_agent_and_memtui_in_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

@@ -350,7 +350,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, dict
     root = tmp_path_factory.mktemp("demo") / "store"
     write_demo(root, size=5, today=TODAY_DATE)  # the suite's pinned today, not the real one
     store = open_store(root)
-    assert store.dsh is not None
+    assert store.data.get("dsh") is not None
     candidates = {
         c.id: {
             "file": c.file,
@@ -360,7 +360,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, dict
             "evidence": c.evidence,
             "bytes": (root / c.file).read_bytes(),
         }
-        for c in store.dsh.candidates
+        for c in store.data.get("dsh").candidates
     }
     assert len(candidates) == 100
     return root, candidates

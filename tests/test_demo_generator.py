@@ -363,8 +363,8 @@ def test_the_demo_facts_other_tests_rely_on(tmp_path: Path) -> None:
     root = tmp_path / "store"
     write_demo(root, size=1, today=TODAY_DATE)
     store = open_store(root, today=TODAY_DATE)
-    assert store.companion is not None and store.dsh is not None
-    events = [e for e in store.companion.events if not e.is_sentinel]
+    assert store.data.get("companion") is not None and store.data.get("dsh") is not None
+    events = [e for e in store.data.get("companion").events if not e.is_sentinel]
     newest_first = sorted(events, key=lambda e: (e.date, e.number), reverse=True)
     labels = [e.label for e in newest_first]
     assert len(events) == demo.EVENTS
@@ -376,19 +376,19 @@ def test_the_demo_facts_other_tests_rely_on(tmp_path: Path) -> None:
     assert newest_first[0].is_open and not newest_first[2].is_open
     assert max(e.number for e in events) == int(demo.NEWEST[1:]) and labels[-1] == demo.OLDEST
     assert next(e for e in events if e.label == demo.STARS_EVENT).stars == demo.STARS
-    assert str(store.companion.last_active).startswith(demo.LAST_ACTIVE)
+    assert str(store.data.get("companion").last_active).startswith(demo.LAST_ACTIVE)
 
     assert text(root, "memory.md").count("\n") == demo.INDEX_LINES
-    assert store.dsh.index_lines == demo.L1_LINES
-    assert store.dsh.heat.get("index.txt") == demo.L1_HEAT
-    assert len(store.dsh.sops) == demo.SOPS
+    assert store.data.get("dsh").index_lines == demo.L1_LINES
+    assert store.data.get("dsh").heat.get("index.txt") == demo.L1_HEAT
+    assert len(store.data.get("dsh").sops) == demo.SOPS
 
-    ids = [c.id for c in store.dsh.candidates]
+    ids = [c.id for c in store.data.get("dsh").candidates]
     assert len(ids) == demo.CANDIDATES and ids[:3] == [demo.FIRST, demo.SECOND, demo.THIRD]
-    assert [c.id for c in store.dsh.candidates if not c.evidence] == [demo.NO_EVIDENCE]
-    assert store.dsh.candidates[0].body.strip().split("\n")[0] == demo.FIRST_BODY
+    assert [c.id for c in store.data.get("dsh").candidates if not c.evidence] == [demo.NO_EVIDENCE]
+    assert store.data.get("dsh").candidates[0].body.strip().split("\n")[0] == demo.FIRST_BODY
 
     counts = (store.count("error"), store.count("warning"), store.count("info"))
     assert counts == (demo.ERRORS, demo.WARNINGS, demo.INFOS)
-    relations = next(c for c in store.companion.profile if c.name == demo.RELATIONS)
+    relations = next(c for c in store.data.get("companion").profile if c.name == demo.RELATIONS)
     assert relations.items[2] == demo.FATHER

@@ -309,7 +309,10 @@ def test_every_queued_item_is_listed_and_resolved_by_its_queue_id(tmp_path, stor
     write_demo(tmp_path / "demo", size=1)
     opened = open_store(tmp_path / "demo" / store)
     shown = [(i.id, i.file) for i in queue.items(opened)]  # as `memtui pending` names them
-    shown += [(c.id, c.file) for c in (opened.dsh.candidates if opened.dsh else ())]
+    shown += [
+        (c.id, c.file)
+        for c in (opened.data.get("dsh").candidates if opened.data.get("dsh") else ())
+    ]
     assert shown
     listed = {e.id for e in iter_entries(opened)}
     for item_id, file in shown:

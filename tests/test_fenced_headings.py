@@ -55,7 +55,10 @@ def codes(root: Path) -> list[tuple[str, str | None, int | None]]:
 
 def test_fenced_headings_and_items_are_not_facts(store):
     root = store({"index.txt": INDEX_TXT, "facts.md": FACTS})
-    found = {s.name: [text for _, text in s.facts] for s in open_store(root).dsh.fact_sections}
+    found = {
+        s.name: [text for _, text in s.facts]
+        for s in open_store(root).data.get("dsh").fact_sections
+    }
     assert found == {
         "PYTHON_ENV": ["the venv lives in /opt/app/.venv"],
         "HOSTS": ["db runs on 10.0.0.5"],
@@ -79,12 +82,12 @@ def test_accept_into_a_section_named_only_in_code_creates_it(store):
     text = (root / "facts.md").read_text()
     assert text.startswith(FACTS)  # the code block is untouched
     assert text[len(FACTS) :].lstrip("\n") == "## NOT_A_SECTION\n- a real fact\n"
-    assert [s.name for s in open_store(root).dsh.fact_sections][-1] == "NOT_A_SECTION"
+    assert [s.name for s in open_store(root).data.get("dsh").fact_sections][-1] == "NOT_A_SECTION"
 
 
 def test_fenced_event_heading_is_the_event_content(store):
     root = store({"memory/events.md": EVENTS})
-    events = open_store(root, TODAY_DATE).companion.events
+    events = open_store(root, TODAY_DATE).data.get("companion").events
     assert [(e.label, e.status, e.due) for e in events] == [
         ("E001", "待跟进", "2026-12-01"),
         ("E000", None, None),
@@ -99,14 +102,14 @@ def test_an_agent_closing_its_fence_later_is_read_like_a_fresh_open(store):
     opened = "### [E001] 2026-11-20 · 约定\n**内容**：\n```\n### [E002] 2026-11-21 · 约定\n"
     root = store({"memory/events.md": opened})
     first = open_store(root, TODAY_DATE, reopen=True)
-    assert [e.label for e in first.companion.events] == ["E001", "E002"]
+    assert [e.label for e in first.data.get("companion").events] == ["E001", "E002"]
     assert ("fence-unclosed", "memory/events.md", 3) in codes(root)
     with open(root / "memory/events.md", "a", encoding="utf-8") as fh:
         fh.write("```\n**状态**：待跟进\n")
     again = open_store(root, TODAY_DATE, previous=first)
     fresh = open_store(root, TODAY_DATE)
-    assert [e.label for e in again.companion.events] == ["E001"]
-    assert again.companion.events == fresh.companion.events
+    assert [e.label for e in again.data.get("companion").events] == ["E001"]
+    assert again.data.get("companion").events == fresh.data.get("companion").events
 
 
 def test_profile_persona_and_memory_md_ignore_fenced_lines(store):
@@ -120,7 +123,7 @@ def test_profile_persona_and_memory_md_ignore_fenced_lines(store):
             "## 【最近未解决事项】\n- [E001] 约定 · 到期 2026-12-01\n",
         }
     )
-    comp = open_store(root, TODAY_DATE).companion
+    comp = open_store(root, TODAY_DATE).data.get("companion")
     assert [(p.name, p.items) for p in comp.profile] == [("爱好", ("看海",))]
     assert comp.persona_details == ("[2026-11-20] 喜欢猫", "[2026-11-22] 会做饭")
     assert comp.unresolved_ids == ("E001",)
@@ -139,7 +142,7 @@ def test_workspace_sections_and_index_treat_fenced_lines_as_content(store):
             "user.md": "# 用户\n## 称呼\n- 老王\n```md\n## 称呼\n- 老王\n```\n",
         }
     )
-    ws = open_store(root, TODAY_DATE).workspace
+    ws = open_store(root, TODAY_DATE).data.get("workspace")
     assert [s.name for s in ws.index_sections] == ["学习"]
     assert [p.target for p in ws.pointers] == ["memory_course.md"]
     assert [s.name for s in ws.user_sections] == ["称呼"]
@@ -158,7 +161,7 @@ def test_sop_title_skips_a_comment_in_a_code_block(store):
             "sops/deploy.md": "```bash\n# pull first\ngit pull\n```\n# Deploy the app\n",
         }
     )
-    assert [s.title for s in open_store(root).dsh.sops] == ["Deploy the app"]
+    assert [s.title for s in open_store(root).data.get("dsh").sops] == ["Deploy the app"]
 
 
 @pytest.mark.parametrize(
@@ -187,7 +190,7 @@ def test_check_reports_an_unclosed_fence_and_changes_nothing(store):
     before = tree_digest(root)
     result = run_cli("check", "--store", str(root), env=ENV)
     assert "facts.md:3  fence-unclosed" in result.stdout
-    assert [s.name for s in open_store(root).dsh.fact_sections] == ["A", "B"]
+    assert [s.name for s in open_store(root).data.get("dsh").fact_sections] == ["A", "B"]
     assert tree_digest(root) == before
 
 

@@ -202,7 +202,7 @@ def test_clean_companion_has_no_findings_at_all(store):
 
 
 def test_clean_companion_events_model(store):
-    cp = open_store(store(companion()), today=TODAY_DATE).companion
+    cp = open_store(store(companion()), today=TODAY_DATE).data.get("companion")
     assert cp is not None
     real = [e for e in cp.events if not e.is_sentinel]
     assert [e.label for e in real] == ["E001", "E002", "E003", "E004", "E005"]
@@ -220,7 +220,7 @@ def test_clean_companion_events_model(store):
 
 
 def test_clean_companion_mood_profile_persona_model(store):
-    cp = open_store(store(companion()), today=TODAY_DATE).companion
+    cp = open_store(store(companion()), today=TODAY_DATE).data.get("companion")
     mood = cp.mood
     assert (mood.valence, mood.energy) == (0.15, 0.55)
     assert [(s.time, s.source, s.valence, s.energy, s.note) for s in mood.snapshots] == [
@@ -250,7 +250,7 @@ def test_clean_companion_mood_profile_persona_model(store):
 def test_g4c_guard_from_aux(store, count, on):
     aux = f"last_decay_written_at: 2026-11-29T08:00:00+08:00\nconsecutive_g4c_count: {count}\n"
     root = store(companion({".mood_state_aux": aux}))
-    mood = open_store(root, today=TODAY_DATE).companion.mood
+    mood = open_store(root, today=TODAY_DATE).data.get("companion").mood
     assert mood.g4c_count == int(count)
     assert mood.healing_guard_on is on
     # the newest step is +0.10 valence: forbidden while the guard is on
@@ -261,7 +261,7 @@ def test_guard_on_and_valence_not_rising_is_fine(store):
     aux = "last_decay_written_at: 2026-11-29T08:00:00+08:00\nconsecutive_g4c_count: 2\n"
     snaps = [("2026-11-29T21:40 · source=conversation", "0.05", "0.55", "平稳"), *CLEAN_SNAPS[1:]]
     root = store(companion({".mood_state_aux": aux, MOOD: mood_md(("0.05", "0.55"), snaps)}))
-    assert open_store(root, today=TODAY_DATE).companion.mood.healing_guard_on
+    assert open_store(root, today=TODAY_DATE).data.get("companion").mood.healing_guard_on
     assert findings(root) == []
 
 
@@ -270,7 +270,7 @@ def test_ascii_colon_fields_are_accepted(store):
     text = CLEAN_EVENTS.replace(old, "**状态**: 待跟进\n**到期日**: 2026-12-03")
     assert text != CLEAN_EVENTS
     root = store(companion({EVENTS: text}))
-    cp = open_store(root, today=TODAY_DATE).companion
+    cp = open_store(root, today=TODAY_DATE).data.get("companion")
     e004 = next(e for e in cp.events if e.label == "E004")
     assert (e004.status, e004.is_open, e004.due) == ("待跟进", True, "2026-12-03")
     assert findings(root) == []
@@ -296,7 +296,7 @@ def test_companion_detection(store, names, detected):
     root = store(files)
     s = open_store(root, today=TODAY_DATE)
     assert ("companion" in s.layouts) is detected
-    assert (s.companion is not None) is detected
+    assert (s.data.get("companion") is not None) is detected
 
 
 # --- events ------------------------------------------------------------------
@@ -365,7 +365,11 @@ def test_event_stars(store, stars, count, bad):
     entry = event("E003", "2026-11-24", "情绪事件", "已跟进", 情绪强度=stars)
     text = events_with(entry)
     root = store(with_events(text))
-    e003 = next(e for e in open_store(root, today=TODAY_DATE).companion.events if e.label == "E003")
+    e003 = next(
+        e
+        for e in open_store(root, today=TODAY_DATE).data.get("companion").events
+        if e.label == "E003"
+    )
     assert e003.stars == count
     want = [("event-stars", "error", EVENTS, line_of(text, "[E003]"))] if bad else []
     assert findings(root) == want
@@ -408,18 +412,20 @@ def test_sentinel_missing(store):
     text = "\n".join(["# 事件记录\n", E001, E002])
     root = store(with_events(text))
     assert findings(root) == [("sentinel-missing", "info", EVENTS, None)]
-    assert open_store(root, today=TODAY_DATE).companion.last_active is None
+    assert open_store(root, today=TODAY_DATE).data.get("companion").last_active is None
 
 
 def test_one_sentinel_is_enough(store):
     text = "\n".join(["# 事件记录\n", E001, E002, sentinel("2026-11-28T20:15")])
     root = store(with_events(text))
     assert findings(root) == []
-    assert open_store(root, today=TODAY_DATE).companion.last_active == "2026-11-28T20:15"
+    assert (
+        open_store(root, today=TODAY_DATE).data.get("companion").last_active == "2026-11-28T20:15"
+    )
 
 
 def test_last_sentinel_is_the_last_active_time(store):
-    cp = open_store(store(companion()), today=TODAY_DATE).companion
+    cp = open_store(store(companion()), today=TODAY_DATE).data.get("companion")
     assert cp.last_active == "2026-11-29T21:40"
 
 
@@ -454,7 +460,7 @@ def test_unresolved_block_missing(store):
     text = "# 小暖的长期记忆\n\n## 关于阿哲\n- 档案见 memory/user_profile.md\n"
     root = store(companion({"MEMORY.md": text}))
     assert findings(root) == [("unresolved-stale", "warning", "MEMORY.md", None)]
-    assert open_store(root, today=TODAY_DATE).companion.unresolved_ids is None
+    assert open_store(root, today=TODAY_DATE).data.get("companion").unresolved_ids is None
 
 
 def test_no_block_needed_when_nothing_is_open(store):
@@ -476,7 +482,7 @@ def test_unresolved_at_most_three_nearest_due_first(store):
     overdue = ("event-overdue", "warning", EVENTS, line_of(text, "[E007]"))
     root = store(with_events(text, "E007", "E004", "E003"))
     assert findings(root) == [overdue]
-    cp = open_store(root, today=TODAY_DATE).companion
+    cp = open_store(root, today=TODAY_DATE).data.get("companion")
     assert [e.label for e in unresolved_expected(cp.events, 3)] == ["E007", "E004", "E003"]
     root2 = store(with_events(text, "E004", "E003", "E006"))
     assert findings(root2) == expect(
@@ -495,7 +501,9 @@ def test_unresolved_undated_newest_number_first(store):
     ]
     text = events_with(*extra)
     assert findings(store(with_events(text, "E003", "E005", "E004"))) == []
-    cp = open_store(store(with_events(text, "E003", "E004", "E005")), today=TODAY_DATE).companion
+    cp = open_store(store(with_events(text, "E003", "E004", "E005")), today=TODAY_DATE).data.get(
+        "companion"
+    )
     assert [e.label for e in unresolved_expected(cp.events, 3)] == ["E003", "E005", "E004"]
 
 
@@ -519,7 +527,7 @@ def test_profile_category_full(store, n, full):
     root = store(companion({PROFILE: text}))
     want = [("profile-category-full", "warning", PROFILE, line_of(text, "## 美食偏好"))]
     assert findings(root) == (want if full else [])
-    cat = open_store(root, today=TODAY_DATE).companion.profile[-1]
+    cat = open_store(root, today=TODAY_DATE).data.get("companion").profile[-1]
     assert (cat.name, len(cat.items), cat.core) == ("美食偏好", n, False)
 
 
@@ -541,7 +549,7 @@ def test_profile_core_category_full_still_reported(store):
     assert findings(root) == [
         ("profile-category-full", "warning", PROFILE, line_of(text, "## 重要关系"))
     ]
-    assert open_store(root, today=TODAY_DATE).companion.profile[1].core is True
+    assert open_store(root, today=TODAY_DATE).data.get("companion").profile[1].core is True
 
 
 # --- mood ------------------------------------------------------------------------
@@ -657,7 +665,7 @@ def test_mood_snapshots(store, n, warns):
     root = store(companion({MOOD: text}))
     want = [("mood-snapshots", "warning", MOOD, line_of(text, "###", 11))] if warns else []
     assert findings(root) == want
-    assert len(open_store(root, today=TODAY_DATE).companion.mood.snapshots) == n
+    assert len(open_store(root, today=TODAY_DATE).data.get("companion").mood.snapshots) == n
 
 
 def test_mood_top_mismatch(store):

@@ -172,7 +172,7 @@ def test_clean_dsh_has_no_findings_at_all(store):
 
 
 def test_clean_dsh_model_values(store):
-    d = open_store(store(dsh()), today=TODAY_DATE).dsh
+    d = open_store(store(dsh()), today=TODAY_DATE).data.get("dsh")
     assert d is not None
     assert d.index_lines == 7
     assert d.rules == tuple(RULES)
@@ -198,7 +198,7 @@ def test_clean_dsh_model_values(store):
 
 
 def test_clean_dsh_candidates(store):
-    d = open_store(store(dsh()), today=TODAY_DATE).dsh
+    d = open_store(store(dsh()), today=TODAY_DATE).data.get("dsh")
     cands = {c.id: c for c in d.candidates}
     assert sorted(cands) == ["20261129-0007", "20261129-0008"]
     fact = cands["20261129-0007"]
@@ -238,7 +238,7 @@ def test_dsh_detection(store, names, dirs, detected):
         (root / d).mkdir()
     s = open_store(root, today=TODAY_DATE)
     assert ("dsh" in s.layouts) is detected
-    assert (s.dsh is not None) is detected
+    assert (s.data.get("dsh") is not None) is detected
 
 
 # --- l1-size -----------------------------------------------------------------
@@ -250,7 +250,7 @@ def test_dsh_detection(store, names, dirs, detected):
 def test_l1_size_boundaries(store, lines, level):
     root = store(dsh({"index.txt": index_of(lines)}))
     assert findings(root) == ([] if level is None else [("l1-size", level, "index.txt", None)])
-    assert open_store(root, today=TODAY_DATE).dsh.index_lines == lines
+    assert open_store(root, today=TODAY_DATE).data.get("dsh").index_lines == lines
 
 
 def test_toml_l1_max_lines(store):
@@ -294,7 +294,7 @@ def test_index_stale_without_markers(store):
     text = "\n".join([*RULES, *AUTO]) + "\n"
     root = store(dsh({"index.txt": text}))
     assert findings(root) == [("index-stale", "warning", "index.txt", None)]
-    assert open_store(root, today=TODAY_DATE).dsh.auto_segment is None
+    assert open_store(root, today=TODAY_DATE).data.get("dsh").auto_segment is None
 
 
 def test_index_stale_when_a_sop_is_added(store):
@@ -326,7 +326,7 @@ def test_pending_no_evidence(store, evidence_line):
     assert text != CANDIDATE
     root = store(dsh({"pending/20261129-0007.md": text}))
     assert findings(root) == [("pending-no-evidence", "warning", "pending/20261129-0007.md", 1)]
-    cand = open_store(root, today=TODAY_DATE).dsh.candidates[0]
+    cand = open_store(root, today=TODAY_DATE).data.get("dsh").candidates[0]
     assert cand.valid is True
     assert cand.to_json()["acceptable"] is False
 
@@ -354,7 +354,9 @@ def test_pending_bad_frontmatter(store, case):
     root = store(dsh({"pending/20261129-0007.md": text}))
     assert findings(root) == [("pending-bad-frontmatter", "error", "pending/20261129-0007.md", 1)]
     cand = next(
-        c for c in open_store(root, today=TODAY_DATE).dsh.candidates if c.file.endswith("7.md")
+        c
+        for c in open_store(root, today=TODAY_DATE).data.get("dsh").candidates
+        if c.file.endswith("7.md")
     )
     assert cand.valid is False
 
@@ -363,7 +365,10 @@ def test_comments_and_quotes_in_front_matter_are_fine(store):
     text = CANDIDATE.replace('evidence: "pytest -q → 41 passed"', "evidence: 'pytest: 41 passed'")
     root = store(dsh({"pending/20261129-0007.md": text}))
     assert findings(root) == []
-    assert open_store(root, today=TODAY_DATE).dsh.candidates[0].evidence == "pytest: 41 passed"
+    assert (
+        open_store(root, today=TODAY_DATE).data.get("dsh").candidates[0].evidence
+        == "pytest: 41 passed"
+    )
 
 
 # --- fact-duplicate --------------------------------------------------------------
@@ -443,7 +448,7 @@ def test_json_unknown_keys_are_fine(store):
         dsh({"memory-meta.json": json.dumps(meta), "file_access_stats.json": json.dumps(heat)})
     )
     assert findings(root) == []
-    assert dict(open_store(root, today=TODAY_DATE).dsh.heat) == {"facts.md": 1}
+    assert dict(open_store(root, today=TODAY_DATE).data.get("dsh").heat) == {"facts.md": 1}
 
 
 # --- all three layouts side by side ---------------------------------------------
@@ -490,11 +495,15 @@ def test_three_layouts_side_by_side(store):
     root = store(three_layouts())
     s = open_store(root, today=TODAY_DATE)
     assert s.layouts == ("workspace", "companion", "dsh")
-    assert s.workspace is not None and s.companion is not None and s.dsh is not None
+    assert (
+        s.data.get("workspace") is not None
+        and s.data.get("companion") is not None
+        and s.data.get("dsh") is not None
+    )
     assert s.findings == ()
-    assert [p.target for p in s.workspace.pointers] == ["user.md", "memory_course.md"]
-    assert [e.label for e in s.companion.events] == ["E001", "E000"]
-    assert len(s.dsh.candidates) == 2
+    assert [p.target for p in s.data.get("workspace").pointers] == ["user.md", "memory_course.md"]
+    assert [e.label for e in s.data.get("companion").events] == ["E001", "E000"]
+    assert len(s.data.get("dsh").candidates) == 2
 
 
 def test_dsh_meta_rules_file_is_not_a_workspace_topic(store):

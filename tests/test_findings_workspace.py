@@ -111,7 +111,7 @@ def test_clean_workspace_has_no_findings_at_all(store):
 
 def test_clean_workspace_model_values(store):
     root = store(workspace())
-    ws = open_store(root, today=TODAY_DATE).workspace
+    ws = open_store(root, today=TODAY_DATE).data.get("workspace")
     assert ws is not None
     assert ws.index_file == "memory.md"
     assert ws.index_lines == INDEX.count("\n") == 11
@@ -154,7 +154,7 @@ def test_workspace_detection(store, names, detected):
     root = store(files)
     s = open_store(root, today=TODAY_DATE)
     assert ("workspace" in s.layouts) is detected
-    assert (s.workspace is not None) is detected
+    assert (s.data.get("workspace") is not None) is detected
 
 
 # --- index-size --------------------------------------------------------------
@@ -168,7 +168,7 @@ def test_index_size_boundaries(store, lines, level):
     root = store(workspace({"memory.md": index_of(lines)}))
     got = findings(root)
     assert got == ([] if level is None else [("index-size", level, "memory.md", None)])
-    assert open_store(root, today=TODAY_DATE).workspace.index_lines == lines
+    assert open_store(root, today=TODAY_DATE).data.get("workspace").index_lines == lines
 
 
 def test_index_size_counts_a_last_line_without_newline(store):
@@ -313,7 +313,7 @@ def agent_of(size: int) -> str:
 def test_agent_size_threshold(store, size, warns):
     root = store(workspace({"agent.md": agent_of(size)}))
     assert findings(root) == ([("agent-size", "warning", "agent.md", None)] if warns else [])
-    assert open_store(root, today=TODAY_DATE).workspace.agent_bytes == size
+    assert open_store(root, today=TODAY_DATE).data.get("workspace").agent_bytes == size
 
 
 # --- memtui.toml -----------------------------------------------------------------

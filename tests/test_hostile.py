@@ -264,7 +264,7 @@ def test_huge_single_line_within_a_raised_limit(store, capsys):
     )
     s = open_store(root)
     assert "unreadable" not in {f.code for f in s.findings}
-    [section] = [x for x in s.dsh.fact_sections if x.name == "PYTHON_ENV"]
+    [section] = [x for x in s.data.get("dsh").fact_sections if x.name == "PYTHON_ENV"]
     assert section.facts[0][0] == 2 and section.facts[0][1].endswith("NEEDLE")
     code, out, _ = cli(capsys, "search", "NEEDLE", "--json", "--store", str(root))
     assert code == 0
@@ -330,7 +330,7 @@ def test_symlinked_pending_dir_leads_outside(store, outside, capsys):
     (root / "pending").symlink_to(outside / "pend")
     got = findings(root)
     assert ("path-escape", "error", "pending", None) in got
-    assert open_store(root).dsh.candidates == ()
+    assert open_store(root).data.get("dsh").candidates == ()
     res = sweep(capsys, root, shows=("pending:leak", "20261129-0099"), queries=(SECRET,))
     assert res["show pending:leak"][0] == 1
     assert_no_secret(res)
@@ -343,7 +343,7 @@ def test_memory_dir_is_a_symlink_outside(store, outside, capsys):
     s = open_store(root)
     assert ("path-escape", "error", "memory", None) in findings(root)
     assert not any(f.startswith("memory/") for f in s.files)
-    assert s.companion is None or s.companion.events == ()
+    assert s.data.get("companion") is None or s.data.get("companion").events == ()
     res = sweep(
         capsys,
         root,
@@ -465,7 +465,7 @@ def test_candidate_target_outside_the_root(store, capsys):
     )
     root = make(store, {"pending/20261129-0008.md": cand})
     assert ("path-escape", "error", "pending/20261129-0008.md", None) in findings(root)
-    [c] = [c for c in open_store(root).dsh.candidates if c.id == "20261129-0008"]
+    [c] = [c for c in open_store(root).data.get("dsh").candidates if c.id == "20261129-0008"]
     assert not c.valid
     res = sweep(capsys, root, shows=("20261129-0008",))
     cands = json.loads(res["pending --json"][1])["pending"]
@@ -531,7 +531,11 @@ def test_broken_candidate_front_matter(store, capsys, front):
     root = make(store, {"pending/20261129-0009.md": f"---\n{front}---\n- body\n"})
     got = findings(root)
     assert ("pending-bad-frontmatter", "error", "pending/20261129-0009.md", 1) in got
-    [c] = [c for c in open_store(root).dsh.candidates if c.file == "pending/20261129-0009.md"]
+    [c] = [
+        c
+        for c in open_store(root).data.get("dsh").candidates
+        if c.file == "pending/20261129-0009.md"
+    ]
     assert not c.valid
     res = sweep(capsys, root, shows=("pending:20261129-0009", "20261129-0009"))
     assert "broken front matter" in res["pending"][1]

@@ -131,8 +131,10 @@ def test_unchanged_files_are_reused_not_parsed(
     before = opened(root)
     append("memory/events.md", "\n### [E900] 2026-11-28 · plan\n")(root)
     after = opened(root, previous=before)
-    assert after.dsh is not None and before.dsh is not None
-    assert after.dsh.candidates[0].meta is before.dsh.candidates[0].meta  # not parsed again
+    assert after.data.get("dsh") is not None and before.data.get("dsh") is not None
+    assert (
+        after.data.get("dsh").candidates[0].meta is before.data.get("dsh").candidates[0].meta
+    )  # not parsed again
     assert after.texts["facts.md"] is before.texts["facts.md"]  # not read again
     assert after.texts["memory/events.md"] is not before.texts["memory/events.md"]
     assert after.findings == opened(root).findings
@@ -241,10 +243,13 @@ def test_events_appended_parse_only_the_tail_and_equal_a_fresh_open(
         append("memory/events.md", "# [E902] 2026-11-28 · plan\n")(root)
         after = opened(root, previous=middle)
         assert after == open_store(root, today=TODAY_DATE)
-        assert after.companion is not None and after.companion.events[-1].label == "E902"
+        assert (
+            after.data.get("companion") is not None
+            and after.data.get("companion").events[-1].label == "E902"
+        )
         middle = after
-    assert middle.companion is not None
+    assert middle.data.get("companion") is not None
     tf = middle.texts["memory/events.md"]
     assert tf.text == events.read_text(encoding="utf-8")
     # every event reads the new text, so the old one is not kept alive
-    assert all(e.source is tf for e in middle.companion.events)
+    assert all(e.source is tf for e in middle.data.get("companion").events)

@@ -281,7 +281,7 @@ def test_event_spans_partition_events_md_exactly(case):
     assert store.layouts == ("companion",)
     tf = store.texts["memory/events.md"]
     assert tf.text == text and tf.encode() == raw
-    events = store.companion.events
+    events = store.data.get("companion").events
     assert len(events) == len(gen)
 
     pos = len(preamble)
@@ -341,7 +341,7 @@ def test_a_hash_word_inside_an_event_is_content_not_a_heading(store):
     )
     root = store({"memory/events.md": text})
     got = open_store(root, today=TODAY_DATE)
-    first, sentinel = got.companion.events
+    first, sentinel = got.data.get("companion").events
     span_text = text[first.span.char_start : first.span.char_stop]
     assert span_text == text[text.index("### [E001]") : text.index("### [E000]")]
     assert first.status == "待跟进"
@@ -443,7 +443,7 @@ def test_markdown_sections_partition_facts_md_exactly(case):
         assert tree_digest(root) == before
         assert _walk(root) == paths
     assert "dsh" in store.layouts
-    assert [(s.name, _span_tuple(s.span)) for s in store.dsh.fact_sections] == [
+    assert [(s.name, _span_tuple(s.span)) for s in store.data.get("dsh").fact_sections] == [
         (s.name.strip(), _span_tuple(s.span)) for s in found
     ]
     assert store.texts["facts.md"].encode() == raw

@@ -22,7 +22,7 @@ def test_the_collector_is_left_on_or_off_as_it_was(tmp_path, collector, enabled)
     root = write_tree(tmp_path / "s", DSH)
     gc.enable() if enabled else gc.disable()
     store = open_store(root)
-    assert store.dsh is not None
+    assert store.data.get("dsh") is not None
     assert gc.isenabled() is enabled
     assert gc.get_freeze_count() == 0
 

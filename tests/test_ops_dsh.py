@@ -395,27 +395,29 @@ def test_accept_every_candidate_of_the_demo_store(tmp_path):
     root = tmp_path / "demo"
     write_demo(root, 1, today=TODAY_DATE)
     opened = open_store(root, today=TODAY_DATE)
-    acceptable = {c.id for c in opened.dsh.candidates if c.valid and (c.evidence or "").strip()}
-    refusable = {c.id for c in opened.dsh.candidates} - acceptable
+    acceptable = {
+        c.id for c in opened.data.get("dsh").candidates if c.valid and (c.evidence or "").strip()
+    }
+    refusable = {c.id for c in opened.data.get("dsh").candidates} - acceptable
     assert acceptable and refusable
     receipts = dsh.accept(root, all_pending=True)
     accepted = [i for r in receipts for i in r.details["accepted"]]
     refused = [x["id"] for r in receipts for x in r.details.get("refused", [])]
     assert sorted(accepted) == sorted(acceptable) and sorted(refused) == sorted(refusable)
     after = open_store(root, today=TODAY_DATE)
-    assert {c.id for c in after.dsh.candidates} == refusable
+    assert {c.id for c in after.data.get("dsh").candidates} == refusable
     codes = {f.code for f in after.findings}
     assert "index-stale" not in codes and "json-invalid" not in codes
     facts_text = read(root, "facts.md").decode()
-    for cand in opened.dsh.candidates:
+    for cand in opened.data.get("dsh").candidates:
         if cand.id in acceptable and cand.entry_type == "fact":
             assert all(line in facts_text for line in cand.body.strip().splitlines())
-    stats = dict(after.dsh.stats)
-    assert stats["facts"] == sum(len(s.fact_lines) for s in after.dsh.fact_sections)
-    assert stats["sops"] == len(after.dsh.sops)
-    assert stats["pending"] == len(after.dsh.candidates)
-    assert stats["factSections"] == len(after.dsh.fact_sections)
-    assert stats["accepted"] == dict(opened.dsh.stats)["accepted"] + len(accepted)
+    stats = dict(after.data.get("dsh").stats)
+    assert stats["facts"] == sum(len(s.fact_lines) for s in after.data.get("dsh").fact_sections)
+    assert stats["sops"] == len(after.data.get("dsh").sops)
+    assert stats["pending"] == len(after.data.get("dsh").candidates)
+    assert stats["factSections"] == len(after.data.get("dsh").fact_sections)
+    assert stats["accepted"] == dict(opened.data.get("dsh").stats)["accepted"] + len(accepted)
 
 
 def test_accept_edge_cases(store, tmp_path):
@@ -746,5 +748,5 @@ def test_demo_bulk_accept_with_small_chunks_keeps_the_store_consistent(tmp_path)
     assert len(receipts) >= 5
     assert len(audit_lines(root)) == len([r for r in receipts if r.changes])
     after = open_store(root, today=TODAY_DATE)
-    assert len(after.dsh.candidates) == 1
-    assert dict(after.dsh.stats)["pending"] == 1
+    assert len(after.data.get("dsh").candidates) == 1
+    assert dict(after.data.get("dsh").stats)["pending"] == 1

@@ -84,7 +84,7 @@ def test_every_write_verb_leaves_nothing_readable_by_others(tmp_path: Path, fold
 def test_a_snapshot_keeps_its_files_exact_mode(private: Path):
     for rel, mode in (("memory/events.md", 0o600), ("facts.md", 0o640)):
         (private / rel).chmod(mode)
-    event = next(e.label for e in open_store(private).companion.events if e.is_open)
+    event = next(e.label for e in open_store(private).data.get("companion").events if e.is_open)
     assert memtui(private, "done", event).returncode == 0
     assert memtui(private, "add", "fact", "X", "- x", "--evidence", "e → ok").returncode == 0
     for rel, mode in (("memory/events.md", 0o600), ("facts.md", 0o640)):
@@ -123,7 +123,7 @@ def test_the_journal_of_an_interrupted_change_is_as_private_as_its_files(private
     import signal
 
     (private / "memory" / "events.md").chmod(0o640)
-    event = next(e.label for e in open_store(private).companion.events if e.is_open)
+    event = next(e.label for e in open_store(private).data.get("companion").events if e.is_open)
     env_crash = {"MEMTUI_CRASH_AT": "journaled"}
     got = memtui(private, "done", event, env=env_crash)
     assert got.returncode == -signal.SIGKILL
@@ -137,12 +137,12 @@ def test_the_journal_of_an_interrupted_change_is_as_private_as_its_files(private
 
 def test_archived_and_rejected_copies_keep_their_sources_mode(private: Path):
     store = open_store(private)
-    cand = store.dsh.candidates[0]
+    cand = store.data.get("dsh").candidates[0]
     (private / cand.file).chmod(0o600)
     assert memtui(private, "reject", cand.id, "--reason", "no").returncode == 0
     [rejected] = (private / "archive" / "rejected").glob(f"{cand.id}*")
     assert rejected.stat().st_mode & 0o777 == 0o600
-    section = store.dsh.fact_sections[0].name
+    section = store.data.get("dsh").fact_sections[0].name
     (private / "facts.md").chmod(0o640)
     assert memtui(private, "archive", f"fact:{section}").returncode == 0
     composed = next((private / "archive" / "facts").iterdir())

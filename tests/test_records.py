@@ -12,10 +12,11 @@ from types import MappingProxyType
 
 import pytest
 
-from memtui.engine.model import Event, Sop, Span
+from memtui.engine.model import Event, Span
 from memtui.engine.records import maker
 from memtui.engine.textfile import TextFile
 from memtui.layouts.dsh.candidate import Candidate
+from memtui.layouts.dsh.model import Sop
 
 TF = TextFile("memory/events.md", "### [E001] 2026-11-29 · 约定\n", False, 33, 12345)
 SAMPLES = [

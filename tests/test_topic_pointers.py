@@ -46,8 +46,8 @@ def odd_store(tmp_path: Path) -> Path:
 def test_pointer_takes_the_whole_file_name_after_the_arrow(tmp_path: Path) -> None:
     root = odd_store(tmp_path)
     store = open_store(root, today=TODAY_DATE)
-    assert store.workspace is not None
-    targets = [p.target for p in store.workspace.pointers]
+    assert store.data.get("workspace") is not None
+    targets = [p.target for p in store.data.get("workspace").pointers]
     assert targets == [ODD, "memory_my notes.md", "memory_z.md"]
     codes = {(code, file) for code, _level, file, _line in findings(root)}
     assert not {c for c in codes if c[0] in ("pointer-missing", "topic-orphan")}

@@ -180,8 +180,10 @@ def test_events_edit_history_and_enter_go_to_the_app(demo: Path) -> None:
         pane = app.query_one(EventsPane)
         await until(pilot, lambda: pane.rows.count == facts.EVENTS)
         await pilot.press("e", "h", "enter")
-        assert app.store is not None and app.store.companion is not None
-        line = next(e for e in app.store.companion.events if e.label == facts.NEWEST).span.lineno
+        assert app.store is not None and app.store.data.get("companion") is not None
+        line = next(
+            e for e in app.store.data.get("companion").events if e.label == facts.NEWEST
+        ).span.lineno
         assert app.edits == [f"event:{facts.NEWEST}"]
         assert app.histories == [EVENTS]
         assert app.opened == [(EVENTS, line)]

@@ -63,12 +63,12 @@ def test_an_agent_write_appears_while_the_app_is_open(tmp_path: Path):
     async def body(pilot: Pilot, app: MemtuiApp) -> None:
         await pilot.press("3")
         first = app.store
-        assert first is not None and first.companion is not None
-        assert not any(e.number == 900 for e in first.companion.events)
+        assert first is not None and first.data.get("companion") is not None
+        assert not any(e.number == 900 for e in first.data.get("companion").events)
         agent_appends(root, "memory/events.md", EVENT)
         await until(
             pilot,
-            lambda: any(e.number == 900 for e in app.store.companion.events),  # type: ignore[union-attr]
+            lambda: any(e.number == 900 for e in app.store.data.get("companion").events),  # type: ignore[union-attr]
             what="the agent's event in the app's store",
         )
         assert app.store is not first
@@ -99,8 +99,8 @@ def test_an_in_place_edit_inside_a_folder_appears_within_seconds(
     root = demo_store(tmp_path / "store")
 
     async def body(pilot: Pilot, app: MemtuiApp) -> None:
-        assert app.store is not None and app.store.dsh is not None
-        rel = app.store.dsh.candidates[0].file
+        assert app.store is not None and app.store.data.get("dsh") is not None
+        rel = app.store.data.get("dsh").candidates[0].file
         # the sweep's last look includes the candidate: the append below is a change to it
         await until(pilot, lambda: any(rel in files for files in swept), what="a sweep of it")
         agent_appends(root, rel, "\nLIVE-CANDIDATE-MARKER\n")

@@ -36,7 +36,7 @@ def demo(tmp_path: Path) -> Path:
 
 
 def test_mood_pane_shows_values_guard_steps_and_chart(demo: Path) -> None:
-    mood = open_store(demo).companion.mood  # type: ignore[union-attr]
+    mood = open_store(demo).data.get("companion").mood  # type: ignore[union-attr]
     assert mood is not None and mood.g4c_count == 1  # the guard is off in the demo
     newest, oldest = mood.snapshots[0], mood.snapshots[-1]
     # the one step over the bound (SPEC: |Δvalence| ≤ 0.30), newest first

@@ -224,7 +224,7 @@ def test_preview_shows_the_diff_accepting_would_make(demo: Path, monkeypatch: An
         pane = await loaded(pilot, app)
         text = await preview_of(pilot, pane, "+" + FIRST_BODY)
         assert "pending:" + FIRST in text
-        first = app.store.dsh.candidates[0]  # type: ignore[union-attr]
+        first = app.store.data.get("dsh").candidates[0]  # type: ignore[union-attr]
         assert str(first.evidence) in text
         assert f"{first.source_session} · seqs {', '.join(map(str, first.source_seqs))}" in text
         assert "fact:DATABASE is active" in text  # the target's provenance

@@ -69,13 +69,13 @@ def _text_file(tmp_path: Path, name: str, text: str) -> str:
 
 
 def _seed(store: Store, tmp_path: Path) -> list[list[str]]:
-    assert store.dsh and store.companion and store.workspace
-    acceptable = next(c.id for c in store.dsh.candidates if c.evidence)
-    rejectable = next(c.id for c in store.dsh.candidates if c.id != acceptable)
-    event = next(e.label for e in store.companion.events if e.is_open and e.number)
-    section = store.dsh.fact_sections[0].name
-    sop = store.dsh.sops[0].name
-    topic = store.workspace.topics[0]
+    assert store.data.get("dsh") and store.data.get("companion") and store.data.get("workspace")
+    acceptable = next(c.id for c in store.data.get("dsh").candidates if c.evidence)
+    rejectable = next(c.id for c in store.data.get("dsh").candidates if c.id != acceptable)
+    event = next(e.label for e in store.data.get("companion").events if e.is_open and e.number)
+    section = store.data.get("dsh").fact_sections[0].name
+    sop = store.data.get("dsh").sops[0].name
+    topic = store.data.get("workspace").topics[0]
     topic_id = topic.removeprefix("memory_").removesuffix(".md")
     body = _text_file(tmp_path, "body.md", "# a new note\n\n- written by the test\n")
     return [

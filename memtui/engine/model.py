@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from memtui.engine.textfile import TextFile
-
-if TYPE_CHECKING:
-    from memtui.layouts.dsh.candidate import Candidate
 
 ERROR = "error"
 WARNING = "warning"
@@ -67,7 +64,7 @@ class Entry:
 
     id: str
     kind: str  # topic | event | fact | sop | pending | profile | file
-    layout: str  # workspace | companion | dsh | store
+    layout: str  # the layout's name, or `store` (a file no layout claims)
     title: str
     file: str
     span: Span | None = None  # None: the whole file
@@ -88,14 +85,7 @@ class Entry:
         }
 
 
-# --- workspace -------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Pointer:
-    description: str
-    target: str
-    line: int  # 1-based
+# --- a Markdown file's sections ---------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,20 +98,7 @@ class Section:
     item_lines: tuple[int, ...] = ()  # 1-based, one per item
 
 
-@dataclass(frozen=True, slots=True)
-class Workspace:
-    index_file: str
-    index_lines: int
-    index_sections: tuple[Section, ...]
-    pointers: tuple[Pointer, ...]
-    topics: tuple[str, ...]  # topic file names at the root
-    soul_sections: tuple[Section, ...]
-    user_sections: tuple[Section, ...]
-    agent_sections: tuple[Section, ...]
-    agent_bytes: int | None
-
-
-# --- companion -------------------------------------------------------------
+# --- the timeline and mood views (engine.timeline, engine.views) ------------
 
 
 FIELD_LINE = re.compile(r"^\*\*(.+?)\*\*[ \t]*[：:][ \t]*([^\n]*?)[ \t]*\r?$", re.M)
@@ -174,7 +151,6 @@ class Event:
     def to_json(self) -> dict[str, Any]:
         fields = self.fields
         return {
-            "id": f"event:{self.label}",
             "number": self.number,
             "date": self.date,
             "type": self.type,
@@ -251,67 +227,6 @@ class Mood:
                 for s in self.snapshots
             ],
         }
-
-
-@dataclass(frozen=True, slots=True)
-class ProfileCategory:
-    name: str
-    items: tuple[str, ...]
-    core: bool  # names 称呼/昵称/关系/禁忌: never trimmed automatically
-    span: Span
-
-
-@dataclass(frozen=True, slots=True)
-class Companion:
-    events: tuple[Event, ...]
-    last_active: str | None
-    mood: Mood | None
-    profile: tuple[ProfileCategory, ...]
-    persona_details: tuple[str, ...]
-    unresolved_ids: tuple[str, ...] | None  # None: no block in MEMORY.md
-
-
-# --- dsh -------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class FactSection:
-    """A `## SECTION` of facts.md. Fact texts are sliced from the file when asked
-    for, so 50,000 facts are not held twice."""
-
-    name: str
-    span: Span
-    fact_lines: tuple[int, ...]  # 1-based
-    source: TextFile = field(repr=False, compare=False)
-
-    @property
-    def facts(self) -> tuple[tuple[int, str], ...]:
-        """(1-based line, text) of each `- fact` line."""
-        lines = self.source.text[self.span.char_start : self.span.char_stop].split("\n")
-        first = self.span.start + 1
-        return tuple((n, item_text(lines[n - first])) for n in self.fact_lines)
-
-
-@dataclass(frozen=True, slots=True)
-class Sop:
-    name: str
-    file: str
-    title: str
-    meta: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class Dsh:
-    index_lines: int
-    rules: tuple[str, ...]
-    auto_segment: tuple[str, ...] | None  # None: no auto markers
-    fact_sections: tuple[FactSection, ...]
-    sops: tuple[Sop, ...]
-    candidates: tuple[Candidate, ...]
-    archived: tuple[str, ...]  # relative paths under archive/
-    provenance: Mapping[str, Any]  # memory-meta.json "entries"
-    stats: Mapping[str, Any]
-    heat: Mapping[str, int]  # path -> reads, from file_access_stats.json
 
 
 # --- what every layout hands the faces ------------------------------------

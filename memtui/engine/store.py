@@ -22,7 +22,7 @@ from memtui.engine.detection import (  # noqa: F401 - re-exported: callers open 
 )
 from memtui.engine.layouts import detectors, loaded, newly_broken
 from memtui.engine.layouts.guard import LayoutSkipped
-from memtui.engine.model import LEVELS, Companion, Dsh, Finding, Workspace
+from memtui.engine.model import LEVELS, Finding
 from memtui.engine.paths import StoreError, resolve_root
 from memtui.engine.reader import Memo, StoreReader
 from memtui.engine.textfile import TextFile
@@ -63,21 +63,6 @@ class Store:
 
     def count(self, level: str) -> int:
         return sum(1 for f in self.findings if f.level == level)
-
-    # Deprecated: the seed layouts' data by name, for the faces that still show one
-    # layout's own view; the engine core uses none of them (ask `data` through the
-    # layout). They go once the faces no longer read them.
-    @property
-    def workspace(self) -> Workspace | None:
-        return self.data.get("workspace")
-
-    @property
-    def companion(self) -> Companion | None:
-        return self.data.get("companion")
-
-    @property
-    def dsh(self) -> Dsh | None:
-        return self.data.get("dsh")
 
 
 def skipped_layouts() -> list[str]:

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused
-from memtui.engine.model import Companion as Data
 from memtui.engine.model import Entry, Event, Mood, OutlineItem
 from memtui.layouts.companion import parse as companion
 from memtui.layouts.companion.codes import CODES
 from memtui.layouts.companion.detect import CompanionDetection
+from memtui.layouts.companion.model import Companion as Data
 
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader

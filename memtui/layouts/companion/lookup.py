@@ -10,8 +10,9 @@ from memtui.layouts.companion.ids import event_ids, event_ref, pick_event
 from memtui.layouts.companion.parse import EVENTS
 
 if TYPE_CHECKING:
-    from memtui.engine.model import Companion, Event
+    from memtui.engine.model import Event
     from memtui.engine.store import Store
+    from memtui.layouts.companion.model import Companion
 
 
 def find(

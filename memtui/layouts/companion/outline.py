@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from memtui.engine.model import Companion, OutlineItem
+from memtui.engine.model import OutlineItem
 from memtui.engine.outline import Badge, Rows
+from memtui.layouts.companion.model import Companion
 from memtui.layouts.companion.parse import EVENTS, MOOD, MOOD_AUX, PERSONA, PROFILE, SUMMARY
 
 if TYPE_CHECKING:

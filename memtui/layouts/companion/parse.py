@@ -11,12 +11,13 @@ import sys
 from collections.abc import Iterator
 
 from memtui.engine.markdown import Fences, fences, sections
-from memtui.engine.model import Companion, Event, Mood, MoodSnapshot, ProfileCategory, Span
+from memtui.engine.model import Event, Mood, MoodSnapshot, Span
 from memtui.engine.reader import StoreReader
 from memtui.engine.records import maker
 from memtui.engine.textfile import LineCounter, TextFile, iter_lines
 from memtui.engine.words import listed
 from memtui.layouts.companion.detect import EVENTS, PERSONA
+from memtui.layouts.companion.model import Companion, ProfileCategory
 from memtui.layouts.companion.vocab import EVENT_TYPES  # noqa: F401 - re-exported
 
 PROFILE = "memory/user_profile.md"

@@ -7,9 +7,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING
 
-from memtui.engine.model import Companion, Event
+from memtui.engine.model import Event
 from memtui.engine.timeline import Timeline
 from memtui.layouts.companion.ids import event_ids
+from memtui.layouts.companion.model import Companion
 from memtui.layouts.companion.parse import EVENTS, parse_date
 from memtui.layouts.companion.vocab import EVENT_TYPES
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from memtui.engine.model import Dsh, OutlineItem, Sop
+from memtui.engine.model import OutlineItem
 from memtui.engine.outline import PREFIX, Rows, archive_group, chunked, level_of, tally
 from memtui.layouts.dsh.candidate import Candidate
+from memtui.layouts.dsh.model import Dsh, Sop
 from memtui.layouts.dsh.parse import FACTS, HEAT, INDEX, META, REPORT, STATS
 from memtui.layouts.workspace.parse import DSH_L0
 

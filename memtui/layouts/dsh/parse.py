@@ -14,13 +14,14 @@ from typing import Any
 from memtui.engine import frontmatter
 from memtui.engine.findings import unparsed
 from memtui.engine.markdown import fences, sections
-from memtui.engine.model import Dsh, FactSection, Sop, item_text
+from memtui.engine.model import item_text
 from memtui.engine.reader import StoreReader
 from memtui.engine.records import maker
 from memtui.engine.textfile import TextFile, iter_lines, line_count, split_lines
 from memtui.layouts.dsh.candidate import Candidate
 from memtui.layouts.dsh.detect import DSH_INDEX as INDEX
 from memtui.layouts.dsh.detect import FACTS
+from memtui.layouts.dsh.model import Dsh, FactSection, Sop
 
 META = "memory-meta.json"
 STATS = "memory_stats.json"

@@ -15,10 +15,10 @@ from memtui.engine.records import maker
 from memtui.layouts.dsh.parse import META, STATS
 
 if TYPE_CHECKING:
-    from memtui.engine.model import Dsh
     from memtui.engine.store import Store
     from memtui.engine.write.transaction import Receipt
     from memtui.layouts.dsh.candidate import Candidate
+    from memtui.layouts.dsh.model import Dsh
 
 FACE = QueueFace(
     one="candidate",

@@ -10,8 +10,9 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from memtui.engine.model import ERROR, OutlineItem, Pointer, Section, Workspace
+from memtui.engine.model import ERROR, OutlineItem, Section
 from memtui.engine.outline import Badge, Rows, chunked, each, size_text, tally
+from memtui.layouts.workspace.model import Pointer, Workspace
 from memtui.layouts.workspace.parse import COMPANIONS, INDEX_CAP_LINES, topic_id
 
 if TYPE_CHECKING:

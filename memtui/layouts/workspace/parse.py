@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 
 from memtui.engine.markdown import HEADING, sections
-from memtui.engine.model import Pointer, Section, Workspace
+from memtui.engine.model import Section
 from memtui.engine.reader import StoreReader
 from memtui.engine.textfile import iter_lines, line_count
 from memtui.layouts.workspace.detect import (  # noqa: F401 - re-exported
@@ -16,6 +16,7 @@ from memtui.layouts.workspace.detect import (  # noqa: F401 - re-exported
     topic_files,
 )
 from memtui.layouts.workspace.detect import WORKSPACE_INDEX as INDEX
+from memtui.layouts.workspace.model import Pointer, Workspace
 
 INDEX_CAP_LINES = 200  # SPEC §1: memory.md's hard cap (the thresholds warn and block below it)
 TOPIC_NAME = re.compile(r"memory_([a-z0-9_]+)\.md")
