@@ -260,8 +260,8 @@ def events(args: argparse.Namespace) -> int:
                 "last_active": found[0].last_active if found else None,
                 "events": [
                     {
-                        **e.to_json(),
                         "id": entry_id,  # with the fingerprint where ambiguous
+                        **e.to_json(),
                         "fingerprint": fingerprint(e.text),
                         "overdue": overdue,
                     }

@@ -79,7 +79,7 @@ class Companion(CompanionDetection, Layout):
         if entry.kind == "event":
             for e in data.events:
                 if e.span == entry.span:
-                    return {"event": e.to_json()}
+                    return {"event": {"id": entry.id, **e.to_json()}}
         return {}
 
     generates = "MEMORY.md's unresolved block"
