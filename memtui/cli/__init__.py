@@ -110,6 +110,7 @@ class _Version(argparse.Action):
 
 def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     from memtui.cli.store_arg import add_positional_paths
+    from memtui.engine.detection import default_said
 
     parser = argparse.ArgumentParser(
         prog="memtui",
@@ -127,7 +128,7 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     store.add_argument(
         "--store",
         metavar="PATH",
-        help="the store's root (default: this folder if it is a store, else ~/.dsh/memory)",
+        help=f"the store's root (default: {default_said()})",
     )
     if verb in READ_VERBS:  # that verb's parser alone
         import_module(f"memtui.cli.{VERB_TABLE[verb][0]}").register(verbs, store, only=verb)

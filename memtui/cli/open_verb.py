@@ -11,12 +11,14 @@ from memtui.cli.read_verbs import store_root, summary
 
 
 def register(verbs: Any, _store: Any) -> None:
+    from memtui.engine.detection import default_said
+
     p = verbs.add_parser("open", description="Open the memtui app on a store.")
     p.add_argument(
         "path",
         nargs="?",
         metavar="PATH",
-        help="the store (default: this folder if it is a store, else ~/.dsh/memory)",
+        help=f"the store (default: {default_said()})",
     )
     p.add_argument("--read-only", action="store_true", help="disable every change")
     p.add_argument("--summary", action="store_true", help="print a summary, don't open the app")

@@ -69,11 +69,12 @@ def register(verbs: Any, store: argparse.ArgumentParser, only: str | None = None
 
 
 def store_root(given: str | None) -> str:
-    """--store, else this folder if it is a store, else ~/.dsh/memory (SPEC §6).
+    """--store, else this folder if it is a store, else a layout's default store if it
+    exists (Detection.default_store; SPEC §6: ~/.dsh/memory).
 
     A folder holding no known layout is a wrong call (exit 2), refused before anything
     is read or written: a write verb would otherwise leave a .memory.lock in it."""
-    from memtui.engine.detection import looks_like_store, no_layout
+    from memtui.engine.detection import default_store, looks_like_store, no_layout
 
     if given:
         if not os.path.isdir(given):
@@ -82,8 +83,8 @@ def store_root(given: str | None) -> str:
     elif looks_like_store(os.getcwd()):
         return os.getcwd()
     else:
-        root = os.path.expanduser("~/.dsh/memory")
-        if not os.path.isdir(root):
+        root = default_store() or ""
+        if not root:
             raise CallError(
                 "no memory store here: pass --store PATH, run inside a store, "
                 "or try `memtui demo` for a sample one"

@@ -81,3 +81,22 @@ def stores_near(root: str) -> list[tuple[str, tuple[str, ...]]]:
     paths.append(os.path.dirname(root.rstrip(os.sep)) or root)
     found = [(p, layouts_at(p)) for p in paths if os.path.realpath(p) != os.path.realpath(root)]
     return [(p, layouts) for p, layouts in found if layouts]
+
+
+def default_stores() -> list[str]:
+    """The stores a layout opens when none is given and the current folder is none
+    (Detection.default_store, SPEC §6), as written (`~/.dsh/memory`)."""
+    return [d.default_store for d in detectors().values() if d.default_store]
+
+
+def default_store() -> str | None:
+    """The first of default_stores() that exists, its `~` expanded; None: none does."""
+    found = (os.path.expanduser(p) for p in default_stores())
+    return next((p for p in found if os.path.isdir(p)), None)
+
+
+def default_said() -> str:
+    """The default, for a --store help: `this folder if it is a store, else …`."""
+    return " or ".join(["this folder if it is a store", *default_stores()]).replace(
+        " or ", ", else ", 1
+    )

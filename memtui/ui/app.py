@@ -461,7 +461,7 @@ class MemtuiApp(App[None]):
                 active.query(Pane).first().focus()
 
     def _show_tabs(self, store: Store) -> None:
-        """Tabs only for panes the store has (a dsh-only store: no Events, no Mood)."""
+        """Tabs only for panes the store has (no layout with a timeline: no Events)."""
         from memtui.ui.panes.registry import absent
 
         found = self.query("#panes")

@@ -58,6 +58,7 @@ class DshDetection(Detection):
     keeps_queue = True
     thresholds = {"l1_warn_lines": 25, "l1_max_lines": 30}  # index.txt: warn, error above
     looked_in = "~/.dsh/memory"
+    default_store = "~/.dsh/memory"  # SPEC §6: the store when none is given
     log_ids = {"accepted": "pending:", "rejected": "pending:"}  # the candidates acted on
 
     def usual_places(self, home: str, env: Mapping[str, str]) -> list[str]:

@@ -2,7 +2,7 @@
 each row is an OutlineItem, drawn as its label and badges coloured by level.
 
 Only the top of the tree is built on each snapshot; a row's children are asked of the
-engine when it is first expanded (a dsh store may hold 5,000 sops: they are counted,
+engine when it is first expanded (a folder may hold 5,000 entries: they are counted,
 not built). Every label is a Rich Text built with `ui.safe`, since file names,
 headings and descriptions are store text.
 """

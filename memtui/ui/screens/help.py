@@ -26,9 +26,9 @@ from memtui.ui.widgets.footer import Footer
 PANE_HELP = (
     ("index", "Index", "the store's files, by layout, as a tree; pick one to open it"),
     ("file", "File", "one file's text exactly as stored (control characters made visible)"),
-    ("events", "Events", "the companion's events.md as a timeline: type, date, stars, status, due"),
-    ("mood", "Mood", "mood_state.md: valence and energy over the snapshots, steps checked"),
-    ("pending", "Pending", "the dsh candidates in pending/ waiting to be accepted or rejected"),
+    ("events", "Events", "a layout's dated entries as a timeline: type, date, stars, status, due"),
+    ("mood", "Mood", "the mood history: valence and energy over the snapshots, steps checked"),
+    ("pending", "Pending", "what agents staged for approval, every queue: accept or reject it"),
     ("warnings", "Warnings", "every finding (errors, warnings, notes) with its file and line"),
 )
 
