@@ -24,17 +24,17 @@ CLAUDE = {
 @pytest.mark.parametrize(
     ("files", "said"),
     [
-        (OPENCLAW, "nothing pending: the store's queue is empty (openclaw)"),
+        (OPENCLAW, "nothing to approve — the store's queue is empty (openclaw)"),
         (
             {**OPENCLAW, "memory/audit/suggestions.jsonl": ""},
-            "nothing pending: the store's queue is empty (openclaw)",
+            "nothing to approve — the store's queue is empty (openclaw)",
         ),
         (
             {**HERMES, "pending/memory/.keep": ""},
-            "nothing pending: the store's queue is empty (hermes)",
+            "nothing to approve — the store's queue is empty (hermes)",
         ),
-        (DSH, "nothing pending: the store's queue is empty (dsh)"),
-        ({**DSH, **HERMES}, "nothing pending: the store's queues are empty (dsh, hermes)"),
+        (DSH, "nothing to approve — the store's queue is empty (dsh)"),
+        ({**DSH, **HERMES}, "nothing to approve — the store's queues are empty (dsh, hermes)"),
         (CLAUDE, "this store has no approval queue (those of the dsh, hermes, openclaw layouts)"),
     ],
     ids=["openclaw", "openclaw-empty-log", "hermes", "dsh", "dsh+hermes", "claude"],
@@ -69,7 +69,11 @@ def test_an_openclaw_queue_whose_items_are_all_settled_says_it_is_empty(
     assert code == 0 and out.startswith("openclaw-audit:ma_1")  # listed while pending
     (root / "memory/audit/suggestions.jsonl").write_text(f"{staged}\n{settled}\n")
     code, out, err = cli(capsys, "--store", str(root), "pending")
-    assert (code, out, err) == (0, "nothing pending: the store's queue is empty (openclaw)\n", "")
+    assert (code, out, err) == (
+        0,
+        "nothing to approve — the store's queue is empty (openclaw)\n",
+        "",
+    )
     code, out, _ = cli(capsys, "--store", str(root), "pending", "--json")
     assert (json.loads(out)["queue"], json.loads(out)["pending"]) == ([], [])
 
@@ -79,6 +83,6 @@ def test_dsh_filters_that_match_nothing_say_so(tmp_path: Path, capsys) -> None:
     code, out, err = cli(capsys, "--store", str(root), "pending", "--type", "sop")
     assert (code, out, err) == (
         0,
-        "nothing pending: no dsh candidate matches --type/--target\n",
+        "nothing to approve — no dsh candidate matches --type/--target\n",
         "",
     )

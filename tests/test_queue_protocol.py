@@ -150,7 +150,7 @@ def test_the_cli_offers_the_options_a_layout_declares(
     assert code == 0, err
     assert out.startswith("hermes-pending:a1b2c3d4") and "b2c3d4e5" not in out
     code, out, _ = cli(capsys, "--store", str(root), "pending", "--origin", "nobody")
-    assert out == "nothing pending: no hermes queued write matches --origin\n"
+    assert out == "nothing to approve — no hermes queued write matches --origin\n"
 
 
 def test_accept_completes_every_queues_ids(tmp_path: Path, capsys) -> None:

@@ -111,9 +111,7 @@ def _nothing(found: Queues, picks: dict[QueueOption, Any]) -> str:
         return queue.nothing_said(found)
     name = _declaring(next(iter(picks)))[0]
     pickers = [o for o in _options(True) if name in _declaring(o)]
-    return (
-        f"nothing pending: no {name} {queue.face(name).one} matches {_flags(pickers, slashed=True)}"
-    )
+    return f"nothing to approve — no {name} {queue.face(name).one} matches {_flags(pickers, slashed=True)}"
 
 
 def _said(item: QueueItem) -> str:

@@ -70,7 +70,7 @@ def register(verbs: Any, store: argparse.ArgumentParser, only: str | None = None
 
 def store_root(given: str | None) -> str:
     """--store, else this folder if it is a store, else a layout's default store if it
-    exists (Detection.default_store; SPEC §6: ~/.dsh/memory).
+    exists (Detection.default_store, SPEC §6).
 
     A folder holding no known layout is a wrong call (exit 2), refused before anything
     is read or written: a write verb would otherwise leave a .memory.lock in it."""

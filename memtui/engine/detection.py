@@ -85,7 +85,7 @@ def stores_near(root: str) -> list[tuple[str, tuple[str, ...]]]:
 
 def default_stores() -> list[str]:
     """The stores a layout opens when none is given and the current folder is none
-    (Detection.default_store, SPEC §6), as written (`~/.dsh/memory`)."""
+    (Detection.default_store, SPEC §6), as written (under `~`)."""
     return [d.default_store for d in detectors().values() if d.default_store]
 
 

@@ -192,7 +192,7 @@ class MoodSnapshot:
 
 @dataclass(frozen=True, slots=True)
 class Mood:
-    # where the companion agent keeps it (SPEC §2), for faces that say it is absent
+    # where its agent keeps it (SPEC §2), for faces that say it is absent
     FILE: ClassVar[str] = "memory/mood_state.md"
     AUX: ClassVar[str] = ".mood_state_aux"  # consecutive_g4c_count lives here
 

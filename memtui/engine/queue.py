@@ -378,4 +378,4 @@ def nothing_said(found: Queues) -> str:
             f"this store has no approval queue (those of the {', '.join(queue_layouts())} layouts)"
         )
     which = "queue is" if len(present) == 1 else "queues are"
-    return f"nothing pending: the store's {which} empty ({', '.join(present)})"
+    return f"nothing to approve — the store's {which} empty ({', '.join(present)})"

@@ -98,7 +98,7 @@ class Detection:
     # Where its stores usually are, in words, for `memtui stores` ("~/.<agent>/memory").
     looked_in: str = ""
     # The store opened when none is given and the current folder is none (SPEC §6),
-    # if it exists: "~/.dsh/memory".
+    # if it exists (a path under ~).
     default_store: str = ""
     # The keys of its own verbs' audit details that name its entries -> the prefix that
     # makes each an id ({"accepted": "<kind>:"}) (engine.oplog).
