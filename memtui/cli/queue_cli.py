@@ -111,7 +111,8 @@ def _nothing(found: Queues, picks: dict[QueueOption, Any]) -> str:
         return queue.nothing_said(found)
     name = _declaring(next(iter(picks)))[0]
     pickers = [o for o in _options(True) if name in _declaring(o)]
-    return f"nothing to approve — no {name} {queue.face(name).one} matches {_flags(pickers, slashed=True)}"
+    flags = _flags(pickers, slashed=True)
+    return f"nothing to approve — no {name} {queue.face(name).one} matches {flags}"
 
 
 def _said(item: QueueItem) -> str:
