@@ -129,35 +129,38 @@ def edit(
 ) -> Receipt:
     """The file's or the section's text replaced by `new_text` (in the file's line
     ending, ending as the old text did); the rest of the file byte for byte as it was.
-    A section's text keeps its own `## ` heading and stays one section."""
-    from memtui.engine.ops.replace import fit
+    A section's text keeps its own `## ` heading and stays one section. The engine's
+    replace_entry does the rest: the lock, the check against what was seen, read-back."""
+    from memtui.engine.ops.replace import replace_entry
 
     if not isinstance(new_text, str):
         raise Refused("the new text must be text")
     name, fp = split_expect(name, expect)
     entry_id = f"{KIND}:{name}"
-    if seen_text is not None:  # the text seen names the entry more exactly than an id
-        fp = fingerprint(seen_text)
     file, heading = _split(name)
-    if not new_text.strip():
-        raise Refused(
-            f"{entry_id}: the new text is empty; an edit never removes an entry (archiving "
-            "a section does: `memtui archive`); nothing was written"
-        )
-    check_root(root)
-    limits = thresholds(root)
-    with Transaction(root, "edit", details={"entry": entry_id}, dry_run=dry_run) as tx:
-        rel, tf, span = _current(tx, file, (entry_id, heading, fp), limits)
-        new = fit(new_text, _text(tf, span), tf.text)
+
+    def target(tx_root: str, shown: str | None, _seen: bool) -> Any:
+        def locate(tf: TextFile) -> tuple[int, int]:
+            span = locate_entry(tf, entry_id, heading, shown)
+            return span.char_start, span.char_stop
+
+        return _bank_file(tx_root, file), locate, None
+
+    def one_section(change: Any) -> None:
         if heading is not None:
-            _one_section(entry_id, new)
-        text = tf.text[: span.char_start] + new + tf.text[span.char_stop :]
-        tx.details["file"] = rel
-        if text != tf.text:
-            tx.write(rel, tf.encode(text))
-        else:
-            tx.details["unchanged"] = True
-        return tx.commit()
+            _one_section(entry_id, change.new)
+
+    return replace_entry(
+        root,
+        KIND,
+        new_text,
+        target,
+        entry_id=entry_id,
+        seen_text=seen_text,
+        expect=fp,
+        dry_run=dry_run,
+        check=one_section,
+    )
 
 
 def _one_section(entry_id: str, new: str) -> None:
