@@ -114,3 +114,13 @@ def test_the_pending_pane_knows_queues_not_the_layouts_behind_them():
         assert not [n for n in names() if n in text.lower()], path.name
         assert "memtui.layouts" not in text and "RunOp" not in text, path.name
     assert len((UI / "panes" / "pending.py").read_text(encoding="utf-8").splitlines()) < 400
+
+
+def test_no_pane_builds_an_engine_call() -> None:
+    """A pane posts what the user wants (ChangeEntries, ApproveItems, RejectItems, ...),
+    never a closure over an engine call (RunOp): the shell hands a wish to the engine."""
+    panes = UI / "panes"
+    offenders = sorted(
+        path.name for path in panes.glob("*.py") if "RunOp" in path.read_text(encoding="utf-8")
+    )
+    assert offenders == []

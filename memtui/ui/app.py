@@ -31,6 +31,7 @@ from memtui.ui.heap import Heap
 from memtui.ui.messages import (
     ApproveItems,
     Ask,
+    ChangeEntries,
     Confirm,
     EditEntry,
     OpDone,
@@ -417,6 +418,18 @@ class MemtuiApp(App[None]):
             self.run_op(label, fn, apply)
         else:
             self.confirm(message.confirm, lambda: self.run_op(label, fn, apply))
+
+    def on_change_entries(self, message: ChangeEntries) -> None:
+        from memtui.engine import ops
+
+        call = {"archive": ops.archive, "restore": ops.restore, "mark": ops.mark}[message.verb]
+        root, entries, options = self.root, message.entries, dict(message.options)
+
+        def change() -> Any:
+            done = [call(root, entry, expect=shown, **options) for entry, shown in entries]
+            return done[0] if len(done) == 1 else done
+
+        self.on_run_op(RunOp(message.label, change, message.confirm))
 
     def on_approve_items(self, message: ApproveItems) -> None:
         from memtui.ui import approving

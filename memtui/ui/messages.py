@@ -102,6 +102,20 @@ class RunOp(Message):
 
 
 @dataclass
+class ChangeEntries(Message):
+    """Archive, restore or mark these entries, each as the snapshot showed it: its id and
+    its fingerprint then (the engine refuses one the agent changed since). `options` go
+    to the engine's call (an item to archive, a state to mark); one or several entries
+    are one operation, after `confirm` when given."""
+
+    verb: str  # archive | restore | mark (engine.ops)
+    entries: tuple[tuple[str, str | None], ...]  # (entry id, fingerprint as shown)
+    label: str
+    confirm: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
 class ApproveItems(Message):
     """Approve these queued items (any layouts'), each as the snapshot shown it: its id,
     and its fingerprint then (worked out in the op's worker: 10,000 selected items cost

@@ -7,9 +7,7 @@ when the Rows widget draws it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 
 from rich.style import Style
 from rich.text import Text
@@ -17,13 +15,12 @@ from textual import work
 from textual.binding import Binding
 from textual.message import Message
 
-from memtui.engine import ops
 from memtui.engine.identity import fingerprint
 from memtui.engine.model import Event
 from memtui.engine.store import Store
 from memtui.engine.timeline import Timeline, archived, timeline
 from memtui.engine.views import views
-from memtui.ui.messages import EditEntry, OpenFile, RunOp, ShowHistory
+from memtui.ui.messages import ChangeEntries, EditEntry, OpenFile, ShowHistory
 from memtui.ui.panes.listing import GONE, ListPane
 from memtui.ui.safe import literal, row
 from memtui.ui.widgets.rows import Rows
@@ -333,9 +330,9 @@ class EventsPane(ListPane):
     def action_toggle_done(self) -> None:
         current = self.current
         if current is not None and current[0].is_open:
-            self._change_current("done", partial(ops.mark, state="done"))
+            self._change_current("done", "mark", state="done")
         elif current is not None:
-            self._change_current("reopen", partial(ops.mark, state="open"))
+            self._change_current("reopen", "mark", state="open")
         else:
             self.lost_said("done")
 
@@ -344,28 +341,28 @@ class EventsPane(ListPane):
         if self.archived:
             where = line.file if line is not None else ""
             question = f"Restore {{id}}: move it back to where it was in {where}?"
-            self._change_current("restore", ops.restore, question)
+            self._change_current("restore", "restore", question)
             return
         where = line.archive if line is not None else ""
         question = (
             f"Archive {{id}}: move it to {where}? (v lists archived events; x there restores it)"
         )
-        self._change_current("archive", ops.archive, question)
+        self._change_current("archive", "archive", question)
 
-    def _change_current(self, verb: str, op: Callable[..., object], question: str = "") -> None:
-        """`op(root, "KIND:ID", expect=FINGERPRINT)` on the highlighted event as shown,
-        run by the app as "VERB ID"; with a `question` ({id} in it), only once the user
-        says yes. The engine refuses if the event is not the one shown any more."""
+    def _change_current(self, verb: str, op: str, question: str = "", **options: str) -> None:
+        """The engine's `op` (ChangeEntries) on the highlighted event as shown, run by the
+        app as "VERB ID"; with a `question` ({id} in it), only once the user says yes.
+        The engine refuses if the event is not the one shown any more."""
         current, store = self.current, self.store
         if current is None or store is None:
             self.lost_said(verb)
             return
         event, entry_id = current
         self._acted = entry_id
-        root, ref, shown = store.root, self._entry_id(entry_id), fingerprint(event.text)
+        ref, shown = self._entry_id(entry_id), fingerprint(event.text)
         label = shown_label(entry_id)
         ask = question.format(id=label) if question else None
-        self.post_message(RunOp(f"{verb} {label}", lambda: op(root, ref, expect=shown), ask))
+        self.post_message(ChangeEntries(op, ((ref, shown),), f"{verb} {label}", ask, options))
 
     def action_edit(self) -> None:
         current = self.current

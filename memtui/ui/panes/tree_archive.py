@@ -10,7 +10,7 @@ from typing import Any
 from textual import work
 
 from memtui.engine.store import Store
-from memtui.ui.messages import Ask, RunOp, Say
+from memtui.ui.messages import Ask, ChangeEntries, Say
 
 LISTED = 12  # entries a bulk archive's confirm names before "… and N more"
 EVENTS_ELSEWHERE = (
@@ -30,11 +30,7 @@ class Archiving:
         from memtui.engine import ops
 
         entries = list(dict.fromkeys(self.selected.values()))
-        root = self.store.root if self.store is not None else ""
-        shown = [(entry, self._shown(entry)) for entry in entries]
-
-        def archive_all() -> list[Any]:
-            return [ops.archive(root, entry, expect=fp) for entry, fp in shown]
+        shown = tuple((entry, self._shown(entry)) for entry in entries)
 
         listed = [f"  {e}" for e in entries[:LISTED]]
         if len(entries) > LISTED:
@@ -46,7 +42,7 @@ class Archiving:
             + "\n".join(listed)
         )
         label = f"archive {len(entries):,} entries"
-        self.post_message(RunOp(label, archive_all, confirm=question))
+        self.post_message(ChangeEntries("archive", shown, label, question))
 
     def action_archive(self: Any) -> None:
         if self.selected:
@@ -69,8 +65,6 @@ class Archiving:
             return
         from memtui.engine import ops
 
-        root = self.store.root if self.store is not None else ""
-        op = ops.archive if verb == "archive" else ops.restore
         shown = self._shown(entry if verb == "archive" else spec.rel)
         if verb == "archive":
             question = (
@@ -79,9 +73,7 @@ class Archiving:
             )
         else:
             question = f"Restore {entry} {ops.restored_from(entry)}?"
-        self.post_message(
-            RunOp(f"{verb} {entry}", lambda: op(root, entry, expect=shown), confirm=question)
-        )
+        self.post_message(ChangeEntries(verb, ((entry, shown),), f"{verb} {entry}", question))
 
     def _shown(self: Any, ref: str | None) -> str | None:
         """The fingerprint of entry `ref` (a file: `rel`) as this snapshot shows it: the
@@ -133,7 +125,6 @@ class Archiving:
         """Which (entry id, item), then archive or restore it; `shown`: the entry's
         fingerprint as displayed (an item is named by its text, so a restore needs
         none); `where`: where an archived item goes, in words."""
-        from memtui.engine import ops
         from memtui.ui.screens.choose import ChoiceScreen
 
         if not pairs:
@@ -146,8 +137,6 @@ class Archiving:
             else "Restore which item? It goes back where it was in its category."
         )
         choices = [item if archiving else f"{_name(entry)} · {item}" for entry, item in pairs]
-        op = ops.archive if archiving else ops.restore
-        root = self.store.root if self.store is not None else ""
 
         def picked(index: int | None) -> None:
             if index is None:
@@ -155,10 +144,12 @@ class Archiving:
             entry, item = pairs[index]
             name = _name(entry)
             self.post_message(
-                RunOp(
+                ChangeEntries(
+                    "archive" if archiving else "restore",
+                    ((entry, shown),),
                     f"{'archive' if archiving else 'restore'} {name} item",
-                    lambda: op(root, entry, item=item, expect=shown),
-                    confirm=f"{'Archive' if archiving else 'Restore'} “{item}” ({name})?",
+                    f"{'Archive' if archiving else 'Restore'} “{item}” ({name})?",
+                    {"item": item},
                 )
             )
 
