@@ -266,7 +266,7 @@ class ContextFile:
     first_unloaded_line: int | None  # 1-based; None: the whole file is loaded
     lines: int  # lines loaded
     note: str = ""  # why it is cut where it is, in words
-    # The last line not loaded, when the file's end is loaded again (OpenClaw keeps a
+    # The last line not loaded, when the file's end is loaded again (an agent may keep a
     # tail); None: nothing after the cut is loaded.
     last_unloaded_line: int | None = None
     # Why memtui could not read the file the agent loads (the reader's reason); its

@@ -42,7 +42,7 @@ class Detection:
 
     name: str = ""
     looks_for: str = ""  # what detect() looks for, for "holds no memory store"
-    title: str = ""  # what it holds, in words (`memtui demo --help`): "a Hermes Agent home"
+    title: str = ""  # what it holds, in words (`memtui demo --help`), e.g. "an agent's home"
     full: str = ""  # "module:Class" of its Layout, imported when the store is parsed
     # Detection order, lowest first (entry points come in no order): what a store lists
     # its layouts by. The built-ins take 10-60; a third party without one comes after.
