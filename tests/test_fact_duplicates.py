@@ -35,6 +35,7 @@ def reference(tf: TextFile) -> list[tuple[int, str]]:
 
 def parsed(tf: TextFile) -> list[tuple[int, str]]:
     reader = StoreReader("/nowhere", frozenset(), frozenset(), Thresholds(), dt.date(2026, 11, 29))
+    reader.findings.layout = "dsh"  # as open_store runs its parse: its codes are declared
     dsh._parse_facts(reader, tf)
     return [(f.line, f.message) for f in reader.findings.items if f.code == "fact-duplicate"]
 
