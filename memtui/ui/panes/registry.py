@@ -17,17 +17,56 @@ class PaneSpec:
     title: str  # the tab's and the Footer's
     tip: str  # the palette's title (the binding's tooltip)
     cls: str  # module.Class under ui.panes, imported when the pane is made
+    about: str  # what it shows, for the help screen
     # the view it shows (Layout.views): its tab is hidden where no layout feeds it
     needs: str | None = None
 
 
 PANES = (
-    PaneSpec("index", "Index", "Show the index tree", "index_tree.IndexPane"),
-    PaneSpec("file", "File", "Show the file viewer", "viewer.FilePane"),
-    PaneSpec("events", "Events", "Show the events timeline", "events.EventsPane", "timeline"),
-    PaneSpec("mood", "Mood", "Show the mood chart", "mood.MoodPane", "mood"),
-    PaneSpec("pending", "Pending", "Show the pending queue", "pending.PendingPane"),
-    PaneSpec("warnings", "Warnings", "Show the warnings", "warnings.WarningsPane"),
+    PaneSpec(
+        "index",
+        "Index",
+        "Show the index tree",
+        "index_tree.IndexPane",
+        "the store's files, by layout, as a tree; pick one to open it",
+    ),
+    PaneSpec(
+        "file",
+        "File",
+        "Show the file viewer",
+        "viewer.FilePane",
+        "one file's text exactly as stored (control characters made visible)",
+    ),
+    PaneSpec(
+        "events",
+        "Events",
+        "Show the events timeline",
+        "events.EventsPane",
+        "a layout's dated entries as a timeline: type, date, stars, status, due",
+        "timeline",
+    ),
+    PaneSpec(
+        "mood",
+        "Mood",
+        "Show the mood chart",
+        "mood.MoodPane",
+        "the mood history: valence and energy over the snapshots, steps checked",
+        "mood",
+    ),
+    PaneSpec(
+        "pending",
+        "Pending",
+        "Show the pending queue",
+        "pending.PendingPane",
+        "what agents staged for approval, every queue: accept or reject it",
+    ),
+    PaneSpec(
+        "warnings",
+        "Warnings",
+        "Show the warnings",
+        "warnings.WarningsPane",
+        "every finding (errors, warnings, notes) with its file and line",
+    ),
 )
 BY_KEY = {spec.key: spec for spec in PANES}
 

@@ -19,18 +19,13 @@ from textual.keys import key_to_character
 from textual.screen import Screen
 from textual.widgets import Static, TextArea
 
+from memtui.ui.panes.registry import PANES
 from memtui.ui.screens.page import PageScreen
 from memtui.ui.style import component_style
 from memtui.ui.widgets.footer import Footer
 
-PANE_HELP = (
-    ("index", "Index", "the store's files, by layout, as a tree; pick one to open it"),
-    ("file", "File", "one file's text exactly as stored (control characters made visible)"),
-    ("events", "Events", "a layout's dated entries as a timeline: type, date, stars, status, due"),
-    ("mood", "Mood", "the mood history: valence and energy over the snapshots, steps checked"),
-    ("pending", "Pending", "what agents staged for approval, every queue: accept or reject it"),
-    ("warnings", "Warnings", "every finding (errors, warnings, notes) with its file and line"),
-)
+# The panes as the registry declares them: key, title, what each shows.
+PANE_HELP = tuple((spec.key, spec.title, spec.about) for spec in PANES)
 
 SAFETY = (
     "Every change memtui makes goes through one transaction: it takes the store lock "
