@@ -7,7 +7,6 @@ never a crash of `check`."""
 from __future__ import annotations
 
 import json
-from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ import pytest
 import memtui.engine.layouts as registry
 from memtui.cli import main
 from memtui.engine.findings import SHARED, all_codes
+from memtui.engine.layouts.entry_points import EntryPoint
 from memtui.engine.store import open_store
 from memtui.engine.write.transaction import Conflict
 from tests.tiny_layout import GENERATED
@@ -30,7 +30,7 @@ def tiny(monkeypatch):
     """The tiny layout registered beside the built-in ones."""
     found = (
         *registry._entry_points(),
-        EntryPoint("tiny", "tests.tiny_layout:TinyDetection", registry.GROUP),
+        EntryPoint("tiny", "tests.tiny_layout:TinyDetection", "tests"),
     )
     _clear()
     monkeypatch.setattr(registry, "_entry_points", lambda: found)

@@ -44,7 +44,9 @@ class Thresholds:
             raise AttributeError(name)
         if name in self._set:
             return self._set[name]
-        known = defaults()
+        from memtui.engine.layouts import merged
+
+        known = merged("thresholds")  # made once a registry: no new dict each threshold read
         if name not in known:
             raise AttributeError(f"no threshold {name!r} is declared (Detection.thresholds)")
         return known[name]

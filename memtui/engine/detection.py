@@ -97,6 +97,5 @@ def default_store() -> str | None:
 
 def default_said() -> str:
     """The default, for a --store help: `this folder if it is a store, else …`."""
-    return " or ".join(["this folder if it is a store", *default_stores()]).replace(
-        " or ", ", else ", 1
-    )
+    stores = " or ".join(default_stores())
+    return "this folder if it is a store" + (f", else {stores}" if stores else "")

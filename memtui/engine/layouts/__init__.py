@@ -45,19 +45,19 @@ def _entry_points() -> tuple[EntryPoint, ...]:
     a listing of each sys.path folder); importing none of them."""
     from memtui.engine.layouts.entry_points import entry_points
 
-    found = sorted(entry_points(GROUP), key=lambda ep: (_dist(ep) != BUILTIN, ep.name))
+    found = sorted(entry_points(GROUP), key=lambda ep: (ep.dist != BUILTIN, ep.name))
     unique: dict[str, EntryPoint] = {}
     for ep in found:  # a name registered twice: memtui's own wins, the other is named
         if ep.name in unique:
             skip(
-                f"{ep.name} ({_dist(ep) or ep.value})",
-                f"layout {ep.name!r} ({ep.value}, from {_dist(ep) or 'an unnamed package'}) "
-                f"is skipped: {_dist(unique[ep.name]) or unique[ep.name].value} registers "
+                f"{ep.name} ({ep.dist or ep.value})",
+                f"layout {ep.name!r} ({ep.value}, from {ep.dist or 'an unnamed package'}) "
+                f"is skipped: {unique[ep.name].dist or unique[ep.name].value} registers "
                 "a layout of that name",
             )
         else:
             unique[ep.name] = ep
-    if not any(_dist(ep) == BUILTIN for ep in found):
+    if not any(ep.dist == BUILTIN for ep in found):
         skip(
             BUILTIN,
             f"memtui's own layouts are not registered (no {GROUP} entry points of the "
@@ -66,16 +66,10 @@ def _entry_points() -> tuple[EntryPoint, ...]:
     return tuple(unique.values())
 
 
-def _dist(ep: EntryPoint) -> str:
-    """The distribution's name: importlib.metadata's holds it as an object (or None)."""
-    dist = getattr(ep, "dist", None)
-    return dist if isinstance(dist, str) else getattr(dist, "name", "") or ""
-
-
 @cache
 def builtin(name: str) -> bool:
     """Whether the layout comes with memtui (held to its tests, not guarded at run time)."""
-    return any(ep.name == name and _dist(ep) == BUILTIN for ep in _entry_points())
+    return any(ep.name == name and ep.dist == BUILTIN for ep in _entry_points())
 
 
 def names() -> tuple[str, ...]:
