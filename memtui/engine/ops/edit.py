@@ -10,7 +10,7 @@ import os
 from memtui.engine.identity import split_expect
 from memtui.engine.layouts import bare_kind, for_kind
 from memtui.engine.ops.common import Refused
-from memtui.engine.ops.replace import read_only, replace_entry, whole
+from memtui.engine.ops.replace import replace_entry, whole
 from memtui.engine.paths import LAYOUT_DIRS, is_temp_name
 from memtui.engine.write.transaction import HISTORY, Receipt, WriteError, check_path
 
@@ -76,9 +76,3 @@ def _file(root: str, path: str) -> str:
     if not os.path.isfile(os.path.join(root, rel)):
         raise Refused(f"no entry file:{rel} (it does not exist)")
     return rel
-
-
-def is_l0(root: str, rel: str) -> bool:
-    """Whether a layout keeps `rel` read-only unless the user insists (Layout.read_only:
-    meta-rules); the name the faces know."""
-    return read_only(root, rel) is not None

@@ -11,7 +11,6 @@ from memtui.engine.config import Thresholds
 from memtui.engine.identity import check_shown, check_shown_bytes, split_expect
 from memtui.engine.markdown import HEADING, fences, sections
 from memtui.engine.ops.common import Refused, thresholds
-from memtui.engine.ops.edit import is_l0
 from memtui.engine.ops.lines import (
     Line,
     append_block,
@@ -26,6 +25,7 @@ from memtui.engine.ops.lines import (
 )
 from memtui.engine.ops.places import Place, block, locate, put_back, removal, under
 from memtui.engine.ops.places_book import Book
+from memtui.engine.ops.replace import read_only
 from memtui.engine.textfile import TextFile, line_count
 from memtui.engine.write.transaction import Receipt, Transaction, WriteError
 from memtui.layouts.workspace.parse import ARROW, INDEX, TOPIC_LIKE, pointer_file, topic_id
@@ -212,7 +212,7 @@ def new_topic_file(root: str, name: str) -> str:
     if not isinstance(name, str) or not TOPIC_NAME.fullmatch(name):
         raise Refused(f"topic name {name!r}: use lower-case ASCII letters, digits and _")
     filename = f"memory_{name}.md"
-    if is_l0(root, filename):
+    if read_only(root, filename) is not None:
         raise Refused(f"{filename} holds the dsh layout's L0 meta-rules; it is not a topic")
     return filename
 
@@ -252,7 +252,9 @@ def archive_topic(
         if src is None:
             check_shown(f"topic:{name}", None, expect, f"memory_{name}.md")
             raise Refused(f"no topic {name!r} (memory_{name}.md does not exist)")
-        if is_l0(tx.root, src):  # in a dsh store it is the L0 meta-rules, not a topic
+        if (
+            read_only(tx.root, src) is not None
+        ):  # in a dsh store it is the L0 meta-rules, not a topic
             raise Refused(f"{src} holds the dsh layout's L0 meta-rules; it is not archived")
         dst = f"{ARCHIVE}/{src}"
         _check_move(tx, src, dst, (f"topic:{name}", expect))
