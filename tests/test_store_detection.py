@@ -118,3 +118,15 @@ def test_a_workspace_whose_last_topic_is_archived_stays_a_store(tmp_path):
     assert listed.returncode == 0 and "archive-topic" in listed.stdout
     assert run_cli("restore", "topic:bill", "--store", str(root)).returncode == 0
     assert memory_digest(root) == before
+
+
+@pytest.mark.parametrize("codex_file", ["memory_summary.md", "raw_memories.md"])
+def test_a_codex_memories_folder_is_not_taken_for_claudes(tmp_path, codex_file):
+    """Codex keeps a MEMORY.md too, beside its summary and raw memories: a link in it to
+    a rollout summary must not make the folder a Claude memory folder."""
+    from memtui.engine.detection import layouts_at
+
+    (tmp_path / "MEMORY.md").write_text("- [deploy](rollout_summaries/deploy.md)\n")
+    assert "claude" in layouts_at(str(tmp_path))
+    (tmp_path / codex_file).write_text("# Summary\n")
+    assert "claude" not in layouts_at(str(tmp_path))

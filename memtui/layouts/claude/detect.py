@@ -25,6 +25,8 @@ ARCHIVE_LINES = "index-lines.jsonl"  # the MEMORY.md lines of archived memories
 RECALL_LINES = 30  # FRONTMATTER_MAX_LINES: what recall reads of each memory
 TYPES = ("user", "feedback", "project", "reference")
 # `- [Title](file.md) — hook`: a Markdown link to a .md file, anywhere on the line.
+# A Codex memories folder ($CODEX_HOME/memories) has its own MEMORY.md beside these.
+CODEX_FILES = ("memory_summary.md", "raw_memories.md")
 LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)<>\s]+?\.md)>?(?:\s+\"[^\"]*\")?\s*\)")
 
 
@@ -50,6 +52,8 @@ class ClaudeDetection(Detection):
     def detect(self, top: Listing) -> bool:
         if COMPANION_EVENTS in top.files or openclaw_workspace(top):
             return False  # that MEMORY.md is the companion's (beside its events), or OpenClaw's
+        if any(f in top.root_files for f in CODEX_FILES):
+            return False  # that MEMORY.md is Codex's (SPEC §3b "More agents": codex)
         if INDEX in top.root_files and _pointers(_head(top.root, INDEX, 64 * 1024)):
             return True
         typed = (f for f in top.root_files if f.endswith(".md") and f != INDEX)
