@@ -106,6 +106,25 @@ def test_its_demo_opens_with_it_detected(name: str, demos: Callable[[str], Path]
     assert list(iter_entries(store)), f"the {name} demo holds no entry"
 
 
+def test_the_full_demo_holds_each_layout_where_its_own_demo_puts_it(
+    demos: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """`memtui demo` writes every layout side by side: in each of its folders exactly
+    the layouts whose own demo is there are detected (none claims another's folder)."""
+    from memtui.demo.generator import write_demo
+
+    where: dict[str, set[str]] = {}
+    for name in LAYOUTS:
+        own = demos(name)
+        base = next(p for p in (own, *own.parents) if p.name.startswith(f"demo-{name}"))
+        where.setdefault(own.relative_to(base).as_posix(), set()).add(name)
+    write_demo(tmp_path / "all", today=dt.date.fromisoformat(TODAY))
+    folders = {".", *(p.name for p in (tmp_path / "all").iterdir() if p.is_dir())}
+    for rel in sorted(folders | set(where)):
+        got = set(layouts_at(str(tmp_path / "all" / rel)))
+        assert got == where.get(rel, set()), f"{rel}: {sorted(got)}"
+
+
 def declared_codes() -> set[str]:
     """Every finding code declared: the engine's and each layout's (Layout.codes)."""
     every = getattr(engine_findings, "all_codes", None)
