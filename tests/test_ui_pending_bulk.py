@@ -147,3 +147,27 @@ def test_the_preview_split_resizes_and_zooms(demo: Path) -> None:
         assert pane.rows.has_focus
 
     run(PendingOnly(str(demo)), body)
+
+
+def test_a_selection_too_large_to_read_is_not_dry_run(
+    demo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over TOGETHER_MAX items the preview says how many and runs no dry run, which would
+    compete with the accept that follows (benchmarks/ui.py, bulk_side_by_side)."""
+    from memtui.ui.panes import pending_preview
+
+    monkeypatch.setattr(pending_preview, "TOGETHER_MAX", 2)
+    ran: list[object] = []
+    real = pending_preview.dry_run
+    monkeypatch.setattr(pending_preview, "dry_run", lambda *a: ran.append(a) or real(*a))
+
+    async def body(pilot, app) -> None:
+        pane = await loaded(pilot, app)
+        await pilot.press("space", "space")
+        await preview_of(pilot, pane, "+++ b/")  # two: dry-run together
+        ran.clear()
+        await pilot.press("space")
+        text = await preview_of(pilot, pane, "3 selected: no preview of what accepting")
+        assert "+++ b/" not in text and not ran
+
+    run(PendingOnly(str(demo)), body)

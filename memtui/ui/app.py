@@ -7,6 +7,7 @@ every change goes through an engine operation in `run_op`.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -89,6 +90,13 @@ class MemtuiApp(App[None]):
         Binding("z", "undo", "Undo", id="undo", show=False),
         Binding("question_mark", "help", "Help", id="help"),
         Binding("ctrl+r", "reload", "Reload", id="reload", show=False),
+        Binding(
+            "ctrl+x",
+            "stop_changes",
+            "Stop",
+            id="stop",
+            tooltip="Stop the running bulk change after its current chunk (z undoes the rest)",
+        ),
         Binding("q", "quit", "Quit", id="quit"),
     ]
 
@@ -99,6 +107,7 @@ class MemtuiApp(App[None]):
         self.watch_files = watch
         self.store: Store | None = None
         self._changes_running = 0  # changes in progress (a quit waits for them)
+        self._stop = threading.Event()  # ^x: the running bulk changes end after a chunk
         self._loading = self._load_due = False  # a load runs / another is wanted after it
         self._top: list[str] = []  # the snapshot's files at the root (the poller's)
         self._slow: dict[str, Timer] = {}  # their "still working" timers, by label
@@ -286,7 +295,10 @@ class MemtuiApp(App[None]):
         if self.read_only and apply is None:
             self.say(f"{label}: the store is open read-only", severity="warning")
             return
+        if not self._changes_running:
+            self._stop.clear()
         self._changes_running += 1
+        self.refresh_bindings()  # ^x Stop shows while a change runs
         earlier = self._slow.pop(label, None)
         if earlier is not None:
             earlier.stop()
@@ -335,6 +347,7 @@ class MemtuiApp(App[None]):
 
     def _op_finished(self, label: str) -> None:
         self._changes_running -= 1
+        self.refresh_bindings()
         timer = self._slow.pop(label, None)
         if timer is not None:
             timer.stop()
@@ -360,7 +373,7 @@ class MemtuiApp(App[None]):
 
         try:
             # one action, one operation for undo (SPEC §3d); its progress and lock waits
-            with operation(), reporting(report):
+            with operation(), reporting(report, stop=self._stop.is_set):
                 result = fn()
         except (MemtuiError, WriteError, LockTimeout, JournalStuck, EntryNotFound) as exc:
             recorded = getattr(exc, "receipt", None) is not None  # e.g. a conflict marked
@@ -384,7 +397,16 @@ class MemtuiApp(App[None]):
             self.push_screen(DryRunScreen(message.label, message.receipts, apply))
             return
         changes = [c for r in message.receipts for c in r.changes]
-        if changes:
+        stopped = next(
+            (r.details["stopped"] for r in message.receipts if "stopped" in r.details), None
+        )
+        if stopped:
+            self.say(
+                f"{message.label}: stopped after {stopped['done']:,}; the other "
+                f"{stopped['left']:,} are untouched (z takes back the {stopped['done']:,})",
+                title="Stopped",
+            )
+        elif changes:
             said = [_change_said(c) for c in changes[:4]] + ["…"] * (len(changes) > 4)
             self.say(f"{message.label}: {', '.join(said)}; read back and verified", title="Saved")
         else:
@@ -493,6 +515,8 @@ class MemtuiApp(App[None]):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "stop_changes":  # shown only while a change runs
+            return self._changes_running > 0
         # a pane this store has nothing for: its key is not shown (the Footer, the palette)
         return not (action == "show_pane" and parameters and parameters[0] in self._absent)
 
@@ -514,6 +538,13 @@ class MemtuiApp(App[None]):
         from memtui.ui.editing import ask
 
         ask(self, question, then)
+
+    def action_stop_changes(self) -> None:
+        """End the running bulk changes after their current chunk: what is done stays
+        done, as one operation `z` takes back; the rest is left untouched."""
+        if self._changes_running and not self._stop.is_set():
+            self._stop.set()
+            self.say("stopping after the current chunk…", title="Stop")
 
     async def action_quit(self) -> None:
         """Quit; a change still running (waiting for the agent's lock?) is said, and the

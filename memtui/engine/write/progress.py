@@ -7,6 +7,11 @@ a bulk accept or reject after each of its chunks (ops/dsh_chunks.py), the lock o
 when a non-blocking flock attempt failed, so "waiting for the store lock" is said
 only while another writer holds it. Each call hands the whole state, so a face may
 drop all but the newest. Without a callback, reporting costs nothing.
+
+A face may also hand a `stop` question: a bulk change asks it between its chunks
+(stop_asked()) and, when it says yes, ends there: the chunks done stay done (each is
+one transaction, all of them one operation that one undo takes back), the rest are
+left untouched.
 """
 
 from __future__ import annotations
@@ -28,8 +33,9 @@ Report = Callable[[Progress], None]
 
 
 class _Reporter:
-    def __init__(self, report: Report) -> None:
+    def __init__(self, report: Report, stop: Callable[[], bool] | None) -> None:
         self.report = report
+        self.stop = stop
         self.state = Progress()
 
     def tell(self, **changes: object) -> None:
@@ -41,9 +47,10 @@ _current: ContextVar[_Reporter | None] = ContextVar("memtui_progress", default=N
 
 
 @contextlib.contextmanager
-def reporting(report: Report) -> Iterator[None]:
-    """Calls to advanced() and waiting() inside go to `report`, in this thread."""
-    token = _current.set(_Reporter(report))
+def reporting(report: Report, stop: Callable[[], bool] | None = None) -> Iterator[None]:
+    """Calls to advanced() and waiting() inside go to `report`, in this thread; `stop`
+    answers stop_asked()."""
+    token = _current.set(_Reporter(report, stop))
     try:
         yield
     finally:
@@ -62,3 +69,9 @@ def waiting(lock: str | None) -> None:
     reporter = _current.get()
     if reporter is not None and reporter.state.waiting != lock:
         reporter.tell(waiting=lock)
+
+
+def stop_asked() -> bool:
+    """Whether the face asked the running bulk change to end after its current chunk."""
+    reporter = _current.get()
+    return reporter is not None and reporter.stop is not None and reporter.stop()

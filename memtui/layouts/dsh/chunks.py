@@ -1,7 +1,8 @@
 """Bulk operations in chunks: each chunk is one transaction that holds the lock for
 about a second at most (planning time plus the commit time learnt from the chunks
 before it), with a short pause between chunks so a waiting agent goes first. How many
-are done is reported before the first chunk and after each (write/progress.py)."""
+are done is reported before the first chunk and after each, and a stop the face asked
+for ends the bulk between two chunks (write/progress.py)."""
 
 from __future__ import annotations
 
@@ -69,6 +70,9 @@ def _chunks(queue: deque[str], run: Any) -> list[Receipt]:
         receipts.append(receipt)
         progress.advanced(total - len(queue), total)
         if queue and not receipt.dry_run:
+            if progress.stop_asked():  # whole chunks done, the rest untouched
+                receipt.details["stopped"] = {"done": total - len(queue), "left": len(queue)}
+                break
             time.sleep(CHUNK_PAUSE)  # let an agent blocked on the lock take it first
     return receipts
 

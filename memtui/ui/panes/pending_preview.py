@@ -26,6 +26,10 @@ from memtui.ui.widgets.rows import Rows
 
 DEBOUNCE = 0.15  # seconds the highlight must rest before the dry run starts
 CACHE = 64  # dry-run results kept per snapshot
+# A selection larger than this is not dry-run together: its diff is more than anyone
+# reads, and working it out (2,500 dsh candidates: about twice the accept itself) would
+# run beside the accept that usually follows at once, on the same GIL.
+TOGETHER_MAX = 200
 PreviewKey = tuple[str, int]  # (the item id(s) previewed, the snapshot's number)
 
 
@@ -113,6 +117,12 @@ class Previews(PreviewSplit):
             others = self._others(together)
             ids = [i.id for i in together]
             head = selection(together, left - len(together), others, face, self._style)
+            if len(ids) > TOGETHER_MAX:
+                self.preview_key = None
+                said = f"{len(ids):,} selected: no preview of what {face.doing} them would "
+                said += f"change (select at most {TOGETHER_MAX:,} to see it)"
+                self._draw("selection:" + "\n".join(ids), head, Text(said, style="italic"))
+                return
             self._start("selection:" + "\n".join(ids), ids, head, face.doing, store)
         elif item is not None:
             face = self.queues.face(item)

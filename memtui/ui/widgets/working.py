@@ -102,6 +102,8 @@ class WorkingLine(Horizontal):
         else:
             self._bar.update(total=progress.total, progress=progress.done)
             text.append(f"{progress.done:,} of {progress.total:,}")
+            if progress.done < progress.total:
+                text.append(" · ^x stops", style="dim")
         if lock is not None:
             text.append_text(row(" · " + WAITING.format(lock=lock), style="bold"))
         text.append_text(row(f" · {self.label}"))
