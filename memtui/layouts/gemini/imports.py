@@ -100,7 +100,7 @@ class Importer:
                 continue
             if not valid(ref, base, proot):
                 out.append(f"<!-- Import failed: {ref} - Path traversal attempt -->")
-                self._traversal(path, text, start, ref, proot)
+                self._refused(path, text, start, ref, proot)
                 continue
             full = os.path.normpath(os.path.join(base, ref))
             if full in chain:
@@ -157,13 +157,16 @@ class Importer:
         self.read_files.add(rel)
         return ("\ufeff" if got.bom else "") + got.text, ""
 
-    def _traversal(self, path: str, text: str, at: int, ref: str, proot: str) -> None:
-        where = "the project root" if proot != os.path.dirname(path) else "its own folder"
-        self._problem(
-            "path-escape", path, text, at, ref,
-            f"@{ref} leads outside {where} ({proot}): Gemini CLI refuses the import "
-            "(\"Path traversal attempt\")",
-        )  # fmt: skip
+    def _refused(self, path: str, text: str, at: int, ref: str, proot: str) -> None:
+        refused = 'Gemini CLI refuses the import: the model is given "Import failed: … Path '
+        refused += 'traversal attempt" in its place'
+        if URL.match(ref):
+            self._problem("import-refused", path, text, at, ref, f"@{ref} is a URL; {refused}")
+            return
+        marked = any(os.path.lexists(os.path.join(proot, m)) for m in self.markers)
+        where = "the project root" if marked else "its file's folder (no .git at or above it)"
+        said = f"@{ref} leads outside {where}, {proot}: {refused}"
+        self._problem("path-escape", path, text, at, ref, said)
 
     def _problem(self, code: str, path: str, text: str, at: int, ref: str, message: str) -> None:
         rel = self.rel(path)

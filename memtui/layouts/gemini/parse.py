@@ -229,8 +229,8 @@ def _subfolders(
 
 def _lookup(reader: StoreReader) -> Any:
     def lookup(rel: str) -> TextFile | str | None:
-        if not _there(reader, rel):
-            return None
+        if not (reader.exists(rel) or rel in reader.escaped):
+            return None  # not listed (a folder among others): read, and said, by the importer
         tf = reader.read(rel)
         return tf if tf is not None else reader.unreadable.get(rel, "not readable")
 

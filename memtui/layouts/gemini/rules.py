@@ -25,6 +25,7 @@ CODES: dict[str, tuple[str, str]] = {
     "import-missing": (WARNING, "an @import names a file that does not exist"),
     "import-cycle": (WARNING, "an @import of a file already on its import chain"),
     "import-depth": (WARNING, "an @import past the fifth level, left as written"),
+    "import-refused": (WARNING, "an @import of a URL, which Gemini CLI refuses"),
     "import-outside": (INFO, "an @import Gemini CLI reads outside the store, memtui does not"),
     "settings-invalid": (WARNING, "settings.json does not parse: the context file names"),
     "gemini-heading-duplicate": (INFO, "two `## ` sections of one file share a heading"),
