@@ -351,3 +351,23 @@ def test_a_context_file_is_not_archived_whole(tmp_path):
     with pytest.raises(Refused, match="by name"):
         ops.archive(str(root), "gemini:GEMINI.md")
     assert memory_digest(root) == before
+
+
+def test_a_subfolders_context_file_is_shown_not_loaded_at_start(tmp_path):
+    root = write_tree(
+        tmp_path / "p",
+        {"GEMINI.md": "# root\n", "src/api/GEMINI.md": "## Routes\n- REST\n", "src/x.py": ""},
+    )
+    assert "gemini:src/api/GEMINI.md#Routes" in gemini_ids(root)
+    assert [f for f, _ in context(root)] == ["GEMINI.md"]  # just in time, when a tool goes there
+
+
+def test_settings_boundary_markers_set_the_project_root_of_imports(tmp_path):
+    settings = {"context": {"memoryBoundaryMarkers": ["package.json"]}}
+    write_tree(tmp_path / "repo", {"package.json": "{}", "docs/style.md": "- tabs\n"})
+    files = {"GEMINI.md": "@../docs/style.md\n", ".gemini/settings.json": json.dumps(settings)}
+    root = write_tree(tmp_path / "repo/app", files)
+    assert found(root) == [("import-outside", "GEMINI.md", 1)]  # inside the project root
+    files[".gemini/settings.json"] = json.dumps({"context": {"memoryBoundaryMarkers": []}})
+    write_tree(root, files)  # no marker: the file's own folder is the root
+    assert found(root) == [("path-escape", "GEMINI.md", 1)]

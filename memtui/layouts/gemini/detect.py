@@ -129,6 +129,18 @@ def names_in(settings: Mapping[str, object] | str | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*names, DEFAULT]))
 
 
+def markers_in(settings: Mapping[str, object] | str | None) -> tuple[str, ...]:
+    """What marks a project root (settings `context.memoryBoundaryMarkers`, default
+    `.git`: config.ts); an empty list stops the upward search at once."""
+    context = settings.get("context") if isinstance(settings, Mapping) else None
+    given = context.get("memoryBoundaryMarkers") if isinstance(context, Mapping) else None
+    if not isinstance(given, list):
+        return (".git",)
+    return tuple(
+        m for m in given if isinstance(m, str) and m and not os.path.isabs(m) and ".." not in m
+    )
+
+
 def context_names(root: str, home: bool) -> tuple[str, ...]:
     return names_in(settings_of(root, home))
 

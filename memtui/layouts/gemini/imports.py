@@ -70,16 +70,18 @@ class Importer:
         """findProjectRoot: the nearest folder from `start` up holding a marker, else
         `start` (only whether the marker exists is asked, above the root too)."""
         here = os.path.abspath(start)
-        markers = [m for m in self.markers if not os.path.isabs(m) and ".." not in m]
-        if not markers:
+        if not self.markers:
             return here
         while True:
-            if any(os.path.lexists(os.path.join(here, m)) for m in markers):
+            if self.markers_at(here):
                 return here
             up = os.path.dirname(here)
             if up == here:
                 return os.path.abspath(start)
             here = up
+
+    def markers_at(self, folder: str) -> bool:
+        return any(os.path.lexists(os.path.join(folder, m)) for m in self.markers)
 
     def _process(
         self, text: str, base: str, proot: str, chain: frozenset[str], depth: int, path: str
@@ -163,7 +165,7 @@ class Importer:
         if URL.match(ref):
             self._problem("import-refused", path, text, at, ref, f"@{ref} is a URL; {refused}")
             return
-        marked = any(os.path.lexists(os.path.join(proot, m)) for m in self.markers)
+        marked = self.markers_at(proot)
         where = "the project root" if marked else "its file's folder (no .git at or above it)"
         said = f"@{ref} leads outside {where}, {proot}: {refused}"
         self._problem("path-escape", path, text, at, ref, said)

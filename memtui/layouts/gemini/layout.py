@@ -167,7 +167,7 @@ def _note(store: Store, data: GeminiData, f: GFile) -> str:
             "after `--- Private Project Memory Index (private, not committed to repo) ---`"
         )
     assert f.tier == PROJECT
-    parents = outside_parents(store.root, data.names)
+    parents = outside_parents(store.root, data.names, data.markers)
     above = f"; before it, from outside this store: {', '.join(parents)}" if parents else ""
     return (
         "project context when Gemini CLI starts here in a trusted folder: first message, in "
@@ -176,25 +176,23 @@ def _note(store: Store, data: GeminiData, f: GFile) -> str:
     )
 
 
-def outside_parents(root: str, names: tuple[str, ...]) -> list[str]:
+def outside_parents(root: str, names: tuple[str, ...], markers: tuple[str, ...]) -> list[str]:
     """The context files Gemini CLI also loads from the folders above `root` up to the
-    `.git` root (getEnvironmentMemoryPaths), root to leaf: named from whether they exist,
-    never read. None when no `.git` is above (the traversal stops at the folder)."""
-    if os.path.lexists(os.path.join(root, ".git")):
+    project root, the nearest holding a marker (`.git`), root to leaf
+    (getEnvironmentMemoryPaths): named from whether they exist, never read. None when no
+    marker is above (the traversal stops at the folder itself)."""
+    from memtui.layouts.gemini.imports import Importer
+
+    top = Importer(root, 0, lambda rel: None, markers).project_root(root)
+    if not top or top == root or not markers:
         return []
     chain, here = [], os.path.dirname(root)
-    while True:
+    while len(here) >= len(top):
         chain.append(here)
-        if os.path.lexists(os.path.join(here, ".git")):
-            break
-        up = os.path.dirname(here)
-        if up == here:
-            return []
-        here = up
+        here = os.path.dirname(here)
     home = os.path.join(os.path.expanduser("~"), ".gemini")
     found = []
     for folder in reversed(chain):
-        if folder == home:
-            continue
-        found += [p for n in names if os.access(p := os.path.join(folder, n), os.R_OK)]
+        if folder != home:  # findUpwardGeminiFiles stops at the global folder
+            found += [p for n in names if os.access(p := os.path.join(folder, n), os.R_OK)]
     return found

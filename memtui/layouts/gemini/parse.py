@@ -31,6 +31,7 @@ from memtui.layouts.gemini.detect import (
     SETTINGS,
     is_folder,
     is_home,
+    markers_in,
     names_in,
     private_dirs,
     settings_of,
@@ -98,6 +99,7 @@ class Archived:
 class GeminiData:
     home: bool
     names: tuple[str, ...]
+    markers: tuple[str, ...]  # what marks a project root (settings), `.git` by default
     files: tuple[GFile, ...]
     archived: tuple[Archived, ...]
 
@@ -132,12 +134,13 @@ def parse(reader: StoreReader, top: Listing) -> GeminiData:
             f"{where} is {settings}: Gemini CLI stops at it; memtui reads the context file "
             "names as GEMINI.md alone",
         )  # fmt: skip
-    names = names_in(settings)
+    names, markers = names_in(settings), markers_in(settings)
     found = [(rel, tier, "") for rel, tier in _loaded_files(reader, home, names)]
     if home:
         found += _private(reader, names)
     found += _subfolders(reader, top, names, {rel for rel, _, _ in found}) if not home else []
-    importer = Importer(reader.root, reader.thresholds.max_file_bytes, lookup=_lookup(reader))
+    limit = reader.thresholds.max_file_bytes
+    importer = Importer(reader.root, limit, lookup=_lookup(reader), markers=markers)
     files = [_file(reader, importer, rel, tier, project) for rel, tier, project in found]
     for p in importer.problems:
         reader.findings.add(p.code, p.file, p.line, p.message)
@@ -149,7 +152,7 @@ def parse(reader: StoreReader, top: Listing) -> GeminiData:
     ]
     _duplicates(reader, files)
     archived = _archived(reader) if BOOK in top.files else ()
-    return GeminiData(home, names, tuple(files), archived)
+    return GeminiData(home, names, markers, tuple(files), archived)
 
 
 def _loaded_files(reader: StoreReader, home: bool, names: tuple[str, ...]) -> list[tuple[str, str]]:
