@@ -16,6 +16,7 @@ those functions run by Node on the same files.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 from pathlib import Path
@@ -371,3 +372,24 @@ def test_settings_boundary_markers_set_the_project_root_of_imports(tmp_path):
     files[".gemini/settings.json"] = json.dumps({"context": {"memoryBoundaryMarkers": []}})
     write_tree(root, files)  # no marker: the file's own folder is the root
     assert found(root) == [("path-escape", "GEMINI.md", 1)]
+
+
+def test_no_write_to_a_private_memory_while_gemini_cli_extracts_from_it(tmp_path):
+    """memoryService.ts: a live `.extraction.lock` (pid, startedAt; stale after 35 min)."""
+    root = home(tmp_path, **{"tmp/p/memory/MEMORY.md": "# P\n\n## Notes\n- one\n"})
+    lock = root / "tmp/p/memory/.extraction.lock"
+    now = dt.datetime.now(dt.UTC)
+    lock.write_text(json.dumps({"pid": os.getpid(), "startedAt": now.isoformat()}))
+    before = memory_digest(root)
+    for call in (
+        lambda: ops.edit_entry(
+            str(root), "gemini:tmp/p/memory/MEMORY.md#Notes", "## Notes\n- two\n"
+        ),
+        lambda: ops.archive(str(root), "gemini:tmp/p/memory/MEMORY.md#Notes"),
+    ):
+        with pytest.raises(Refused, match="extraction"):
+            call()
+    assert memory_digest(root) == before
+    old = now - dt.timedelta(minutes=36)  # stale: Gemini CLI itself would take it over
+    lock.write_text(json.dumps({"pid": os.getpid(), "startedAt": old.isoformat()}))
+    ops.archive(str(root), "gemini:tmp/p/memory/MEMORY.md#Notes")

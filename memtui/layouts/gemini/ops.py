@@ -107,6 +107,48 @@ def _headed(tf: TextFile, heading: str) -> list[Span]:
     return [s.span for s in sections(tf, 2, False) if s.name.strip() == heading]
 
 
+# Auto Memory's extraction (memoryService.ts): `<memory folder>/.extraction.lock`, made
+# with O_CREAT|O_EXCL and holding {"pid", "startedAt"}; stale when its process is gone or
+# it is older than LOCK_STALE_MS, 35 minutes.
+EXTRACTION_LOCK = ".extraction.lock"
+LOCK_STALE_S = 35 * 60
+
+
+def check_extraction(root: str, rel: str) -> None:
+    """Refused while Gemini CLI's memory extraction holds the lock of the private memory
+    folder `rel` is in: it is reading that folder to draft changes to it."""
+    parts = rel.split("/")
+    if len(parts) < 4 or parts[0] != "tmp" or parts[2] != "memory":
+        return
+    lock = os.path.join(root, *parts[:3], EXTRACTION_LOCK)
+    holder = _live_holder(lock)
+    if holder is not None:
+        raise Refused(
+            f"{rel}: Gemini CLI's memory extraction (pid {holder}) holds "
+            f"{'/'.join(parts[:3])}/{EXTRACTION_LOCK}; nothing was written, try again when it "
+            "is done"
+        )
+
+
+def _live_holder(lock: str) -> int | None:
+    """The pid holding an extraction lock that is not stale (isLockStale), else None."""
+    import datetime as dt
+
+    from memtui.engine.rawfile import read_bytes
+
+    got = read_bytes(lock, 4096)
+    if isinstance(got, str):
+        return None
+    try:
+        info = json.loads(got)
+        pid, started = int(info["pid"]), dt.datetime.fromisoformat(info["startedAt"])
+        os.kill(pid, 0)
+    except (ValueError, TypeError, KeyError, OverflowError, OSError):
+        return None  # unreadable, malformed or its process gone: stale
+    age = dt.datetime.now(dt.UTC) - started.astimezone(dt.UTC)
+    return pid if age.total_seconds() <= LOCK_STALE_S else None
+
+
 def _changed(entry_id: str) -> Conflict:
     return Conflict(f"{entry_id} changed since it was shown (the agent wrote to it); {AGAIN}")
 
@@ -130,6 +172,8 @@ def edit(root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receip
     target = Target(kind, name)
 
     def targeting(tx_root: str, seen: str | None, _given: bool) -> Any:
+        check_extraction(tx_root, target.file)
+
         def span_of(tf: TextFile) -> tuple[int, int]:
             span = target.span(tf, seen)
             return span.char_start, span.char_stop
@@ -193,6 +237,7 @@ def archive(root: str, kind: str, name: str, **shown: Any) -> Receipt:
     limits = thresholds(root)
     dry_run = bool(shown.get("dry_run"))
     with Transaction(root, "archive", details={"entry": target.entry_id}, dry_run=dry_run) as tx:
+        check_extraction(tx.root, target.file)
         tf = load(tx, target.file, limits)
         assert tf is not None
         span = target.span(tf, fp)
@@ -235,6 +280,7 @@ def restore(root: str, kind: str, name: str, **shown: Any) -> Receipt:
     limits = thresholds(root)
     dry_run = bool(shown.get("dry_run"))
     with Transaction(root, "restore", details={"entry": target.entry_id}, dry_run=dry_run) as tx:
+        check_extraction(tx.root, target.file)
         book = load(tx, BOOK, limits, must_exist=False)
         lines = rows(book.text) if book else []
         at_line, record = _archived(lines, target, picked)
