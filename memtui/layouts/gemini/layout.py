@@ -158,7 +158,8 @@ def _note(store: Store, data: GeminiData, f: GFile) -> str:
     if f.tier == GLOBAL:
         return (
             "global context: system instruction, in <global_context> (blocks joined by a "
-            "blank line)"
+            "blank line); the active extensions' context files (extensions/*/) go in "
+            "<extension_context>, instructions they ship, not memory: not shown"
         )
     if f.tier == PRIVATE:
         whose = f" of {f.project}" if f.project else ""
