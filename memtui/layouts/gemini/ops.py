@@ -1,0 +1,364 @@
+"""Changes to Gemini CLI's memory, each one transaction with read-back (SPEC §0):
+replacing a context file's, a `## ` section's or one Added Memories line's text;
+archiving a section or a memory out of its file into the archive book (its text and
+where it was: engine.ops.places) and restoring it there, byte for byte.
+
+Gemini CLI takes no lock and writes a file whole (`fs.writeFile`, memoryTool.ts before
+May 2026; the model's write_file and replace tools now): memtui takes its own lock,
+and its content-hash check refuses a change when the agent wrote meanwhile. A context
+file is never archived whole: Gemini CLI loads it by name.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any
+
+from memtui.engine.identity import checked, fingerprint, split_expect
+from memtui.engine.markdown import HEADING, ITEM_STARTS, sections
+from memtui.engine.model import Span
+from memtui.engine.ops.common import Refused, now_iso, thresholds
+from memtui.engine.ops.lines import append_block, block_lines, check_root, cut, encode, load
+from memtui.engine.ops.places import at_heading, block, content, locate, put_back, removal, rows
+from memtui.engine.textfile import TextFile
+from memtui.engine.write.transaction import Conflict, Receipt, Transaction
+from memtui.layouts.gemini import rules
+from memtui.layouts.gemini.detect import BOOK
+from memtui.layouts.gemini.parse import KIND, MEMORY_KIND, file_part, record_of
+
+NTH = re.compile(r"(.*)#(\d{1,6})", re.S)  # `Notes#2`: the second section headed Notes
+AGAIN = "nothing was changed — reload and try again"
+ADDED_LINE = f"## {rules.ADDED}"
+
+
+class Target:
+    """What an id names: a file, a section of it, or the n-th memory of its Added
+    Memories section."""
+
+    def __init__(self, kind: str, name: str) -> None:
+        self.kind, self.entry_id = kind, f"{kind}:{name}"
+        if kind == MEMORY_KIND:
+            file, _, n = name.rpartition("#")
+            if not file or not n.isdigit() or int(n) < 1:
+                raise Refused(f"{self.entry_id}: a memory is named `{MEMORY_KIND}:<file>#<n>`")
+            self.file, self.heading, self.n = file, None, int(n)
+        else:
+            self.file = file_part(name)
+            rest = name[len(self.file) + 1 :].strip() if len(self.file) < len(name) else None
+            if rest == "":
+                raise Refused(f"{self.entry_id}: no section heading after #")
+            self.heading, self.n = rest, 0
+        norm = os.path.normpath(self.file) if self.file else ""
+        if norm != self.file or self.file.startswith("/") or not self.file.endswith(".md"):
+            raise Refused(f"{self.entry_id} is not a Gemini memory file (a .md path in the store)")
+
+    @property
+    def whole(self) -> bool:
+        return self.heading is None and not self.n
+
+    def span(self, tf: TextFile, fp: str | None) -> Span:
+        """Its span in the file as it is now; an entry that moved, changed or went since
+        it was shown (fingerprint `fp`) is a Conflict."""
+        if self.whole:
+            if fp is not None and fingerprint(tf.text) != fp:
+                raise _changed(self.entry_id)
+            return Span(tf.path, 0, len(tf.text.splitlines()), 0, len(tf.text))
+        if self.n:
+            return self._memory(tf, fp)
+        return self._section(tf, fp)
+
+    def _memory(self, tf: TextFile, fp: str | None) -> Span:
+        from memtui.layouts.gemini.parse import _memories
+
+        added = [s.span for s in sections(tf, 2, False) if s.name.strip() == rules.ADDED]
+        found = [m.span for m in _memories(tf, added[0])] if added else []
+        if fp is None and len(found) < self.n:
+            raise Refused(f"{tf.path} has no memory number {self.n} under {ADDED_LINE!r}")
+        return self._shown(tf, found, self.n, fp)
+
+    def _section(self, tf: TextFile, fp: str | None) -> Span:
+        heading = self.heading or ""
+        spans, nth = _headed(tf, heading), 1
+        m = NTH.fullmatch(heading)
+        if not spans and m:
+            spans, nth = _headed(tf, m.group(1).strip()), int(m.group(2))
+        if fp is None and not spans:
+            raise Refused(f"no section {heading!r} in {tf.path}")
+        if fp is None and (len(spans) > 1 or nth > 1):
+            raise Refused(
+                f"{len(spans)} sections of {tf.path} are headed {heading!r}: one is named "
+                f"with its place and fingerprint, as `memtui list` prints it; {AGAIN}"
+            )
+        return self._shown(tf, spans, nth, fp)
+
+    def _shown(self, tf: TextFile, spans: list[Span], nth: int, fp: str | None) -> Span:
+        """The `nth` of `spans` if it is still the text shown (fingerprint `fp`)."""
+        if nth > len(spans):
+            raise Conflict(f"{self.entry_id} is no longer in {tf.path} (the agent?); {AGAIN}")
+        span = spans[nth - 1]
+        if fp is not None and fingerprint(_text(tf, span)) != fp:
+            raise _changed(self.entry_id)
+        return span
+
+
+def _headed(tf: TextFile, heading: str) -> list[Span]:
+    return [s.span for s in sections(tf, 2, False) if s.name.strip() == heading]
+
+
+# Auto Memory's extraction (memoryService.ts): `<memory folder>/.extraction.lock`, made
+# with O_CREAT|O_EXCL and holding {"pid", "startedAt"}; stale when its process is gone or
+# it is older than LOCK_STALE_MS, 35 minutes.
+EXTRACTION_LOCK = ".extraction.lock"
+LOCK_STALE_S = 35 * 60
+
+
+def check_extraction(root: str, rel: str) -> None:
+    """Refused while Gemini CLI's memory extraction holds the lock of the private memory
+    folder `rel` is in: it is reading that folder to draft changes to it."""
+    parts = rel.split("/")
+    if len(parts) < 4 or parts[0] != "tmp" or parts[2] != "memory":
+        return
+    lock = os.path.join(root, *parts[:3], EXTRACTION_LOCK)
+    holder = _live_holder(lock)
+    if holder is not None:
+        raise Refused(
+            f"{rel}: Gemini CLI's memory extraction (pid {holder}) holds "
+            f"{'/'.join(parts[:3])}/{EXTRACTION_LOCK}; nothing was written, try again when it "
+            "is done"
+        )
+
+
+def _live_holder(lock: str) -> int | None:
+    """The pid holding an extraction lock that is not stale (isLockStale), else None."""
+    import datetime as dt
+
+    from memtui.engine.rawfile import read_bytes
+
+    got = read_bytes(lock, 4096)
+    if isinstance(got, str):
+        return None
+    try:
+        info = json.loads(got)
+        pid, started = int(info["pid"]), dt.datetime.fromisoformat(info["startedAt"])
+        os.kill(pid, 0)
+    except (ValueError, TypeError, KeyError, OverflowError, OSError):
+        return None  # unreadable, malformed or its process gone: stale
+    age = dt.datetime.now(dt.UTC) - started.astimezone(dt.UTC)
+    return pid if age.total_seconds() <= LOCK_STALE_S else None
+
+
+def _changed(entry_id: str) -> Conflict:
+    return Conflict(f"{entry_id} changed since it was shown (the agent wrote to it); {AGAIN}")
+
+
+def _text(tf: TextFile, span: Span) -> str:
+    return tf.text[span.char_start : span.char_stop]
+
+
+# --- edit ------------------------------------------------------------------------
+
+
+def edit(root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
+    """The file's, the section's or the memory's text replaced by `new_text`; the rest
+    of the file byte for byte as it was. A section stays one `## ` section; a memory
+    stays one `- ` line, as save_memory wrote them (its continuation lines indented)."""
+    from memtui.engine.ops.replace import replace_entry
+
+    if not isinstance(new_text, str):
+        raise Refused("the new text must be text")
+    name, fp = split_expect(name, shown.get("expect"))
+    target = Target(kind, name)
+
+    def targeting(tx_root: str, seen: str | None, _given: bool) -> Any:
+        check_extraction(tx_root, target.file)
+
+        def span_of(tf: TextFile) -> tuple[int, int]:
+            span = target.span(tf, seen)
+            return span.char_start, span.char_stop
+
+        return target.file, span_of, 0
+
+    def keeps_shape(change: Any) -> None:
+        if target.n:
+            _one_memory(target.entry_id, change.new)
+        elif target.heading is not None:
+            _one_section(target.entry_id, change.new)
+
+    return replace_entry(
+        root,
+        kind,
+        new_text,
+        targeting,
+        entry_id=target.entry_id,
+        seen_text=shown.get("seen_text"),
+        expect=fp,
+        dry_run=bool(shown.get("dry_run")),
+        check=keeps_shape,
+    )
+
+
+def _one_section(entry_id: str, new: str) -> None:
+    found = sections(TextFile("", new, False, 0), 2, False)
+    if len(found) != 1 or found[0].span.char_start != 0 or found[0].span.char_stop != len(new):
+        raise Refused(
+            f"{entry_id}: the text must be one section, beginning with its `## ` heading line "
+            "and holding no other `#` or `##` heading; nothing was written"
+        )
+
+
+def _one_memory(entry_id: str, new: str) -> None:
+    lines = [content(r) for r in rows(new)]
+    if (
+        not lines
+        or not lines[0].startswith(ITEM_STARTS)
+        or any(not (x[:1] in " \t" and x.strip()) for x in lines[1:])
+    ):
+        raise Refused(
+            f"{entry_id}: a memory is one `- ` line (further lines indented, none blank), as "
+            "save_memory wrote them; nothing was written"
+        )
+
+
+# --- archive and restore -----------------------------------------------------------
+
+
+def archive(root: str, kind: str, name: str, **shown: Any) -> Receipt:
+    """The section or memory cut from its file into the archive book, with its place."""
+    name, fp = split_expect(name, shown.get("expect"))
+    target = Target(kind, name)
+    if target.whole:
+        raise Refused(
+            f"{target.entry_id}: a context file is not archived whole (Gemini CLI loads it "
+            f"by name); archive one of its sections ({KIND}:{target.file}#<heading>) or memories"
+        )
+    check_root(root)
+    limits = thresholds(root)
+    dry_run = bool(shown.get("dry_run"))
+    with Transaction(root, "archive", details={"entry": target.entry_id}, dry_run=dry_run) as tx:
+        check_extraction(tx.root, target.file)
+        tf = load(tx, target.file, limits)
+        assert tf is not None
+        span = target.span(tf, fp)
+        after = cut(tf.text, span.char_start, span.char_stop, separators=not target.n)
+        plain = after == tf.text[: span.char_start] + tf.text[span.char_stop :]
+        place = removal(tf.text, after, span.char_start)
+        record = {
+            "id": target.entry_id if target.n else _own_id(tf, target, span),
+            "file": target.file,
+            "text": _text(tf, span),
+            "place": {**place, "plain": plain} if place else None,
+            "archived_at": now_iso(),
+        }
+        book = load(tx, BOOK, limits, must_exist=False)
+        old = book.text if book else ""
+        line = json.dumps(record, ensure_ascii=False) + "\n"
+        tx.write(target.file, tf.encode(after))
+        tx.write(BOOK, encode(book, (old + "\n" if old and not old.endswith("\n") else old) + line))
+        tx.details.update(file=target.file, to=BOOK)
+        return tx.commit()
+
+
+def _own_id(tf: TextFile, target: Target, span: Span) -> str:
+    """The section's id by its own heading (`Notes`, not `Notes#2`)."""
+    own = next(s.name.strip() for s in sections(tf, 2, False) if s.span == span)
+    return f"{KIND}:{target.file}#{own}"
+
+
+def restore(root: str, kind: str, name: str, **shown: Any) -> Receipt:
+    """The archived section or memory back at its place in its file (a memory at the end
+    of the Added Memories section, a section at the file's end, when that place is
+    gone), its record out of the book; the book goes with the last record.
+    `@FINGERPRINT` in the id picks which of several archived under one id."""
+    name, picked = split_expect(name)
+    want = checked(shown.get("expect"))
+    target = Target(kind, name)
+    if target.whole:
+        raise Refused(f"{target.entry_id}: only a section or a memory is archived, and restored")
+    check_root(root)
+    limits = thresholds(root)
+    dry_run = bool(shown.get("dry_run"))
+    with Transaction(root, "restore", details={"entry": target.entry_id}, dry_run=dry_run) as tx:
+        check_extraction(tx.root, target.file)
+        book = load(tx, BOOK, limits, must_exist=False)
+        lines = rows(book.text) if book else []
+        at_line, record = _archived(lines, target, picked)
+        whole = None if book is None else fingerprint(book.text)
+        if want is not None and want not in (fingerprint(record["text"]), whole):
+            raise Conflict(f"{target.entry_id} changed in {BOOK} since it was shown; {AGAIN}")
+        tf = load(tx, target.file, limits, must_exist=False)
+        if tf is None:
+            raise Refused(f"{target.file} no longer exists; {target.entry_id} stays in {BOOK}")
+        tx.write(target.file, tf.encode(_put_back(tf.text, record, bool(target.n))))
+        left = [raw for i, raw in enumerate(lines) if i != at_line]
+        if book is not None and any(raw.strip() for raw in left):
+            tx.write(BOOK, book.encode("".join(left)))
+        else:  # the last one is back: no archive is left behind
+            tx.remove(BOOK)
+        tx.details.update(file=target.file, to=target.file, **{"from": BOOK})
+        return tx.commit()
+
+
+def _archived(lines: list[str], target: Target, picked: str | None) -> tuple[int, dict[str, Any]]:
+    found = [(i, r) for i, raw in enumerate(lines) if (r := record_of(content(raw)))]
+    wanted = [target.entry_id]
+    m = NTH.fullmatch(target.heading or "")
+    if m:  # `Notes#2` was archived as `Notes`
+        wanted.append(f"{KIND}:{target.file}#{m.group(1).strip()}")
+    hits = next((h for w in wanted if (h := [(i, r) for i, r in found if r["id"] == w])), [])
+    if not hits:
+        raise Refused(f"{target.entry_id} is not archived (nothing in {BOOK} by that id)")
+    if picked is not None:
+        hits = [(i, r) for i, r in hits if fingerprint(r["text"]) == picked]
+        if not hits:
+            raise Conflict(f"{target.entry_id}: no archived entry has the text shown; {AGAIN}")
+    return hits[-1]
+
+
+def _put_back(text: str, record: dict[str, Any], memory: bool) -> str:
+    place = record.get("place")
+    lines = block_lines(record["text"])
+    if isinstance(place, dict):
+        where = locate(text, place, _in_added if memory else at_heading(2))
+        if where is not None:
+            back = rows(record["text"]) if place.get("plain") else None
+            return put_back(text, where, back or block(place, lines), place)
+    if memory:
+        return _append_memory(text, record["text"])
+    eol = "\r\n" if "\r\n" in record["text"] else "\n"
+    return append_block(text, lines, eol)
+
+
+def _in_added(lines: list[str]) -> Any:
+    """Below a line of the Added Memories section (its heading included)."""
+    owner, inside = [False], False
+    for line in lines:
+        m = HEADING.match(line)
+        if m and len(m.group(1)) <= 2:
+            inside = m.group(2) == rules.ADDED and len(m.group(1)) == 2
+        owner.append(inside)
+    return lambda k: owner[k]
+
+
+def _append_memory(text: str, memory: str) -> str:
+    """The memory where save_memory put a new one: at the end of the Added Memories
+    section (memoryTool.ts computeGlobalMemoryContent), the section added if gone."""
+    item = memory.rstrip("\r\n")
+    at = text.find(ADDED_LINE)
+    if at < 0:
+        sep = (
+            ""
+            if not text or text.endswith(("\n\n", "\r\n\r\n"))
+            else "\n"
+            if text.endswith("\n")
+            else "\n\n"
+        )
+        return f"{text}{sep}{ADDED_LINE}\n{item}\n"
+    end = text.find("\n## ", at + len(ADDED_LINE))
+    end = len(text) if end < 0 else end + 1
+    body = text[:end]
+    eol = "\r\n" if body.endswith("\r\n") else "\n"
+    if not body.endswith("\n"):
+        body += eol
+    return body + item + eol + text[end:]
