@@ -70,7 +70,7 @@ def _raw(days: list[dt.date], names: list[str]) -> str:
             f"rollout_summary_file: {name}\n\n"
             f"task: {task}\n\nReusable knowledge:\n- {learned}\n\n"
         )
-    return out
+    return out.rstrip("\n") + "\n"  # Codex's own ends "\n\n"; the demo's files end in one
 
 
 def _handbook(days: list[dt.date], names: list[str]) -> str:

@@ -62,13 +62,3 @@ def _summary(reader: StoreReader, text: str, bom: bool, add: Add) -> None:
             f"first and last {tokens * BYTES_PER_TOKEN // 2:,} bytes and leaves out the "
             f"middle, from line {first} to line {again}; the model never sees that part",
         )
-    first_line = text.split("\n", 1)[0].rstrip("\r")
-    if text.strip() and first_line != rules.VERSION_LINE:
-        add(
-            "summary-version",
-            SUMMARY,
-            1,
-            f"{SUMMARY} does not start with the line `{rules.VERSION_LINE}`: Codex's next "
-            "memory consolidation discards it and writes the whole summary again from "
-            "MEMORY.md (consolidation.md)",
-        )

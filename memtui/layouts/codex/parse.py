@@ -48,7 +48,7 @@ SECTION = ".md#"  # between a file and a section's heading, in an id
 LEVELS = {SUMMARY: 2, HANDBOOK: 1, RAW: 2}
 # A rollout summary MEMORY.md names: `rollout_summaries/<file>.md`, as the
 # consolidation prompt's `### rollout_summary_files` bullets write it.
-ROLLOUT_REF = re.compile(r"(?<![\w.-])" + ROLLOUTS + r"/([A-Za-z0-9][\w.:+-]*\.md)(?![\w/])")
+ROLLOUT_REF = re.compile(r"(?<![\w.<-])" + ROLLOUTS + r"/([A-Za-z0-9][\w.:+-]*\.md)(?![\w/])")
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from. Sources, openai/codex (rust-v0.160.0 and main):
 
 from __future__ import annotations
 
-from memtui.engine.model import ERROR, INFO, WARNING
+from memtui.engine.model import ERROR, WARNING
 from memtui.layouts.codex.detect import DIFF, HANDBOOK, RAW, ROLLOUTS, SKILLS, SUMMARY
 
 CODES: dict[str, tuple[str, str]] = {
@@ -27,11 +27,6 @@ CODES: dict[str, tuple[str, str]] = {
         "memory_summary.md past the tokens Codex injects: its middle never reaches the model",
     ),
     "rollout-missing": (WARNING, "MEMORY.md names a rollout summary that is not there"),
-    "summary-version": (
-        INFO,
-        "memory_summary.md does not start with the line `v1`: the next consolidation "
-        "rewrites it whole",
-    ),
 }
 VERSION_LINE = "v1"
 
