@@ -275,6 +275,21 @@ def test_trimming_is_rusts_white_space_not_pythons(tmp_path):
     assert got.summary == "\x1c v1 summary \x1c"  # U+001C is no White_Space; U+3000 is
 
 
+def test_codexs_own_words_are_marked_the_files_lines_numbered_from_one(tmp_path):
+    from memtui.engine.context_rows import AGENT, HEAD, context_rows
+
+    rows = context_rows(open_store(folder(tmp_path), today=TODAY_DATE))
+    assert AGENT in next(text for kind, text in rows if kind == HEAD)
+    texts = [text for _kind, text in rows]
+    begins = next(i for i, t in enumerate(texts) if t.endswith("MEMORY_SUMMARY BEGINS ========="))
+    assert texts[0 + 1].lstrip().startswith(f"{AGENT}  ## Memory")
+    assert texts[begins].lstrip().startswith(AGENT)
+    assert texts[begins + 1].split() == ["1", "v1"]
+    ends = next(i for i, t in enumerate(texts) if t.endswith("MEMORY_SUMMARY ENDS ========="))
+    assert texts[ends - 1].split()[0] == str(SUMMARY.strip().count("\n") + 1)
+    assert texts[ends].lstrip().startswith(AGENT)
+
+
 def test_an_empty_summary_injects_nothing(tmp_path):
     root = folder(tmp_path, memory_summary_md=None, **{"memory_summary.md": " \n\n"})
     summary = context(root)[0]

@@ -33,7 +33,7 @@ def summary_context(store: Store, tf: TextFile) -> ContextFile:
         why = "empty once trimmed: Codex injects no memory prompt at all"
         return ContextFile(SUMMARY, "", 1 if total else None, 0, why)
     if got.head_stop is None or got.tail_start is None:
-        return ContextFile(SUMMARY, got.prompt, None, total, PROMPT)
+        return ContextFile(SUMMARY, got.prompt, None, total, PROMPT, agent_lines=got.agent_lines)
     head, tail = got.head_stop - len(bom), got.tail_start - len(bom)
     first = text.count("\n", 0, head) + 1
     # A line the tail starts inside is not loaded: its start is not.
@@ -44,4 +44,5 @@ def summary_context(store: Store, tf: TextFile) -> ContextFile:
         f"{tokens * BYTES_PER_TOKEN // 2:,} bytes, joined by its own '…N tokens truncated…'"
     )
     loaded = (first - 1) + max(total - last, 0)
-    return ContextFile(SUMMARY, got.prompt, first, loaded, note, last if last >= first else None)
+    last_cut = last if last >= first else None
+    return ContextFile(SUMMARY, got.prompt, first, loaded, note, last_cut, None, got.agent_lines)

@@ -41,6 +41,7 @@ class Injected:
     head_stop: int | None  # offset in the file's text where the kept head ends (None: uncut)
     tail_start: int | None  # and where the kept tail starts
     bytes: int  # the trimmed summary's size in UTF-8
+    agent_lines: tuple[int, int]  # lines of the prompt before the summary's, and after it
 
 
 def approx_tokens(n_bytes: int) -> int:
@@ -61,7 +62,7 @@ def inject(text: str, base_path: str, tokens: int) -> Injected:
         summary = f"{trimmed[:head]}…{removed} tokens truncated…{trimmed[tail:]}"
         at = (lead + head, lead + tail)
     prompt = render(base_path, summary) if summary else ""
-    return Injected(prompt, summary, at[0], at[1], size)
+    return Injected(prompt, summary, at[0], at[1], size, around(base_path) if summary else (0, 0))
 
 
 def cut_points(s: str, tokens: int) -> tuple[int | None, int | None]:
@@ -92,6 +93,13 @@ def render(base_path: str, summary: str) -> str:
     `{{ name }}` replaced by the value, which is not read again for slots)."""
     values = {"base_path": base_path, "memory_summary": summary}
     return SLOT.sub(lambda m: values[m.group(1)], template())
+
+
+def around(base_path: str) -> tuple[int, int]:
+    """How many lines of the rendered prompt come before the summary's first line, and
+    after its last: Codex's own words (ContextFile.agent_lines)."""
+    before, _, after = render(base_path, "\x00").partition("\x00")
+    return before.count("\n"), after.count("\n")
 
 
 @cache
