@@ -290,6 +290,11 @@ def test_codexs_own_words_are_marked_the_files_lines_numbered_from_one(tmp_path)
     assert texts[ends].lstrip().startswith(AGENT)
 
 
+def test_a_bom_reaches_the_prompt_as_read_to_string_keeps_it(tmp_path):
+    root = folder(tmp_path, memory_summary_md=None, **{"memory_summary.md": b"\xef\xbb\xbfv1\n"})
+    assert "BEGINS =========\n\ufeffv1\n=========" in context(root)[0].text
+
+
 def test_an_empty_summary_injects_nothing(tmp_path):
     root = folder(tmp_path, memory_summary_md=None, **{"memory_summary.md": " \n\n"})
     summary = context(root)[0]
@@ -391,6 +396,24 @@ def test_a_file_codex_rebuilds_from_its_state_db_is_never_changed(capsys, tmp_pa
         assert says in err and "state DB" in err and "lost" in err
     err = refused(capsys, root, "edit", f"codex:{rel}", "--text-file", str(new), "--insist")
     assert says in err
+
+
+@pytest.mark.parametrize(
+    ("rel", "refused_"),
+    [
+        ("extensions/chronicle/resources/2026-11-20T09-00-00-standup.md", True),
+        ("extensions/chronicle/instructions.md", True),
+        ("extensions/ad_hoc/instructions.md", False),  # seeded once, then kept
+        ("extensions/ad_hoc/notes/2026-11-20T09-00-00-prefer-uv.md", False),
+    ],
+)
+def test_what_codex_syncs_for_an_extension_is_refused_a_note_is_edited(tmp_path, rel, refused_):
+    root = folder(tmp_path, **{rel.replace("/", "__"): "old text\n"})
+    if refused_:
+        edit_refused(root, rel, "new text\n", "persistent.rs")
+    else:
+        edit(root, rel, "new text\n")
+        assert (root / rel).read_text() == "new text\n"
 
 
 def test_a_summary_edit_that_drops_v1_is_refused_one_that_keeps_it_is_made(tmp_path):

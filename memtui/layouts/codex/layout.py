@@ -24,7 +24,7 @@ from memtui.engine.layouts.common import late, not_read, op_options
 from memtui.engine.model import ContextFile, Entry, OutlineItem
 from memtui.engine.textfile import TextFile
 from memtui.layouts.codex import rules
-from memtui.layouts.codex.detect import BOOK, SUMMARY, CodexDetection, knows
+from memtui.layouts.codex.detect import BOOK, ROLLOUTS, SUMMARY, CodexDetection, knows
 from memtui.layouts.codex.parse import KIND, block_id, file_part
 
 if TYPE_CHECKING:
@@ -78,8 +78,6 @@ class Codex(CodexDetection, Layout):
 
     def summary(self, data: Any) -> list[str]:
         """Its line of the one-screen summary."""
-        from memtui.layouts.codex.detect import ROLLOUTS
-
         rollouts = sum(f.rel.startswith(f"{ROLLOUTS}/") for f in data.files)
         said = [f"{len(data.files):,} files", f"{rollouts:,} rollout summaries"]
         said += [f"{len(data.archived):,} archived"] if data.archived else []

@@ -8,6 +8,9 @@ from. Sources, openai/codex (rust-v0.160.0 and main):
   `rebuild_raw_memories_file_from_memories` rewrites raw_memories.md and
   `sync_rollout_summaries_from_memories` rewrites every rollout summary from the
   state DB's stage-1 outputs, deleting those no longer selected;
+- codex-rs/memories/write/src/extensions/persistent.rs, prune.rs: an extension's
+  resources/, manifest.json and instructions.md are synced from its source, and
+  resources older than 7 days pruned (ad_hoc/instructions.md is seeded once, kept);
 - codex-rs/memories/write/src/workspace.rs: phase2_workspace_diff.md is written before
   the consolidation agent runs and removed after; the folder is a git baseline, so
   a change the user makes to MEMORY.md, memory_summary.md or skills/ reaches the
@@ -19,7 +22,15 @@ from. Sources, openai/codex (rust-v0.160.0 and main):
 from __future__ import annotations
 
 from memtui.engine.model import ERROR, WARNING
-from memtui.layouts.codex.detect import DIFF, HANDBOOK, RAW, ROLLOUTS, SKILLS, SUMMARY
+from memtui.layouts.codex.detect import (
+    DIFF,
+    EXTENSIONS,
+    HANDBOOK,
+    RAW,
+    ROLLOUTS,
+    SKILLS,
+    SUMMARY,
+)
 
 CODES: dict[str, tuple[str, str]] = {
     "summary-truncated": (
@@ -29,6 +40,8 @@ CODES: dict[str, tuple[str, str]] = {
     "rollout-missing": (WARNING, "MEMORY.md names a rollout summary that is not there"),
 }
 VERSION_LINE = "v1"
+AD_HOC = "ad_hoc"  # the extension whose notes the model writes when asked to remember
+RETENTION_DAYS = 7  # codex-rs/memories/write/src/lib.rs extension_resources::RETENTION_DAYS
 
 STORAGE = "codex-rs/memories/write/src/storage.rs"
 
@@ -47,12 +60,28 @@ def rebuilt(rel: str) -> str | None:
             f"every memory consolidation and deletes those no longer selected ({STORAGE}, "
             "sync_rollout_summaries_from_memories)"
         )
+    parts = rel.split("/")
+    if parts[0] == EXTENSIONS and len(parts) >= 3 and _synced(parts[1], parts[2:]):
+        return (
+            f"Codex syncs a memory extension's resources/, manifest.json and instructions.md "
+            "from the extension's own source at the start of a consolidation, and prunes "
+            f"resources past {RETENTION_DAYS} days "
+            "(codex-rs/memories/write/src/extensions/persistent.rs, prune.rs)"
+        )
     if rel == DIFF:
         return (
             f"Codex writes {DIFF} before each memory consolidation and removes it after "
             "(codex-rs/memories/write/src/workspace.rs)"
         )
     return None
+
+
+def _synced(extension: str, rest: list[str]) -> bool:
+    """A file Codex writes for a persistent extension: its resources and manifest, and
+    its instructions.md (the ad-hoc notes' is seeded once and then kept: ad_hoc.rs)."""
+    if rest[0] in ("resources", "manifest.json"):
+        return True
+    return rest == ["instructions.md"] and extension != AD_HOC
 
 
 def kept_by(rel: str) -> str:
