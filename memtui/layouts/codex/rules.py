@@ -22,15 +22,7 @@ from. Sources, openai/codex (rust-v0.160.0 and main):
 from __future__ import annotations
 
 from memtui.engine.model import ERROR, WARNING
-from memtui.layouts.codex.detect import (
-    DIFF,
-    EXTENSIONS,
-    HANDBOOK,
-    RAW,
-    ROLLOUTS,
-    SKILLS,
-    SUMMARY,
-)
+from memtui.layouts.codex.detect import DIFF, EXTENSIONS, HANDBOOK, RAW, ROLLOUTS, SKILLS, SUMMARY
 
 CODES: dict[str, tuple[str, str]] = {
     "summary-truncated": (
