@@ -313,7 +313,9 @@ def test_every_other_file_is_listed_as_not_loaded_with_why(tmp_path):
     }
     for rel in set(got) - {"memory_summary.md"}:
         assert got[rel].text == "" and got[rel].first_unloaded_line == 1
-        assert "on demand" in got[rel].note
+        assert got[rel].note.startswith("not loaded at session start: ")
+    assert "on demand" in got["MEMORY.md"].note
+    assert "consolidation" in got["raw_memories.md"].note
 
 
 def test_a_summary_that_is_not_utf8_is_named_unreadable_in_context(tmp_path):

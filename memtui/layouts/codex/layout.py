@@ -33,11 +33,6 @@ if TYPE_CHECKING:
     from memtui.engine.write.transaction import Receipt
     from memtui.layouts.codex.parse import CodexData
 
-ON_DEMAND = (
-    "not loaded at session start: Codex's read-path prompt sends the model here on "
-    "demand (MEMORY.md first, then the rollout summaries and skills it points to)"
-)
-
 
 class Codex(CodexDetection, Layout):
     kinds = (KIND,)
@@ -107,7 +102,7 @@ class Codex(CodexDetection, Layout):
             elif f.rel == SUMMARY:
                 out.append(summary_context(store, got))
             else:
-                out.append(ContextFile(f.rel, "", 1, 0, ON_DEMAND))
+                out.append(ContextFile(f.rel, "", 1, 0, rules.not_loaded(f.rel)))
         return out
 
     # --- ops ---------------------------------------------------------------------

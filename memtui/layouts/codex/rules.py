@@ -87,3 +87,16 @@ def kept_by(rel: str) -> str:
             "reads a change you make as authoritative (the folder's git diff)"
         )
     return "read by Codex on demand; kept as it is"
+
+
+def not_loaded(rel: str) -> str:
+    """Why a file other than memory_summary.md is not in the session-start prompt, and
+    when it is read (read_path.md; consolidation.md)."""
+    first = "not loaded at session start"
+    if rel == HANDBOOK:
+        return f"{first}: the read-path prompt has the model search it on demand first"
+    if rel.startswith((f"{ROLLOUTS}/", f"{SKILLS}/")):
+        return f"{first}: the model opens it on demand, when MEMORY.md points to it"
+    if rel == RAW or rel.startswith(f"{EXTENSIONS}/"):
+        return f"{first}: an input of Codex's memory consolidation, which reads it"
+    return f"{first}: read by Codex's memory consolidation agent only"
