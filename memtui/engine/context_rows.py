@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from memtui.engine.store import Store
 
 HEAD, LOADED, CUT, UNLOADED, NOTE = "head", "loaded", "cut", "unloaded", "note"
+AGENT = "»"  # in the line-number column: a line of the agent's own words (ContextFile.agent_lines)
 
 
 def context_rows(store: Store) -> list[tuple[str, str]]:
@@ -28,11 +29,16 @@ def context_rows(store: Store) -> list[tuple[str, str]]:
                 out.append((NOTE, ""))
                 continue
             state = f"cut at line {cf.first_unloaded_line}" if cf.cut else "loaded whole"
-            out.append((HEAD, f"{name} · {cf.file} · {cf.lines:,} lines · {state}"))
+            before, after = cf.agent_lines
+            own = f" · {AGENT} marks the agent's own words" if before or after else ""
+            out.append((HEAD, f"{name} · {cf.file} · {cf.lines:,} lines · {state}{own}"))
             shown = cf.text.split("\n") if cf.text else []
             width = len(str(max(len(shown), 1) + 1))
-            first = _first_line(store, cf.file, cf.text)
-            out += [(LOADED, f"{n:>{width}}  {t}") for n, t in enumerate(shown, first)]
+            files = shown[before : len(shown) - after]
+            first = _first_line(store, cf.file, "\n".join(files))
+            out += [(LOADED, f"{AGENT:>{width}}  {t}") for t in shown[:before]]
+            out += [(LOADED, f"{n:>{width}}  {t}") for n, t in enumerate(files, first)]
+            out += [(LOADED, f"{AGENT:>{width}}  {t}") for t in shown[len(shown) - after :]]
             if cf.cut:
                 out.append((CUT, f"──── the agent's cut: {cf.note}; {unloaded(store, cf)} ────"))
                 tf = store.texts.get(cf.file)

@@ -272,6 +272,10 @@ class ContextFile:
     # Why memtui could not read the file the agent loads (the reader's reason); its
     # text is then unknown, shown as none. None: it was read.
     unreadable: str | None = None
+    # Lines of `text` that are the agent's own words, not the file's: (before the file's
+    # text, after it), as when an agent wraps the file in a prompt of its own. Shown
+    # marked as the agent's, never numbered as lines of the file.
+    agent_lines: tuple[int, int] = (0, 0)
 
     @property
     def cut(self) -> bool:

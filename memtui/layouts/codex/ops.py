@@ -1,0 +1,293 @@
+"""Changes to a Codex memories folder, each one transaction with read-back (SPEC §0):
+replacing a file's or one block's text; archiving a MEMORY.md block into the archive
+book (its text and where it was: ops.places) and restoring it to that place, byte for
+byte. What Codex would overwrite is refused with the reason (rules.rebuilt): the
+files it rebuilds from its state DB, and a memory_summary.md that would not start
+with `v1` (its next consolidation rewrites such a summary whole).
+
+Codex takes no lock on the folder (its consolidation holds a lease in its state DB,
+not a file): memtui takes its own, and the content-hash check under it refuses a
+change to a file Codex wrote since it was shown.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any
+
+from memtui.engine.config import Thresholds
+from memtui.engine.identity import checked, fingerprint, split_expect
+from memtui.engine.markdown import sections
+from memtui.engine.model import Span
+from memtui.engine.ops.common import Refused, now_iso, thresholds
+from memtui.engine.ops.lines import append_block, block_lines, check_root, cut, encode, load
+from memtui.engine.ops.places import at_heading, block, locate, put_back, removal, rows
+from memtui.engine.textfile import TextFile
+from memtui.engine.write.transaction import Conflict, Receipt, Transaction
+from memtui.layouts.codex import rules
+from memtui.layouts.codex.detect import BOOK, HANDBOOK, SUMMARY, knows
+from memtui.layouts.codex.parse import KIND, LEVELS, file_part, record_of
+
+NTH = re.compile(r"(.*)#(\d{1,6})", re.S)  # `Notes#2`: the second block headed Notes
+AGAIN = "nothing was changed — reload and try again"
+
+
+def _split(name: str) -> tuple[str, str | None]:
+    """(file, heading or None for the whole file); Refused if it is no Codex memory
+    file, or one Codex rebuilds (the reason named)."""
+    rel = file_part(name)
+    heading = name[len(rel) + 1 :].strip() if len(rel) < len(name) else None
+    norm = os.path.normpath(rel.replace("\\", "/")) if rel else ""
+    if norm != rel or "\x00" in rel or rel.startswith("/") or not knows(rel) or rel == BOOK:
+        raise Refused(f"{KIND}:{name} is not a file of the Codex memories folder")
+    why = rules.rebuilt(rel)
+    if why is not None:
+        raise Refused(f"{KIND}:{name}: {why}, so a change to it would be lost; nothing was changed")
+    if heading == "":
+        raise Refused(f"{KIND}:{name}: no heading after #")
+    if heading is not None and not LEVELS.get(rel):
+        raise Refused(f"{KIND}:{name}: {rel} is one entry, not split into blocks")
+    return rel, heading
+
+
+# --- finding the entry the user saw ---------------------------------------------
+
+
+def _headed(tf: TextFile, heading: str, level: int) -> tuple[list[Span], int]:
+    """The spans of the blocks headed `heading` and which of them is meant (1-based):
+    the heading as written, else `Heading#n`."""
+    found = [(s.name.strip(), s.span) for s in sections(tf, level, False)]
+    pool = [span for h, span in found if h == heading]
+    m = NTH.fullmatch(heading)
+    if not pool and m:
+        pool = [span for h, span in found if h == m.group(1).strip()]
+        return pool, int(m.group(2))
+    return pool, 1
+
+
+def locate_entry(tf: TextFile, entry_id: str, heading: str | None, fp: str | None) -> Span:
+    """The span of the entry in the file as it is now: the whole file, or its block.
+    Where a heading is shared, only the fingerprint shown names one; an entry that
+    moved, changed or went since it was shown is a Conflict."""
+    if heading is None:
+        if fp is not None and fingerprint(tf.text) != fp:
+            raise _changed(entry_id)
+        return Span(tf.path, 0, len(tf.text.splitlines()), 0, len(tf.text))
+    pool, nth = _headed(tf, heading, LEVELS[tf.path])
+    if not pool:
+        if fp is not None:
+            raise Conflict(f"{entry_id} is no longer in {tf.path} (Codex?); {AGAIN}")
+        raise Refused(f"no block {heading!r} in {tf.path}")
+    if fp is None:
+        if len(pool) == 1 and nth == 1:
+            return pool[0]
+        raise Refused(
+            f"{len(pool)} blocks of {tf.path} are headed {heading!r}: one is named with its "
+            f"place and fingerprint, as `memtui list` prints it ({entry_id}#2@…); "
+            "nothing was changed"
+        )
+    shown = [i for i, sp in enumerate(pool) if fingerprint(_text(tf, sp)) == fp]
+    if nth - 1 in shown:
+        return pool[nth - 1]
+    if shown:
+        raise Conflict(
+            f"{entry_id} moved since it was shown (Codex wrote to {tf.path}): it is now "
+            f"the block headed {heading!r} number {shown[0] + 1}; {AGAIN}"
+        )
+    raise _changed(entry_id)
+
+
+def _changed(entry_id: str) -> Conflict:
+    return Conflict(f"{entry_id} changed since it was shown (Codex wrote to it?); {AGAIN}")
+
+
+def _text(tf: TextFile, span: Span) -> str:
+    return tf.text[span.char_start : span.char_stop]
+
+
+# --- edit ------------------------------------------------------------------------
+
+
+def edit(
+    root: str,
+    name: str,
+    new_text: str,
+    *,
+    expect: str | None = None,
+    seen_text: str | None = None,
+    dry_run: bool = False,
+) -> Receipt:
+    """The file's or the block's text replaced by `new_text` (in the file's line
+    ending, ending as the old text did); the rest of the file byte for byte as it was.
+    A block keeps its own heading and stays one block; memory_summary.md keeps its
+    first line `v1`. The engine's replace_entry does the rest: the lock, the check
+    against what was seen, read-back."""
+    from memtui.engine.ops.replace import replace_entry
+
+    if not isinstance(new_text, str):
+        raise Refused("the new text must be text")
+    name, fp = split_expect(name, expect)
+    entry_id = f"{KIND}:{name}"
+    rel, heading = _split(name)
+
+    def target(tx_root: str, shown: str | None, _seen: bool) -> Any:
+        def find(tf: TextFile) -> tuple[int, int]:
+            span = locate_entry(tf, entry_id, heading, shown)
+            return span.char_start, span.char_stop
+
+        return rel, find, None
+
+    def rules_kept(change: Any) -> None:
+        if heading is not None:
+            _one_block(entry_id, change.new, LEVELS[rel])
+        if rel == SUMMARY:
+            _versioned(entry_id, change.after)
+
+    return replace_entry(
+        root,
+        KIND,
+        new_text,
+        target,
+        entry_id=entry_id,
+        seen_text=seen_text,
+        expect=fp,
+        dry_run=dry_run,
+        check=rules_kept,
+    )
+
+
+def _one_block(entry_id: str, new: str, level: int) -> None:
+    """The new text is one block from its heading line to its end: else it would merge
+    into the block before it, or split in two."""
+    found = sections(TextFile("", new, False, 0), level, False)
+    if len(found) != 1 or found[0].span.char_start != 0 or found[0].span.char_stop != len(new):
+        mark = "#" * level
+        raise Refused(
+            f"{entry_id}: the text must be one block, beginning with its `{mark} ` heading "
+            f"line and holding no other heading of {level} `#` or fewer; nothing was written"
+        )
+
+
+def _versioned(entry_id: str, after: str) -> None:
+    """memory_summary.md must keep `v1` as its first line (consolidation.md)."""
+    if after.split("\n", 1)[0].rstrip("\r") != rules.VERSION_LINE:
+        raise Refused(
+            f"{entry_id}: {SUMMARY} would not start with the line `{rules.VERSION_LINE}`, and "
+            "Codex's next memory consolidation would then discard it and write the whole "
+            "summary again (consolidation.md), losing this edit; nothing was written"
+        )
+
+
+# --- archive and restore -----------------------------------------------------------
+
+
+def _handbook_block(name: str, verb: str) -> tuple[str, str]:
+    rel, heading = _split(name)
+    if rel != HANDBOOK or heading is None:
+        raise Refused(
+            f"{KIND}:{name}: only a block of {HANDBOOK} is {verb} ({KIND}:{HANDBOOK}#<Task "
+            f"Group: …>): the summary is what Codex injects, the other files are read whole"
+        )
+    return rel, heading
+
+
+def archive(root: str, name: str, *, expect: str | None = None, dry_run: bool = False) -> Receipt:
+    """The block cut from MEMORY.md into the archive book, with where it was."""
+    name, fp = split_expect(name, expect)
+    entry_id = f"{KIND}:{name}"
+    rel, heading = _handbook_block(name, "archived")
+    check_root(root)
+    limits = thresholds(root)
+    with Transaction(root, "archive", details={"entry": entry_id}, dry_run=dry_run) as tx:
+        tf = _load(tx, rel, limits)
+        span = locate_entry(tf, entry_id, heading, fp)
+        text = _text(tf, span)
+        after = cut(tf.text, span.char_start, span.char_stop, separators=True)
+        plain = after == tf.text[: span.char_start] + tf.text[span.char_stop :]
+        place = removal(tf.text, after, span.char_start)
+        own = next(s.name.strip() for s in sections(tf, 1, False) if s.span == span)
+        record = {
+            "id": f"{KIND}:{rel}#{own}",
+            "file": rel,
+            "heading": own,
+            "text": text,
+            "place": {**place, "plain": plain} if place else None,
+            "archived_at": now_iso(),
+        }
+        book = load(tx, BOOK, limits, must_exist=False)
+        old = book.text if book else ""
+        line = json.dumps(record, ensure_ascii=False) + "\n"
+        tx.write(rel, tf.encode(after))
+        tx.write(BOOK, encode(book, (old + "\n" if old and not old.endswith("\n") else old) + line))
+        tx.details.update(file=rel, to=BOOK)
+        return tx.commit()
+
+
+def restore(root: str, name: str, *, expect: str | None = None, dry_run: bool = False) -> Receipt:
+    """The archived block back at its place in MEMORY.md (at its end when that place
+    is gone), its record out of the book; the book goes with the last record.
+    `@FINGERPRINT` in the id picks which of several archived under one id (the last
+    archived, without); `expect` is the fingerprint shown: of the block, or of the
+    whole book."""
+    name, picked = split_expect(name)
+    shown = checked(expect)
+    entry_id = f"{KIND}:{name}"
+    rel, heading = _handbook_block(name, "restored")
+    check_root(root)
+    limits = thresholds(root)
+    with Transaction(root, "restore", details={"entry": entry_id}, dry_run=dry_run) as tx:
+        book = load(tx, BOOK, limits, must_exist=False)
+        lines = rows(book.text) if book else []
+        at_line, record = _archived(lines, rel, heading, picked, entry_id)
+        whole = None if book is None else fingerprint(book.text)
+        if shown is not None and shown not in (fingerprint(record["text"]), whole):
+            raise Conflict(f"{entry_id} changed in {BOOK} since it was shown; {AGAIN}")
+        tf = load(tx, rel, limits, must_exist=False)
+        if tf is None:
+            raise Refused(f"{rel} no longer exists; {entry_id} stays archived in {BOOK}")
+        tx.write(rel, tf.encode(_put_back(tf.text, record)))
+        left = [raw for i, raw in enumerate(lines) if i != at_line]
+        if book is not None and any(raw.strip() for raw in left):
+            tx.write(BOOK, book.encode("".join(left)))
+        else:  # the last archived block is back: no archive is left behind
+            tx.remove(BOOK)
+        tx.details.update({"file": rel, "from": BOOK})
+        return tx.commit()
+
+
+def _load(tx: Transaction, rel: str, limits: Thresholds) -> TextFile:
+    tf = load(tx, rel, limits)
+    assert tf is not None
+    return tf
+
+
+def _archived(
+    lines: list[str], rel: str, heading: str, picked: str | None, entry_id: str
+) -> tuple[int, dict[str, Any]]:
+    """(line, record) of the block archived under this id: the last one archived, or
+    the one whose fingerprint the id carries."""
+    found = [(i, r) for i, raw in enumerate(lines) if (r := record_of(raw.rstrip("\r\n")))]
+    m = NTH.fullmatch(heading)
+    wanted = [heading, *([m.group(1).strip()] if m else [])]  # as written, else `X#2`
+    ids = (f"{KIND}:{rel}#{h}" for h in wanted)
+    hits = next((h for i in ids if (h := [(n, r) for n, r in found if r["id"] == i])), [])
+    if not hits:
+        raise Refused(f"{entry_id} is not archived (nothing in {BOOK} by that id)")
+    if picked is not None:
+        hits = [(i, r) for i, r in hits if fingerprint(r["text"]) == picked]
+        if not hits:
+            raise Conflict(f"{entry_id}: no archived block has the text shown; {AGAIN}")
+    return hits[-1]
+
+
+def _put_back(text: str, record: dict[str, Any]) -> str:
+    place = record.get("place")
+    if isinstance(place, dict):
+        where = locate(text, place, at_heading(1))
+        if where is not None:
+            back = rows(record["text"]) if place.get("plain") else None
+            return put_back(text, where, back or block(place, block_lines(record["text"])), place)
+    eol = "\r\n" if "\r\n" in record["text"] else "\n"
+    return append_block(text, block_lines(record["text"]), eol)
