@@ -24,6 +24,8 @@ QUEUE = "pending/memory"
 SKILLS = "pending/skills"
 PENDING = "hermes-pending"  # hermes-pending:<record id>, hermes-pending:skills/<id>
 HOME_FILES = frozenset([MEMORY, USER, ARCHIVE, CONFIG, SOUL])
+SEPARATOR = "\n§\n"  # tools/memory_tool.py ENTRY_DELIMITER
+PEEK = 65_536  # how much of a memory file detection reads for a separator
 
 
 class HermesDetection(Detection):
@@ -46,7 +48,9 @@ class HermesDetection(Detection):
 
     def detect(self, top: Listing) -> bool:
         if any(os.path.isfile(os.path.join(top.root, rel)) for rel in (MEMORY, USER)):
-            return True
+            # memories/MEMORY.md is Hermes' in its home, or by its shape: another agent
+            # keeps a memories/ folder too (Anthropic's memory tool: layouts.memory_tool)
+            return hermes_home(top.root) or hermes_shaped(os.path.join(top.root, "memories"))
         try:
             if any(n.endswith(".json") for n in os.listdir(os.path.join(top.root, QUEUE))):
                 return True
@@ -83,3 +87,48 @@ class HermesDetection(Detection):
             return True
         folder, _, name = rel.rpartition("/")
         return folder in (QUEUE, SKILLS) and name.endswith(".json") and name[:1] != "."
+
+
+def hermes_home(folder: str) -> bool:
+    """A Hermes home by what Hermes keeps beside memories/: SOUL.md, state.db, the
+    staged writes (pending/), or config.yaml with skills/ or sessions/."""
+    there = set(_names(folder))
+    if there & {SOUL, "state.db", "pending"}:
+        return True
+    return CONFIG in there and bool(there & {"skills", "sessions"})
+
+
+def hermes_shaped(folder: str, names: list[str] | None = None) -> bool:
+    """A memories/ folder as Hermes keeps it (tools/memory_tool.py): MEMORY.md or
+    USER.md with entries joined by "\\n§\\n", or nothing visible in it but Hermes' own
+    names (the two files, their `.lock`, the drift guard's `.bak.<ts>`, memtui's
+    archived.jsonl)."""
+    names = [n for n in _names(folder) if n[:1] != "."] if names is None else names
+    mine = [n for n in names if n in ("MEMORY.md", "USER.md")]
+    if not mine:
+        return False
+    if all(_hermes_name(n) for n in names):
+        return True
+    return any(SEPARATOR in _head(os.path.join(folder, n)) for n in mine)
+
+
+def _hermes_name(name: str) -> bool:
+    base, _, rest = name.partition(".md")
+    if base not in ("MEMORY", "USER"):
+        return name == "archived.jsonl"
+    return not rest or rest == ".lock" or (rest.startswith(".bak.") and rest[5:].isdigit())
+
+
+def _names(folder: str) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
+def _head(path: str) -> str:
+    try:
+        with open(path, "rb") as f:
+            return f.read(PEEK).decode("utf-8", "replace")
+    except OSError:
+        return ""
