@@ -74,6 +74,23 @@ class HermesDetection(Detection):
             if os.path.lexists(os.path.join(root, folder, f"{n}.json"))
         ]
 
+    def history_of(self, root: str, rel: str) -> list[tuple[str, int]]:
+        """The snapshots Hermes' drift guard takes of MEMORY.md / USER.md before it
+        refuses a replace or remove of a file it could not write back whole
+        (tools/memory_tool.py _detect_external_drift): `<file>.bak.<int(time.time())>`
+        beside the file. Hermes never reads them: they are the file's history."""
+        if rel not in (MEMORY, USER):
+            return []
+        folder, _, base = rel.rpartition("/")
+        found = []
+        for name in _names(os.path.join(root, folder)):
+            stamp = name.removeprefix(f"{base}.bak.")
+            if stamp != name and stamp.isascii() and stamp.isdigit() and len(stamp) <= 11:
+                path = f"{folder}/{name}"
+                if os.path.isfile(os.path.join(root, path)):
+                    found.append((path, int(stamp)))
+        return found
+
     def locks(self, rel: str) -> list[str]:
         """memtui's own lock, and Hermes' per-file lock for its memory files."""
         return [LOCK_NAME, f"{rel}.lock"] if rel in (MEMORY, USER) else [LOCK_NAME]
