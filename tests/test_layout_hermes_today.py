@@ -111,6 +111,12 @@ def test_memtui_history_lists_the_copies_with_who_kept_them(tmp_path, capsys):
     assert "(kept by hermes)" in got["history memories/MEMORY.md"][1]
 
 
+def test_a_home_whose_memories_hold_other_files_too_is_still_hermes(tmp_path):
+    files = {"memories/MEMORY.md": "one", "memories/notes.md": "x", "README.md": "a repo"}
+    root = write_tree(tmp_path / "h", files)
+    assert layouts_at(str(root)) == ("hermes",)
+
+
 def test_a_memories_folder_with_the_guards_copies_is_still_hermes(tmp_path):
     root = write_tree(
         tmp_path / "h", {"memories/MEMORY.md": "x", f"memories/MEMORY.md.bak.{TS}": "y"}

@@ -122,6 +122,12 @@ def test_a_memory_tool_store_holding_memory_md_is_not_taken_for_hermes(tmp_path,
     assert f"memory-tool:{sorted(files)[0]}" in ids(root)
 
 
+def test_a_project_holding_memories_among_other_files_is_not_claimed_its_folder_is(tmp_path):
+    root = write_tree(tmp_path / "project", {"README.md": "# P", "memories/progress.md": "- x"})
+    assert "memory-tool" not in layouts_at(str(root))
+    assert layouts_at(str(root / "memories")) == ("memory-tool",)
+
+
 def test_codexs_memories_folder_is_not_the_memory_tools(tmp_path):
     root = write_tree(tmp_path / ".codex", {"memories/memory_summary.md": "- x\n"})
     assert "memory-tool" not in layouts_at(str(root))

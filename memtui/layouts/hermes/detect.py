@@ -48,9 +48,10 @@ class HermesDetection(Detection):
 
     def detect(self, top: Listing) -> bool:
         if any(os.path.isfile(os.path.join(top.root, rel)) for rel in (MEMORY, USER)):
-            # memories/MEMORY.md is Hermes' in its home, or by its shape: another agent
-            # keeps a memories/ folder too (Anthropic's memory tool: layouts.memory_tool)
-            return hermes_home(top.root) or hermes_shaped(os.path.join(top.root, "memories"))
+            # A folder holding memories/ alone is Anthropic's memory tool's too (the SDK's
+            # base folder: layouts.memory_tool): there, Hermes' only by its home or shape
+            mem = os.path.join(top.root, "memories")
+            return not bare_memories(top.root) or hermes_home(top.root) or hermes_shaped(mem)
         try:
             if any(n.endswith(".json") for n in os.listdir(os.path.join(top.root, QUEUE))):
                 return True
@@ -104,6 +105,13 @@ class HermesDetection(Detection):
             return True
         folder, _, name = rel.rpartition("/")
         return folder in (QUEUE, SKILLS) and name.endswith(".json") and name[:1] != "."
+
+
+def bare_memories(root: str) -> bool:
+    """A folder holding memories/ and nothing else visible (memtui.toml aside): what
+    the memory tool SDK's base folder (`./memory`) is."""
+    names = {n for n in _names(root) if n[:1] != "."}
+    return names - {"memtui.toml"} == {"memories"}
 
 
 def hermes_home(folder: str) -> bool:

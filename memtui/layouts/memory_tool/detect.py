@@ -7,7 +7,8 @@ The Python SDK's own backend (anthropic-sdk-python
 maps it to `<base_path>/memories` with `base_path="./memory"` by default. So a store is
 either:
 - the `/memories` folder itself (a folder named `memories`): ids name paths from it;
-- the SDK's base folder holding `memories/` (`./memory`): the same files below it.
+- the SDK's base folder holding `memories/` and nothing else (`./memory`): the same
+  files below it (a project holding a `memories/` folder among others is not one).
 Either way the folder must hold something the model can see (a non-hidden name) and
 must not be another agent's folder of that name, told apart BY CONTENT:
 - Hermes keeps `~/.hermes/memories/MEMORY.md` and `USER.md` (entries joined by
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection
 from memtui.engine.paths import is_inside
-from memtui.layouts.hermes.detect import hermes_home, hermes_shaped
+from memtui.layouts.hermes.detect import bare_memories, hermes_home, hermes_shaped
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
@@ -46,7 +47,7 @@ def tool_dir(root: str) -> str | None:
     """Where /memories is from the root: "" (the root is it), "memories" (the root is
     the SDK's base folder), or None (no store of the tool here)."""
     sub = os.path.join(root, MEMORIES)
-    if os.path.isdir(sub) and not hermes_home(root):
+    if os.path.isdir(sub) and bare_memories(root):
         inside = is_inside(os.path.realpath(root), os.path.realpath(sub))
         if inside and _the_tools(sub, os.path.join(root, BOOK)):
             return MEMORIES

@@ -30,7 +30,7 @@ def _name(name: str) -> str:
     where the tool would refuse it: `..`, absolute, hidden, empty."""
     name = name.removeprefix(f"{VIRTUAL}/")
     norm = os.path.normpath(name) if name else ""
-    if norm != name or "\x00" in name or "\\" in name or in_tool("", name) is None:
+    if norm != name or "\x00" in name or in_tool("", name) is None:
         raise Refused(f"{KIND}:{name} names no file of {VIRTUAL} (a path in it, not hidden)")
     return name
 
