@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 
 FIRST = (
     f"what `view {VIRTUAL}` returns at the start of a session, as the tool's own text (the "
-    "rows' texts joined by newlines): names and sizes two levels deep, hidden names left "
-    "out; the model views a file's content on demand"
+    "texts of these rows joined by newlines, an unlisted file's empty one aside): names and "
+    "sizes two levels deep, hidden names left out; the model views a file's content on demand"
 )
 ROW = f"its row of the `view {VIRTUAL}` listing; the model views its content on demand"
 
