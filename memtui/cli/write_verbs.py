@@ -249,7 +249,8 @@ def history(args: argparse.Namespace) -> int:
     if not found:
         line(f"{args.file} has no history yet")
     for s in found:
-        line(f"{s.name}  {s.time}  {s.size:,} bytes")
+        by = f"  (kept by {s.kept_by})" if s.kept_by != "memtui" else ""
+        line(f"{s.name}  {s.time}  {s.size:,} bytes{by}")
     return 0
 
 

@@ -122,6 +122,13 @@ class Detection:
         (engine.queue.full_ids)."""
         return []
 
+    def history_of(self, root: str, rel: str) -> list[tuple[str, int]]:
+        """The agent's own earlier copies of `rel` (path from the root, when: Unix
+        seconds), shown as its history beside memtui's snapshots (`memtui history`,
+        `diff`, `rollback`, the app's history screen), never as memory; from the disk
+        alone (a listing), asked of every layout: none unless `rel` is its own."""
+        return []
+
 
 class Layout(Detection):
     """A whole layout: parsing, entries, outline, context and its own operations."""

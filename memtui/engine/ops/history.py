@@ -7,6 +7,7 @@ snapshotted first: every rollback can be rolled back.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 
 from memtui.engine.diff import unified
@@ -22,17 +23,22 @@ STATS = "memory_stats.json"
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    name: str  # "<UTC stamp>.<n>", as given to --to
-    path: str  # relative to the root: .history/<file>/<name>
+    name: str  # "<UTC stamp>.<n>", as given to --to (an agent's copy: its file name)
+    path: str  # relative to the root: .history/<file>/<name>, or the agent's copy
     size: int
     digest: str
+    # An agent's own copy (Detection.history_of): which layout's, and its UTC stamp.
+    kept_by: str = "memtui"
+    at: str = ""
+
+    @property
+    def stamp(self) -> str:
+        return self.at or self.name.split(".", 1)[0]  # 20261129T231500Z
 
     @property
     def time(self) -> str:
-        stamp = self.name.split(".", 1)[0]  # 20261129T231500Z
-        return (
-            f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]} {stamp[9:11]}:{stamp[11:13]}:{stamp[13:15]} UTC"
-        )
+        s = self.stamp
+        return f"{s[:4]}-{s[4:6]}-{s[6:8]} {s[9:11]}:{s[11:13]}:{s[13:15]} UTC"
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -41,6 +47,7 @@ class Snapshot:
             "time": self.time,
             "size": self.size,
             "sha256": self.digest,
+            "kept_by": self.kept_by,
         }
 
 
@@ -59,12 +66,35 @@ def snapshots(root: str, rel: str) -> list[Snapshot]:
                 continue  # a link, folder or FIFO among the snapshots is none of them
             data = b"" if got is None else got[0]
             found.append(Snapshot(name, f"{HISTORY}/{rel}/{name}", len(data), sha256(data)))
+        found += _agents_copies(real, rel, dirs)
     finally:
         dirs.close()
     return sorted(found, key=_order, reverse=True)
 
 
+def _agents_copies(root: str, rel: str, dirs: Dirs) -> list[Snapshot]:
+    """The copies of `rel` its agent keeps itself (Detection.history_of), read as the
+    snapshots are: never through a link."""
+    from memtui.engine.layouts import detectors
+
+    found = []
+    for name, det in detectors().items():
+        for path, when in det.history_of(root, rel):
+            folder = dirs.own(os.path.dirname(path), create=False)
+            try:
+                got = None if folder is None else read_at(folder, os.path.basename(path), path)
+            except Unsafe:
+                continue
+            data = b"" if got is None else got[0]
+            at = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(when))
+            base = os.path.basename(path)
+            found.append(Snapshot(base, path, len(data), sha256(data), name, at))
+    return found
+
+
 def _order(s: Snapshot) -> tuple[str, int]:
+    if s.at:
+        return s.at, -1
     stamp, _, n = s.name.partition(".")
     return stamp, int(n) if n.isascii() and n.isdigit() and len(n) < 19 else 0
 
@@ -138,7 +168,8 @@ def rollback(
         if tx.read(rel) == data:
             raise Refused(f"{rel} is already at snapshot {snap.name}")
         expect = tx.SEEN if expected is None else None if expected == ABSENT else expected
-        tx.write(rel, data, expect=expect, mode=mode)  # the mode it had, too
+        own = snap.kept_by == "memtui"  # an agent's copy has its own mode, not the file's
+        tx.write(rel, data, expect=expect, mode=mode if own else None)  # the mode it had, too
         if rel != STATS and os.path.exists(os.path.join(tx.root, STATS)):
             update_json(tx, STATS, _count_rollback)
         return tx.commit()

@@ -67,6 +67,21 @@ class Archived:
 
 
 @dataclass(frozen=True, slots=True)
+class Loading:
+    """What config.yaml's `memory:` says Hermes loads (hermes_cli/config.py's defaults:
+    both files on, no provider): a file whose flag is off is in no prompt
+    (agent/system_prompt.py: `if agent._memory_enabled:` / `_user_profile_enabled`);
+    `provider` names the one external memory provider Hermes runs alongside the files
+    (agent/agent_init.py: "external — one at a time, alongside built-in"), "" for none."""
+
+    provider: str = ""
+    off: frozenset[str] = frozenset()  # targets not loaded: memory | user
+
+    def loaded(self, target: str) -> bool:
+        return target not in self.off
+
+
+@dataclass(frozen=True, slots=True)
 class HermesData:
     files: tuple[MemoryFile, ...]
     limits: dict[str, int]
@@ -74,6 +89,7 @@ class HermesData:
     skills: tuple[Staged, ...]  # pending/skills, shown read-only
     archived: tuple[Archived, ...]
     archive_errors: tuple[tuple[int, str], ...] = ()  # (line, why) of unusable lines
+    loading: Loading = Loading()
 
     def file(self, target: str) -> MemoryFile | None:
         return next((f for f in self.files if f.target == target), None)
@@ -96,6 +112,20 @@ def limits_of(reader: StoreReader) -> dict[str, int]:
             f"({rules.DEFAULT_LIMITS['memory']:,} / {rules.DEFAULT_LIMITS['user']:,} characters)",
         )
     return limits
+
+
+def loading_of(reader: StoreReader) -> Loading:
+    """memory.provider, memory.memory_enabled and memory.user_profile_enabled, read as
+    Python reads them (truthiness; a provider's name stripped); a config.yaml Hermes
+    cannot use leaves the defaults (limits_of reports it)."""
+    tf = reader.read(rules.CONFIG)
+    _problem, section = _memory_section(tf.text) if tf is not None else (None, None)
+    if not section:
+        return Loading()
+    provider = section.get("provider")
+    provider = provider.strip() if isinstance(provider, str) else ""
+    off = (t for t, key in rules.ENABLED_KEYS.items() if not section.get(key, True))
+    return Loading(provider, frozenset(off))
 
 
 def configured_limits(text: str) -> tuple[dict[str, int], str | None]:
@@ -231,4 +261,5 @@ def read_home(reader: StoreReader) -> HermesData:
         tuple(s for s in skills if s is not None),
         archived_items,
         bad,
+        loading_of(reader),
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from memtui.engine.model import ERROR
+from memtui.engine.model import ERROR, INFO
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.data import ARCHIVE, BOM_CHAR, HermesData, MemoryFile
 
@@ -23,7 +23,7 @@ _QUEUE_CODES = {
 
 def check(reader: StoreReader, data: HermesData) -> None:
     for mf in data.files:
-        _memory_file(reader, mf)
+        _memory_file(reader, mf, data.loading.loaded(mf.target))
     for item in data.queue:
         if item.error is not None:
             reader.findings.add(
@@ -47,7 +47,7 @@ def check(reader: StoreReader, data: HermesData) -> None:
         reader.findings.add("json-invalid", ARCHIVE, line, f"{ARCHIVE} line {line} is {why}")
 
 
-def _memory_file(reader: StoreReader, mf: MemoryFile) -> None:
+def _memory_file(reader: StoreReader, mf: MemoryFile, loaded: bool) -> None:
     add = reader.findings.add
     name = mf.rel.rsplit("/", 1)[-1]
     text = mf.tf.text
@@ -64,8 +64,9 @@ def _memory_file(reader: StoreReader, mf: MemoryFile) -> None:
                 "): Hermes refuses every add and replace that does not shrink it"
                 if over
                 else f"); Hermes refuses an add past {limit:,}"
-            ),
-            level=ERROR if over else None,
+            )
+            + ("" if loaded else f"; it is {rules.not_loaded(mf.target)}"),
+            level=(ERROR if over else None) if loaded else INFO,
         )
     if mf.drift:
         at = rules.drift_offset(text, limit)

@@ -82,10 +82,14 @@ class Hermes(HermesDetection, Layout):
     def context(self, store: Store, data: Any) -> list[ContextFile]:
         """Each block as load_from_disk renders it into the system prompt."""
         out = []
+        loading = data.loading
         for target, rel in rules.FILES.items():
             mf = data.file(target)
             if mf is None:
                 out += unread_context(store, rel)
+                continue
+            if not loading.loaded(target):  # cut before its first line: none of it is given
+                out.append(ContextFile(mf.rel, "", 1, 0, rules.not_loaded(target)))
                 continue
             name = mf.rel.rsplit("/", 1)[-1]
             shown = rules.snapshot_entries(list(mf.entries), name)
@@ -102,17 +106,21 @@ class Hermes(HermesDetection, Layout):
                     "on are left out of the prompt (the head and the tail are kept)"
                 )
             lines = block.text.count("\n") + 1
+            note += f"; {rules.alongside(loading.provider)}" if loading.provider else ""
             out.append(ContextFile(mf.rel, block.text, first, lines, note))
         return out
 
     # --- ops ---------------------------------------------------------------------
 
     def summary(self, data: Any) -> list[str]:
+        loading = data.loading
         said = [
             f"{mf.rel} {len(mf.entries):,} entries, {rules.char_count(list(mf.entries)):,} of "
             f"{mf.limit:,} characters"
+            + ("" if loading.loaded(mf.target) else f" ({rules.not_loaded(mf.target)})")
             for mf in data.files
         ]
+        said += [rules.alongside(loading.provider)] if loading.provider else []
         return [*said, f"{len(data.queue):,} staged writes"]
 
     def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:

@@ -12,13 +12,15 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from memtui.layouts.hermes.detect import CONFIG, MEMORY, USER  # noqa: F401 - re-exported
+from memtui.layouts.hermes.detect import CONFIG, MEMORY, USER
 
 DELIMITER = "\n§\n"  # MemoryStore's ENTRY_DELIMITER
 FILES = {"memory": MEMORY, "user": USER}  # a payload's `target` -> its file
 TARGETS = {rel: target for target, rel in FILES.items()}
 DEFAULT_LIMITS = {"memory": 2200, "user": 1375}  # MemoryStore.__init__ defaults
 LIMIT_KEYS = {"memory": "memory_char_limit", "user": "user_char_limit"}
+# config.yaml's switches for each block (hermes_cli/config.py DEFAULT_CONFIG: both True)
+ENABLED_KEYS = {"memory": "memory_enabled", "user": "user_profile_enabled"}
 WARN_SHARE = 0.8  # char-limit warns from 80% (SPEC §5)
 MAX_SCAN_CHARS = 65_536  # threat_patterns.MAX_SCAN_CHARS: a longer entry is blocked whole
 SEPARATOR = "═" * 46  # _render_block's rule above and below the header
@@ -260,3 +262,20 @@ def render_block(target: str, entries: list[str], limit: int) -> Block | None:
     gauge = f"[{percent(current, limit)}% — {current:,}/{limit:,} chars{over}]"
     title = "USER PROFILE (who the user is)" if target == "user" else "MEMORY (your personal notes)"
     return Block(f"{SEPARATOR}\n{title} {gauge}\n{SEPARATOR}\n{content}", omitted)
+
+
+def not_loaded(target: str) -> str:
+    """Why a file is in no prompt: its switch is off in config.yaml."""
+    return (
+        f"not loaded: memory.{ENABLED_KEYS[target]} is false in {CONFIG}, so Hermes puts no "
+        f"{FILES[target].rsplit('/', 1)[-1]} block in the system prompt"
+    )
+
+
+def alongside(provider: str) -> str:
+    """What an external memory provider means for the files: they are still loaded."""
+    return (
+        f"memory.provider is {provider!r}, an external provider Hermes runs alongside these "
+        "files (they are still loaded); what it adds to the prompt and recalls each turn is "
+        "not on this disk"
+    )

@@ -196,6 +196,8 @@ class HistoryScreen(PageScreen[None]):
         text = Text.assemble(row(snap.time), "  ", row(f"{snap.size:>9,} B"), no_wrap=True)
         if snap.digest == self.now_digest:
             text.append("  = now", style="italic")
+        if snap.kept_by != "memtui":  # the agent's own copy (Detection.history_of)
+            text.append(f"  kept by {snap.kept_by}", style="italic")
         op = self.owners.get(snap.path)
         if op is not None:  # the operation that replaced this version, and who ran it
             text.append("  ")

@@ -1,0 +1,138 @@
+"""Changes to a memory tool store, each one transaction with read-back (SPEC §0):
+replacing a file's text, as the tool's `str_replace` of its whole text would leave it
+(the tool writes exactly the bytes it is given: `create` adds no final newline, so an
+edit ends the way the file ended); archiving a file out of /memories into the archive
+book, a hidden file `view` never lists, and restoring it byte for byte. The SDK takes no
+lock: memtui takes its own, and its content-hash check guards against the application
+writing meanwhile; it replaces a file atomically, as the SDK's _atomic_write_file does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from memtui.engine.identity import check_shown, checked, fingerprint, split_expect
+from memtui.engine.ops.common import Refused, now_iso, thresholds
+from memtui.engine.ops.lines import check_root, encode, load
+from memtui.engine.ops.places import rows
+from memtui.engine.textfile import BOM, TextFile
+from memtui.engine.write.transaction import Conflict, Receipt, Transaction
+from memtui.layouts.memory_tool.detect import BOOK, VIRTUAL, in_tool, tool_dir
+from memtui.layouts.memory_tool.parse import KIND, at, record_of
+
+AGAIN = "nothing was changed — reload and try again"
+
+
+def _name(name: str) -> str:
+    """A path from /memories as ids give it (`/memories/` before it is allowed); Refused
+    where the tool would refuse it: `..`, absolute, hidden, empty."""
+    name = name.removeprefix(f"{VIRTUAL}/")
+    norm = os.path.normpath(name) if name else ""
+    if norm != name or "\x00" in name or in_tool("", name) is None:
+        raise Refused(f"{KIND}:{name} names no file of {VIRTUAL} (a path in it, not hidden)")
+    return name
+
+
+def _file(root: str, name: str) -> str:
+    top = tool_dir(root)
+    if top is None:
+        raise Refused(f"{root} holds no memory tool store (a {VIRTUAL} folder)")
+    return at(top, name)
+
+
+def edit(
+    root: str,
+    name: str,
+    new_text: str,
+    *,
+    expect: str | None = None,
+    seen_text: str | None = None,
+    dry_run: bool = False,
+) -> Receipt:
+    """The file's whole text replaced (in its line ending, ending as it ended)."""
+    from memtui.engine.ops.replace import replace_entry
+
+    if not isinstance(new_text, str):
+        raise Refused("the new text must be text")
+    name, fp = split_expect(name, expect)
+    name = _name(name)
+
+    def target(tx_root: str, shown: str | None, _seen: bool) -> Any:
+        return _file(tx_root, name), lambda tf: (0, len(tf.text)), None
+
+    return replace_entry(
+        root,
+        KIND,
+        new_text,
+        target,
+        entry_id=f"{KIND}:{name}",
+        seen_text=seen_text,
+        expect=fp,
+        dry_run=dry_run,
+    )
+
+
+def archive(root: str, name: str, *, expect: str | None = None, dry_run: bool = False) -> Receipt:
+    """The file out of /memories, its exact text kept in the book."""
+    name, fp = split_expect(name, expect)
+    name = _name(name)
+    entry_id = f"{KIND}:{name}"
+    check_root(root)
+    limits = thresholds(root)
+    with Transaction(root, "archive", details={"entry": entry_id}, dry_run=dry_run) as tx:
+        rel = _file(tx.root, name)
+        tf = load(tx, rel, limits, must_exist=False)
+        if tf is None:
+            check_shown(entry_id, None, fp, rel)
+            raise Refused(f"{entry_id}: no such file ({rel})")
+        check_shown(entry_id, tf.text, fp, rel)
+        record = {"file": name, "text": tf.text, "bom": tf.bom, "archived_at": now_iso()}
+        book = load(tx, BOOK, limits, must_exist=False)
+        old = book.text if book else ""
+        old += "\n" if old and not old.endswith("\n") else ""
+        tx.remove(rel)
+        tx.write(BOOK, encode(book, old + json.dumps(record, ensure_ascii=False) + "\n"))
+        tx.details.update(file=rel, to=BOOK)
+        return tx.commit()
+
+
+def restore(root: str, name: str, *, expect: str | None = None, dry_run: bool = False) -> Receipt:
+    """The archived file back at its path, byte for byte, its record out of the book
+    (the book goes with the last one). `@FINGERPRINT` picks which of several archived
+    under one path (the last archived, without); `expect` is the fingerprint shown."""
+    name, picked = split_expect(name)
+    name = _name(name)
+    shown = checked(expect)
+    entry_id = f"{KIND}:{name}"
+    check_root(root)
+    limits = thresholds(root)
+    with Transaction(root, "restore", details={"entry": entry_id}, dry_run=dry_run) as tx:
+        book = load(tx, BOOK, limits, must_exist=False)
+        lines = rows(book.text) if book else []
+        hits = [
+            (i, r) for i, raw in enumerate(lines) if (r := record_of(raw.rstrip("\r\n")))
+            if r["file"] == name and (picked is None or fingerprint(r["text"]) == picked)
+        ]  # fmt: skip
+        if not hits:
+            raise Refused(f"{entry_id} is not archived (nothing in {BOOK} by that path)")
+        at_line, record = hits[-1]
+        if shown is not None and shown not in (fingerprint(record["text"]), _whole(book)):
+            raise Conflict(f"{entry_id} changed in {BOOK} since it was shown; {AGAIN}")
+        rel = _file(tx.root, name)
+        if load(tx, rel, limits, must_exist=False) is not None:
+            raise Refused(f"{rel} exists again; {entry_id} stays archived in {BOOK}")
+        data = record["text"].encode("utf-8")
+        tx.write(rel, BOM + data if record.get("bom") is True else data)
+        left = [raw for i, raw in enumerate(lines) if i != at_line]
+        if book is not None and any(raw.strip() for raw in left):
+            tx.write(BOOK, book.encode("".join(left)))
+        else:  # the last archived file is back: no book is left behind
+            tx.remove(BOOK)
+        tx.details.update({"file": rel, "from": BOOK})
+        return tx.commit()
+
+
+def _whole(tf: TextFile | None) -> str | None:
+    return None if tf is None else fingerprint(tf.text)
