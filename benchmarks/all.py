@@ -1,6 +1,7 @@
 """Every performance figure, each against its floor measured in the same run.
 
     .venv/bin/python benchmarks/all.py [--size 500] [--dir D] [--rounds 5] [--json] [--quick]
+                                       [--busy] [--scale]
 
 Runs are alternating: each round times the floor and then memtui, so a noisy
 machine's drift hits both alike, and a ratio is the median of the rounds' ratios.
@@ -17,6 +18,10 @@ command line's `accept --all` on a copy of the same store.
 `--json` prints `{"figure": {"ratio": …, "target": …, "ok": …}}` as the last
 line. `--quick` is a smoke test on a tiny store (figures meaningless). memtui's
 bytecode is compiled first, as a wheel install has it.
+`--busy` keeps one core busy with another process for the whole run (started and
+stopped here): the gates must hold on a machine doing something else too. `--scale`
+times the costs on stores of --size 125, 500 and 2,000 instead and prints how each
+grows per 4x step (scale.py).
 The exit code is 0 when every gate holds.
 """
 
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import gc
 import json
@@ -31,6 +37,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -38,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bulk_accept
 import maintain_long
 import run as read_side
+import scale
 
 PY = sys.executable
 TODAY = dt.date(2026, 11, 29)
@@ -215,7 +223,35 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--json", action="store_true", help="a JSON summary as the last line")
     ap.add_argument("--quick", action="store_true", help="smoke test: tiny store, one round")
+    ap.add_argument("--busy", action="store_true", help="keep one core busy meanwhile")
+    ap.add_argument("--scale", action="store_true", help="growth on --size 125, 500, 2000")
     args = ap.parse_args()
+    with busy_core(args.busy):
+        return run_all(args)
+
+
+@contextlib.contextmanager
+def busy_core(on: bool) -> Iterator[None]:
+    """Another process spinning on one core for as long as the run takes."""
+    if not on:
+        yield
+        return
+    import subprocess
+
+    spinner = subprocess.Popen([PY, "-c", "while True: pass"])
+    try:
+        yield
+    finally:
+        spinner.kill()
+        spinner.wait()
+
+
+def run_all(args: argparse.Namespace) -> int:
+    if args.scale:
+        work = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="memtui-scale-"))
+        work.mkdir(parents=True, exist_ok=True)
+        compiled()
+        return 0 if scale.scale(work, 1 if args.quick else min(args.rounds, 3), TODAY) else 1
     # Idle is watched for a minute: long enough for the poller's sweep of every file
     # and its walk of the tree (each paced to its cost, every 30-60 s on 17,000 files).
     count, keys, idle, megabytes = 1000, 300, 60.0, 10.0
