@@ -21,6 +21,7 @@ MEMORY = "MEMORY.md"
 # release or an older one (TOOLS.md, HEARTBEAT.md: retired, still in many workspaces).
 OWN = frozenset({"SOUL.md", "IDENTITY.md", "TOOLS.md", "HEARTBEAT.md", "BOOTSTRAP.md"})
 SHARED = frozenset({"USER.md", MEMORY})  # Claude's, Hermes' and others' names too
+LEGACY = "memory.md"  # root-memory-files.ts LEGACY_ROOT_MEMORY_FILENAME
 
 
 def detect(top: Listing) -> bool:
@@ -31,16 +32,16 @@ def detect(top: Listing) -> bool:
     that is no regular file (a FIFO, a folder) still counts: reported unreadable."""
     root = set(top.root_files) | {o for o in top.others if "/" not in o}
     if AGENTS in root:
-        return bool(root & (OWN | SHARED)) or "memory" in top.dirs
+        return bool(root & (OWN | SHARED | {LEGACY})) or "memory" in top.dirs
     return bool(root & OWN) and len(root & (OWN | SHARED)) >= 2
 
 
 class OpenClawDetection(Detection):
     name = "openclaw"
     looks_for = (
-        "AGENTS.md with memory/ or one of SOUL.md, IDENTITY.md, TOOLS.md, HEARTBEAT.md, "
-        "BOOTSTRAP.md, USER.md, MEMORY.md; or two of these, one not USER.md/MEMORY.md "
-        "(openclaw)"
+        "AGENTS.md with memory/, memory.md or one of SOUL.md, IDENTITY.md, TOOLS.md, "
+        "HEARTBEAT.md, BOOTSTRAP.md, USER.md, MEMORY.md; or two of these, one not "
+        "USER.md/MEMORY.md (openclaw)"
     )
     title = "an OpenClaw workspace"
     full = "memtui.layouts.openclaw.layout:OpenClaw"

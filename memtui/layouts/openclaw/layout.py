@@ -115,8 +115,6 @@ class OpenClaw(OpenClawDetection, Layout):
         folder, _, name = rel.rpartition("/")
         if folder == "memory":
             return name.endswith(".md")  # a daily note, or a file OpenClaw keeps there
-        if any(rel.startswith(f"{d}/") for d in rules.DREAMING_DIRS):
-            return True  # dreaming's own state and reports
         return rel in (*rules.FILES, *rules.DREAMS, ALT_MEMORY, audit.QUEUE)
 
     def file_of(self, kind: str, name: str) -> str | None:

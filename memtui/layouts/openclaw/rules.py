@@ -41,9 +41,8 @@ RETIRED_WHY = {
 FILES = (*BOOTSTRAP, *RETIRED)  # every root file of the workspace memtui edits
 # Dreaming's diary, for a person to read, never injected (dreaming-dreams-file.ts
 # DREAMS_FILENAMES; memory-path-provenance.ts counts it, memory/.dreams/ and
-# memory/dreaming/ as the system's own).
+# memory/dreaming/ as the system's own: folders below memory/, never daily notes).
 DREAMS = ("DREAMS.md", "dreams.md")
-DREAMING_DIRS = ("memory/.dreams", "memory/dreaming")
 LEFTOVER = "BOOTSTRAP.md"
 MAX_CHARS = 20_000  # DEFAULT_BOOTSTRAP_MAX_CHARS (agents.defaults.bootstrapMaxChars)
 TOTAL_MAX_CHARS = 60_000  # DEFAULT_BOOTSTRAP_TOTAL_MAX_CHARS
