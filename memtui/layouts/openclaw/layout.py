@@ -1,11 +1,18 @@
-"""The OpenClaw agent workspace (SPEC §3b): `~/.openclaw/workspace/`.
+"""The OpenClaw agent workspace (SPEC §3b): `~/.openclaw/workspace/`, as OpenClaw
+reads it today (openclaw/openclaw, npm `openclaw` 2026.9.6).
 
-The bootstrap files (AGENTS.md … MEMORY.md) are injected into every session, each
-cut at 20,000 characters and all of them at 60,000 (openclaw_rules); the daily
-notes `memory/YYYY-MM-DD[-slug].md` are append-only logs, today's and yesterday's
-read at session start; `memory/audit/suggestions.jsonl` is the Memory Audit queue
-(openclaw_audit). OpenClaw takes no lock on these files: memtui takes its own, and
-its content-hash check guards against a concurrent write.
+The bootstrap files AGENTS.md, SOUL.md, IDENTITY.md, USER.md, BOOTSTRAP.md, MEMORY.md
+are injected into every session, each cut at 20,000 characters (USER.md at 4,000) and
+all of them at 60,000 (rules.py: bootstrap.ts, workspace-bootstrap-policy.ts,
+workspace.ts); TOOLS.md and HEARTBEAT.md are retired, memory.md is the legacy name
+(root-memory-files.ts). The daily notes `memory/YYYY-MM-DD[-slug].md` are append-only
+logs; a new session quotes today's and yesterday's (startup.py:
+session-startup-context.ts). DREAMS.md is dreaming's diary, never injected, and the
+entries dreaming promotes into MEMORY.md carry their provenance (dreaming.py:
+dreaming-consolidation.ts, short-term-promotion-apply.ts). `memory/audit/
+suggestions.jsonl` is the Memory Audit queue (audit.py: memory-audit.ts). OpenClaw
+takes no lock file in the workspace: memtui takes its own, and its content-hash check
+guards against a concurrent write.
 """
 
 from __future__ import annotations
