@@ -277,3 +277,31 @@ def test_dreams_md_and_its_state_are_known_not_loaded_and_not_edited(tmp_path: P
     got = run_cli("edit", "openclaw:DREAMS.md", "--text-file", str(new), "--store", str(root))
     assert got.returncode == 1 and "dreaming's diary" in got.stderr
     assert memory_digest(root) == before
+
+
+# --- where it is looked for -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "var", ["OPENCLAW_WORKSPACE_DIR", "OPENCLAW_STATE_DIR", "OPENCLAW_PROFILE"]
+)
+def test_stores_finds_the_workspace_its_environment_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, var: str
+) -> None:
+    """workspace-default.ts resolveDefaultAgentWorkspaceDir."""
+    from memtui.engine import stores
+    from tests.test_stores import temporary_home
+
+    home = temporary_home(tmp_path, monkeypatch)
+    for name in ("OPENCLAW_WORKSPACE_DIR", "OPENCLAW_STATE_DIR", "OPENCLAW_PROFILE"):
+        monkeypatch.delenv(name, raising=False)
+    value, ws = {
+        "OPENCLAW_WORKSPACE_DIR": (str(tmp_path / "ws"), tmp_path / "ws"),
+        "OPENCLAW_STATE_DIR": (str(tmp_path / "state"), tmp_path / "state" / "workspace"),
+        "OPENCLAW_PROFILE": ("work", home / ".openclaw-work" / "workspace"),
+    }[var]
+    monkeypatch.setenv(var, value)
+    write_tree(ws, {"SOUL.md": "# s\n", "IDENTITY.md": "- Name: Clawd\n"})
+    default = write_tree(home / ".openclaw" / "workspace", {"AGENTS.md": "# A\n", "SOUL.md": "s\n"})
+    found = {s.path: s.layouts for s in stores.stores()}
+    assert found == {str(ws): ("openclaw",), str(default): ("openclaw",)}

@@ -50,7 +50,21 @@ class OpenClawDetection(Detection):
     looked_in = "~/.openclaw/workspace"
 
     def usual_places(self, home: str, env: Mapping[str, str]) -> list[str]:
-        return [os.path.join(home, ".openclaw", "workspace")]
+        """resolveDefaultAgentWorkspaceDir (workspace-default.ts): OPENCLAW_WORKSPACE_DIR,
+        else <OPENCLAW_STATE_DIR>/workspace, else ~/.openclaw[-<profile>]/workspace;
+        the default folder is always looked in too."""
+        places = []
+        workspace = env.get("OPENCLAW_WORKSPACE_DIR", "").strip()
+        state = env.get("OPENCLAW_STATE_DIR", "").strip()
+        profile = env.get("OPENCLAW_PROFILE", "").strip()
+        if workspace:
+            places.append(os.path.abspath(os.path.expanduser(workspace)))
+        elif state:
+            places.append(os.path.join(os.path.expanduser(state), "workspace"))
+        elif profile and profile.lower() != "default":
+            places.append(os.path.join(home, f".openclaw-{profile}", "workspace"))
+        default = os.path.join(home, ".openclaw", "workspace")
+        return [*places, default] if default not in places else places
 
     def detect(self, top: Listing) -> bool:
         return detect(top)
