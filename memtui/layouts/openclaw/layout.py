@@ -176,8 +176,9 @@ class OpenClaw(OpenClawDetection, Layout):
     # --- ops ---------------------------------------------------------------------
 
     def summary(self, data: Any) -> list[str]:
+        injected = sum(1 for n in data.present if n in rules.BOOTSTRAP)
         return [
-            f"{len(data.present):,} bootstrap files, {len(data.daily):,} daily notes, "
+            f"{injected:,} bootstrap files, {len(data.daily):,} daily notes, "
             f"{len(data.queue):,} suggestions"
         ]
 
