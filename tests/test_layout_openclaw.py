@@ -91,7 +91,7 @@ def workspace(tmp_path: Path, **extra: str) -> Path:
     files = {
         "AGENTS.md": "# AGENTS.md\n\n- Read SOUL.md first\n",
         "SOUL.md": lines_to(15_999, "soul"),  # just under 80%: no finding
-        "USER.md": lines_to(16_000, "user"),  # 80%: warning
+        "USER.md": lines_to(3_200, "user"),  # 80% of USER.md's own 4,000: warning
         "MEMORY.md": lines_to(20_001, "memory"),  # one unit over: cut, error
         "memory/2026-11-29.md": "- today\n",
         "memory/2026-11-28-standup.md": "- yesterday, with a slug\n",
@@ -176,8 +176,10 @@ def test_context_gives_each_file_as_injected_cut_at_20000_utf16_units(tmp_path: 
     assert js_len(got["text"]) <= MAX
     assert got["first_unloaded_line"] == first_unloaded(memory.rstrip(), head)
     assert "[...truncated, read MEMORY.md for full content...]" in got["text"]
-    # HEARTBEAT.md and IDENTITY.md are absent: OpenClaw injects its missing marker
+    # IDENTITY.md is absent: OpenClaw injects its missing marker; BOOTSTRAP.md is absent
+    # too, but it is optional (workspace.ts, bootstrap-files.ts): nothing is injected
     assert files["IDENTITY.md"]["text"] == f"[MISSING] Expected at: {root / 'IDENTITY.md'}"
+    assert "BOOTSTRAP.md" not in files
 
 
 def test_the_cut_names_only_the_lines_between_the_head_and_the_tail(tmp_path: Path) -> None:
@@ -200,11 +202,11 @@ def test_the_cut_names_only_the_lines_between_the_head_and_the_tail(tmp_path: Pa
 
 
 def test_a_file_of_exactly_20000_units_is_loaded_whole(tmp_path: Path) -> None:
-    tools = lines_to(20_000, "tools")
-    root = write_tree(tmp_path / "ws", {"AGENTS.md": "# A\n", "USER.md": "u\n", "TOOLS.md": tools})
-    got = context(root)["TOOLS.md"]
-    assert got["text"] == tools.rstrip() and got["cut"] is False
-    assert ("bootstrap-size", "warning", "TOOLS.md", None) in check_json(root)
+    soul = lines_to(20_000, "soul")
+    root = write_tree(tmp_path / "ws", {"AGENTS.md": "# A\n", "USER.md": "u\n", "SOUL.md": soul})
+    got = context(root)["SOUL.md"]
+    assert got["text"] == soul.rstrip() and got["cut"] is False
+    assert ("bootstrap-size", "warning", "SOUL.md", None) in check_json(root)
 
 
 def test_a_cut_inside_an_emoji_keeps_no_half_of_it(tmp_path: Path) -> None:
@@ -218,30 +220,45 @@ def test_a_cut_inside_an_emoji_keeps_no_half_of_it(tmp_path: Path) -> None:
         assert js_len(head) % 2 == (2 + pad) % 2  # "#"*k + "\n" then whole emoji only
 
 
-def test_today_and_yesterday_are_read_at_session_start(tmp_path: Path) -> None:
+def quoted(rel: str, text: str) -> str:
+    """session-startup-context.ts formatStartupMemoryBlock: a note as a new session
+    quotes it (trimmed both ends, ``` escaped)."""
+    body = text.strip().replace("```", "\\`\\`\\`")
+    lines = [f"[Untrusted daily memory: {rel}]", "BEGIN_QUOTED_NOTES", "```text", body, "```"]
+    return "\n".join([*lines, "END_QUOTED_NOTES"])
+
+
+def test_today_and_yesterday_are_quoted_at_session_start(tmp_path: Path) -> None:
     files = context(workspace(tmp_path))  # today is pinned to 2026-11-29 (conftest)
-    assert files["memory/2026-11-29.md"]["text"] == "- today\n"
-    assert files["memory/2026-11-28-standup.md"]["text"] == "- yesterday, with a slug\n"
+    today = files["memory/2026-11-29.md"]["text"]
+    assert today.startswith("[Startup context loaded by runtime]\n")  # the prelude's head
+    assert today.endswith("\n\n" + quoted("memory/2026-11-29.md", "- today\n"))
+    slug = "memory/2026-11-28-standup.md"
+    assert files[slug]["text"] == quoted(slug, "- yesterday, with a slug\n")
     assert "memory/2026-11-30.md" not in files
 
 
 def test_the_files_together_are_held_to_60000_units(tmp_path: Path) -> None:
-    """buildBootstrapContextFiles: each file gets min(20,000, what is left of 60,000);
-    once nothing is left, later files are not injected at all."""
+    """buildBootstrapContextFiles: each file gets min(its cap, what is left of 60,000);
+    USER.md's cap is 4,000; once nothing is left, later files are not injected."""
     big = lines_to(19_000, "big")
     root = write_tree(
         tmp_path / "ws",
-        {"AGENTS.md": "# A\n", "SOUL.md": big, "TOOLS.md": big, "IDENTITY.md": big,
-         "USER.md": big, "MEMORY.md": "# never reached\n"},
+        {"AGENTS.md": "# A\n", "SOUL.md": big, "IDENTITY.md": big, "USER.md": big,
+         "BOOTSTRAP.md": big, "MEMORY.md": "# never reached\n"},
     )  # fmt: skip
     files = context(root)
-    left = 60_000 - 3 - 3 * js_len(big.rstrip())  # after AGENTS.md and three big files
-    assert files["USER.md"]["text"] == openclaw_cut(big, "USER.md", left)[0]
-    assert files["USER.md"]["cut"] is True
+    user = openclaw_cut(big, "USER.md", 4_000)[0]
+    assert files["USER.md"]["text"] == user and js_len(user) <= 4_000
+    left = 60_000 - 3 - 2 * js_len(big.rstrip()) - js_len(user)
+    assert files["BOOTSTRAP.md"]["text"] == openclaw_cut(big, "BOOTSTRAP.md", left)[0]
+    assert files["BOOTSTRAP.md"]["cut"] is True
     assert "MEMORY.md" not in files
     found = check_json(root)
     assert ("bootstrap-size", "error", "MEMORY.md", 1) in found
-    assert any(f[0] == "bootstrap-size" and f[2] == "USER.md" and f[1] == "error" for f in found)
+    assert any(
+        f[0] == "bootstrap-size" and f[2] == "BOOTSTRAP.md" and f[1] == "error" for f in found
+    )
 
 
 # --- edits ------------------------------------------------------------------------
@@ -299,23 +316,28 @@ HIGH = re.compile(
 
 
 def policy_digest(trimmed: str, budget: int) -> tuple[str, int]:
-    cands = []
-    for i, raw in enumerate(re.split(r"\r?\n", trimmed)):
+    """trimAgentsBootstrapContent's candidates (2026.9.6): a policy line takes the prose
+    line just before it along; a blank line or a code fence breaks that."""
+    cands, prose = [], None
+    for raw in re.split(r"\r?\n", trimmed):
         line = re.sub(r"\s+", " ", raw.strip())
-        if line and (
-            re.match(r"^(?:#{1,6}|\s*[-*+]|\s*\d+[.)])\s+\S", line) or POLICY.search(line)
-        ):
-            cands.append((i, line))
+        if not line or re.match(r"^\s*(?:`{3,}|~{3,})", line):
+            prose = None
+        elif re.match(r"^(?:#{1,6}|\s*[-*+]|\s*\d+[.)])\s+\S", line) or POLICY.search(line):
+            cands.append((line if prose is None else f"{prose}\n{line}", bool(HIGH.search(line))))
+            prose = None
+        else:
+            prose = line
     chosen: set[int] = set()
     used = 0
     for high_only in (True, False):
-        for i, line in cands:
-            if (high_only and not HIGH.search(line)) or (not high_only and i in chosen):
+        for i, (text, high) in enumerate(cands):
+            if (high_only and not high) or (not high_only and i in chosen):
                 continue
-            if used + (1 if chosen else 0) + len(line) <= budget:
-                used += (1 if chosen else 0) + len(line)
+            if used + (1 if chosen else 0) + len(text) <= budget:
+                used += (1 if chosen else 0) + len(text)
                 chosen.add(i)
-    kept = [line for i, line in cands if i in chosen]
+    kept = [text for i, (text, _) in enumerate(cands) if i in chosen]
     return "\n".join(kept), len(cands) - len(kept)
 
 

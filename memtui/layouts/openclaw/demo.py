@@ -2,11 +2,14 @@
 `claude/`; open it with `memtui <demo>/openclaw`).
 
 SOUL.md is near OpenClaw's 20,000-character cut and MEMORY.md past it (Chinese,
-English and emoji, so the cut is counted in UTF-16 units); BOOTSTRAP.md is a
-leftover; the daily notes include today's and yesterday's, a misnamed one and one
-dated in the future; the Memory Audit queue holds an add, an edit, a delete, a move,
-one whose source changed since it was staged (a conflict if applied), and one
-applied and one rejected earlier, each record as memory-audit.ts writes it.
+English and emoji, so the cut is counted in UTF-16 units), its end a section dreaming
+promoted (with its Source:, trigger and importance annotations); BOOTSTRAP.md is a
+leftover, TOOLS.md and HEARTBEAT.md files OpenClaw injects no more; DREAMS.md is the
+dream diary and memory/.dreams/ dreaming's own state; the daily notes include today's
+and yesterday's, a misnamed one and one dated in the future; the Memory Audit queue
+holds an add, an edit, a delete, a move, one whose source changed since it was staged
+(a conflict if applied), and one applied and one rejected earlier, each record as
+memory-audit.ts writes it.
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ def build_openclaw(sink: Sink, rng: random.Random, size: int, today: dt.date) ->
         "TOOLS.md": "# TOOLS.md\n\n## Shell\n- Use `rg`, not grep -r\n",
         "HEARTBEAT.md": "# HEARTBEAT.md\n\n- Check the inbox\n",
         "BOOTSTRAP.md": "# BOOTSTRAP.md\n\nHello. Who am I? Fill in IDENTITY.md, then delete me.\n",
-        "MEMORY.md": _long("# MEMORY.md\n\n", "Fact", 24_000, rng),  # past the cut
+        "MEMORY.md": _long("# MEMORY.md\n\n", "Fact", 24_000, rng) + _promoted(today),
+        "DREAMS.md": _DREAMS,
     }
     for name, text in files.items():
         sink.write(f"{FOLDER}/{name}", text)
@@ -45,9 +49,36 @@ def build_openclaw(sink: Sink, rng: random.Random, size: int, today: dt.date) ->
     sink.write(f"{FOLDER}/memory/{future.isoformat()}.md", "- planned: dentist (written ahead)")
     sink.write(f"{FOLDER}/memory/notes-march.md", "- misnamed: not a dated note")
     sink.write(f"{FOLDER}/memory/context-digest.md", "- OpenClaw's own digest (not a daily note)")
+    corpus = f"{FOLDER}/memory/.dreams/session-corpus/{days[1].isoformat()}.txt"
+    sink.write(corpus, "user: remind me the standup moved to 10:00\n")
     records = _queue(files, today)
     sink.write(f"{FOLDER}/{audit.QUEUE}", "".join(records).rstrip("\n"))
-    return {"openclaw_files": len(files) + len(days) + 4, "openclaw_suggestions": len(records)}
+    return {"openclaw_files": len(files) + len(days) + 5, "openclaw_suggestions": len(records)}
+
+
+def _promoted(today: dt.date) -> str:
+    """A section as dreaming's consolidation appends it (dreaming-consolidation.ts)."""
+    day = (today - dt.timedelta(days=1)).isoformat()
+    source = f"memory/{day}-standup.md#L3-L3"  # the note of that day, as written below
+    return (
+        f"\n## Consolidated Memory ({day})\n\n"
+        "<!-- openclaw-memory-promotion:memory:demo-0001 -->\n"
+        f"- 会议改到周四下午三点 Source: {source} <!-- trigger: meeting, 会议 --> "
+        "<!-- importance: 7 -->\n"
+    )
+
+
+_DREAMS = """# Dream Diary
+
+<!-- openclaw:dreaming:diary:start -->
+---
+
+*November 28, 2026 at 3:00 AM GMT+8*
+
+The notes kept circling back to tea and a meeting that moved.
+
+<!-- openclaw:dreaming:diary:end -->
+"""
 
 
 _NOTES = (

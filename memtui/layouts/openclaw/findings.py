@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from memtui.engine.layouts.base import Listing
+from memtui.engine.layouts.base import Listing, there
 from memtui.engine.textfile import TextFile
 from memtui.layouts.openclaw import audit, rules
 from memtui.layouts.openclaw.rules import ALT_MEMORY, first_unloaded
@@ -21,12 +21,13 @@ def check(reader: StoreReader, data: OpenClawData, top: Listing, queue: TextFile
             continue
         first = first_unloaded(item)
         size = f"{item.name} is {item.trim.original:,} characters"
+        cap = rules.cap(item.name)
         if first is not None and item.trim.truncated:
             add(
                 "bootstrap-size",
                 item.name,
                 first,
-                f"{size}: OpenClaw injects at most {rules.MAX_CHARS:,} (its head and tail), so "
+                f"{size}: OpenClaw injects at most {cap:,} (its head and tail), so "
                 f"from line {first} the middle of the file is never loaded",
             )
         elif first is not None:
@@ -38,18 +39,18 @@ def check(reader: StoreReader, data: OpenClawData, top: Listing, queue: TextFile
                 f"{rules.TOTAL_MAX_CHARS:,}-character budget, so from line {first} it is "
                 "never loaded",
             )
-        elif item.trim.original >= rules.WARN_CHARS:
+        elif item.trim.original >= rules.warn_at(item.name):
             add(
                 "bootstrap-size",
                 item.name,
                 None,
-                f"{size}, {item.trim.original * 100 // rules.MAX_CHARS}% of the "
-                f"{rules.MAX_CHARS:,} OpenClaw injects: past that the file is cut",
+                f"{size}, {item.trim.original * 100 // cap}% of the "
+                f"{cap:,} OpenClaw injects: past that the file is cut",
                 level="warning",
             )
     injected = {item.name for item in data.injected}
     for name in data.present:
-        if name not in injected:
+        if name in rules.BOOTSTRAP and name not in injected:
             add(
                 "bootstrap-size",
                 name,
@@ -65,14 +66,27 @@ def check(reader: StoreReader, data: OpenClawData, top: Listing, queue: TextFile
             f"{rules.LEFTOVER} is the first-run ritual and is still here: OpenClaw injects it "
             "into every session until it is deleted",
         )
-    if rules.MEMORY in top.root_files and ALT_MEMORY in top.root_files:
+    if ALT_MEMORY in top.root_files:  # root-memory-files.ts: the legacy name
+        both = rules.MEMORY in top.root_files
         add(
             "memory-case",
             ALT_MEMORY,
             None,
-            f"both {rules.MEMORY} and {ALT_MEMORY}: OpenClaw injects only {rules.MEMORY} "
-            f"(exact case), so what {ALT_MEMORY} holds never reaches the agent",
+            f"both {rules.MEMORY} and {ALT_MEMORY}: OpenClaw injects only {rules.MEMORY} and "
+            f"dreaming writes there, so what {ALT_MEMORY} holds is shadowed (`openclaw doctor "
+            f"--fix` merges it into {rules.MEMORY})"
+            if both
+            else f"{ALT_MEMORY} is the legacy name: OpenClaw injects only {rules.MEMORY} "
+            "(exact case), so what it holds never reaches the agent",
         )
+    for name in rules.RETIRED:
+        if there(top, name):
+            add(
+                "bootstrap-retired",
+                name,
+                None,
+                f"{name} is no longer injected: {rules.RETIRED_WHY[name]}",
+            )
     for d in data.daily:
         if d.date is None:
             add(

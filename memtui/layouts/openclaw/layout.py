@@ -1,11 +1,18 @@
-"""The OpenClaw agent workspace (SPEC §3b): `~/.openclaw/workspace/`.
+"""The OpenClaw agent workspace (SPEC §3b): `~/.openclaw/workspace/`, as OpenClaw
+reads it today (openclaw/openclaw, npm `openclaw` 2026.9.6).
 
-The bootstrap files (AGENTS.md … MEMORY.md) are injected into every session, each
-cut at 20,000 characters and all of them at 60,000 (openclaw_rules); the daily
-notes `memory/YYYY-MM-DD[-slug].md` are append-only logs, today's and yesterday's
-read at session start; `memory/audit/suggestions.jsonl` is the Memory Audit queue
-(openclaw_audit). OpenClaw takes no lock on these files: memtui takes its own, and
-its content-hash check guards against a concurrent write.
+The bootstrap files AGENTS.md, SOUL.md, IDENTITY.md, USER.md, BOOTSTRAP.md, MEMORY.md
+are injected into every session, each cut at 20,000 characters (USER.md at 4,000) and
+all of them at 60,000 (rules.py: bootstrap.ts, workspace-bootstrap-policy.ts,
+workspace.ts); TOOLS.md and HEARTBEAT.md are retired, memory.md is the legacy name
+(root-memory-files.ts). The daily notes `memory/YYYY-MM-DD[-slug].md` are append-only
+logs; a new session quotes today's and yesterday's (startup.py:
+session-startup-context.ts). DREAMS.md is dreaming's diary, never injected, and the
+entries dreaming promotes into MEMORY.md carry their provenance (dreaming.py:
+dreaming-consolidation.ts, short-term-promotion-apply.ts). `memory/audit/
+suggestions.jsonl` is the Memory Audit queue (audit.py: memory-audit.ts). OpenClaw
+takes no lock file in the workspace: memtui takes its own, and its content-hash check
+guards against a concurrent write.
 """
 
 from __future__ import annotations
@@ -18,12 +25,13 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-from memtui.engine.layouts.base import Layout, Listing
-from memtui.engine.layouts.common import late, not_read, refused, unread_context
+from memtui.engine.layouts.base import Layout, Listing, there
+from memtui.engine.layouts.common import JS_SPACE, late, not_read, refused, unread_context
 from memtui.engine.markdown import sections
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.textfile import TextFile
-from memtui.layouts.openclaw import audit, rules
+from memtui.layouts.openclaw import audit, dreaming, rules
+from memtui.layouts.openclaw import startup as quoting
 from memtui.layouts.openclaw.codes import CODES
 from memtui.layouts.openclaw.detect import OpenClawDetection
 from memtui.layouts.openclaw.rules import ALT_MEMORY, first_unloaded
@@ -57,6 +65,8 @@ class OpenClawData:
     daily: tuple[Daily, ...]  # dated notes newest first, then the misnamed ones
     queue: tuple[audit.Suggestion, ...]
     today: dt.date
+    startup: tuple[str, ...]  # the daily notes a new session quotes, in order
+    promoted: tuple[dreaming.Promotion, ...]  # MEMORY.md's entries dreaming wrote
 
 
 class OpenClaw(OpenClawDetection, Layout):
@@ -71,11 +81,14 @@ class OpenClaw(OpenClawDetection, Layout):
     def parse(self, reader: StoreReader, top: Listing) -> OpenClawData:
         from memtui.layouts.openclaw.findings import check
 
-        texts = {name: reader.read(name) for name in rules.BOOTSTRAP if name in top.root_files}
-        present = tuple(n for n in rules.BOOTSTRAP if texts.get(n) is not None)
-        order = [(n, _text(texts.get(n))) for n in rules.BOOTSTRAP if n != rules.MEMORY]
-        if texts.get(rules.MEMORY) is not None:
-            order.append((rules.MEMORY, _text(texts[rules.MEMORY])))
+        names = (*rules.FILES, *rules.DREAMS)
+        texts = {name: reader.read(name) for name in names if name in top.root_files}
+        present = tuple(n for n in names if texts.get(n) is not None)
+        order = [
+            (n, _text(texts.get(n)))
+            for n in rules.BOOTSTRAP
+            if n not in rules.OPTIONAL or there(top, n)  # absent: no [MISSING] marker
+        ]
         where = {n: os.path.join(reader.root, n) for n in rules.BOOTSTRAP}
         injected = tuple(rules.build(order, where))
         found = []
@@ -86,11 +99,22 @@ class OpenClaw(OpenClawDetection, Layout):
                 found.append((name, s.name.strip(), s.span))
         # every note, readable or not (a FIFO, a link out: reported, named by `context`)
         daily = _daily(chain(top.files, top.others, reader.escaped), reader.today)
-        for d in _at_start(daily, reader.today):  # the agent loads them: read, or why not
-            reader.read(d.file)
+        # a FIFO or a folder by a note's name too: `context` says why it is not read
+        notes = chain(top.files, top.others)
+        in_memory = [f[7:] for f in notes if f.startswith("memory/") and f.count("/") == 1]
+        startup = tuple(
+            rel
+            for rel in quoting.paths(reader.root, in_memory, reader.today)
+            if there(top, rel) or rel in reader.escaped
+        )
+        for rel in startup:  # the agent loads them: read, or why not
+            reader.read(rel)
         queue_tf = reader.read(audit.QUEUE)
         queue = tuple(audit.read(queue_tf.text)) if queue_tf is not None else ()
-        data = OpenClawData(present, injected, tuple(found), daily, queue, reader.today)
+        data = OpenClawData(
+            present, injected, tuple(found), daily, queue, reader.today, startup,
+            dreaming.promotions(texts.get(rules.MEMORY)),
+        )  # fmt: skip
         check(reader, data, top, queue_tf)
         return data
 
@@ -98,7 +122,7 @@ class OpenClaw(OpenClawDetection, Layout):
         folder, _, name = rel.rpartition("/")
         if folder == "memory":
             return name.endswith(".md")  # a daily note, or a file OpenClaw keeps there
-        return rel in (*rules.BOOTSTRAP, ALT_MEMORY, audit.QUEUE)
+        return rel in (*rules.FILES, *rules.DREAMS, ALT_MEMORY, audit.QUEUE)
 
     def file_of(self, kind: str, name: str) -> str | None:
         if kind == audit.KIND:
@@ -112,6 +136,8 @@ class OpenClaw(OpenClawDetection, Layout):
             yield Entry(f"openclaw:{name}", "openclaw", self.name, name, name)
         for file, heading, span in data.sections:
             title = f"{file} · {heading}"
+            if file == rules.MEMORY:  # where dreaming's promotions in it came from
+                title += "".join(f" · {p.said()}" for p in _within(data.promoted, span)[:1])
             yield Entry(f"openclaw:{file}#{heading}", "openclaw", self.name, title, file, span)
         for d in data.daily:
             name = d.file.split("/", 1)[1]
@@ -125,6 +151,13 @@ class OpenClaw(OpenClawDetection, Layout):
                 title = f"{s.action} → {where}: {said[:60]}"
                 yield Entry(s.item_id, audit.KIND, self.name, title, audit.QUEUE, span)
 
+    def details(self, store: Store, data: Any, entry: Entry) -> dict[str, Any]:
+        """Dreaming's provenance of the MEMORY.md entries it promoted (show --json)."""
+        if entry.file != rules.MEMORY or not data.promoted:
+            return {}
+        found = _within(data.promoted, entry.span) if entry.span else data.promoted
+        return {"promoted_by_dreaming": [p.to_json() for p in found]} if found else {}
+
     def outline(self, store: Store, data: Any) -> list[OutlineItem]:
         from memtui.layouts.openclaw.outline import outline
 
@@ -137,21 +170,15 @@ class OpenClaw(OpenClawDetection, Layout):
             out += unread or [_context_file(item)]
         if all(item.name != rules.MEMORY for item in data.injected):
             out += unread_context(store, rules.MEMORY)
-        for d in _at_start(data.daily, data.today):
-            tf = late(store, d.file)
-            if isinstance(tf, TextFile):
-                when = "today" if d.date == data.today else "yesterday"
-                note = f"the daily note of {when}: read at session start (docs: memory.md)"
-                out.append(ContextFile(d.file, tf.text, None, _lines(tf.text), note))
-            elif tf is not None:
-                out.append(not_read(d.file, tf))
+        out += _startup(store, data.startup)
         return out
 
     # --- ops ---------------------------------------------------------------------
 
     def summary(self, data: Any) -> list[str]:
+        injected = sum(1 for n in data.present if n in rules.BOOTSTRAP)
         return [
-            f"{len(data.present):,} bootstrap files, {len(data.daily):,} daily notes, "
+            f"{injected:,} bootstrap files, {len(data.daily):,} daily notes, "
             f"{len(data.queue):,} suggestions"
         ]
 
@@ -193,7 +220,51 @@ class OpenClaw(OpenClawDetection, Layout):
 
 
 def _text(tf: TextFile | None) -> str | None:
-    return None if tf is None else tf.text
+    """The text as OpenClaw reads it (utf-8, a BOM kept: it is one more character)."""
+    return None if tf is None else ("\ufeff" if tf.bom else "") + tf.text
+
+
+def _startup(store: Store, rels: tuple[str, ...]) -> list[ContextFile]:
+    """The daily notes a new session quotes (startup.py): the prelude's text split by
+    note (joined by newlines they are the prelude), the cut of each marked."""
+    read, out = [], []
+    for rel in rels:
+        tf = late(store, rel)
+        if isinstance(tf, TextFile) and len(tf.encode()) > quoting.FILE_MAX_BYTES:
+            why = f"over the {quoting.FILE_MAX_BYTES:,} bytes OpenClaw reads of a startup note"
+            out.append(ContextFile(rel, "", 1, 0, f"not loaded: {why}"))
+        elif isinstance(tf, TextFile):
+            read.append((rel, _text(tf) or ""))
+        elif tf is not None:
+            out.append(not_read(rel, tf))
+    quoted, more = quoting.quote(read)
+    texts = dict(read)
+    for n, q in enumerate(quoted):
+        text = "\n".join([*quoting.HEADER, "", q.block]) if n == 0 else q.block
+        if more and n == len(quoted) - 1:
+            text += "\n" + quoting.MORE
+        out.append(_quoted(q, texts[q.file], text))
+    for rel in [rel for rel, text in read if text.strip(JS_SPACE)][len(quoted) :]:
+        why = f"the {quoting.TOTAL_MAX_CHARS:,} characters OpenClaw quotes in all are used up"
+        out.append(ContextFile(rel, "", 1, 0, f"not loaded: {why}"))
+    return out
+
+
+def _quoted(q: quoting.Quoted, full: str, text: str) -> ContextFile:
+    note = "a recent daily note, quoted on a bare /new or /reset (startupContext)"
+    if q.whole:
+        return ContextFile(q.file, text, None, _lines(full), note)
+    at = q.lead + len(q.kept)  # the first character not quoted
+    first = full.count("\n", 0, at) + 1 + full.startswith(("\n", "\r\n"), at)
+    note += (
+        f"; OpenClaw quotes {quoting.FILE_MAX_CHARS:,} characters of a note and "
+        f"{quoting.TOTAL_MAX_CHARS:,} in all"
+    )
+    return ContextFile(q.file, text, first, first - 1, note)
+
+
+def _within(promoted: tuple[dreaming.Promotion, ...], span: Span) -> list[dreaming.Promotion]:
+    return [p for p in promoted if span.lineno <= p.line <= span.last_lineno]
 
 
 def _lines(text: str) -> int:
@@ -212,7 +283,7 @@ def _context_file(item: rules.Injected) -> ContextFile:
     if item.clamped:
         why = f"the {rules.TOTAL_MAX_CHARS:,}-character budget of all bootstrap files"
     else:
-        why = f"{rules.MAX_CHARS:,} characters ({t.original:,} in the file)"
+        why = f"{rules.cap(item.name):,} characters ({t.original:,} in the file)"
     tail = f"; its last {t.tail_units:,} characters are loaded again" if t.tail_units else ""
     note = f"OpenClaw cuts {item.name} at {why}{tail}{private}"  # past it: context.unloaded
     last = None if item.clamped else _last_unloaded(t, first)
@@ -245,11 +316,6 @@ def _daily(files: Iterable[str], today: dt.date) -> tuple[Daily, ...]:
             dated.append(Daily(rel, date, date > today))
     dated.sort(key=lambda d: (d.date, d.file), reverse=True)
     return tuple(dated) + tuple(sorted(odd, key=lambda d: d.file))
-
-
-def _at_start(daily: tuple[Daily, ...], today: dt.date) -> list[Daily]:
-    """The daily notes OpenClaw reads at session start: today's and yesterday's."""
-    return [d for d in daily if d.date is not None and (today - d.date).days in (0, 1)]
 
 
 def _date(name: str) -> dt.date | None:

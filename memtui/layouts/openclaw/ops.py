@@ -16,7 +16,7 @@ from collections.abc import Callable
 from memtui.engine.ops.common import Refused
 from memtui.engine.ops.replace import section, whole
 from memtui.engine.textfile import TextFile
-from memtui.layouts.openclaw.rules import BOOTSTRAP
+from memtui.layouts.openclaw.rules import DREAMS, FILES
 
 OPENCLAW_KINDS = ("openclaw", "openclaw-daily")
 
@@ -32,8 +32,13 @@ def openclaw_target(
             "add); nothing was written"
         )
     file, sep, heading = name.partition("#")
-    if file not in BOOTSTRAP:
-        raise Refused(f"openclaw:{name}: not a bootstrap file ({', '.join(BOOTSTRAP)})")
+    if file in DREAMS:
+        raise Refused(
+            f"openclaw:{name}: {file} is dreaming's diary, rewritten by OpenClaw under its own "
+            "lock; memtui does not edit it; nothing was written"
+        )
+    if file not in FILES:
+        raise Refused(f"openclaw:{name}: not a workspace file memtui edits ({', '.join(FILES)})")
     if not os.path.isfile(os.path.join(root, file)):
         raise Refused(f"no entry openclaw:{name} ({file} does not exist)")
     if not sep:

@@ -22,18 +22,25 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
     for name in data.present:
         item = injected.get(name)
         badges: list[tuple[str, str]] = []
-        if item is None:
+        if name in rules.RETIRED:
+            badges.append(("retired: not injected", "info"))
+        elif name in rules.DREAMS:
+            badges.append(("dream diary: not injected", "info"))
+        elif item is None:
             badges.append(("not injected", ERROR))
         elif item.trim is not None:
             first = first_unloaded(item)
-            level = ERROR if first else WARNING if item.trim.original >= rules.WARN_CHARS else "ok"
+            level = (
+                ERROR if first else WARNING if item.trim.original >= rules.warn_at(name) else "ok"
+            )
             badges.append((f"{item.trim.original:,} chars", level))
         if name == rules.LEFTOVER:
             badges.append(("leftover", "info"))
         badges += filter(None, [tally(found.get(name, ()))])
         rows = tuple(
             OutlineItem(heading, file=file, line=span.lineno,
-                        entry_id=f"openclaw:{file}#{heading}", verbs=("edit",))
+                        entry_id=f"openclaw:{file}#{heading}",
+                        verbs=() if name in rules.DREAMS else ("edit",))
             for file, heading, span in data.sections if file == name
         )  # fmt: skip
         items.append(
@@ -42,9 +49,9 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
                 file=name,
                 entry_id=f"openclaw:{name}",
                 badges=tuple(badges),
-                verbs=("edit", "open"),
+                verbs=("open",) if name in rules.DREAMS else ("edit", "open"),
                 children=(lambda rows=rows: rows) if rows else None,
-                not_offered=f"{name} is not archived: OpenClaw injects it by name (e edits it)",
+                not_offered=_not_offered(name),
             )
         )
     if data.daily:
@@ -70,6 +77,12 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
             )
         )
     return items
+
+
+def _not_offered(name: str) -> str:
+    if name in rules.DREAMS:
+        return f"{name} is dreaming's diary: OpenClaw rewrites it, so it is read here, not edited"
+    return f"{name} is not archived: OpenClaw finds it by name (e edits it)"
 
 
 def _daily(d: Daily) -> OutlineItem:

@@ -1,9 +1,12 @@
 """OpenClaw's own numbers and cuts, kept exact: what `context` shows and the findings
-rest on them. Source: openclaw/openclaw `src/agents/embedded-agent-helpers/bootstrap.ts`
-(trimBootstrapContent, trimAgentsBootstrapContent, buildBootstrapContextFiles,
-clampToBudget), `src/agents/workspace.ts` (loadWorkspaceBootstrapFiles) and
-`src/utils.ts` (sliceUtf16Safe, truncateUtf16Safe). OpenClaw counts characters as
-JavaScript does: UTF-16 code units (a CJK character is one, an emoji two).
+rest on them. Source: openclaw/openclaw as published (npm `openclaw` 2026.9.6):
+`src/agents/embedded-agent-helpers/bootstrap.ts` (trimBootstrapContent,
+trimAgentsBootstrapContent, buildBootstrapContextFiles, clampToBudget,
+USER_BOOTSTRAP_MAX_CHARS), `src/agents/workspace-bootstrap-policy.ts`
+(WORKSPACE_BOOTSTRAP_FILENAMES), `src/agents/workspace.ts`
+(loadWorkspaceBootstrapFiles), `src/memory/root-memory-files.ts` and `src/utils.ts`
+(sliceUtf16Safe, truncateUtf16Safe). OpenClaw counts characters as JavaScript does:
+UTF-16 code units (a CJK character is one, an emoji two).
 """
 
 from __future__ import annotations
@@ -14,21 +17,50 @@ from dataclasses import dataclass
 from memtui.engine.layouts.common import JS_SPACE
 from memtui.layouts.openclaw.detect import AGENTS, MEMORY  # noqa: F401 - re-exported
 
-# loadWorkspaceBootstrapFiles' order; MEMORY.md only when it exists (exact case).
+# WORKSPACE_BOOTSTRAP_FILENAMES, in prompt order (workspace-bootstrap-policy.ts).
 BOOTSTRAP = (
     "AGENTS.md",
     "SOUL.md",
-    "TOOLS.md",
     "IDENTITY.md",
     "USER.md",
-    "HEARTBEAT.md",
     "BOOTSTRAP.md",
     "MEMORY.md",
 )
+# Injected only when there (exact case, exactWorkspaceEntryExists): no [MISSING] marker.
+# BOOTSTRAP.md too: once it is gone OpenClaw's state says setup is complete, and
+# filterCompletedWorkspaceBootstrapFile drops it (bootstrap-files.ts).
+OPTIONAL = ("USER.md", "BOOTSTRAP.md", "MEMORY.md")
+# Bootstrap files of older releases, injected no more: `openclaw doctor --fix` merges
+# TOOLS.md into AGENTS.md's `## Tools` (doctor-tools-md-migration.ts) and HEARTBEAT.md
+# into the heartbeat's cron scratch (doctor-heartbeat-scratch-migration.ts).
+RETIRED = ("TOOLS.md", "HEARTBEAT.md")
+RETIRED_WHY = {
+    "TOOLS.md": "`openclaw doctor --fix` merges it into AGENTS.md's `## Tools` section",
+    "HEARTBEAT.md": "`openclaw doctor --fix` moves it into the heartbeat's cron scratch",
+}
+FILES = (*BOOTSTRAP, *RETIRED)  # every root file of the workspace memtui edits
+# Dreaming's diary, for a person to read, never injected (dreaming-dreams-file.ts
+# DREAMS_FILENAMES; memory-path-provenance.ts counts it, memory/.dreams/ and
+# memory/dreaming/ as the system's own: folders below memory/, never daily notes).
+DREAMS = ("DREAMS.md", "dreams.md")
 LEFTOVER = "BOOTSTRAP.md"
 MAX_CHARS = 20_000  # DEFAULT_BOOTSTRAP_MAX_CHARS (agents.defaults.bootstrapMaxChars)
 TOTAL_MAX_CHARS = 60_000  # DEFAULT_BOOTSTRAP_TOTAL_MAX_CHARS
-WARN_CHARS = MAX_CHARS * 8 // 10  # SPEC §5: bootstrap-size warns from 80%
+USER = "USER.md"
+USER_MAX_CHARS = 4_000  # USER_BOOTSTRAP_MAX_CHARS: USER.md's own, smaller cap
+
+
+def cap(name: str) -> int:
+    """A file's own cap: min(bootstrapMaxChars, 4,000) for USER.md (isUserBootstrapFile
+    compares lower-cased)."""
+    return min(MAX_CHARS, USER_MAX_CHARS) if name.lower() == USER.lower() else MAX_CHARS
+
+
+def warn_at(name: str) -> int:
+    """SPEC §5: bootstrap-size warns from 80% of the file's cap."""
+    return cap(name) * 8 // 10
+
+
 MIN_FILE_BUDGET = 64  # MIN_BOOTSTRAP_FILE_BUDGET_CHARS
 MIN_TRIMMED = 16  # MIN_BOOTSTRAP_TRIMMED_CONTENT_CHARS
 HEAD_RATIO, TAIL_RATIO = 0.75, 0.25
@@ -40,12 +72,14 @@ _DIGEST_SHAPE = re.compile(
     rf"^(?:#{{1,6}}|{_S}*[-*+]|{_S}*\d+[.)]){_S}+[^{re.escape(JS_SPACE)}]", re.A
 )
 _WORDS = r"AGENTS\.md|scoped|required|must|never|do not|before subtree|read scoped"
+_CJK_HIGH = "🔴|禁止|嚴禁|不得|絕不|絕對不|切勿"  # AGENTS_POLICY_DIGEST_*_PATTERN
 _DIGEST_WORD = re.compile(
     rf"\b(?:{_WORDS}|owner|security|secret|credential|test|validation|command|commit|push"
-    r"|github|pr)\b",
+    rf"|github|pr)\b|(?:{_CJK_HIGH}|必須|務必|一律|紅線)",
     re.I | re.A,
 )
-_HIGH = re.compile(rf"\b(?:{_WORDS}|security|secret|credential)\b", re.I | re.A)
+_HIGH = re.compile(rf"\b(?:{_WORDS}|security|secret|credential)\b|(?:{_CJK_HIGH})", re.I | re.A)
+_FENCE = re.compile(rf"^{_S}*(?:`{{3,}}|~{{3,}})")
 _SPACES = re.compile(_S + "+")
 
 
@@ -174,25 +208,40 @@ def trim(content: str, name: str, max_chars: int = MAX_CHARS) -> Trim:
     return Trim(out, True, length, head_text, units(tail_text), trimmed)
 
 
-def _digest(content: str, budget: int) -> tuple[str, int]:
-    """buildAgentsPolicyDigest: (text, lines omitted)."""
+def _candidates(content: str) -> list[tuple[str, bool]]:
+    """trimAgentsBootstrapContent's digest candidates: (text, high priority). A policy
+    line takes the prose line just before it along (joined by a newline); a blank line
+    or a code fence breaks that."""
+    out: list[tuple[str, bool]] = []
+    prose: str | None = None
+    for source in re.split(r"\r?\n", content):
+        line = _digest_line(source)
+        if not line or _FENCE.search(line):
+            prose = None
+        elif _DIGEST_SHAPE.search(line) or _DIGEST_WORD.search(line):
+            out.append((line if prose is None else f"{prose}\n{line}", bool(_HIGH.search(line))))
+            prose = None
+        else:
+            prose = line
+    return out
+
+
+def _digest(cands: list[tuple[str, bool]], budget: int) -> tuple[str, int]:
+    """buildAgentsPolicyDigest: (text, candidates omitted)."""
     if budget <= 0:
         return "", 0
-    lines = re.split(r"\r?\n", content)
-    cands = [(i, _digest_line(line)) for i, line in enumerate(lines)]
-    cands = [(i, s) for i, s in cands if s and (_DIGEST_SHAPE.search(s) or _DIGEST_WORD.search(s))]
     chosen: set[int] = set()
     used = 0
     for high in (True, False):
-        for i, s in cands:
-            if (high and not _HIGH.search(s)) or (not high and i in chosen):
+        for i, (text, urgent) in enumerate(cands):
+            if (high and not urgent) or (not high and i in chosen):
                 continue
             sep = 1 if chosen else 0
-            if used + sep + units(s) <= budget:
+            if used + sep + units(text) <= budget:
                 chosen.add(i)
-                used += sep + units(s)
-    kept = [s for i, s in cands if i in chosen]
-    return "\n".join(kept), max(0, len(cands) - len(kept))
+                used += sep + units(text)
+    kept = [text for i, (text, _) in enumerate(cands) if i in chosen]
+    return "\n".join(kept), max(0, len(cands) - len(chosen))
 
 
 def _digest_line(line: str) -> str:
@@ -205,7 +254,8 @@ def _trim_agents(trimmed: str, length: int, max_chars: int) -> Trim:
     head = int(max_chars * AGENTS_HEAD)
     tail = int(max_chars * AGENTS_TAIL)
     budget = int(max_chars * AGENTS_DIGEST)
-    digest, omitted = _digest(trimmed, budget)
+    cands = _candidates(trimmed) if budget > 0 else []
+    digest, omitted = _digest(cands, budget)
 
     def render() -> str:
         parts = [
@@ -228,7 +278,7 @@ def _trim_agents(trimmed: str, length: int, max_chars: int) -> Trim:
             head = max(1, head - over)
         else:
             budget = max(0, budget - over)
-            digest, omitted = _digest(trimmed, budget)
+            digest, omitted = _digest(cands, budget)
         out = render()
     tail_text = slice_safe(trimmed, -tail) if tail > 0 else ""
     out = truncate_safe(out, max_chars) if units(out) > max_chars else out
@@ -277,7 +327,7 @@ def build(files: list[tuple[str, str | None]], missing_path: dict[str, str]) -> 
             continue
         if remaining < MIN_FILE_BUDGET:
             break
-        cut = trim(text, name, max(1, min(MAX_CHARS, remaining)))
+        cut = trim(text, name, max(1, min(cap(name), remaining)))
         within = clamp(cut.content, remaining)
         if not within:
             continue
