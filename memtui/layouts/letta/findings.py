@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from memtui.engine.model import WARNING
 from memtui.layouts.letta import rules
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from memtui.engine.reader import StoreReader
     from memtui.layouts.letta.parse import LettaData, MemFile
+
+    Add = Callable[..., None]  # check's add(code, file, message, level="")
 
 STATES = {
     "M": "modified",
@@ -28,8 +33,8 @@ def limit(values: object, key: str) -> int | float:
 
 
 def check(reader: StoreReader, data: LettaData) -> None:
-    def add(code: str, file: str | None, message: str) -> None:
-        reader.findings.add(code, file, None, message, rules.CODES[code][0])
+    def add(code: str, file: str | None, message: str, level: str = "") -> None:
+        reader.findings.add(code, file, None, message, level or rules.CODES[code][0])
 
     if data.git_error:
         add("letta-git", None, f"{data.git_error}; what the agent loads is unknown")
@@ -68,29 +73,30 @@ def uncommitted(rel: str, code: str) -> str:
     )
 
 
-def _front(add: object, f: MemFile, data: LettaData) -> None:
-    """What the pre-commit hook would say of it. For a file as committed, only what
-    the next commit of it would meet (the read_only guard sees changes only)."""
+def _front(add: Add, f: MemFile, data: LettaData) -> None:
+    """What the pre-commit hook would say of it: of a changed file, what it says now
+    (the commit is refused: an error); of a file as committed (HEAD's bytes, what the
+    index holds), what the next commit that changes it would meet (a warning)."""
     assert f.tf is not None
-    text = ("\ufeff" if f.tf.bom else "") + f.tf.text
+    changed = f.rel in data.changed
     head = data.committed.get(f.rel)
-    said = rules.hook_problems(text, head, f.rel in data.changed)
+    text = ("\ufeff" if f.tf.bom else "") + f.tf.text
+    said = rules.hook_problems(text if changed or head is None else head, head, changed)
     if not said:
         return
-    now = (
-        "the pre-commit hook refuses"
-        if f.rel in data.changed
-        else ("the pre-commit hook will refuse the next commit that changes it")
-    )
-    described = [s for s in said if "description" in s]
-    other = [s for s in said if "description" not in s]
+    if changed:
+        now, level = "the pre-commit hook refuses to commit it", ""
+    else:
+        now, level = "the pre-commit hook will refuse the next commit that changes it", WARNING
+    described = [s for s in said if s in rules.DESCRIPTION_SAID]
+    other = [s for s in said if s not in rules.DESCRIPTION_SAID]
     if other:
-        add("letta-frontmatter", f.rel, f"{f.rel}: {'; '.join(other)}: {now}")  # type: ignore[operator]
+        add("letta-frontmatter", f.rel, f"{f.rel}: {'; '.join(other)}: {now}", level)
     if described:
-        add("letta-description", f.rel, f"{f.rel}: {'; '.join(described)}: {now}")  # type: ignore[operator]
+        add("letta-description", f.rel, f"{f.rel}: {'; '.join(described)}: {now}")
 
 
-def _size(reader: StoreReader, data: LettaData, add: object) -> None:
+def _size(reader: StoreReader, data: LettaData, add: Add) -> None:
     """estimateSystemPromptSize: every non-hidden system/**/*.md of the working tree,
     whole (front matter too), at ceil(bytes / 4) a file."""
     mine = [f for f in data.files if f.tf is not None and f.rel.startswith(rules.SYSTEM)]
@@ -101,7 +107,7 @@ def _size(reader: StoreReader, data: LettaData, add: object) -> None:
     most = max(mine, key=lambda f: f.tf.size if f.tf else 0)
     add(
         "letta-prompt-size",
-        most.rel,  # type: ignore[operator]
+        most.rel,
         f"system/ is about {total:,} tokens (4 bytes a token), past the {at:,} at which "
         f"Letta Code flags the system prompt for /doctor; its largest block is {most.rel}: "
         "move detail to external memory (outside system/) and link it",

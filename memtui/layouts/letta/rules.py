@@ -27,6 +27,9 @@ ARCHIVE = "archive/"  # where memtui moves an archived block (out of system/)
 # The files the pre-commit hook validates (its grep): `(memory/)?(system|reference)/…md`.
 HOOKED = re.compile(r"^(memory/)?(system|reference)/.*\.md$")
 KNOWN_KEYS = ("description", "read_only", "limit")  # ALL_KNOWN_KEYS in the hook
+NO_DESCRIPTION = "missing required field 'description'"
+EMPTY_DESCRIPTION = "'description' must not be empty"
+DESCRIPTION_SAID = (NO_DESCRIPTION, EMPTY_DESCRIPTION)
 
 BYTES_PER_TOKEN = 4  # SYSTEM_PROMPT_BYTES_PER_TOKEN (system-prompt-size.ts)
 
@@ -187,9 +190,9 @@ def hook_problems(staged: str, head: str | None, changed: bool = True) -> list[s
         if key == "description":
             described = True
             if not value:
-                said.append("'description' must not be empty")
+                said.append(EMPTY_DESCRIPTION)
     if not described:
-        said.append("missing required field 'description'")
+        said.append(NO_DESCRIPTION)
     if head and fm_value(head, "read_only") and not fm_value(staged, "read_only"):
         said.append("'read_only' is a protected field and cannot be removed by the agent")
     return said
