@@ -45,7 +45,7 @@ def build_letta(sink: Sink, rng: random.Random, size: int, today: dt.date) -> di
     for days, message, files in steps:
         for rel, text in files.items():
             if rel in written:  # a later version: the sink writes a file once
-                (root / rel).write_text(text, encoding="utf-8", newline="\n")
+                _rewrite(sink, root / rel, text)
             else:
                 sink.write(f"{FOLDER}/{rel}", text)
                 written.add(rel)
@@ -53,7 +53,7 @@ def build_letta(sink: Sink, rng: random.Random, size: int, today: dt.date) -> di
             when = dt.datetime.combine(today - dt.timedelta(days=days), dt.time(10, 30))
             _git(git, root, when, message, first=days == steps[0][0])
     # The agent edited its human block since, and has not committed it.
-    (root / "system/human.md").write_text(HUMAN + HUMAN_LATER, encoding="utf-8", newline="\n")
+    _rewrite(sink, root / "system/human.md", HUMAN + HUMAN_LATER)
     if git is None:
         sink.write(
             NO_GIT,
@@ -61,6 +61,15 @@ def build_letta(sink: Sink, rng: random.Random, size: int, today: dt.date) -> di
             "a git repository, so memtui cannot read it as a Letta one.\n",
         )
     return {"letta_files": len(written), "letta_commits": 0 if git is None else len(steps)}
+
+
+def _rewrite(sink: Sink, path: os.PathLike[str], text: str) -> None:
+    """A file the sink wrote, written again (a later commit's version): its count of
+    bytes kept true."""
+    old = os.path.getsize(path)
+    with open(path, "wb") as f:
+        f.write(text.encode("utf-8"))
+    sink.bytes += len(text.encode("utf-8")) - old
 
 
 def _git(exe: str, root: os.PathLike[str], when: dt.datetime, message: str, first: bool) -> None:
@@ -77,7 +86,10 @@ def _git(exe: str, root: os.PathLike[str], when: dt.datetime, message: str, firs
         "GIT_COMMITTER_DATE": stamp,
     }
     calls = [["init", "-q", "-b", "main", "--template="]] if first else []
-    calls += [["add", "-A"], ["commit", "-q", "-m", message]]
+    # read-tree: the index again, from HEAD alone, without the files' times and inodes
+    # it records on add, so that the same demo is the same bytes (git status still
+    # compares the contents)
+    calls += [["add", "-A"], ["commit", "-q", "-m", message], ["read-tree", "HEAD"]]
     for args in calls:
         subprocess.run([exe, *args], cwd=root, env=env, check=True, capture_output=True, timeout=30)
 
