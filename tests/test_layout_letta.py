@@ -104,11 +104,27 @@ def test_blocks_only_in_subfolders_of_system_are_found(tmp_path):
     assert layouts_at(str(root)) == ("letta",)
 
 
-def test_no_git_or_no_front_matter_is_not_letta(tmp_path):
-    no_git = write_tree(tmp_path / "plain", dict(BASIC))
+def test_system_notes_without_front_matter_are_not_letta(tmp_path):
     docs = repo(tmp_path / "docs", {"system/overview.md": "# System overview\n"})
-    assert "letta" not in layouts_at(str(no_git))
     assert "letta" not in layouts_at(str(docs))
+
+
+def test_a_copy_without_its_own_repository_is_read_as_it_would_compile(tmp_path, capsys):
+    outer = repo(tmp_path / "backup", {"README.md": "Backups of our agents.\n"})
+    root = write_tree(outer / "agents/agent-1/memfs", dict(BASIC))
+    assert layouts_at(str(root)) == ("letta",)
+    assert codes(root) == [("letta-no-repo", "info", None)]
+    text, _ = context_text(capsys, root)
+    assert "<self>" in text and "I am Wren." in text and "Dana likes" in text
+    code, out, err = edit(capsys, root, "system/human.md", block("The human", "Changed.\n"))
+    assert code == 0, err
+    assert "NOT committed" in out and not (root / ".git").exists()
+    assert sh(outer, "status", "--porcelain", "--", "README.md") == ""
+
+
+def test_a_site_page_with_front_matter_is_not_letta_without_a_repository(tmp_path):
+    page = "---\ntitle: System\ndescription: How it works\n---\nText.\n"
+    assert "letta" not in layouts_at(str(write_tree(tmp_path / "site", {"system/a.md": page})))
 
 
 def test_usual_places_are_the_agents_folders_and_the_env_vars(tmp_path):

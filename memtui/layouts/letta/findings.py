@@ -27,6 +27,13 @@ STATES = {
 }
 
 
+NO_REPO = (
+    "this folder is no git repository of its own (Letta Code keeps each agent's memory "
+    "as one): what `context` shows is what the agent would compile from these files once "
+    "they are its committed memory; memtui writes here without committing"
+)
+
+
 def limit(values: object, key: str) -> int | float:
     got = getattr(values, key, None)
     return rules.THRESHOLDS[key] if got is None else got
@@ -36,6 +43,8 @@ def check(reader: StoreReader, data: LettaData) -> None:
     def add(code: str, file: str | None, message: str, level: str = "") -> None:
         reader.findings.add(code, file, None, message, level or rules.CODES[code][0])
 
+    if not data.repo:
+        add("letta-no-repo", None, NO_REPO)
     if data.git_error:
         add("letta-git", None, f"{data.git_error}; what the agent loads is unknown")
     for rel, code in sorted(data.changed.items()):

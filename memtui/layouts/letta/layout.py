@@ -89,6 +89,8 @@ class Letta(LettaDetection, Layout):
         """The agent's memory text from HEAD, one piece a file, in its order (the pieces
         joined by "\\n" are the agent's text); then what it does not load yet."""
         head = f"HEAD {data.head[:7]}" if data.head else ""
+        if not data.repo:
+            head = "the working tree: no git repository of its own"
         out = []
         for p in data.pieces:
             note = f"{PARTS[p.part]} (from {head})"

@@ -29,6 +29,7 @@ from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import check_root, load
 from memtui.engine.write.transaction import Receipt, Transaction
 from memtui.layouts.letta import git
+from memtui.layouts.letta.detect import has_repo
 from memtui.layouts.letta.parse import KIND, is_memory
 from memtui.layouts.letta.rules import ARCHIVE, HOOKED, SYSTEM, fm_value, hook_problems
 
@@ -49,7 +50,10 @@ def path_of(name: str) -> str:
 
 
 def ready(root: str) -> None:
-    """Refused unless a commit can follow the write: nothing is written otherwise."""
+    """Refused unless a commit can follow the write: nothing is written otherwise. A
+    folder that is no repository of its own is written without a commit."""
+    if not has_repo(root):
+        return
     try:
         folder = git.git_dir(root)
     except git.GitError as exc:
@@ -62,6 +66,8 @@ def ready(root: str) -> None:
 
 
 def committed_text(root: str, rel: str) -> str | None:
+    if not has_repo(root):
+        return None
     try:
         return git.blobs(root, [rel]).get(rel, b"").decode("utf-8", "replace") or None
     except git.GitError:
@@ -90,6 +96,8 @@ def _refuse_read_only(root: str, entry_id: str, rel: str) -> None:
 
 def exclude(root: str) -> None:
     """memtui's own files in git's local ignore list (.git/info/exclude), once."""
+    if not has_repo(root):
+        return
     folder = git.git_dir(root)
     if folder is None:
         return
@@ -121,6 +129,12 @@ def commit(root: str, receipt: Receipt, paths: list[str], message: str) -> Recei
     """The receipt, told what git did: committed (and the new HEAD), or why not."""
     if receipt.dry_run:
         receipt.details["git"] = f"would commit {', '.join(paths)}"
+        return receipt
+    if not has_repo(root):
+        receipt.details["git"] = (
+            "NOT committed: this folder is no git repository of its own (Letta Code keeps "
+            "one per agent): the agent loads the change once it is committed there"
+        )
         return receipt
     if receipt.details.get("unchanged"):
         receipt.details["git"] = "nothing to commit"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from memtui.engine.rawfile import not_regular
 from memtui.layouts.letta import git
 from memtui.layouts.letta.compile import Piece, block, projection
+from memtui.layouts.letta.detect import has_repo
 from memtui.layouts.letta.rules import (
     ARCHIVE,
     PERSONA,
@@ -81,6 +82,7 @@ class LettaData:
     changed: dict[str, str]  # path -> `git status` code, for what differs from HEAD
     unloaded: tuple[str, ...]  # committed .md files whose name git quotes
     git_error: str | None = None
+    repo: bool = True  # the root is a git repository of its own (detect.has_repo)
 
     def file(self, rel: str) -> MemFile | None:
         return next((f for f in self.files if f.rel == rel), None)
@@ -98,7 +100,17 @@ def parse(reader: StoreReader, top: Listing) -> LettaData:
         front, body = parse_frontmatter(tf.text)
         files.append(MemFile(rel, tf, front, body))
     _folders_named_md(reader)
+    if not has_repo(reader.root):
+        return _without_git(tuple(files))
     return _with_git(reader.root, tuple(files))
+
+
+def _without_git(files: tuple[MemFile, ...]) -> LettaData:
+    """No repository of its own: the files as the agent would compile them once they
+    are its committed memory."""
+    texts = {f.rel: f.tf.text for f in files if f.tf is not None}
+    pieces = projection([block(rel, text) for rel, text in texts.items()])
+    return LettaData(files, None, tuple(pieces), texts, {}, (), repo=False)
 
 
 def _with_git(root: str, files: tuple[MemFile, ...]) -> LettaData:

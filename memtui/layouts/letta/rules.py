@@ -54,6 +54,11 @@ CODES: dict[str, tuple[str, str]] = {
         "a committed .md file whose name git quotes: the prompt compilation skips it",
     ),
     "letta-git": (ERROR, "git cannot read the repository: what the agent loads is unknown"),
+    "letta-no-repo": (
+        INFO,
+        "a memory folder that is no git repository of its own: read as the agent would "
+        "compile it once committed; memtui commits nothing there",
+    ),
 }
 
 # JavaScript's White_Space and line terminators (String.prototype.trim), not Python's
