@@ -456,6 +456,22 @@ def test_show_gives_the_files_git_history(tmp_path, capsys):
     assert [c["subject"] for c in log] == ["memtui: edit system/human.md", "init"]
 
 
+def test_memtui_history_lists_the_files_commits_beside_its_snapshots(tmp_path, capsys):
+    root = repo(tmp_path / "mem", BASIC)
+    assert edit(capsys, root, "system/human.md", block("The human", "Second.\n"))[0] == 0
+    code, out, err = cli(capsys, "history", "--json", "system/human.md", "--store", str(root))
+    assert code == 0, err
+    got = json.loads(out)
+    assert len(got["snapshots"]) == 1  # memtui's own, of the version it replaced
+    commits = got["agent_history"]
+    assert [(c["layout"], c["what"], c["who"]) for c in commits] == [
+        ("letta", "memtui: edit system/human.md", "memtui"),
+        ("letta", "init", "Agent"),
+    ]
+    code, out, _err = cli(capsys, "history", "system/human.md", "--store", str(root))
+    assert code == 0 and f"letta {commits[1]['version']}" in out and "  init" in out
+
+
 # --- the demo -----------------------------------------------------------------------------
 
 

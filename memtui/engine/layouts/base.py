@@ -216,6 +216,12 @@ class Layout(Detection):
         it (ids by neighbours); None: the narrowest span decides."""
         return None
 
+    def file_history(self, root: str, rel: str) -> list[dict[str, str]]:
+        """Its agent's own record of `rel`'s past versions, newest first, each
+        {"version", "time", "who", "what"} (a git log, say): `memtui history` lists it
+        beside memtui's snapshots. None by default."""
+        return []
+
     def restorable(self, rel: str) -> tuple[str, str] | None:
         """(verb, id) that restores archived file `rel` (an archive/ row's x), or None."""
         return None

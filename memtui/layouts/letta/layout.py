@@ -132,6 +132,20 @@ class Letta(LettaDetection, Layout):
         state = data.changed.get(entry.file)
         return {"git": {"head": data.head, "uncommitted": state, "log": log}}
 
+    def file_history(self, root: str, rel: str) -> list[dict[str, str]]:
+        """The file's git log: what the agent (and memtui) committed of it."""
+        from memtui.layouts.letta import git
+        from memtui.layouts.letta.detect import has_repo
+
+        if not has_repo(root):
+            return []
+        try:
+            found = git.log(root, rel)
+        except git.GitError:
+            return []
+        return [{"version": c.sha[:12], "time": c.when, "who": c.author, "what": c.subject}
+                for c in found]  # fmt: skip
+
     # --- ops ---------------------------------------------------------------------
 
     def read_only(self, root: str, rel: str) -> str | None:
