@@ -264,6 +264,13 @@ def test_context_is_exactly_what_letta_code_compiles_from_head(tmp_path, capsys)
     assert "skills/foo/SKILL.md" not in by_file
 
 
+def test_a_hidden_committed_file_is_listed_as_the_agent_lists_it(tmp_path, capsys):
+    root = repo(tmp_path / "mem", {**BASIC, ".notes/todo.md": "hidden\n"})
+    text, files = context_text(capsys, root)
+    assert "├── .notes/\n│   └── todo.md" in text
+    assert not any("unreadable" in f for f in files)
+
+
 def test_a_name_git_quotes_is_never_loaded_and_said(tmp_path, capsys):
     root = repo(tmp_path / "mem", TRICKY)
     text, _ = context_text(capsys, root)

@@ -171,7 +171,11 @@ class Letta(LettaDetection, Layout):
 
 
 def _working(store: Store, rel: str) -> str | None:
-    """Why the working copy cannot be read (then said, though the agent reads HEAD's)."""
+    """Why the working copy cannot be read (then said, though the agent reads HEAD's).
+    Of a hidden path (`.letta/notes.md`, committed: the agent lists it) memtui reads no
+    working copy, and says nothing."""
+    if not is_memory(rel):
+        return None
     why = store.unreadable.get(rel)
     if why is not None:
         return f"the working copy is {why}; the agent still loads the committed version"
