@@ -26,6 +26,7 @@ from memtui.demo.common import Sink
 from memtui.engine.store import layouts_at, open_store
 from memtui.layouts.letta import git as letta_git
 from memtui.layouts.letta.detect import LettaDetection
+from memtui.layouts.letta.rules import locale_key
 from tests.conftest import tree_digest, write_tree
 from tests.helpers import TODAY_DATE
 from tests.hostile_calls import cli
@@ -293,6 +294,17 @@ def test_context_shows_head_and_names_what_is_not_committed(tmp_path, capsys):
         ("letta-uncommitted", "warning", "system/human.md"),
         ("letta-uncommitted", "warning", "system/new.md"),
     ]
+
+
+# Names as Node's `localeCompare` (ICU) sorts them, which the compilation sorts by: a
+# name with a character past ASCII never reaches it (git quotes it), these all do.
+NODE_SORTED = ["-", "-X~", ".", ".+#", "(#~", ")", ")(X", ")$(", "@.", "@)", "@#a", "@b-",
+               "#9", "+", "+$(", "+0", "+9$", "$$#", "0", "0@", "9", "a_b", "a-b", "a.b",
+               "ab", "aB", "Ab", "b", "B", "X-", "Xb", "XY"]  # fmt: skip
+
+
+def test_names_sort_as_javascripts_locale_compare():
+    assert sorted(reversed(NODE_SORTED), key=locale_key) == NODE_SORTED
 
 
 # --- findings ---------------------------------------------------------------------------
