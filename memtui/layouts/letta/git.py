@@ -61,7 +61,10 @@ def run(
             "git is not installed (or not on PATH): the Letta memory repository's "
             "committed state cannot be read, and nothing can be committed"
         )
-    extra = [] if plain else ["-c", "core.quotepath=off"]
+    # A store may be anyone's folder: its own config runs no command of memtui's reads
+    # (an fsmonitor hook), and git keeps refusing a repository another user owns.
+    extra = ["-c", "core.fsmonitor=false", "--no-pager"]
+    extra += [] if plain else ["-c", "core.quotepath=off"]
     try:
         got = subprocess.run(
             [exe, "--no-optional-locks", *extra, *args],
