@@ -95,7 +95,7 @@ class Letta(LettaDetection, Layout):
         for p in data.pieces:
             note = f"{PARTS[p.part]} (from {head})"
             if p.rel in data.changed:
-                note += "; the working copy differs, uncommitted: the agent sees this, not it"
+                note += "; its working copy has uncommitted changes: the agent gets this text"
             lines = p.text.count("\n") + 1
             out.append(
                 ContextFile(p.rel, p.text, None, lines, note, unreadable=_working(store, p.rel))
@@ -106,19 +106,13 @@ class Letta(LettaDetection, Layout):
             if not data.head
             else "not committed: the agent loads it once it is"
         )
+        quoted = "git quotes its name in `ls-tree`, so Letta Code's compilation skips it"
         for f in data.files:
             if f.rel in loaded or f.part not in ("self", "memory"):
                 continue
-            out.append(
-                ContextFile(
-                    f.rel,
-                    "",
-                    None,
-                    0,
-                    f"not loaded: {why}",
-                    unreadable=data.git_error or _working(store, f.rel),
-                )
-            )
+            said = quoted if f.rel in data.unloaded else why
+            unread = data.git_error or _working(store, f.rel)
+            out.append(ContextFile(f.rel, "", None, 0, f"not loaded: {said}", unreadable=unread))
         return out
 
     def details(self, store: Store, data: Any, entry: Entry) -> dict[str, Any]:
