@@ -16,12 +16,12 @@ if TYPE_CHECKING:
     from memtui.engine.store import Store
     from memtui.layouts.letta.parse import LettaData, MemFile
 
-GROUPS = (
-    ("self", "self: system/persona.md, in the prompt as <self>"),
-    ("memory", "blocks: system/, in the prompt"),
-    ("external", "external memory: its paths in the prompt"),
+GROUPS = (  # what each is to the agent, shortly: a tree row is narrow
+    ("self", "<self>"),  # system/persona.md, in the prompt as <self>
+    ("memory", "<memory> blocks"),  # system/**, in the prompt whole
+    ("external", "by path only"),  # in the prompt's <external_projection>
     ("skill", "skills"),
-    ("archived", "archived (out of system/)"),
+    ("archived", "archived"),  # out of system/ (archive/system/)
 )
 WHOLE = "a file outside system/ is not archived: the agent sees only its path already"
 
