@@ -314,7 +314,7 @@ def test_a_clean_repository_has_no_finding(tmp_path):
     assert codes(repo(tmp_path / "mem", BASIC)) == []
 
 
-def test_front_matter_the_pre_commit_hook_refuses_is_found(tmp_path):
+def test_front_matter_the_memory_tool_and_the_hook_refuse_is_found(tmp_path):
     root = repo(tmp_path / "mem", {
         **BASIC,
         "system/bare.md": "No front matter.\n",
@@ -323,11 +323,16 @@ def test_front_matter_the_pre_commit_hook_refuses_is_found(tmp_path):
         "notes/free.md": "Outside system/ and reference/: the hook does not look.\n",
         "skills/x/SKILL.md": "---\nname: x\n---\nSkill front matter is its own.\n",
     })  # fmt: skip
-    assert codes(root) == [
+    assert codes(root) == [  # odd.md: the memory tool drops `color` on its first edit
         ("letta-description", "warning", "system/nodesc.md"),
-        ("letta-frontmatter", "warning", "reference/odd.md"),
         ("letta-frontmatter", "warning", "system/bare.md"),
     ]
+
+
+def test_a_committed_crlf_block_is_no_finding_as_the_memory_tool_reads_it(tmp_path):
+    crlf = "---\r\ndescription: Windows\r\n---\r\nBody\r\n"
+    root = repo(tmp_path / "mem", {**BASIC, "system/win.md": crlf})
+    assert codes(root) == []
 
 
 def test_an_uncommitted_change_the_hook_refuses_is_an_error(tmp_path):

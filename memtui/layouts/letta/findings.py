@@ -83,20 +83,20 @@ def uncommitted(rel: str, code: str) -> str:
 
 
 def _front(add: Add, f: MemFile, data: LettaData) -> None:
-    """What the pre-commit hook would say of it: of a changed file, what it says now
-    (the commit is refused: an error); of a file as committed (HEAD's bytes, what the
-    index holds), what the next commit that changes it would meet (a warning)."""
+    """A change waiting to be committed: what the pre-commit hook says of it (it refuses
+    the commit: an error). A file as committed (HEAD's bytes): what stops the agent's
+    own memory tool from editing it (no front matter, no description), which the hook
+    would refuse too (a warning); a key the hook does not know is not said, as the
+    tool drops it on its first edit."""
     assert f.tf is not None
-    changed = f.rel in data.changed
     head = data.committed.get(f.rel)
-    text = ("\ufeff" if f.tf.bom else "") + f.tf.text
-    said = rules.hook_problems(text if changed or head is None else head, head, changed)
-    if not said:
-        return
-    if changed:
-        now, level = "the pre-commit hook refuses to commit it", ""
+    if f.rel in data.changed or head is None:
+        text = ("\ufeff" if f.tf.bom else "") + f.tf.text
+        said, now = rules.hook_problems(text, head), "the pre-commit hook refuses to commit it"
+        level = ""
     else:
-        now, level = "the pre-commit hook will refuse the next commit that changes it", WARNING
+        said, level = rules.tool_problems(head), WARNING
+        now = "Letta Code's memory tool refuses to edit it, and the pre-commit hook to commit it"
     described = [s for s in said if s in rules.DESCRIPTION_SAID]
     other = [s for s in said if s not in rules.DESCRIPTION_SAID]
     if other:

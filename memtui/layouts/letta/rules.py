@@ -41,7 +41,8 @@ CODES: dict[str, tuple[str, str]] = {
     ),
     "letta-frontmatter": (
         ERROR,
-        "front matter the pre-commit hook refuses (missing, never closed, an unknown key)",
+        "front matter the pre-commit hook refuses (missing, never closed, an unknown key) "
+        "or the memory tool cannot edit",
     ),
     "letta-description": (WARNING, "front matter without a non-empty `description:`"),
     "letta-prompt-size": (
@@ -201,6 +202,29 @@ def hook_problems(staged: str, head: str | None, changed: bool = True) -> list[s
     if head and fm_value(head, "read_only") and not fm_value(staged, "read_only"):
         said.append("'read_only' is a protected field and cannot be removed by the agent")
     return said
+
+
+# --- the memory tool (src/tools/impl/memory.ts parseMemoryFile) ---------------------
+
+# What the agent's own memory tool reads a file it edits by: front matter, CRLF or not,
+# with a non-empty description (it writes back only description and read_only, so a
+# key the hook does not know goes with its first edit).
+TOOL_FRONT = re.compile(r"---\r?\n([\s\S]*?)\r?\n---\r?\n?[\s\S]*")
+NO_FRONT = "no front matter"
+
+
+def tool_problems(text: str) -> list[str]:
+    """Why the memory tool refuses to edit the file (as the hook would refuse a commit
+    of it), or nothing."""
+    m = TOOL_FRONT.fullmatch(text)
+    if m is None:
+        return [NO_FRONT]
+    said = ""
+    for line in re.split(r"\r?\n", m.group(1)):
+        idx = line.find(":")
+        if idx > 0 and js_trim(line[:idx]) == "description":
+            said = js_trim(line[idx + 1 :])
+    return [] if said else [NO_DESCRIPTION]
 
 
 # --- localeCompare (ICU root collation, as Node sorts with it) -------------------------
