@@ -402,6 +402,16 @@ def test_an_edit_is_committed_and_the_agent_loads_it(tmp_path, capsys):
     assert codes(root) == []
 
 
+def test_a_worktree_of_the_repository_is_edited_and_committed_too(tmp_path, capsys):
+    main = repo(tmp_path / "main", BASIC)
+    sh(main, "worktree", "add", "-q", str(tmp_path / "wt"))
+    root = tmp_path / "wt"  # its .git is a file naming the main repository's folder
+    assert layouts_at(str(root)) == ("letta",)
+    code, out, err = edit(capsys, root, "system/human.md", block("The human", "In a worktree.\n"))
+    assert code == 0 and "git: committed" in out, err
+    assert sh(root, "status", "--porcelain") == ""
+
+
 def test_an_edit_the_hook_would_refuse_writes_nothing(tmp_path, capsys):
     root = repo(tmp_path / "mem", BASIC)
     before, head = memory_digest(root), sh(root, "rev-parse", "HEAD")

@@ -193,6 +193,13 @@ def git_dir(root: str) -> str | None:
     return path if got.code == 0 and path else None
 
 
+def git_path(root: str, name: str) -> str | None:
+    """Where git keeps `name` (`info/exclude`) for this repository, absolute."""
+    got = run(root, "rev-parse", "--git-path", name)
+    path = got.out.decode("utf-8", "surrogateescape").strip()
+    return os.path.join(root, path) if got.code == 0 and path else None
+
+
 # What git leaves in its folder while an operation is under way: a commit now would
 # land in the middle of it.
 BUSY = (

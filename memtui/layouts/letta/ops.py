@@ -98,10 +98,9 @@ def exclude(root: str) -> None:
     """memtui's own files in git's local ignore list (.git/info/exclude), once."""
     if not has_repo(root):
         return
-    folder = git.git_dir(root)
-    if folder is None:
+    path = git.git_path(root, "info/exclude")  # a worktree's is its main repository's
+    if path is None:
         return
-    path = os.path.join(folder, "info", "exclude")
     try:
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
             old = f.read()
