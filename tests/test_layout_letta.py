@@ -522,6 +522,16 @@ def test_the_demo_is_a_real_repository_the_same_every_time(tmp_path):
     assert heads[0] == heads[1]
 
 
+def test_without_git_the_demo_writes_the_files_and_says_so(tmp_path, monkeypatch):
+    from memtui.layouts.letta import demo as letta_demo
+
+    monkeypatch.setattr(letta_demo.shutil, "which", lambda _name: None)
+    got = demo(Sink(tmp_path))
+    assert got == {"letta_files": 4, "letta_commits": 0}
+    assert "git was not found" in (tmp_path / "letta/NO-GIT.txt").read_text()
+    assert (tmp_path / "letta/system/persona.md").is_file()
+
+
 def demo(sink: Sink) -> dict[str, int]:
     from memtui.layouts.letta.demo import build_letta
 
