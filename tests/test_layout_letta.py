@@ -412,6 +412,17 @@ def test_a_worktree_of_the_repository_is_edited_and_committed_too(tmp_path, caps
     assert sh(root, "status", "--porcelain") == ""
 
 
+def test_an_undo_is_committed_too(tmp_path, capsys):
+    root = repo(tmp_path / "mem", BASIC)
+    before = memory_digest(root)
+    assert edit(capsys, root, "system/human.md", block("The human", "Undone soon.\n"))[0] == 0
+    code, out, err = cli(capsys, "undo", "--store", str(root))
+    assert code == 0 and "git: committed" in out, err
+    assert memory_digest(root) == before
+    assert sh(root, "status", "--porcelain") == ""
+    assert sh(root, "log", "-1", "--format=%s") == "memtui: undo system/human.md\n"
+
+
 def test_an_edit_the_hook_would_refuse_writes_nothing(tmp_path, capsys):
     root = repo(tmp_path / "mem", BASIC)
     before, head = memory_digest(root), sh(root, "rev-parse", "HEAD")

@@ -117,6 +117,14 @@ class Detection:
         """For a `home` layout: whether a file found under the root is memory."""
         return True
 
+    def after_change(self, root: str, receipt: Receipt) -> None:
+        """Called after every change memtui makes in any store (written, read back and
+        audited, memtui's lock still held), an undo or a rollback included: a layout whose
+        agent sees a change only once it is recorded (a commit to its git repository)
+        records it here when `root` is its store, checked cheaply, and may say what it did
+        in `receipt.details`. Nothing by default; it never raises for what a user or an
+        agent can cause."""
+
     def queued(self, root: str, names: list[str]) -> list[tuple[str, str]]:
         """(name, full id) of each bare id in `names` its queue holds, from the disk alone
         (engine.queue.full_ids)."""

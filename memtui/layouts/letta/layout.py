@@ -129,7 +129,7 @@ class Letta(LettaDetection, Layout):
     def file_history(self, root: str, rel: str) -> list[dict[str, str]]:
         """The file's git log: what the agent (and memtui) committed of it."""
         from memtui.layouts.letta import git
-        from memtui.layouts.letta.detect import has_repo
+        from memtui.layouts.letta.place import has_repo
 
         if not has_repo(root):
             return []

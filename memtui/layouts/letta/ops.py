@@ -29,8 +29,8 @@ from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import check_root, load
 from memtui.engine.write.transaction import Receipt, Transaction
 from memtui.layouts.letta import git
-from memtui.layouts.letta.detect import has_repo
 from memtui.layouts.letta.parse import KIND, is_memory
+from memtui.layouts.letta.place import has_repo
 from memtui.layouts.letta.rules import ARCHIVE, HOOKED, SYSTEM, fm_value, hook_problems
 
 # git's local ignore list: memtui's lock, history and temp files (engine.write).
@@ -124,34 +124,37 @@ def exclude(root: str) -> None:
 # --- after the write: the commit -------------------------------------------------------
 
 
-def commit(root: str, receipt: Receipt, paths: list[str], message: str) -> Receipt:
-    """The receipt, told what git did: committed (and the new HEAD), or why not."""
-    if receipt.dry_run:
-        receipt.details["git"] = f"would commit {', '.join(paths)}"
-        return receipt
+def commit_change(root: str, receipt: Receipt) -> None:
+    """Commit what the transaction changed (LettaDetection.after_change: an edit, an
+    archive, an undo, a rollback alike), its receipt told what git did: committed (the
+    new HEAD), or why not, in plain words."""
+    paths = list(dict.fromkeys(p for c in receipt.changes for p in (c.source, c.path) if p))
+    if not paths:
+        return
     if not has_repo(root):
         receipt.details["git"] = (
             "NOT committed: this folder is no git repository of its own (Letta Code keeps "
             "one per agent): the agent loads the change once it is committed there"
         )
-        return receipt
-    if receipt.details.get("unchanged"):
-        receipt.details["git"] = "nothing to commit"
-        return receipt
+        return
+    moved = [f"{c.source} (to {c.path})" for c in receipt.changes if c.source]
+    written = [c.path for c in receipt.changes if not c.source]
     try:
-        sha = git.commit(root, paths, message)
+        sha = git.commit(root, paths, f"memtui: {receipt.op} {', '.join(moved + written)}")
     except git.GitError as exc:
         receipt.details["git"] = (
             f"NOT committed: {exc}. The change is written to the working tree and stays "
             "there, uncommitted: the agent does not load it until it is committed"
         )
-        return receipt
+        return
     receipt.details["git"] = f"committed {sha[:12]}: the agent loads it from its next session"
+
+
+def _dry(receipt: Receipt, paths: list[str]) -> Receipt:
+    """A dry run's receipt, saying what would be committed."""
+    if receipt.dry_run:
+        receipt.details["git"] = f"would commit {', '.join(paths)}"
     return receipt
-
-
-def _message(verb: str, what: str) -> str:
-    return f"memtui: {verb} {what}"
 
 
 # --- edit ------------------------------------------------------------------------------
@@ -207,7 +210,7 @@ def edit(
         dry_run=dry_run,
         check=hooked,
     )
-    return commit(root, receipt, [rel], _message("edit", rel))
+    return _dry(receipt, [rel])
 
 
 # --- archive and restore --------------------------------------------------------------
@@ -265,4 +268,4 @@ def _move(
             tx.prune(ARCHIVE.rstrip("/"))
         tx.details.update({"file": src, "to": dst})
         receipt = tx.commit()
-    return commit(root, receipt, [src, dst], _message(verb, f"{src} (to {dst})"))
+    return _dry(receipt, [src, dst])

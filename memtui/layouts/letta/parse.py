@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from memtui.engine.rawfile import not_regular
 from memtui.layouts.letta import git
 from memtui.layouts.letta.compile import Piece, block, projection
-from memtui.layouts.letta.detect import has_repo
+from memtui.layouts.letta.place import has_repo
 from memtui.layouts.letta.rules import (
     ARCHIVE,
     PERSONA,

@@ -18,7 +18,7 @@ import re
 import unicodedata
 
 from memtui.engine.model import ERROR, INFO, WARNING
-from memtui.layouts.letta.detect import DOCTOR_TOKENS, THRESHOLDS  # noqa: F401 - re-exported
+from memtui.layouts.letta.place import DOCTOR_TOKENS, THRESHOLDS  # noqa: F401 - re-exported
 
 SYSTEM = "system/"  # in-context memory blocks (system-prompt-compilation.ts)
 SKILLS = "skills/"  # procedural memory: not listed in <memory> (the skills block is)
