@@ -1,7 +1,8 @@
 """Changes to a Letta Code memory repository: editing a file, archiving a block out of
 `system/` (to `archive/system/…`, where the agent sees only its path) and restoring it.
 Each is one memtui transaction (lock, conflict check, snapshot, atomic replace,
-read-back, audit), then one git commit of exactly the files it changed, through the
+read-back, audit), then one git commit of exactly the files it changed (commit_change,
+which the detection's after_change calls for every change, an undo's too), through the
 repository's own hooks, so that the agent loads it from its next session: an edit
 reaches a Letta agent only once committed (src/backend/local/system-prompt-compilation.ts
 reads HEAD).
