@@ -35,7 +35,13 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    """Every file the demo wrote: a repository's .git/ is git's, not the demo's (letta)."""
+    files = (p for p in root.rglob("*") if p.is_file())
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in files
+        if ".git" not in p.relative_to(root).parts
+    }
 
 
 def text(root: Path, relpath: str) -> str:

@@ -33,8 +33,9 @@ from memtui.engine.store import layouts_at, open_store
 from tests.test_unreadable import FAULTS, spoil
 
 LAYOUTS = tuple(registry())  # the installed ones: memtui's six, and any third party's
-# memtui's own bookkeeping, never the memory: left out of "byte for byte"
-OWN = re.compile(r"(^|/)(\.history(/|$)|\.memory\.lock$|.*\.lock$)")
+# memtui's own bookkeeping, never the memory: left out of "byte for byte"; and git's
+# folder, whose history grows by the commits a layout makes of its changes (letta)
+OWN = re.compile(r"(^|/)(\.history(/|$)|\.memory\.lock$|.*\.lock$|\.git(/|$))")
 
 
 # --- each layout's demo, written once a module, copied per test ------------------------

@@ -238,19 +238,23 @@ def restore(args: argparse.Namespace) -> int:
 
 
 def history(args: argparse.Namespace) -> int:
-    from memtui.engine.ops.history import snapshots
+    from memtui.engine.ops.history import agents_history, snapshots
 
     root = store_root(args.store)
     with _engine_errors():
         found = snapshots(root, args.file)
+        agents = agents_history(root, args.file)
     if args.json:
-        emit_json({"file": args.file, "snapshots": [s.to_json() for s in found]})
+        shown = [s.to_json() for s in found]
+        emit_json({"file": args.file, "snapshots": shown, "agent_history": agents})
         return 0
-    if not found:
+    if not found and not agents:
         line(f"{args.file} has no history yet")
     for s in found:
         by = f"  (kept by {s.kept_by})" if s.kept_by != "memtui" else ""
         line(f"{s.name}  {s.time}  {s.size:,} bytes{by}")
+    for v in agents:  # the agent's own record (a git log): not memtui's to roll back
+        line(f"{v['layout']} {v['version']}  {v['time']}  {v['who']}  {v['what']}")
     return 0
 
 

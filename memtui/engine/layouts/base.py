@@ -117,6 +117,14 @@ class Detection:
         """For a `home` layout: whether a file found under the root is memory."""
         return True
 
+    def after_change(self, root: str, receipt: Receipt) -> None:
+        """Called after every change memtui makes in any store (written, read back and
+        audited, memtui's lock still held), an undo or a rollback included: a layout whose
+        agent sees a change only once it is recorded (a commit to its git repository)
+        records it here when `root` is its store, checked cheaply, and may say what it did
+        in `receipt.details`. Nothing by default; it never raises for what a user or an
+        agent can cause."""
+
     def queued(self, root: str, names: list[str]) -> list[tuple[str, str]]:
         """(name, full id) of each bare id in `names` its queue holds, from the disk alone
         (engine.queue.full_ids)."""
@@ -222,6 +230,12 @@ class Layout(Detection):
         """The id of its entry holding `line` of `rel` where the spans alone cannot say
         it (ids by neighbours); None: the narrowest span decides."""
         return None
+
+    def file_history(self, root: str, rel: str) -> list[dict[str, str]]:
+        """Its agent's own record of `rel`'s past versions, newest first, each
+        {"version", "time", "who", "what"} (a git log, say): `memtui history` lists it
+        beside memtui's snapshots. None by default."""
+        return []
 
     def restorable(self, rel: str) -> tuple[str, str] | None:
         """(verb, id) that restores archived file `rel` (an archive/ row's x), or None."""

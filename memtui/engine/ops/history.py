@@ -92,6 +92,22 @@ def _agents_copies(root: str, rel: str, dirs: Dirs) -> list[Snapshot]:
     return found
 
 
+def agents_history(root: str, rel: str) -> list[dict[str, str]]:
+    """What the layouts found at the root keep of the file's past themselves
+    (Layout.file_history), each version with the layout's name, newest first a layout."""
+    from memtui.engine.detection import layouts_at
+    from memtui.engine.layouts import registry
+
+    real = os.path.realpath(root)
+    rel = check_path(real, rel)
+    layouts = registry()
+    return [
+        {"layout": name, **version}
+        for name in layouts_at(real)
+        for version in layouts[name].file_history(real, rel)
+    ]
+
+
 def _order(s: Snapshot) -> tuple[str, int]:
     if s.at:
         return s.at, -1

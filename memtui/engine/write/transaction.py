@@ -395,7 +395,9 @@ class Transaction:
         crash_point("audited")
         with self._failing_as_nothing_changed(applied=True):
             journal.finish(self.dirs, self.txid)
-        return self._receipt(current, snapshots)
+        receipt = self._receipt(current, snapshots)
+        _after_change(self.root, receipt)
+        return receipt
 
     def _settle_now(self, exc: OSError) -> None:
         """Applying failed halfway (a disk error): settle it now, under the lock still held.
@@ -617,6 +619,16 @@ class Transaction:
         return Receipt(
             self.txid, self.op, tuple(changes), self.dry_run, self.details, tuple(self.recovered)
         )
+
+
+def _after_change(root: str, receipt: Receipt) -> None:
+    """Each layout that acts after a change (Detection.after_change) is told of it."""
+    from memtui.engine.layouts import detectors
+    from memtui.engine.layouts.base import Detection
+
+    for detection in detectors().values():
+        if type(detection).after_change is not Detection.after_change:
+            detection.after_change(root, receipt)
 
 
 def check_path(root: str, rel: str, inside_dirs: set[str] | None = None) -> str:
