@@ -157,11 +157,12 @@ class HistoryScreen(PageScreen[None]):
     @work(thread=True, exclusive=True, group="history-list")
     def _load_snapshots(self, cursor_to: str | None) -> None:
         from memtui.engine.oplog import snapshot_owner
-        from memtui.engine.ops.history import snapshots
+        from memtui.engine.ops.history import agents_history, snapshots
         from memtui.engine.write.files import read_or_none, sha256
 
         try:
             found = snapshots(self.root, self.rel)
+            agents = agents_history(self.root, self.rel)
             owners = snapshot_owner(self.root)
             data = read_or_none(os.path.join(self.root, self.rel))
         except Exception as exc:
@@ -169,7 +170,20 @@ class HistoryScreen(PageScreen[None]):
             return
         digest = sha256(data) if data is not None else None
         self.owners = owners
+        self.app.call_from_thread(self._show_agents, agents)
         self.app.call_from_thread(self._show_snapshots, found, digest, cursor_to)
+
+    def _show_agents(self, versions: list[dict[str, str]]) -> None:
+        """The agent's own record of the file (Layout.file_history, e.g. a git log): named
+        under the note, newest first; memtui's snapshots stay what r rolls back to."""
+        if not versions:
+            return
+        text = self._note()
+        by = versions[0]["layout"]
+        text.append(f"\n{by} keeps its own record of this file ({len(versions):,}): ")
+        shown = [f"{v['version']} {v['time']} {v['what']}" for v in versions[:3]]
+        text.append_text(literal("; ".join(shown) + (" …" if len(versions) > 3 else "")))
+        self.query_one("#history-note", Static).update(text)
 
     def _list_failed(self, reason: str) -> None:
         self.query_one("#history-diff-label", Static).update(literal(reason, "bold"))
