@@ -139,8 +139,8 @@ async def events_pane(root: Path) -> float:
 
 async def app_accept_all(root: Path) -> float:
     """Seconds from `a` on the whole selection (and its yes) until the app shows the
-    store reloaded after the accept."""
-    app = TimedApp(str(root), watch=False)
+    store reloaded after the accept, with the live watcher on, as a user runs it."""
+    app = TimedApp(str(root), watch=True)
     async with app.run_test(size=(120, 36)) as pilot:
         await until(lambda: app.store is not None)
         await pilot.press("5", "asterisk")

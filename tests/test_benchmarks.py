@@ -19,6 +19,7 @@ FIGURES = {
     "bulk_accept",
     "maintain_long_line",
     "app_fully_shown",
+    "app_bulk_accept",
     "app_first_screen",
     "app_key_to_frame",
     "app_idle_cpu",

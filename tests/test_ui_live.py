@@ -197,3 +197,35 @@ def test_reload_requests_during_a_load_coalesce_into_one_more(tmp_path: Path):
         assert len(loads) == 2 and app.store is not first
 
     run(Counting(str(root), watch=False), body, loaded=True)
+
+
+def test_files_changing_while_a_change_runs_are_read_once_it_ends(tmp_path: Path):
+    """A bulk change's chunks land one by one: each seen by the watcher would start a
+    reload of the whole store beside the change; the app reads the store once it ends."""
+    from memtui.ui.messages import StoreChanged
+
+    root = demo_store(tmp_path / "store")
+    loads: list[object] = []
+    go = threading.Event()
+
+    class Counting(Saying):
+        def _load(self) -> None:  # type: ignore[override]
+            loads.append(self.store)
+            super()._load()
+
+    def slow() -> list[Any]:
+        go.wait(60)
+        return []  # changed nothing itself: the reload is the watcher's
+
+    async def body(pilot: Pilot, app: Saying) -> None:
+        loads.clear()
+        app.run_op("bulk", slow)
+        for _ in range(3):  # what the watcher posts as the chunks land
+            app.post_message(StoreChanged(("memory/events.md",)))
+        await pilot.pause(0.3)
+        assert loads == []
+        go.set()
+        await until(pilot, lambda: app.has_said("bulk: nothing to change"))
+        await until(pilot, lambda: len(loads) == 1 and not app._loading, what="one reload")
+
+    run(Counting(root, watch=False), body, loaded=True)

@@ -108,6 +108,7 @@ class MemtuiApp(App[None]):
         self.store: Store | None = None
         self._changes_running = 0  # changes in progress (a quit waits for them)
         self._stop = threading.Event()  # ^x: the running bulk changes end after a chunk
+        self._reload_after_changes = False  # the files changed while a change of ours ran
         self._loading = self._load_due = False  # a load runs / another is wanted after it
         self._top: list[str] = []  # the snapshot's files at the root (the poller's)
         self._slow: dict[str, Timer] = {}  # their "still working" timers, by label
@@ -173,6 +174,8 @@ class MemtuiApp(App[None]):
         and starts when it ends: a load is never cut off (an agent writing every second
         could otherwise keep a slow first load from ever finishing), and what changed
         during it is read by the next."""
+        if not self._changes_running:
+            self._reload_after_changes = False  # this load reads what they changed
         if self._loading:
             self._load_due = True
             return
@@ -272,6 +275,12 @@ class MemtuiApp(App[None]):
         self.say(message.reason, severity="error")
 
     def on_store_changed(self, message: StoreChanged) -> None:
+        """The files changed (the agent, or a change of ours landing chunk by chunk): read
+        again, but not while a change of ours runs, whose every chunk would start a reload
+        of the whole store beside it; once the last one ends, what changed is read."""
+        if self._changes_running:
+            self._reload_after_changes = True
+            return
         self.load_store()
 
     def _badge(self, store: Store) -> None:
@@ -348,6 +357,8 @@ class MemtuiApp(App[None]):
     def _op_finished(self, label: str) -> None:
         self._changes_running -= 1
         self.refresh_bindings()
+        if not self._changes_running:
+            self.call_later(self._reload_if_due)  # unless the op's own end reloads first
         timer = self._slow.pop(label, None)
         if timer is not None:
             timer.stop()
@@ -356,6 +367,11 @@ class MemtuiApp(App[None]):
             working.finished(label)
         if self._quit_when_done and self._changes_running <= 0:
             self.call_after_refresh(self.exit)  # after the toast saying how it went
+
+    def _reload_if_due(self) -> None:
+        """The files changed while changes of ours ran: read them now they have ended."""
+        if self._reload_after_changes and not self._changes_running:
+            self.load_store()
 
     @work(thread=True, group="op")
     def _op(self, label: str, fn: Callable[[], Any], apply: Callable[[], None] | None) -> None:
