@@ -122,10 +122,16 @@ class Claude(ClaudeDetection, Layout):
         cut = data.loaded
         if cut is None:
             return unread_context(store, INDEX)
-        note = ""
+        notes = []
+        if cut.stripped:
+            notes.append("front matter and HTML comments taken off, as Claude does")
         if cut.first_unloaded_line is not None:
             why = "200 lines" if cut.by_lines else "25,000 UTF-16 units"
-            note = f"Claude loads MEMORY.md up to {why}"  # the lines past it: context.unloaded
+            notes.append(  # the lines past it: context.unloaded
+                f"Claude loads MEMORY.md up to {why}; the closing '> WARNING:' paragraph "
+                "is Claude's own, appended after the cut"
+            )
+        note = "; ".join(notes)
         return [ContextFile(INDEX, cut.text, cut.first_unloaded_line, cut.loaded_lines, note)]
 
     # --- ops ---------------------------------------------------------------------

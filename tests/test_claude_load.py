@@ -1,0 +1,93 @@
+"""What Claude Code makes of MEMORY.md before the agent sees it (claude/load.py, after
+claude-code 2.1.332's processMemoryFile + truncateEntrypointContent): front matter and
+HTML comment blocks off before the 200-line / 25,000-unit cap is counted (CHANGELOG
+2.1.211), Claude's warning paragraph after a cut, line endings and invisible
+characters as the prompt gets them; findings and `context` follow it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memtui.engine.context import context_of
+from memtui.engine.store import open_store
+from memtui.layouts.claude.load import file_size, load
+from tests.conftest import write_tree
+
+
+def _pointers(n: int, start: int = 1) -> str:
+    return "".join(f"- [m{i}](m{i}.md) — hook\n" for i in range(start, start + n))
+
+
+FRONT = "---\nname: index\nupdated: 2026-05-01\n---\n"  # 4 lines
+COMMENT = "<!-- kept by hand:\n  one line a memory\n-->\n\n"  # 4 lines, the blank one too
+
+
+def test_front_matter_and_comment_blocks_are_off_the_text_and_the_count() -> None:
+    raw = FRONT + "# Memory\n" + COMMENT + _pointers(199)
+    loaded = load(raw)
+    assert loaded.text == "# Memory\n" + _pointers(199).rstrip("\n")
+    assert (loaded.line_count, loaded.first_unloaded_line, loaded.warning) == (200, None, "")
+    assert loaded.stripped == frozenset({1, 2, 3, 4, 6, 7, 8})  # line 9 is blank
+
+
+def test_the_first_unloaded_line_is_named_by_its_line_in_the_file() -> None:
+    raw = FRONT + COMMENT + _pointers(205)
+    loaded = load(raw)
+    assert loaded.loaded_lines == 200
+    assert loaded.first_unloaded_line == 4 + 4 + 201  # past the front matter and comment
+    assert loaded.text.endswith(
+        'starting at line 201 ("- [m201](m201.md) — hook"). Keep index entries to one line '
+        "under ~200 chars; move detail into topic files."
+    )
+
+
+def test_a_comment_inside_a_paragraph_or_a_code_fence_stays() -> None:
+    inline = "Some text <!-- not a block --> more\n- [a](a.md) — x\n"
+    assert load(inline).text == inline.rstrip("\n")
+    fenced = "```\n<!-- in code -->\n```\n- [a](a.md) — x\n"
+    assert load(fenced).text == fenced.rstrip("\n")
+    unclosed = "- [a](a.md) — x\n<!-- never closed\n- [b](b.md) — y\n"
+    assert load(unclosed).text == unclosed.rstrip("\n")
+
+
+def test_what_is_left_of_a_comment_line_stays_and_crlf_becomes_lf() -> None:
+    raw = "# Memory\r\n<!-- c --> kept tail\r\n- [a](a.md) — x\r\n"
+    assert load(raw).text == "# Memory\n kept tail\n- [a](a.md) — x"
+
+
+def test_invisible_characters_are_dropped_as_claude_sanitizes() -> None:
+    raw = "\ufeff- [a](a.md) — zero\u200bwidth, joiner a\u200db kept\u0007\n"
+    assert load(raw).text == "- [a](a.md) — zerowidth, joiner a\u200db kept"
+
+
+def test_file_size_reads_as_claude_prints_it() -> None:
+    assert [file_size(n) for n in (1000, 1280, 25_000, 30_000, 3 * 1024 * 1024)] == [
+        "1000 bytes",
+        "1.3KB",  # toFixed rounds the tie up
+        "24.4KB",
+        "29.3KB",
+        "3MB",
+    ]
+
+
+def test_context_and_findings_follow_what_claude_strips(tmp_path: Path) -> None:
+    memories = {f"m{i}.md": f"---\ndescription: d\ntype: user\n---\nm{i}\n" for i in range(1, 200)}
+    index = FRONT + "# Memory\n" + COMMENT + _pointers(199)
+    root = write_tree(tmp_path / "c", {"MEMORY.md": index, **memories})
+    store = open_store(root)
+    codes = {(f.code, f.line) for f in store.findings}
+    assert not [c for c in codes if c[0] in ("index-truncated", "index-content")], codes
+    assert ("index-size", None) in codes  # 200 lines counted, not 208
+    [cf] = context_of(store)["claude"]
+    assert cf.first_unloaded_line is None and "HTML comments" in cf.note
+    assert cf.text.startswith("# Memory\n- [m1](m1.md)")
+
+
+def test_past_the_cut_the_truncation_is_named_at_its_file_line(tmp_path: Path) -> None:
+    memories = {f"m{i}.md": f"---\ndescription: d\ntype: user\n---\nm{i}\n" for i in range(1, 206)}
+    root = write_tree(tmp_path / "c", {"MEMORY.md": FRONT + _pointers(205), **memories})
+    store = open_store(root)
+    [cut] = [f for f in store.findings if f.code == "index-truncated"]
+    assert cut.line == 205 and "front matter" in cut.message
+    [cf] = context_of(store)["claude"]
+    assert cf.first_unloaded_line == 205 and cf.text.count("> WARNING: MEMORY.md is 205 lines") == 1
