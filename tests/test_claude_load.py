@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memtui.engine.context import context_of
-from memtui.engine.store import open_store
+from memtui.engine.store import layouts_at, open_store
 from memtui.layouts.claude.load import file_size, load
 from tests.conftest import write_tree
 
@@ -91,3 +91,33 @@ def test_past_the_cut_the_truncation_is_named_at_its_file_line(tmp_path: Path) -
     assert cut.line == 205 and "front matter" in cut.message
     [cf] = context_of(store)["claude"]
     assert cf.first_unloaded_line == 205 and cf.text.count("> WARNING: MEMORY.md is 205 lines") == 1
+
+
+# --- a MEMORY.md that holds content, not links -------------------------------------------
+
+CONTENT_INDEX = "# Project Memory\n\n## Build\n- run `uv run pytest` before a push\n"
+
+
+def test_a_memory_md_of_content_alone_is_a_claude_index_with_index_content(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(tmp_path / "c", {"MEMORY.md": CONTENT_INDEX, "debugging.md": "# Notes\n"})
+    assert layouts_at(str(root)) == ("claude",)
+    got = {(f.code, f.line) for f in open_store(root).findings if f.code == "index-content"}
+    assert got == {("index-content", 4)}  # headings are structure, the bullet is content
+
+
+def test_a_content_memory_md_beside_another_agents_files_is_not_claimed(tmp_path: Path) -> None:
+    beside = {
+        "USER.md": "likes tea\n",  # Hermes' memories/ (or OpenClaw)
+        "SOUL.md": "# Soul\n",  # OpenClaw
+        "GEMINI.md": "# Gemini\n",  # Gemini CLI
+        "memory_summary.md": "summary\n",  # Codex
+        "notes.txt": "a project folder, not a memory folder\n",
+        "system/persona.md": "# me\n",  # Letta MemFS
+    }
+    for i, (name, text) in enumerate(beside.items()):
+        root = write_tree(tmp_path / f"f{i}", {"MEMORY.md": CONTENT_INDEX, name: text})
+        assert "claude" not in layouts_at(str(root)), name
+    hermes = write_tree(tmp_path / "h", {"MEMORY.md": "- uses uv\n§\n- likes tea\n"})
+    assert "claude" not in layouts_at(str(hermes))

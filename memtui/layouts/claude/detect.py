@@ -9,7 +9,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Detection
-from memtui.engine.paths import LAYOUT_DIRS, LOCK_NAME, subfolders
+from memtui.engine.paths import LAYOUT_DIRS, LOCK_NAME
 from memtui.layouts.companion.detect import EVENTS as COMPANION_EVENTS
 from memtui.layouts.companion.detect import MOOD, PERSONA
 from memtui.layouts.openclaw.detect import detect as openclaw_workspace
@@ -37,13 +37,15 @@ class ClaudeDetection(Detection):
     full = "memtui.layouts.claude.layout:Claude"
     commands_at = "memtui.layouts.claude.commands:COMMANDS"
     order = 40
-    looked_in = "~/.claude/projects/*/memory"
+    looked_in = "~/.claude/projects/*/memory, autoMemoryDirectory, CLAUDE_MEMORY_STORES"
     log_ids = {"memory": "claude:"}  # its verbs' audit key for the memory acted on
 
     def usual_places(self, home: str, env: Mapping[str, str]) -> list[str]:
-        return [
-            os.path.join(p, "memory") for p in subfolders(os.path.join(home, ".claude", "projects"))
-        ]
+        """Each project's folder, the one `autoMemoryDirectory` moves it to, and the
+        team memory stores (places.py reads the settings as Claude does)."""
+        from memtui.layouts.claude.places import memory_places
+
+        return memory_places(home, env)
 
     def bare_kind(self, ref: str) -> str | None:
         """A memory by its file name (`feedback_testing.md`)."""
@@ -54,8 +56,10 @@ class ClaudeDetection(Detection):
             return False  # that MEMORY.md is the companion's (beside its events), or OpenClaw's
         if any(f in top.root_files for f in CODEX_FILES):
             return False  # that MEMORY.md is Codex's (SPEC §3b "More agents": codex)
-        if INDEX in top.root_files and _pointers(_head(top.root, INDEX, 64 * 1024)):
-            return True
+        if INDEX in top.root_files:
+            head = _head(top.root, INDEX, 64 * 1024)
+            if _pointers(head) or (_alone(top) and _index_shaped(head)):
+                return True
         typed = (f for f in top.root_files if f.endswith(".md") and f != INDEX)
         return any(_typed(_head(top.root, f, 4096)) for f in list(typed)[:50]) or _kept(top)
 
@@ -91,6 +95,45 @@ def _kept(top: Listing) -> bool:
     if INDEX not in top.root_files or any(m in top.files for m in (PERSONA, MOOD)):
         return False
     return os.path.isdir(os.path.join(top.root, ".history", INDEX))
+
+
+# Files and folders of the other agents whose folders hold a MEMORY.md (or beside
+# which one may lie): a MEMORY.md among them is theirs, not a Claude index.
+FOREIGN_FILES = frozenset(
+    ("AGENTS.md", "SOUL.md", "USER.md", "TOOLS.md", "IDENTITY.md", "HEARTBEAT.md",
+     "BOOTSTRAP.md", "DREAMS.md", "GEMINI.md", "CLAUDE.md", "memory.md", "index.txt",
+     "facts.md", *CODEX_FILES)
+)  # fmt: skip
+FOREIGN_DIRS = frozenset(
+    ("memory", "memories", "memory-bank", "system", "sops", "pending", "rollout_summaries",
+     "skills", ".git", ".dreams")
+)  # fmt: skip
+HEADING_OR_ITEM = re.compile(r"#{1,6}[ \t]+\S|[-*+][ \t]+\S")
+
+
+def _alone(top: Listing) -> bool:
+    """A folder of Markdown alone, with nothing of another agent's beside its MEMORY.md:
+    Claude's memory folder holds `*.md` files and their subfolders only."""
+    try:
+        names = set(os.listdir(top.root))  # the listing names only the layout folders
+    except OSError:
+        return False
+    if FOREIGN_FILES & names or FOREIGN_DIRS & names:
+        return False
+    return all(f.endswith(".md") for f in top.root_files if not f.startswith("."))
+
+
+def _index_shaped(head: str) -> bool:
+    """A MEMORY.md that holds content, not links (2 of 22 published Claude folders):
+    its first line past any front matter is a heading or a list item, and it has no
+    Hermes `§` separator line."""
+    body = FRONT_MATTER.sub("", head.lstrip("\ufeff"), count=1)
+    lines = [line.strip() for line in body.split("\n")]
+    first = next((line for line in lines if line), "")
+    return bool(HEADING_OR_ITEM.match(first)) and "§" not in lines
+
+
+FRONT_MATTER = re.compile(r"---[ \t]*\r?\n[\s\S]*?\n---[ \t]*(?:\r?\n|$)")
 
 
 def _pointers(text: str) -> bool:

@@ -1,15 +1,18 @@
-"""What Claude Code makes of MEMORY.md before the agent sees it, step by step, as its
-own code does (claude-code 2.1.332, the bundled JS of @anthropic-ai/claude-code-linux-x64:
-claudemd's processMemoryFile for type "AutoMem", then memdir.ts truncateEntrypointContent):
+r"""What Claude Code makes of MEMORY.md before the agent sees it, step by step, as its
+own code does: src/utils/claudemd.ts parseMemoryFileContent for type "AutoMem" (the same
+in the 2.1.88 source and in the bundled JS of @anthropic-ai/claude-code-linux-x64 2.1.332,
+where it is followed by a sanitizing pass), then src/memdir/memdir.ts
+truncateEntrypointContent:
 
-1. the YAML front matter is taken off (frontmatterParser: `^---\\s*\\n…---\\s*\\n?`,
+1. the YAML front matter is taken off (frontmatterParser.ts: `^---\s*\n…---\s*\n?`,
    a BOM dropped first);
-2. HTML comment blocks are taken off (claudemd stripHtmlComments: a top-level block that
-   starts with `<!--`, with the blank lines after it; a comment inside a paragraph stays);
+2. HTML comment blocks are taken off (stripHtmlCommentsFromTokens over marked's
+   `Lexer({gfm: false})`: a top-level html token that starts with `<!--` and holds
+   `-->`, with the blank lines after it; a comment inside a paragraph or a code block,
+   or one never closed, stays);
 3. what is left is trimmed and cut at 200 lines, then at 25,000 UTF-16 units (at the
    last newline before it), and a warning paragraph is appended after a cut;
-4. line endings are made `\\n` and control / invisible characters are dropped
-   (sanitizeMemoryText).
+4. (2.1.332) line endings are made `\n` and control / invisible characters dropped.
 
 The cap counts only what step 2 leaves (CHANGELOG 2.1.211: "measure only loaded content,
 excluding frontmatter and HTML comments"). Each kept character remembers its place in
