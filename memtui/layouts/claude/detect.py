@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import re
+import stat
+import time
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Detection
@@ -66,6 +68,19 @@ class ClaudeDetection(Detection):
     def locks(self, rel: str) -> list[str]:
         return [LOCK_NAME]  # Claude takes none; memtui's own keeps memtui's changes apart
 
+    def held(self, root: str, rel: str) -> str | None:
+        """Auto-dream's lock (services/autoDream/consolidationLock.ts, 2.1.332): while
+        `.consolidate-lock` was touched less than an hour ago and names a live pid,
+        Claude Code is rewriting this folder. A stale one (older, or its pid gone) is
+        no obstacle, and memtui never deletes it: its mtime is Claude's last run."""
+        pid = dream_holder(root)
+        if pid is None:
+            return None
+        return (
+            f"Claude Code's auto-dream is consolidating this folder (pid {pid}, "
+            f"{DREAM_LOCK}); try again when it ends"
+        )
+
     def folders(self, top: Listing) -> list[tuple[str, bool]]:
         """Recall reads every subfolder: so does memtui (its own hidden ones aside)."""
         shared = {name for name, _ in LAYOUT_DIRS}
@@ -78,6 +93,32 @@ class ClaudeDetection(Detection):
         if os.path.isdir(os.path.join(top.root, ARCHIVE)):
             found.append((ARCHIVE, True))
         return found
+
+
+DREAM_LOCK = ".consolidate-lock"
+DREAM_STALE_SECONDS = 3600  # HOLDER_STALE_MS: an older lock is stale, its pid alive or not
+
+
+def dream_holder(root: str) -> int | None:
+    """The live pid holding auto-dream's lock in `root`, or None. As Claude decides:
+    the first line's number (parseInt), a pid over 1 that `kill(pid, 0)` reaches."""
+    path = os.path.join(root, DREAM_LOCK)
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode) or time.time() - st.st_mtime >= DREAM_STALE_SECONDS:
+        return None
+    head = _head(root, DREAM_LOCK, 64)
+    digits = re.match(r"[+-]?\d+", head.strip(" \t\r\n"))
+    pid = int(digits.group()) if digits else 0
+    if pid <= 1:
+        return None
+    try:
+        os.kill(pid, 0)
+    except (OSError, OverflowError):
+        return None  # Claude's isProcessRunning: any error, EPERM included, is not running
+    return pid
 
 
 def _kept(top: Listing) -> bool:
