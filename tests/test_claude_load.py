@@ -6,12 +6,14 @@ characters as the prompt gets them; findings and `context` follow it."""
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 from memtui.engine.context import context_of
 from memtui.engine.store import layouts_at, open_store
 from memtui.layouts.claude.load import file_size, load
-from tests.conftest import write_tree
+from tests.conftest import run_cli, write_tree
 
 
 def _pointers(n: int, start: int = 1) -> str:
@@ -121,3 +123,24 @@ def test_a_content_memory_md_beside_another_agents_files_is_not_claimed(tmp_path
         assert "claude" not in layouts_at(str(root)), name
     hermes = write_tree(tmp_path / "h", {"MEMORY.md": "- uses uv\n§\n- likes tea\n"})
     assert "claude" not in layouts_at(str(hermes))
+
+
+# --- the `modified` stamp ---------------------------------------------------------------
+
+
+def test_the_modified_stamp_is_shown_and_recall_still_orders_by_mtime(tmp_path: Path) -> None:
+    stamped = (
+        "---\nname: role\ndescription: the role\nmetadata:\n  node_type: memory\n  type: user\n"
+        "  originSessionId: 0f3c\n  modified: 2026-05-01T10:00:00.000Z\n---\n\nBackend.\n"
+    )
+    plain = "---\nname: old\ndescription: d\ntype: user\n---\nOld.\n"
+    index = "- [role](role.md) — r\n- [old](old.md) — o\n"
+    root = write_tree(tmp_path / "c", {"MEMORY.md": index, "role.md": stamped, "old.md": plain})
+    os.utime(root / "role.md", (1_000_000_000, 1_000_000_000))  # the stamp is newer than mtime
+    shown = json.loads(run_cli("show", "claude:role.md", "--json", "--store", str(root)).stdout)
+    assert (shown["modified"], shown["modified_from"]) == ("2026-05-01T10:00:00Z", "front matter")
+    shown = json.loads(run_cli("show", "claude:old.md", "--json", "--store", str(root)).stdout)
+    assert shown["modified_from"] == "mtime"
+    store = open_store(root)
+    assert [m.file for m in store.data["claude"].memories] == ["old.md", "role.md"]  # by mtime
+    assert not [f for f in store.findings if f.file == "role.md"]  # nested type is read

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Layout, Listing
@@ -44,6 +45,12 @@ class Memory:
     description: str | None
     type: str | None
     mtime_ns: int
+    modified: str | None = None  # the front matter's `modified` stamp, as written
+
+    @property
+    def modified_at(self) -> datetime | None:
+        """The stamp as a time, when it parses (Date.parse)."""
+        return stamp_time(self.modified)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +141,21 @@ class Claude(ClaudeDetection, Layout):
         note = "; ".join(notes)
         return [ContextFile(INDEX, cut.text, cut.first_unloaded_line, cut.loaded_lines, note)]
 
+    def details(self, store: Store, data: Any, entry: Entry) -> dict[str, Any]:
+        """A memory's `modified`: Claude's front matter stamp (metadata.modified, written
+        since 2.1.214) when it parses, else the file's mtime, as Claude's memory scan
+        reports it; recall still picks the 200 newest by mtime (memoryScan)."""
+        m = next((m for m in data.memories if f"claude:{m.file}" == entry.id), None)
+        if m is None:
+            return {}
+        mtime = datetime.fromtimestamp(m.mtime_ns / 1e9, UTC)
+        stamped = m.modified_at
+        return {
+            "modified": (stamped or mtime).isoformat().replace("+00:00", "Z"),
+            "modified_from": "front matter" if stamped else "mtime",
+            "mtime": mtime.isoformat().replace("+00:00", "Z"),
+        }
+
     # --- ops ---------------------------------------------------------------------
 
     def summary(self, data: Any) -> list[str]:
@@ -192,10 +214,22 @@ def _memory(reader: StoreReader, rel: str) -> Memory | None:
         mtime = os.stat(os.path.join(reader.root, rel), follow_symlinks=False).st_mtime_ns
     except OSError:
         mtime = 0
-    return Memory(rel, *meta, mtime)
+    name, description, type_, modified = meta
+    return Memory(rel, name, description, type_, mtime, modified)
 
 
-def _meta_of(text: str) -> tuple[str | None, str | None, str | None]:
+def stamp_time(value: str | None) -> datetime | None:
+    """An ISO 8601 stamp as Date.parse reads the ones Claude writes; None otherwise."""
+    if not value:
+        return None
+    try:
+        when = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def _meta_of(text: str) -> tuple[str | None, str | None, str | None, str | None]:
     head = "\n".join(text.split("\n", rules.RECALL_LINES + 1)[: rules.RECALL_LINES + 1])
     meta = recall_meta(head) or {}
 
@@ -203,7 +237,7 @@ def _meta_of(text: str) -> tuple[str | None, str | None, str | None]:
         value = field(meta, key) if key != "name" else meta.get(key)
         return None if value is None else str(value)
 
-    return read("name"), read("description"), read("type")
+    return read("name"), read("description"), read("type"), read("modified")
 
 
 def _archived(rel: str) -> bool:
