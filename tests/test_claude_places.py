@@ -1,7 +1,8 @@
 """`memtui stores` finds Claude Code memory folders where Claude's own paths.ts puts
 them: moved by `autoMemoryDirectory` (settings read in Claude's order, `~/` expanded,
 a bad settings file skipped), by `CLAUDE_COWORK_MEMORY_PATH_OVERRIDE`, and the team
-memory stores `CLAUDE_MEMORY_STORES` names (claude/places.py)."""
+memory stores `CLAUDE_MEMORY_STORES` names, synced into `team/<mount>/` of the memory
+folder (claude/places.py)."""
 
 from __future__ import annotations
 
@@ -83,14 +84,15 @@ def test_the_cowork_override_and_the_team_stores_are_found(
     home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cowork = write_tree(tmp_path / "cowork", FOLDER)
-    team = write_tree(tmp_path / "mnt" / "team-a", FOLDER)
-    other = write_tree(tmp_path / "mnt" / "team-b", FOLDER)
+    team = write_tree(cowork / "team" / "platform", FOLDER)  # synced from /stores/platform
+    other = write_tree(cowork / "team" / "docs-x", FOLDER)  # mount given
     monkeypatch.setenv("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE", str(cowork))
-    stores_json = [str(team), {"path": str(other), "mode": "ro", "scope": "team"}, "rel/x"]
-    monkeypatch.setenv("CLAUDE_MEMORY_STORES", json.dumps(stores_json))
+    named = ["/stores/platform/", {"path": "/stores/abc", "mount": "docs-x", "mode": "ro"}]
+    monkeypatch.setenv("CLAUDE_MEMORY_STORES", json.dumps(named))
     assert _found() == [str(cowork), str(team), str(other)]
-    monkeypatch.setenv("CLAUDE_MEMORY_STORES", "[not json")
-    assert _found() == [str(cowork)]
+    for refused in ("[not json", json.dumps([*named, {"mode": "ro"}]), json.dumps(["a/b"])):
+        monkeypatch.setenv("CLAUDE_MEMORY_STORES", refused)  # Claude refuses it whole
+        assert _found() == [str(cowork)]
 
 
 def test_claude_config_dir_moves_the_projects(

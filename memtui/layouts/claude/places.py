@@ -11,9 +11,11 @@ src/memdir/paths.ts getAutoMemPath resolves it (2.1.88 source; 2.1.332 bundle):
 3. else `<config home>/projects/<project>/memory` (`$CLAUDE_CODE_REMOTE_MEMORY_DIR`
    replaces the config home).
 
-Team memory stores: `CLAUDE_MEMORY_STORES`, a JSON list of absolute paths or of
-`{"path": ...}` objects (memdir's memory-stores parser), mounted at those paths in
-remote sessions. Each is listed when it exists; detection decides if it is Claude's.
+Team memory stores: `CLAUDE_MEMORY_STORES`, a JSON list of memory-service paths or of
+`{"path", "mount", ...}` objects (memdir's memory-stores parser). Each is synced into
+`<auto memory folder>/team/<mount>/` (mount: the path's last segment, `[^A-Za-z0-9_-]`
+made `-`), where recall reads it with the rest; each such folder that exists is listed
+too, and detection decides whether it has a Claude folder's shape.
 
 A settings file that is missing, unreadable, over 2 MiB or not a JSON object is
 skipped, as Claude skips it; nothing here raises.
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -34,6 +37,7 @@ MANAGED = {  # managed settings folder per platform (settings/managedPath.ts)
     "win32": "C:\\Program Files\\ClaudeCode",
 }
 MANAGED_DEFAULT = "/etc/claude-code"
+MOUNT = re.compile(r"[A-Za-z0-9_-]+")
 SETTINGS_MAX = 2 * 1024 * 1024  # CHANGELOG 2.1.214: oversized (>2 MiB) settings fail
 
 
@@ -49,7 +53,8 @@ def memory_places(home: str, env: Mapping[str, str], cwd: str | None = None) -> 
     moved = memory_dir_setting(home, env, cwd)
     if moved:
         found.append(moved)
-    found += team_stores(env)
+    mounts = team_mounts(env)
+    found += [os.path.join(p, "team", m) for p in list(found) for m in mounts]
     return list(dict.fromkeys(p for p in found if os.path.isdir(p)))
 
 
@@ -64,19 +69,34 @@ def memory_dir_setting(home: str, env: Mapping[str, str], cwd: str | None = None
     return None
 
 
-def team_stores(env: Mapping[str, str]) -> list[str]:
+def team_mounts(env: Mapping[str, str]) -> list[str]:
+    """The mount folder of each store CLAUDE_MEMORY_STORES names; none when Claude would
+    refuse the variable (not a JSON list, an entry without an absolute path, a bad or
+    twice-used mount)."""
     raw = (env.get("CLAUDE_MEMORY_STORES") or "").strip()
-    if not raw:
-        return []
     try:
-        entries = json.loads(raw)
+        entries = json.loads(raw) if raw else []
     except ValueError:
-        return []  # Claude refuses the whole variable; so nothing is listed
-    if not isinstance(entries, list):
         return []
-    paths = [e if isinstance(e, str) else e.get("path") if isinstance(e, dict) else None
-             for e in entries]  # fmt: skip
-    return [os.path.normpath(p) for p in paths if isinstance(p, str) and p.startswith("/")]
+    mounts: list[str] = []
+    for entry in entries if isinstance(entries, list) else [None]:
+        given = entry.get("mount") if isinstance(entry, dict) else None
+        path = entry.get("path") if isinstance(entry, dict) else entry
+        if not (isinstance(path, str) and path.startswith("/")):
+            return []
+        mount = given if given is not None else _mount_of(path)
+        if not (isinstance(mount, str) and MOUNT.fullmatch(mount)) or mount in mounts:
+            return []
+        mounts.append(mount)
+    return mounts
+
+
+def _mount_of(path: object) -> str | None:
+    """memory-stores' mount name from a store path: its last segment, made safe."""
+    if not isinstance(path, str):
+        return None
+    last = path.rstrip("/").rpartition("/")[2]
+    return re.sub(r"[^A-Za-z0-9_-]", "-", last) or None
 
 
 def _cwd() -> str | None:
