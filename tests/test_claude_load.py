@@ -144,3 +144,18 @@ def test_the_modified_stamp_is_shown_and_recall_still_orders_by_mtime(tmp_path: 
     store = open_store(root)
     assert [m.file for m in store.data["claude"].memories] == ["old.md", "role.md"]  # by mtime
     assert not [f for f in store.findings if f.file == "role.md"]  # nested type is read
+
+
+def test_only_top_level_comment_blocks_are_taken_off_as_marked_tokenizes() -> None:
+    # each expectation checked against marked 15's Lexer({gfm: false}), as Claude lexes
+    cases = {
+        "plain text\n   <!-- continues the paragraph -->\n": None,
+        "plain text\n<!-- interrupts it -->\nmore\n": "plain text\nmore",
+        "* item\n  <!-- inside the item -->\n": None,
+        "* item\n<!-- ends the list -->\n- [a](a.md)\n": "* item\n- [a](a.md)",
+        "<div>\n<!-- inside an html block -->\n</div>\n": None,
+        "    <!-- indented code -->\n": None,
+        "<!-- spans\n- [a](a.md) — hook\n   until here -->\n# Memory\n": "# Memory",
+    }
+    for raw, kept in cases.items():
+        assert load(raw).text == (raw.strip() if kept is None else kept), raw

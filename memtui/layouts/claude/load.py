@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from memtui.engine.layouts.common import JS_SPACE
+from memtui.layouts.claude.blocks import comment_blocks
 
 MAX_LINES = 200  # MAX_ENTRYPOINT_LINES
 MAX_UNITS = 25_000  # MAX_ENTRYPOINT_BYTES: in fact the JS string length (UTF-16 units)
@@ -37,8 +38,6 @@ INDEX = "MEMORY.md"
 _WS = "[" + re.escape(JS_SPACE) + "]"
 FRONT = re.compile(f"---{_WS}*\\n([\\s\\S]*?)---{_WS}*\\n?")  # frontmatterParser's K0
 COMMENT = re.compile(r"<!--[\s\S]*?-->")
-BLOCK_START = re.compile(r" {0,3}<!--")  # marked's html block, type 2
-FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +132,7 @@ def _uncommented(raw: str, start: int) -> _Body | None:
     norm, back = _normalized(raw, start)
     spans: list[tuple[int, int]] = []
     at, was = 0, 0
-    for a, b in _comment_blocks(norm):
+    for a, b in comment_blocks(norm):
         if "-->" not in norm[a:b]:
             continue  # an unclosed comment: marked's token, but nothing is taken off
         spans.append((was, a))
@@ -181,43 +180,6 @@ def _split(spans: list[tuple[int, int]], back: list[int]) -> list[tuple[int, int
         if s < b:
             out.append((s, b))
     return out
-
-
-def _comment_blocks(text: str) -> list[tuple[int, int]]:
-    """The top-level HTML comment blocks of the Markdown (marked, gfm off): a line that
-    starts (up to 3 spaces in) with `<!--`, to the line holding `-->`, with the newlines
-    after it; none inside a fenced code block."""
-    blocks, fence, pos, n = [], "", 0, len(text)
-    while pos < n:
-        end = text.find("\n", pos)
-        end = n if end < 0 else end + 1
-        line = text[pos:end]
-        opened = FENCE.match(line)
-        if fence:
-            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
-                fence = ""
-        elif opened:
-            fence = opened.group(1)
-        elif BLOCK_START.match(line):
-            stop = _comment_end(text, pos + line.index("<!--"))
-            stop = text.find("\n", stop)
-            stop = n if stop < 0 else stop
-            while stop < n and text[stop] == "\n":
-                stop += 1
-            blocks.append((pos, stop))
-            pos = stop
-            continue
-        pos = end
-    return blocks
-
-
-def _comment_end(text: str, at: int) -> int:
-    """Where marked's comment ends: `<!-->` and `<!--->` at once, else after `-->`, else
-    at the end of the text."""
-    if text.startswith(("<!-->", "<!--->"), at):
-        return text.index(">", at + 4) + 1
-    close = text.find("-->", at + 4)
-    return len(text) if close < 0 else close + 3
 
 
 def _outside_comments(text: str, a: int, b: int) -> list[tuple[int, int]]:
