@@ -8,6 +8,7 @@ import os
 import re
 import stat
 import time
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Detection
@@ -198,29 +199,27 @@ def _head(root: str, rel: str, limit: int) -> str:
 def _typed(head: str) -> bool:
     """Front matter in the first 30 lines with one of Claude's four types."""
     meta = recall_meta("\n".join(head.split("\n")[: RECALL_LINES + 1]))
-    return meta is not None and field(meta, "type") in TYPES
+    flat = meta.get("type") if meta is not None else None
+    return meta is not None and (field(meta, "type") in TYPES or flat in TYPES)
 
 
 NESTED = "metadata"  # current Claude Code writes `metadata: {node_type, type, ...}`
 
 
 def field(meta: dict[str, Any], key: str) -> Any:
-    """A memory's `type` or `description`: the flat key (what recall's memoryScan.ts
-    reads) when it is usable, else the one under `metadata:`, where the memory prompt of
-    current Claude Code has the model write them; a flat value that is unusable is kept
-    when the nested one is no better."""
-    flat = meta.get(key)
+    """A memory's field as Claude Code 2.1.332's memory scan reads it (frontmatter
+    normalizing: `metadata = {...top-level keys, ...metadata:}`, then a non-empty
+    string or nothing): `name` and `description` from the top level only; any other
+    key (`type`, `modified`) from under `metadata:` when it is set there, even to
+    something unusable, else from the top level."""
     nested = meta.get(NESTED)
-    inner = nested.get(key) if isinstance(nested, dict) else None
-    if _usable(key, flat) or inner is None:
-        return flat
-    return inner if _usable(key, inner) or flat is None else flat
-
-
-def _usable(key: str, value: Any) -> bool:
-    if key == "type":
-        return value in TYPES
-    return value is not None and bool(str(value).strip())
+    if key not in ("name", "description") and isinstance(nested, dict) and key in nested:
+        value = nested[key]
+    else:
+        value = meta.get(key)
+    if isinstance(value, datetime):  # YAML read a timestamp: Claude keeps the text
+        return value.isoformat()
+    return value if isinstance(value, str) and value else None
 
 
 def recall_meta(text: str) -> dict[str, Any] | None:
