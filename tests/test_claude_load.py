@@ -159,3 +159,12 @@ def test_only_top_level_comment_blocks_are_taken_off_as_marked_tokenizes() -> No
     }
     for raw, kept in cases.items():
         assert load(raw).text == (raw.strip() if kept is None else kept), raw
+
+
+def test_a_pointer_commented_out_points_nowhere(tmp_path: Path) -> None:
+    index = "# Memory\n<!-- - [Old](old.md) — gone -->\n- [Role](role.md) — r\n"
+    role = "---\nname: role\ndescription: d\ntype: user\n---\nBackend.\n"
+    root = write_tree(tmp_path / "c", {"MEMORY.md": index, "role.md": role})
+    store = open_store(root)
+    assert not store.findings  # no pointer-missing for old.md, no index-content
+    assert [line.target for line in store.data["claude"].lines] == ["role.md"]

@@ -92,11 +92,11 @@ class Claude(ClaudeDetection, Layout):
         from memtui.layouts.claude.findings import check
 
         index = reader.read(INDEX)
-        lines = _index_lines(reader, index) if index is not None else []
+        loaded = rules.cut(index.text) if index is not None else None
+        lines = _index_lines(reader, index, loaded.stripped) if index and loaded else []
         memories = [m for m in (_memory(reader, rel) for rel in memory_files(top.files)) if m]
         memories.sort(key=lambda m: (-m.mtime_ns, m.file))
         archived = tuple(f for f in sorted(top.files) if _archived(f))
-        loaded = rules.cut(index.text) if index is not None else None
         data = ClaudeData(index, tuple(lines), tuple(memories), archived, loaded)
         check(reader, data, top)
         return data
@@ -189,11 +189,13 @@ class Claude(ClaudeDetection, Layout):
         return restore_memory(root, name, **op_options(shown))
 
 
-def _index_lines(reader: StoreReader, tf: TextFile) -> list[IndexLine]:
+def _index_lines(reader: StoreReader, tf: TextFile, stripped: frozenset[int]) -> list[IndexLine]:
+    """The pointer lines Claude's agent reads: none in the front matter or in an HTML
+    comment Claude takes off (a pointer commented out points nowhere for the agent)."""
     code = reader.fences(tf).lines(tf.text)
     found = []
     for i, offset, raw in iter_lines(tf.text):
-        match = LINK.search(raw) if i not in code else None
+        match = LINK.search(raw) if i not in code and i + 1 not in stripped else None
         if match and "://" in match.group(2):
             match = None  # a web link is no pointer to a memory: content
         end = offset + len(raw)
