@@ -24,8 +24,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from array import array
+from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from itertools import accumulate, pairwise
 
 from memtui.engine.layouts.common import JS_SPACE
 from memtui.layouts.claude.blocks import comment_blocks
@@ -57,7 +60,7 @@ class Loaded:
 
 def units(text: str) -> int:
     """JavaScript's `.length`: UTF-16 code units (a character past U+FFFF is two)."""
-    return len(text) + sum(1 for c in text if ord(c) > 0xFFFF) if not text.isascii() else len(text)
+    return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def load(raw: str) -> Loaded:
@@ -92,18 +95,24 @@ def load(raw: str) -> Loaded:
 
 
 class _Where:
-    """The file offset of each character of the text Claude keeps."""
+    """The file offset of each character of the text Claude keeps: `spans` of a base
+    text (the file, or its `\n`-normalized tail) whose concatenation is that text, and
+    `conv` from a base offset to the file's."""
 
-    def __init__(self, raw: str, spans: list[tuple[int, int]]) -> None:
+    def __init__(
+        self, raw: str, spans: list[tuple[int, int]], conv: Callable[[int], int] | None = None
+    ) -> None:
         self.raw = raw
-        self.spans = spans
+        self.text_spans = spans
+        self.conv = conv or (lambda i: i)
+        self.cum = list(accumulate(b - a for a, b in spans))
+        self.spans = [(self.conv(a), self.conv(b)) for a, b in spans]  # what of the file
 
     def offset(self, pos: int) -> int:
-        for a, b in self.spans:
-            if pos < b - a:
-                return a + pos
-            pos -= b - a
-        return len(self.raw)
+        k = bisect_right(self.cum, pos)
+        if k >= len(self.text_spans):
+            return len(self.raw)
+        return self.conv(self.text_spans[k][0] + pos - (self.cum[k - 1] if k else 0))
 
     def line(self, pos: int) -> int:
         """The 1-based file line of the kept text's character at `pos`."""
@@ -129,7 +138,7 @@ def _kept(raw: str) -> tuple[list[tuple[int, int]], _Body | None]:
 
 def _uncommented(raw: str, start: int) -> _Body | None:
     """stripHtmlComments over raw[start:]; None when no block was taken off."""
-    norm, back = _normalized(raw, start)
+    norm = re.sub(r"\r\n?", "\n", raw[start:])
     spans: list[tuple[int, int]] = []
     at, was = 0, 0
     for a, b in comment_blocks(norm):
@@ -146,40 +155,25 @@ def _uncommented(raw: str, start: int) -> _Body | None:
     spans.append((was, len(norm)))
     spans = [(a, b) for a, b in spans if b > a]
     text = "".join(norm[a:b] for a, b in spans)
-    return _Body(text, _Where(raw, [(back[a], back[a] + (b - a)) for a, b in _split(spans, back)]))
+    return _Body(text, _Where(raw, spans, _to_file(raw, start, norm)))
 
 
-def _normalized(raw: str, start: int) -> tuple[str, list[int]]:
-    """raw[start:] with `\\r\\n` and `\\r` made `\\n`, and each character's file offset."""
-    out, back = [], []
-    i, n = start, len(raw)
-    while i < n:
-        c = raw[i]
-        if c == "\r":
-            out.append("\n")
-            back.append(i)
-            i += 2 if raw.startswith("\r\n", i) else 1
-            continue
-        out.append(c)
-        back.append(i)
-        i += 1
-    back.append(n)
-    return "".join(out), back
+def _to_file(raw: str, start: int, norm: str) -> Callable[[int], int]:
+    """From an offset in `norm` (raw[start:] with its line endings made `\n`) to the
+    file's: the same line, the same column (a lone `\r` is a line of its own in `norm`
+    only, so the lines after one are off by as many)."""
+    if len(norm) == len(raw) - start:
+        return lambda i: start + i
+    norm_starts = [0] + [m.end() for m in re.finditer("\n", norm)]
+    raw_starts = [start] + [start + m.end() for m in re.finditer("\n", raw[start:])]
 
+    def conv(i: int) -> int:
+        line = bisect_right(norm_starts, i) - 1
+        if line >= len(raw_starts):
+            return len(raw)
+        return min(raw_starts[line] + i - norm_starts[line], len(raw))
 
-def _split(spans: list[tuple[int, int]], back: list[int]) -> list[tuple[int, int]]:
-    """Spans of the normalized text cut where a `\\r\\n` became one character, so that
-    each maps onto the file by one offset."""
-    out = []
-    for a, b in spans:
-        s = a
-        for i in range(a, b):
-            if back[i + 1] - back[i] != 1:
-                out.append((s, i + 1))
-                s = i + 1
-        if s < b:
-            out.append((s, b))
-    return out
+    return conv
 
 
 def _outside_comments(text: str, a: int, b: int) -> list[tuple[int, int]]:
@@ -193,21 +187,38 @@ def _outside_comments(text: str, a: int, b: int) -> list[tuple[int, int]]:
 
 def _stripped(raw: str, where: _Where) -> frozenset[int]:
     """File lines none of whose visible characters Claude keeps (front matter, comments)."""
-    keep = bytearray(len(raw))
-    for a, b in where.spans:
-        keep[a:b] = b"\x01" * (b - a)
-    out, line, seen, kept = set(), 1, False, False
-    for i, c in enumerate(raw):
+    spans = where.spans
+    gaps = [(0, spans[0][0] if spans else len(raw))]
+    gaps += [(a[1], b[0]) for a, b in pairwise(spans)]
+    gaps += [(spans[-1][1], len(raw))] if spans else []
+    out: set[int] = set()
+    for a, b in gaps:
+        if b > a:  # only the lines around what was taken off can have lost everything
+            last = raw.find("\n", b)
+            out |= _dark(raw, spans, raw.rfind("\n", 0, a) + 1, len(raw) if last < 0 else last)
+    return frozenset(out)
+
+
+def _dark(raw: str, spans: list[tuple[int, int]], lo: int, hi: int) -> set[int]:
+    """Among the lines of raw[lo:hi], those with visible characters but none kept."""
+    keep = bytearray(hi - lo)
+    for a, b in spans:
+        a, b = max(a, lo), min(b, hi)
+        if b > a:
+            keep[a - lo : b - lo] = b"\x01" * (b - a)
+    out, line, seen, kept = set(), raw.count("\n", 0, lo) + 1, False, False
+    for i in range(lo, hi):
+        c = raw[i]
         if c == "\n":
             if seen and not kept:
                 out.add(line)
             line, seen, kept = line + 1, False, False
         elif not c.isspace():
             seen = True
-            kept = kept or bool(keep[i])
+            kept = kept or bool(keep[i - lo])
     if seen and not kept:
         out.add(line)
-    return frozenset(out)
+    return out
 
 
 # --- step 3: the cut and Claude's warning ---------------------------------------------
@@ -304,6 +315,5 @@ def sanitize(text: str) -> str:
     """sanitizeMemoryText: line endings as `\\n`; control, format and invisible
     characters dropped (zero-width joiners and variation selectors 15/16 kept)."""
     text = re.sub(r"\r\n?|[\u2028\u2029]", "\n", text)
-    if text.isascii() and not any(ord(c) < 0x20 and c not in "\t\n" for c in text):
-        return text.replace("\x7f", "")
-    return "".join(c for c in text if not _dropped(c))
+    dropped = {ord(c): None for c in set(text) if _dropped(c)}  # each character once
+    return text.translate(dropped) if dropped else text
