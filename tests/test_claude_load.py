@@ -168,3 +168,11 @@ def test_a_pointer_commented_out_points_nowhere(tmp_path: Path) -> None:
     store = open_store(root)
     assert not store.findings  # no pointer-missing for old.md, no index-content
     assert [line.target for line in store.data["claude"].lines] == ["role.md"]
+
+
+def test_with_crlf_the_cut_is_still_named_at_its_file_line() -> None:
+    raw = (FRONT + COMMENT + _pointers(205)).replace("\n", "\r\n")
+    loaded = load(raw)
+    assert (loaded.first_unloaded_line, loaded.loaded_lines) == (4 + 4 + 201, 200)
+    assert loaded.stripped == frozenset({1, 2, 3, 4, 5, 6, 7})
+    assert "\r" not in loaded.text and loaded.text.startswith("- [m1](m1.md) — hook\n")
