@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -139,7 +139,12 @@ class Claude(ClaudeDetection, Layout):
                 "is Claude's own, appended after the cut"
             )
         note = "; ".join(notes)
-        return [ContextFile(INDEX, cut.text, cut.first_unloaded_line, cut.loaded_lines, note)]
+        cf = ContextFile(INDEX, cut.text, cut.first_unloaded_line, cut.loaded_lines, note)
+        if cut.warning and hasattr(cf, "agent_lines"):
+            # the blank line and the warning are Claude's words (ContextFile.agent_lines,
+            # where this engine has it: shown marked, not numbered as the file's)
+            cf = replace(cf, agent_lines=(0, 2))
+        return [cf]
 
     def details(self, store: Store, data: Any, entry: Entry) -> dict[str, Any]:
         """A memory's `modified`: Claude's front matter stamp (metadata.modified, written
