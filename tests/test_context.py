@@ -62,8 +62,10 @@ def test_cli_context_json_has_the_spec_shape_and_text_marks_the_cut(tmp_path: Pa
         201,
         200,
     )
+    # 200 lines, then the warning paragraph Claude appends after its cut (memdir.ts)
     assert (
-        index["loaded"]["bytes"] == len(index["text"].encode()) and index["text"].count("\n") == 199
+        index["loaded"]["bytes"] == len(index["text"].encode()) and index["text"].count("\n") == 201
     )
+    assert index["text"].split("\n")[-1].startswith("> WARNING: MEMORY.md is ")
     text = run_cli("context", "--store", str(root))
     assert text.returncode == 0 and "-- cut here:" in text.stdout and "line 201" in text.stdout

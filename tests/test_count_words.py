@@ -119,7 +119,10 @@ def test_the_cut_of_a_claude_index_names_the_line_past_it_once(tmp_path: Path) -
     store = open_store(write_tree(tmp_path / "memory", {"MEMORY.md": lines, "tea.md": TEA}))
     (cf,) = context_of(store)["claude"]
     said = f"{cf.note}; {unloaded(store, cf)}"
-    assert said == "Claude loads MEMORY.md up to 200 lines; not loaded: line 201 (1 line)"
+    assert said == (
+        "Claude loads MEMORY.md up to 200 lines; the closing '> WARNING:' paragraph is "
+        "Claude's own, appended after the cut; not loaded: line 201 (1 line)"
+    )
 
 
 class PendingOnly(HostApp):

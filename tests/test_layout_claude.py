@@ -91,7 +91,7 @@ def test_front_matter_past_the_30_lines_recall_reads_has_no_type(tmp_path: Path)
 
 
 NESTED_MEMORIES = {
-    # current Claude Code's form: type (and maybe description) under metadata:
+    # current Claude Code's form: type under metadata: (a description there is not read)
     "flow.md": "---\nname: Flow\ndescription: d\nmetadata: {node_type: memory, type: project, "
     "originSessionId: 5f0c2a9e-0d4e-4c4b-9d55-3d0f3f5b7a11}\n---\nbody\n",
     "block.md": "---\nname: Block\nmetadata:\n  node_type: memory\n  type: feedback\n"
@@ -101,7 +101,8 @@ NESTED_MEMORIES = {
     "  type: user\n---\nbody\n",
     "colon_flow.md": "---\ndescription: a: b\nmetadata: {node_type: memory, type: reference}\n"
     "---\nbody\n",
-    # a flat type recall can use wins over the nested one; an unusable one does not
+    # Claude Code 2.1.332 reads `metadata = {...top level, ...metadata:}`: a type set
+    # under metadata: wins over the top-level one, usable or not
     "flat.md": "---\ndescription: d\ntype: user\nmetadata: {type: mood}\n---\nbody\n",
     "flat_bad.md": "---\ndescription: d\ntype: mood\nmetadata: {type: project}\n---\nbody\n",
     # still warned: an invalid nested type, an empty nested description
@@ -113,12 +114,15 @@ NESTED_MEMORIES = {
 def test_type_and_description_under_metadata_are_read(tmp_path: Path) -> None:
     index = "".join(f"- [{n}]({n}) — hook\n" for n in NESTED_MEMORIES)
     root = write_tree(tmp_path / "c", {"MEMORY.md": index, **NESTED_MEMORIES})
+    # the description is read from the top level only (block.md has it under metadata:)
     assert findings(root) == expect(
+        ("memory-description", "warning", "block.md", 1),
         ("memory-type", "warning", "bad_nested.md", 1),
         ("memory-description", "warning", "empty.md", 1),
+        ("memory-type", "warning", "flat.md", 1),
     )
     typed = {m.file: m.type for m in open_store(root).data["claude"].memories}
-    assert typed["flat.md"] == "user" and typed["flat_bad.md"] == "project"
+    assert typed["flat.md"] == "mood" and typed["flat_bad.md"] == "project"
     nested_only = write_tree(tmp_path / "n", {"block.md": NESTED_MEMORIES["block.md"]})
     assert layouts_at(str(nested_only)) == ("claude",)
 
@@ -136,7 +140,15 @@ def test_201_lines_cut_at_200_and_the_first_unloaded_line_named(tmp_path: Path) 
     assert [(f.level, f.line) for f in truncated] == [("error", 203)]
     [loaded] = context_of(store)["claude"]
     assert loaded.first_unloaded_line == 203 and loaded.lines == 200
-    assert loaded.text == _pointers(200).rstrip("\n")
+    # what the agent gets ends with the warning Claude appends (memdir.ts
+    # truncateEntrypointContent); its line numbers count the trimmed text
+    warning = (
+        "> WARNING: MEMORY.md is 201 lines (limit: 200). Only part of it was loaded: 1 of "
+        '201 lines were cut off, starting at line 201 ("- [m201](m201.md) — hook"). Keep '
+        "index entries to one line under ~200 chars; move detail into topic files."
+    )
+    assert loaded.text == _pointers(200).rstrip("\n") + "\n\n" + warning
+    assert "Claude's own" in loaded.note
 
 
 def test_the_unit_cut_counts_utf16_units_and_cuts_at_the_last_newline(tmp_path: Path) -> None:
@@ -146,7 +158,12 @@ def test_the_unit_cut_counts_utf16_units_and_cuts_at_the_last_newline(tmp_path: 
     store = open_store(root)
     [loaded] = context_of(store)["claude"]
     assert loaded.first_unloaded_line == 26  # 25 lines = 24,999 units, then the newline
-    assert loaded.text == "\n".join([line] * 25)
+    assert loaded.text == "\n".join([line] * 25) + (
+        "\n\n> WARNING: MEMORY.md is 29.3KB (limit: 24.4KB) — index entries are too long. "
+        "Only part of it was loaded: 5 of 30 lines were cut off, starting at line 26 "
+        f'("{line[:79]}…"). Keep index entries to one line under ~200 chars; move detail '
+        "into topic files."
+    )
     assert [f.line for f in store.findings if f.code == "index-truncated"] == [26]
 
 
@@ -232,7 +249,8 @@ def test_cli_check_and_context_json(tmp_path: Path) -> None:
         True,
         201,
     )
-    assert file["loaded"]["lines"] == 200 and file["text"] == _pointers(200).rstrip("\n")
+    assert file["loaded"]["lines"] == 200
+    assert file["text"].startswith(_pointers(200).rstrip("\n") + "\n\n> WARNING: MEMORY.md is 205")
 
 
 def test_a_memory_is_named_by_its_bare_file_name_too(tmp_path: Path) -> None:

@@ -85,6 +85,12 @@ class Detection:
         no parser for it): by default memtui's own, which the seed agents' bash takes."""
         return [LOCK_NAME]
 
+    def held(self, root: str, rel: str) -> str | None:
+        """Why the agent holds `rel` right now by a lock of its own that no flock can
+        take (a lock file naming a live process), as the refusal's reason; None: free.
+        Asked of every detection before a change reads `rel` (a stat, a small read)."""
+        return None
+
     # ---- thresholds, usual places, bare ids, log keys (declared by the engine-core work:
     # on the detection, as memtui.toml, `memtui stores`, a bare id and the log are
     # answered without a parser)

@@ -33,6 +33,7 @@ from memtui.engine.write.dirs import Dirs
 from memtui.engine.write.errors import (
     Conflict,
     ReadBackMismatch,
+    Refused,
     Unsafe,
     WriteError,
     os_failure,
@@ -250,6 +251,7 @@ class Transaction:
         change, an undo or a rollback included, holds what the agent holds."""
         for agent_lock in _agent_locks(rel):
             self.lock(agent_lock)
+        _refuse_if_held(self.root, rel)
         got = self._current(self._check(rel))
         data = None if got is None else got[0]
         self._seen[rel] = None if data is None else sha256(data)
@@ -674,6 +676,17 @@ def settle_interrupted(root: str) -> list[str]:
         return []
     with Transaction(root, "recover") as tx:
         return tx.recovered
+
+
+def _refuse_if_held(root: str, rel: str) -> None:
+    """Refuse, before anything is written, a change to a file an agent holds by a lock
+    memtui cannot take (Detection.held: a lock file naming a live process)."""
+    from memtui.engine.layouts import detectors
+
+    for found in detectors().values():
+        reason = found.held(root, rel)
+        if reason:
+            raise Refused(reason)
 
 
 @functools.lru_cache(maxsize=4096)

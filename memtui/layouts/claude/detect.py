@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import os
 import re
+import stat
+import time
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Detection
-from memtui.engine.paths import LAYOUT_DIRS, LOCK_NAME, subfolders
+from memtui.engine.paths import LAYOUT_DIRS, LOCK_NAME
 from memtui.layouts.companion.detect import EVENTS as COMPANION_EVENTS
 from memtui.layouts.companion.detect import MOOD, PERSONA
 from memtui.layouts.openclaw.detect import detect as openclaw_workspace
@@ -37,13 +40,15 @@ class ClaudeDetection(Detection):
     full = "memtui.layouts.claude.layout:Claude"
     commands_at = "memtui.layouts.claude.commands:COMMANDS"
     order = 40
-    looked_in = "~/.claude/projects/*/memory"
+    looked_in = "~/.claude/projects/*/memory, autoMemoryDirectory, CLAUDE_MEMORY_STORES"
     log_ids = {"memory": "claude:"}  # its verbs' audit key for the memory acted on
 
     def usual_places(self, home: str, env: Mapping[str, str]) -> list[str]:
-        return [
-            os.path.join(p, "memory") for p in subfolders(os.path.join(home, ".claude", "projects"))
-        ]
+        """Each project's folder, the one `autoMemoryDirectory` moves it to, and the
+        team memory stores (places.py reads the settings as Claude does)."""
+        from memtui.layouts.claude.places import memory_places
+
+        return memory_places(home, env)
 
     def bare_kind(self, ref: str) -> str | None:
         """A memory by its file name (`feedback_testing.md`)."""
@@ -54,13 +59,28 @@ class ClaudeDetection(Detection):
             return False  # that MEMORY.md is the companion's (beside its events), or OpenClaw's
         if any(f in top.root_files for f in CODEX_FILES):
             return False  # that MEMORY.md is Codex's (SPEC §3b "More agents": codex)
-        if INDEX in top.root_files and _pointers(_head(top.root, INDEX, 64 * 1024)):
-            return True
+        if INDEX in top.root_files:
+            head = _head(top.root, INDEX, 64 * 1024)
+            if _pointers(head) or (_alone(top) and _index_shaped(head)):
+                return True
         typed = (f for f in top.root_files if f.endswith(".md") and f != INDEX)
         return any(_typed(_head(top.root, f, 4096)) for f in list(typed)[:50]) or _kept(top)
 
     def locks(self, rel: str) -> list[str]:
         return [LOCK_NAME]  # Claude takes none; memtui's own keeps memtui's changes apart
+
+    def held(self, root: str, rel: str) -> str | None:
+        """Auto-dream's lock (services/autoDream/consolidationLock.ts, 2.1.332): while
+        `.consolidate-lock` was touched less than an hour ago and names a live pid,
+        Claude Code is rewriting this folder. A stale one (older, or its pid gone) is
+        no obstacle, and memtui never deletes it: its mtime is Claude's last run."""
+        pid = dream_holder(root)
+        if pid is None:
+            return None
+        return (
+            f"Claude Code's auto-dream is consolidating this folder (pid {pid}, "
+            f"{DREAM_LOCK}); try again when it ends"
+        )
 
     def folders(self, top: Listing) -> list[tuple[str, bool]]:
         """Recall reads every subfolder: so does memtui (its own hidden ones aside)."""
@@ -74,6 +94,32 @@ class ClaudeDetection(Detection):
         if os.path.isdir(os.path.join(top.root, ARCHIVE)):
             found.append((ARCHIVE, True))
         return found
+
+
+DREAM_LOCK = ".consolidate-lock"
+DREAM_STALE_SECONDS = 3600  # HOLDER_STALE_MS: an older lock is stale, its pid alive or not
+
+
+def dream_holder(root: str) -> int | None:
+    """The live pid holding auto-dream's lock in `root`, or None. As Claude decides:
+    the first line's number (parseInt), a pid over 1 that `kill(pid, 0)` reaches."""
+    path = os.path.join(root, DREAM_LOCK)
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode) or time.time() - st.st_mtime >= DREAM_STALE_SECONDS:
+        return None
+    head = _head(root, DREAM_LOCK, 64)
+    digits = re.match(r"[+-]?\d+", head.strip(" \t\r\n"))
+    pid = int(digits.group()) if digits else 0
+    if pid <= 1:
+        return None
+    try:
+        os.kill(pid, 0)
+    except (OSError, OverflowError):
+        return None  # Claude's isProcessRunning: any error, EPERM included, is not running
+    return pid
 
 
 def _kept(top: Listing) -> bool:
@@ -91,6 +137,45 @@ def _kept(top: Listing) -> bool:
     if INDEX not in top.root_files or any(m in top.files for m in (PERSONA, MOOD)):
         return False
     return os.path.isdir(os.path.join(top.root, ".history", INDEX))
+
+
+# Files and folders of the other agents whose folders hold a MEMORY.md (or beside
+# which one may lie): a MEMORY.md among them is theirs, not a Claude index.
+FOREIGN_FILES = frozenset(
+    ("AGENTS.md", "SOUL.md", "USER.md", "TOOLS.md", "IDENTITY.md", "HEARTBEAT.md",
+     "BOOTSTRAP.md", "DREAMS.md", "GEMINI.md", "CLAUDE.md", "memory.md", "index.txt",
+     "facts.md", *CODEX_FILES)
+)  # fmt: skip
+FOREIGN_DIRS = frozenset(
+    ("memory", "memories", "memory-bank", "system", "sops", "pending", "rollout_summaries",
+     "skills", ".git", ".dreams")
+)  # fmt: skip
+HEADING_OR_ITEM = re.compile(r"#{1,6}[ \t]+\S|[-*+][ \t]+\S")
+
+
+def _alone(top: Listing) -> bool:
+    """A folder of Markdown alone, with nothing of another agent's beside its MEMORY.md:
+    Claude's memory folder holds `*.md` files and their subfolders only."""
+    try:
+        names = set(os.listdir(top.root))  # the listing names only the layout folders
+    except OSError:
+        return False
+    if FOREIGN_FILES & names or FOREIGN_DIRS & names:
+        return False
+    return all(f.endswith(".md") for f in top.root_files if not f.startswith("."))
+
+
+def _index_shaped(head: str) -> bool:
+    """A MEMORY.md that holds content, not links (2 of 22 published Claude folders):
+    its first line past any front matter is a heading or a list item, and it has no
+    Hermes `§` separator line."""
+    body = FRONT_MATTER.sub("", head.lstrip("\ufeff"), count=1)
+    lines = [line.strip() for line in body.split("\n")]
+    first = next((line for line in lines if line), "")
+    return bool(HEADING_OR_ITEM.match(first)) and "§" not in lines
+
+
+FRONT_MATTER = re.compile(r"---[ \t]*\r?\n[\s\S]*?\n---[ \t]*(?:\r?\n|$)")
 
 
 def _pointers(text: str) -> bool:
@@ -114,29 +199,27 @@ def _head(root: str, rel: str, limit: int) -> str:
 def _typed(head: str) -> bool:
     """Front matter in the first 30 lines with one of Claude's four types."""
     meta = recall_meta("\n".join(head.split("\n")[: RECALL_LINES + 1]))
-    return meta is not None and field(meta, "type") in TYPES
+    flat = meta.get("type") if meta is not None else None
+    return meta is not None and (field(meta, "type") in TYPES or flat in TYPES)
 
 
 NESTED = "metadata"  # current Claude Code writes `metadata: {node_type, type, ...}`
 
 
 def field(meta: dict[str, Any], key: str) -> Any:
-    """A memory's `type` or `description`: the flat key (what recall's memoryScan.ts
-    reads) when it is usable, else the one under `metadata:`, where the memory prompt of
-    current Claude Code has the model write them; a flat value that is unusable is kept
-    when the nested one is no better."""
-    flat = meta.get(key)
+    """A memory's field as Claude Code 2.1.332's memory scan reads it (frontmatter
+    normalizing: `metadata = {...top-level keys, ...metadata:}`, then a non-empty
+    string or nothing): `name` and `description` from the top level only; any other
+    key (`type`, `modified`) from under `metadata:` when it is set there, even to
+    something unusable, else from the top level."""
     nested = meta.get(NESTED)
-    inner = nested.get(key) if isinstance(nested, dict) else None
-    if _usable(key, flat) or inner is None:
-        return flat
-    return inner if _usable(key, inner) or flat is None else flat
-
-
-def _usable(key: str, value: Any) -> bool:
-    if key == "type":
-        return value in TYPES
-    return value is not None and bool(str(value).strip())
+    if key not in ("name", "description") and isinstance(nested, dict) and key in nested:
+        value = nested[key]
+    else:
+        value = meta.get(key)
+    if isinstance(value, datetime):  # YAML read a timestamp: Claude keeps the text
+        return value.isoformat()
+    return value if isinstance(value, str) and value else None
 
 
 def recall_meta(text: str) -> dict[str, Any] | None:

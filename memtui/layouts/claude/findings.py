@@ -26,6 +26,8 @@ def _index(reader: StoreReader, data: ClaudeData) -> None:
     cut = data.loaded
     assert cut is not None and data.index is not None
     add = reader.findings.add
+    counted = " (front matter and HTML comments, which Claude takes off, not counted)"
+    counted = counted if cut.stripped else ""
     if cut.first_unloaded_line is not None:
         why = (
             f"{cut.line_count:,} lines (Claude loads {rules.MAX_LINES:,})"
@@ -36,20 +38,23 @@ def _index(reader: StoreReader, data: ClaudeData) -> None:
             "index-truncated",
             INDEX,
             cut.first_unloaded_line,
-            f"MEMORY.md is {why}: line {cut.first_unloaded_line} and every line after it are "
-            "never loaded; move detail into memory files and shorten the index",
+            f"MEMORY.md is {why}{counted}: line {cut.first_unloaded_line} and every line "
+            "after it are never loaded; move detail into memory files and shorten the index",
         )
     elif cut.line_count >= rules.WARN_LINES or cut.unit_count >= rules.WARN_UNITS:
         add(
             "index-size",
             INDEX,
             None,
-            f"MEMORY.md has {cut.line_count:,} lines and {cut.unit_count:,} UTF-16 units: Claude "
-            f"stops loading it at {rules.MAX_LINES} lines or {rules.MAX_UNITS:,} units",
+            f"MEMORY.md has {cut.line_count:,} lines and {cut.unit_count:,} UTF-16 units"
+            f"{counted}: Claude stops loading it at {rules.MAX_LINES} lines or "
+            f"{rules.MAX_UNITS:,} units",
         )
     code = reader.fences(data.index).lines(data.index.text)
     pointer_lines = {line.span.start for line in data.lines}
     for i, _offset, raw in iter_lines(data.index.text):
+        if i + 1 in cut.stripped:
+            continue  # front matter or an HTML comment: Claude takes it off unread
         if len(raw.rstrip("\r")) > rules.LONG_LINE:
             add(
                 "index-line-long",
@@ -69,8 +74,9 @@ def _index(reader: StoreReader, data: ClaudeData) -> None:
             "index-content",
             INDEX,
             i + 1,
-            f"MEMORY.md line {i + 1} is not a pointer to a memory: the index holds pointers "
-            "only, the content belongs in a memory file",
+            f"MEMORY.md line {i + 1} is not a pointer to a memory: Claude's index holds "
+            "one `- [Title](file.md) — hook` line a memory; this content belongs in a memory "
+            "file (the agent loads the index every session, and its cut drops what is long)",
         )
 
 

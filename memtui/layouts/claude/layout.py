@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Layout, Listing
@@ -44,6 +45,12 @@ class Memory:
     description: str | None
     type: str | None
     mtime_ns: int
+    modified: str | None = None  # the front matter's `modified` stamp, as written
+
+    @property
+    def modified_at(self) -> datetime | None:
+        """The stamp as a time, when it parses (Date.parse)."""
+        return stamp_time(self.modified)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,11 +92,11 @@ class Claude(ClaudeDetection, Layout):
         from memtui.layouts.claude.findings import check
 
         index = reader.read(INDEX)
-        lines = _index_lines(reader, index) if index is not None else []
+        loaded = rules.cut(index.text) if index is not None else None
+        lines = _index_lines(reader, index, loaded.stripped) if index and loaded else []
         memories = [m for m in (_memory(reader, rel) for rel in memory_files(top.files)) if m]
         memories.sort(key=lambda m: (-m.mtime_ns, m.file))
         archived = tuple(f for f in sorted(top.files) if _archived(f))
-        loaded = rules.cut(index.text) if index is not None else None
         data = ClaudeData(index, tuple(lines), tuple(memories), archived, loaded)
         check(reader, data, top)
         return data
@@ -122,11 +129,37 @@ class Claude(ClaudeDetection, Layout):
         cut = data.loaded
         if cut is None:
             return unread_context(store, INDEX)
-        note = ""
+        notes = []
+        if cut.stripped:
+            notes.append("front matter and HTML comments taken off, as Claude does")
         if cut.first_unloaded_line is not None:
             why = "200 lines" if cut.by_lines else "25,000 UTF-16 units"
-            note = f"Claude loads MEMORY.md up to {why}"  # the lines past it: context.unloaded
-        return [ContextFile(INDEX, cut.text, cut.first_unloaded_line, cut.loaded_lines, note)]
+            notes.append(  # the lines past it: context.unloaded
+                f"Claude loads MEMORY.md up to {why}; the closing '> WARNING:' paragraph "
+                "is Claude's own, appended after the cut"
+            )
+        note = "; ".join(notes)
+        cf = ContextFile(INDEX, cut.text, cut.first_unloaded_line, cut.loaded_lines, note)
+        if cut.warning and hasattr(cf, "agent_lines"):
+            # the blank line and the warning are Claude's words (ContextFile.agent_lines,
+            # where this engine has it: shown marked, not numbered as the file's)
+            cf = replace(cf, agent_lines=(0, 2))
+        return [cf]
+
+    def details(self, store: Store, data: Any, entry: Entry) -> dict[str, Any]:
+        """A memory's `modified`: Claude's front matter stamp (metadata.modified, written
+        since 2.1.214) when it parses, else the file's mtime, as Claude's memory scan
+        reports it; recall still picks the 200 newest by mtime (memoryScan)."""
+        m = next((m for m in data.memories if f"claude:{m.file}" == entry.id), None)
+        if m is None:
+            return {}
+        mtime = datetime.fromtimestamp(m.mtime_ns / 1e9, UTC)
+        stamped = m.modified_at
+        return {
+            "modified": (stamped or mtime).isoformat().replace("+00:00", "Z"),
+            "modified_from": "front matter" if stamped else "mtime",
+            "mtime": mtime.isoformat().replace("+00:00", "Z"),
+        }
 
     # --- ops ---------------------------------------------------------------------
 
@@ -161,11 +194,13 @@ class Claude(ClaudeDetection, Layout):
         return restore_memory(root, name, **op_options(shown))
 
 
-def _index_lines(reader: StoreReader, tf: TextFile) -> list[IndexLine]:
+def _index_lines(reader: StoreReader, tf: TextFile, stripped: frozenset[int]) -> list[IndexLine]:
+    """The pointer lines Claude's agent reads: none in the front matter or in an HTML
+    comment Claude takes off (a pointer commented out points nowhere for the agent)."""
     code = reader.fences(tf).lines(tf.text)
     found = []
     for i, offset, raw in iter_lines(tf.text):
-        match = LINK.search(raw) if i not in code else None
+        match = LINK.search(raw) if i not in code and i + 1 not in stripped else None
         if match and "://" in match.group(2):
             match = None  # a web link is no pointer to a memory: content
         end = offset + len(raw)
@@ -186,10 +221,22 @@ def _memory(reader: StoreReader, rel: str) -> Memory | None:
         mtime = os.stat(os.path.join(reader.root, rel), follow_symlinks=False).st_mtime_ns
     except OSError:
         mtime = 0
-    return Memory(rel, *meta, mtime)
+    name, description, type_, modified = meta
+    return Memory(rel, name, description, type_, mtime, modified)
 
 
-def _meta_of(text: str) -> tuple[str | None, str | None, str | None]:
+def stamp_time(value: str | None) -> datetime | None:
+    """An ISO 8601 stamp as Date.parse reads the ones Claude writes; None otherwise."""
+    if not value:
+        return None
+    try:
+        when = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def _meta_of(text: str) -> tuple[str | None, str | None, str | None, str | None]:
     head = "\n".join(text.split("\n", rules.RECALL_LINES + 1)[: rules.RECALL_LINES + 1])
     meta = recall_meta(head) or {}
 
@@ -197,7 +244,7 @@ def _meta_of(text: str) -> tuple[str | None, str | None, str | None]:
         value = field(meta, key) if key != "name" else meta.get(key)
         return None if value is None else str(value)
 
-    return read("name"), read("description"), read("type")
+    return read("name"), read("description"), read("type"), read("modified")
 
 
 def _archived(rel: str) -> bool:

@@ -112,6 +112,8 @@ def _memory(
     badges: list[tuple[str, str]] = [
         (m.type or "no type", INFO if m.type in rules.TYPES else WARNING)
     ]
+    if m.modified_at is not None:  # Claude's own stamp (metadata.modified)
+        badges.append((f"modified {m.modified_at.date().isoformat()}", INFO))
     if i >= rules.RECALL_FILES:
         badges.append(("not recalled", WARNING))
     if findings:
