@@ -120,7 +120,9 @@ def test_a_workspace_whose_last_topic_is_archived_stays_a_store(tmp_path):
     assert memory_digest(root) == before
 
 
-@pytest.mark.parametrize("codex_file", ["memory_summary.md", "raw_memories.md"])
+@pytest.mark.parametrize(
+    "codex_file", ["memory_summary.md", "raw_memories.md", "rollout_summaries/deploy.md"]
+)
 def test_a_codex_memories_folder_is_not_taken_for_claudes(tmp_path, codex_file):
     """Codex keeps a MEMORY.md too, beside its summary and raw memories: a link in it to
     a rollout summary must not make the folder a Claude memory folder."""
@@ -128,5 +130,6 @@ def test_a_codex_memories_folder_is_not_taken_for_claudes(tmp_path, codex_file):
 
     (tmp_path / "MEMORY.md").write_text("- [deploy](rollout_summaries/deploy.md)\n")
     assert "claude" in layouts_at(str(tmp_path))
+    (tmp_path / codex_file).parent.mkdir(exist_ok=True)
     (tmp_path / codex_file).write_text("# Summary\n")
     assert "claude" not in layouts_at(str(tmp_path))

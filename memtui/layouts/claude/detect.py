@@ -30,6 +30,7 @@ TYPES = ("user", "feedback", "project", "reference")
 # `- [Title](file.md) — hook`: a Markdown link to a .md file, anywhere on the line.
 # A Codex memories folder ($CODEX_HOME/memories) has its own MEMORY.md beside these.
 CODEX_FILES = ("memory_summary.md", "raw_memories.md")
+CODEX_DIR = "rollout_summaries"
 LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)<>\s]+?\.md)>?(?:\s+\"[^\"]*\")?\s*\)")
 
 
@@ -57,7 +58,7 @@ class ClaudeDetection(Detection):
     def detect(self, top: Listing) -> bool:
         if COMPANION_EVENTS in top.files or openclaw_workspace(top):
             return False  # that MEMORY.md is the companion's (beside its events), or OpenClaw's
-        if any(f in top.root_files for f in CODEX_FILES):
+        if any(f in top.root_files for f in CODEX_FILES) or _is_dir(top.root, CODEX_DIR):
             return False  # that MEMORY.md is Codex's (SPEC §3b "More agents": codex)
         if INDEX in top.root_files:
             head = _head(top.root, INDEX, 64 * 1024)
@@ -151,6 +152,10 @@ FOREIGN_DIRS = frozenset(
      "skills", ".git", ".dreams")
 )  # fmt: skip
 HEADING_OR_ITEM = re.compile(r"#{1,6}[ \t]+\S|[-*+][ \t]+\S")
+
+
+def _is_dir(root: str, name: str) -> bool:
+    return os.path.isdir(os.path.join(root, name))
 
 
 def _alone(top: Listing) -> bool:
