@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.context import context_of, unloaded
 from memtui.engine.textfile import split_lines
+from memtui.engine.words import counted
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -31,7 +32,7 @@ def context_rows(store: Store) -> list[tuple[str, str]]:
             state = f"cut at line {cf.first_unloaded_line}" if cf.cut else "loaded whole"
             before, after = cf.agent_lines
             own = f" · {AGENT} marks the agent's own words" if before or after else ""
-            out.append((HEAD, f"{name} · {cf.file} · {cf.lines:,} lines · {state}{own}"))
+            out.append((HEAD, f"{name} · {cf.file} · {counted(cf.lines, 'line')} · {state}{own}"))
             shown = cf.text.split("\n") if cf.text else []
             width = len(str(max(len(shown), 1) + 1))
             files = shown[before : len(shown) - after]

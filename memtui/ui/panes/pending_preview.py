@@ -27,7 +27,7 @@ from memtui.ui.widgets.rows import Rows
 DEBOUNCE = 0.15  # seconds the highlight must rest before the dry run starts
 CACHE = 64  # dry-run results kept per snapshot
 # A selection larger than this is not dry-run together: its diff is more than anyone
-# reads, and working it out (2,500 dsh candidates: about twice the accept itself) would
+# reads, and working it out (2,500 candidates: about twice the accept itself) would
 # run beside the accept that usually follows at once, on the same GIL.
 TOGETHER_MAX = 200
 PreviewKey = tuple[str, int]  # (the item id(s) previewed, the snapshot's number)
