@@ -7,7 +7,6 @@ so an action hits the section the user saw or none (SPEC §6)."""
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 from collections import Counter
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
+from memtui.engine import archive_records as records
 from memtui.engine.markdown import sections
 from memtui.engine.model import Span
 from memtui.engine.rawfile import not_regular
@@ -151,34 +151,18 @@ def _sections(reader: StoreReader, tf: TextFile) -> tuple[BankSection, ...]:
 
 
 def _archived(reader: StoreReader) -> tuple[Archived, ...]:
-    tf = reader.read(BOOK)
-    if tf is None:
-        return ()
-    out = []
-    for n, raw in enumerate(tf.text.split("\n"), 1):
-        if not raw.strip():
-            continue
-        record = record_of(raw)
-        if record is None:
-            reader.findings.add(
-                "json-invalid",
-                BOOK,
-                n,
-                f"{BOOK} line {n} is not an archived section memtui wrote; it is left as it "
-                "is, and restores nothing",
-            )
-            continue
-        out.append(Archived(record["id"], record["heading"], record["text"], n))
-    return tuple(out)
+    def said(n: int) -> str:
+        return (
+            f"{BOOK} line {n} is not an archived section memtui wrote; it is left as it "
+            "is, and restores nothing"
+        )
+
+    found = records.book_records(reader, BOOK, record_of, said)
+    return tuple(
+        Archived(record["id"], record["heading"], record["text"], n) for n, record in found
+    )
 
 
 def record_of(raw: str) -> dict[str, Any] | None:
     """An archive record, or None when the line is not one (not JSON, wrong shape)."""
-    try:
-        record = json.loads(raw)
-    except (ValueError, RecursionError):
-        return None
-    fields = ("id", "file", "heading", "text")
-    if not isinstance(record, dict) or not all(isinstance(record.get(k), str) for k in fields):
-        return None
-    return record
+    return records.record_of(raw, ("id", "file", "heading", "text"))

@@ -12,7 +12,6 @@ change to a file Codex wrote since it was shown.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from typing import Any
@@ -21,9 +20,10 @@ from memtui.engine.config import Thresholds
 from memtui.engine.identity import checked, fingerprint, split_expect
 from memtui.engine.markdown import sections
 from memtui.engine.model import Span
+from memtui.engine.ops import archive_book as book
 from memtui.engine.ops.common import Refused, now_iso, thresholds
-from memtui.engine.ops.lines import append_block, block_lines, check_root, cut, encode, load
-from memtui.engine.ops.places import at_heading, block, locate, put_back, removal, rows
+from memtui.engine.ops.lines import check_root, load
+from memtui.engine.ops.places import at_heading
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Conflict, Receipt, Transaction
 from memtui.layouts.codex import rules
@@ -203,24 +203,18 @@ def archive(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
     with Transaction(root, "archive", details={"entry": entry_id}, dry_run=dry_run) as tx:
         tf = _load(tx, rel, limits)
         span = locate_entry(tf, entry_id, heading, fp)
-        text = _text(tf, span)
-        after = cut(tf.text, span.char_start, span.char_stop, separators=True)
-        plain = after == tf.text[: span.char_start] + tf.text[span.char_stop :]
-        place = removal(tf.text, after, span.char_start)
+        after, text, place = book.cut_out(tf, span)
         own = next(s.name.strip() for s in sections(tf, 1, False) if s.span == span)
         record = {
             "id": f"{KIND}:{rel}#{own}",
             "file": rel,
             "heading": own,
             "text": text,
-            "place": {**place, "plain": plain} if place else None,
+            "place": place,
             "archived_at": now_iso(),
         }
-        book = load(tx, BOOK, limits, must_exist=False)
-        old = book.text if book else ""
-        line = json.dumps(record, ensure_ascii=False) + "\n"
         tx.write(rel, tf.encode(after))
-        tx.write(BOOK, encode(book, (old + "\n" if old and not old.endswith("\n") else old) + line))
+        book.append(tx, BOOK, limits, record)
         tx.details.update(file=rel, to=BOOK)
         return tx.commit()
 
@@ -238,21 +232,16 @@ def restore(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
     check_root(root)
     limits = thresholds(root)
     with Transaction(root, "restore", details={"entry": entry_id}, dry_run=dry_run) as tx:
-        book = load(tx, BOOK, limits, must_exist=False)
-        lines = rows(book.text) if book else []
-        at_line, record = _archived(lines, rel, heading, picked, entry_id)
-        whole = None if book is None else fingerprint(book.text)
-        if shown is not None and shown not in (fingerprint(record["text"]), whole):
-            raise Conflict(f"{entry_id} changed in {BOOK} since it was shown; {AGAIN}")
+        tf_book, lines = book.opened(tx, BOOK, limits)
+        found = book.records(lines, record_of)
+        ids = book.wanted_ids(f"{KIND}:{rel}", heading)
+        at_line, record = book.pick(found, ids, picked, entry_id, BOOK, "block")
+        book.check_shown(shown, record, tf_book, entry_id, BOOK)
         tf = load(tx, rel, limits, must_exist=False)
         if tf is None:
             raise Refused(f"{rel} no longer exists; {entry_id} stays archived in {BOOK}")
-        tx.write(rel, tf.encode(_put_back(tf.text, record)))
-        left = [raw for i, raw in enumerate(lines) if i != at_line]
-        if book is not None and any(raw.strip() for raw in left):
-            tx.write(BOOK, book.encode("".join(left)))
-        else:  # the last archived block is back: no archive is left behind
-            tx.remove(BOOK)
+        tx.write(rel, tf.encode(book.put_back_block(tf.text, record, at_heading(1))))
+        book.take_out(tx, BOOK, tf_book, lines, at_line)
         tx.details.update({"file": rel, "from": BOOK})
         return tx.commit()
 
@@ -261,33 +250,3 @@ def _load(tx: Transaction, rel: str, limits: Thresholds) -> TextFile:
     tf = load(tx, rel, limits)
     assert tf is not None
     return tf
-
-
-def _archived(
-    lines: list[str], rel: str, heading: str, picked: str | None, entry_id: str
-) -> tuple[int, dict[str, Any]]:
-    """(line, record) of the block archived under this id: the last one archived, or
-    the one whose fingerprint the id carries."""
-    found = [(i, r) for i, raw in enumerate(lines) if (r := record_of(raw.rstrip("\r\n")))]
-    m = NTH.fullmatch(heading)
-    wanted = [heading, *([m.group(1).strip()] if m else [])]  # as written, else `X#2`
-    ids = (f"{KIND}:{rel}#{h}" for h in wanted)
-    hits = next((h for i in ids if (h := [(n, r) for n, r in found if r["id"] == i])), [])
-    if not hits:
-        raise Refused(f"{entry_id} is not archived (nothing in {BOOK} by that id)")
-    if picked is not None:
-        hits = [(i, r) for i, r in hits if fingerprint(r["text"]) == picked]
-        if not hits:
-            raise Conflict(f"{entry_id}: no archived block has the text shown; {AGAIN}")
-    return hits[-1]
-
-
-def _put_back(text: str, record: dict[str, Any]) -> str:
-    place = record.get("place")
-    if isinstance(place, dict):
-        where = locate(text, place, at_heading(1))
-        if where is not None:
-            back = rows(record["text"]) if place.get("plain") else None
-            return put_back(text, where, back or block(place, block_lines(record["text"])), place)
-    eol = "\r\n" if "\r\n" in record["text"] else "\n"
-    return append_block(text, block_lines(record["text"]), eol)

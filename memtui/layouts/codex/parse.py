@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
+from memtui.engine import archive_records as records
 from memtui.engine.markdown import sections
 from memtui.engine.model import Span
 from memtui.engine.rawfile import not_regular
@@ -170,36 +171,18 @@ def _rollout_refs(tf: TextFile) -> tuple[tuple[int, str], ...]:
 
 
 def _archived(reader: StoreReader) -> tuple[Archived, ...]:
-    tf = reader.read(BOOK)
-    if tf is None:
-        return ()
-    out = []
-    for n, raw in enumerate(tf.text.split("\n"), 1):
-        if not raw.strip():
-            continue
-        record = record_of(raw)
-        if record is None:
-            reader.findings.add(
-                "json-invalid",
-                BOOK,
-                n,
-                f"{BOOK} line {n} is not a block memtui archived; it is left as it is, and "
-                "restores nothing",
-            )
-            continue
-        out.append(Archived(record["id"], record["heading"], record["text"], n))
-    return tuple(out)
+    def said(n: int) -> str:
+        return (
+            f"{BOOK} line {n} is not a block memtui archived; it is left as it is, and "
+            "restores nothing"
+        )
+
+    found = records.book_records(reader, BOOK, record_of, said)
+    return tuple(
+        Archived(record["id"], record["heading"], record["text"], n) for n, record in found
+    )
 
 
 def record_of(raw: str) -> dict[str, Any] | None:
     """An archive record, or None when the line is not one (not JSON, wrong shape)."""
-    import json
-
-    try:
-        record = json.loads(raw)
-    except (ValueError, RecursionError):
-        return None
-    fields = ("id", "file", "heading", "text")
-    if not isinstance(record, dict) or not all(isinstance(record.get(k), str) for k in fields):
-        return None
-    return record
+    return records.record_of(raw, ("id", "file", "heading", "text"))

@@ -19,9 +19,10 @@ from typing import Any
 from memtui.engine.identity import checked, fingerprint, split_expect
 from memtui.engine.markdown import HEADING, ITEM_STARTS, sections
 from memtui.engine.model import Span
+from memtui.engine.ops import archive_book as book
 from memtui.engine.ops.common import Refused, now_iso, thresholds
-from memtui.engine.ops.lines import append_block, block_lines, check_root, cut, encode, load
-from memtui.engine.ops.places import at_heading, block, content, locate, put_back, removal, rows
+from memtui.engine.ops.lines import check_root, load
+from memtui.engine.ops.places import at_heading, content, rows
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Conflict, Receipt, Transaction
 from memtui.layouts.gemini import rules
@@ -241,21 +242,16 @@ def archive(root: str, kind: str, name: str, **shown: Any) -> Receipt:
         tf = load(tx, target.file, limits)
         assert tf is not None
         span = target.span(tf, fp)
-        after = cut(tf.text, span.char_start, span.char_stop, separators=not target.n)
-        plain = after == tf.text[: span.char_start] + tf.text[span.char_stop :]
-        place = removal(tf.text, after, span.char_start)
+        after, text, place = book.cut_out(tf, span, separators=not target.n)
         record = {
             "id": target.entry_id if target.n else _own_id(tf, target, span),
             "file": target.file,
-            "text": _text(tf, span),
-            "place": {**place, "plain": plain} if place else None,
+            "text": text,
+            "place": place,
             "archived_at": now_iso(),
         }
-        book = load(tx, BOOK, limits, must_exist=False)
-        old = book.text if book else ""
-        line = json.dumps(record, ensure_ascii=False) + "\n"
         tx.write(target.file, tf.encode(after))
-        tx.write(BOOK, encode(book, (old + "\n" if old and not old.endswith("\n") else old) + line))
+        book.append(tx, BOOK, limits, record)
         tx.details.update(file=target.file, to=BOOK)
         return tx.commit()
 
@@ -281,53 +277,31 @@ def restore(root: str, kind: str, name: str, **shown: Any) -> Receipt:
     dry_run = bool(shown.get("dry_run"))
     with Transaction(root, "restore", details={"entry": target.entry_id}, dry_run=dry_run) as tx:
         check_extraction(tx.root, target.file)
-        book = load(tx, BOOK, limits, must_exist=False)
-        lines = rows(book.text) if book else []
+        tf_book, lines = book.opened(tx, BOOK, limits)
         at_line, record = _archived(lines, target, picked)
-        whole = None if book is None else fingerprint(book.text)
-        if want is not None and want not in (fingerprint(record["text"]), whole):
-            raise Conflict(f"{target.entry_id} changed in {BOOK} since it was shown; {AGAIN}")
+        book.check_shown(want, record, tf_book, target.entry_id, BOOK)
         tf = load(tx, target.file, limits, must_exist=False)
         if tf is None:
             raise Refused(f"{target.file} no longer exists; {target.entry_id} stays in {BOOK}")
         tx.write(target.file, tf.encode(_put_back(tf.text, record, bool(target.n))))
-        left = [raw for i, raw in enumerate(lines) if i != at_line]
-        if book is not None and any(raw.strip() for raw in left):
-            tx.write(BOOK, book.encode("".join(left)))
-        else:  # the last one is back: no archive is left behind
-            tx.remove(BOOK)
+        book.take_out(tx, BOOK, tf_book, lines, at_line)
         tx.details.update(file=target.file, to=target.file, **{"from": BOOK})
         return tx.commit()
 
 
 def _archived(lines: list[str], target: Target, picked: str | None) -> tuple[int, dict[str, Any]]:
-    found = [(i, r) for i, raw in enumerate(lines) if (r := record_of(content(raw)))]
+    found = book.records(lines, record_of)
     wanted = [target.entry_id]
     m = NTH.fullmatch(target.heading or "")
     if m:  # `Notes#2` was archived as `Notes`
         wanted.append(f"{KIND}:{target.file}#{m.group(1).strip()}")
-    hits = next((h for w in wanted if (h := [(i, r) for i, r in found if r["id"] == w])), [])
-    if not hits:
-        raise Refused(f"{target.entry_id} is not archived (nothing in {BOOK} by that id)")
-    if picked is not None:
-        hits = [(i, r) for i, r in hits if fingerprint(r["text"]) == picked]
-        if not hits:
-            raise Conflict(f"{target.entry_id}: no archived entry has the text shown; {AGAIN}")
-    return hits[-1]
+    return book.pick(found, wanted, picked, target.entry_id, BOOK, "entry")
 
 
 def _put_back(text: str, record: dict[str, Any], memory: bool) -> str:
-    place = record.get("place")
-    lines = block_lines(record["text"])
-    if isinstance(place, dict):
-        where = locate(text, place, _in_added if memory else at_heading(2))
-        if where is not None:
-            back = rows(record["text"]) if place.get("plain") else None
-            return put_back(text, where, back or block(place, lines), place)
     if memory:
-        return _append_memory(text, record["text"])
-    eol = "\r\n" if "\r\n" in record["text"] else "\n"
-    return append_block(text, lines, eol)
+        return book.put_back_block(text, record, _in_added, _append_memory)
+    return book.put_back_block(text, record, at_heading(2))
 
 
 def _in_added(lines: list[str]) -> Any:

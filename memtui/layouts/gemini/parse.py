@@ -11,14 +11,13 @@ none, SPEC §6). Paths are from the store root (`tmp/<project-id>/memory/MEMORY.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import stat
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from memtui.engine import archive_records as records
 from memtui.engine.markdown import ITEM_STARTS, sections
 from memtui.engine.model import Span
 from memtui.engine.rawfile import not_regular
@@ -298,23 +297,14 @@ def _duplicates(reader: StoreReader, files: list[GFile]) -> None:
 
 def _archived(reader: StoreReader) -> tuple[Archived, ...]:
     """The book's records; a line that is none is said, and left alone."""
-    tf = reader.read(BOOK)
-    lines = tf.text.split("\n") if tf is not None else []
-    out = []
-    for n, raw in enumerate(lines, 1):
-        record = record_of(raw) if raw.strip() else {}
-        if record:
-            out.append(Archived(record["id"], record["text"], n))
-        elif record is None:
-            said = f"{BOOK} line {n} is not a record memtui wrote: left as it is, restores nothing"
-            reader.findings.add("json-invalid", BOOK, n, said)
-    return tuple(out)
+
+    def said(n: int) -> str:
+        return f"{BOOK} line {n} is not a record memtui wrote: left as it is, restores nothing"
+
+    found = records.book_records(reader, BOOK, record_of, said)
+    return tuple(Archived(record["id"], record["text"], n) for n, record in found)
 
 
 def record_of(raw: str) -> dict[str, Any] | None:
     """An archive record, or None when the line is not one."""
-    with contextlib.suppress(ValueError, RecursionError):
-        record = json.loads(raw)
-        if isinstance(record, dict) and all(isinstance(record.get(k), str) for k in RECORD):
-            return record
-    return None
+    return records.record_of(raw, RECORD)

@@ -9,16 +9,15 @@ writing meanwhile; it replaces a file atomically, as the SDK's _atomic_write_fil
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
 from memtui.engine.identity import check_shown, checked, fingerprint, split_expect
+from memtui.engine.ops import archive_book as book
 from memtui.engine.ops.common import Refused, now_iso, thresholds
-from memtui.engine.ops.lines import check_root, encode, load
-from memtui.engine.ops.places import rows
-from memtui.engine.textfile import BOM, TextFile
-from memtui.engine.write.transaction import Conflict, Receipt, Transaction
+from memtui.engine.ops.lines import check_root, load
+from memtui.engine.textfile import BOM
+from memtui.engine.write.transaction import Receipt, Transaction
 from memtui.layouts.memory_tool.detect import BOOK, VIRTUAL, in_tool, tool_dir
 from memtui.layouts.memory_tool.parse import KIND, at, record_of
 
@@ -89,11 +88,8 @@ def archive(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
             raise Refused(f"{entry_id}: no such file ({rel})")
         check_shown(entry_id, tf.text, fp, rel)
         record = {"file": name, "text": tf.text, "bom": tf.bom, "archived_at": now_iso()}
-        book = load(tx, BOOK, limits, must_exist=False)
-        old = book.text if book else ""
-        old += "\n" if old and not old.endswith("\n") else ""
         tx.remove(rel)
-        tx.write(BOOK, encode(book, old + json.dumps(record, ensure_ascii=False) + "\n"))
+        book.append(tx, BOOK, limits, record)
         tx.details.update(file=rel, to=BOOK)
         return tx.commit()
 
@@ -109,30 +105,20 @@ def restore(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
     check_root(root)
     limits = thresholds(root)
     with Transaction(root, "restore", details={"entry": entry_id}, dry_run=dry_run) as tx:
-        book = load(tx, BOOK, limits, must_exist=False)
-        lines = rows(book.text) if book else []
+        tf_book, lines = book.opened(tx, BOOK, limits)
         hits = [
-            (i, r) for i, raw in enumerate(lines) if (r := record_of(raw.rstrip("\r\n")))
+            (i, r) for i, r in book.records(lines, record_of)
             if r["file"] == name and (picked is None or fingerprint(r["text"]) == picked)
         ]  # fmt: skip
         if not hits:
             raise Refused(f"{entry_id} is not archived (nothing in {BOOK} by that path)")
         at_line, record = hits[-1]
-        if shown is not None and shown not in (fingerprint(record["text"]), _whole(book)):
-            raise Conflict(f"{entry_id} changed in {BOOK} since it was shown; {AGAIN}")
+        book.check_shown(shown, record, tf_book, entry_id, BOOK)
         rel = _file(tx.root, name)
         if load(tx, rel, limits, must_exist=False) is not None:
             raise Refused(f"{rel} exists again; {entry_id} stays archived in {BOOK}")
         data = record["text"].encode("utf-8")
         tx.write(rel, BOM + data if record.get("bom") is True else data)
-        left = [raw for i, raw in enumerate(lines) if i != at_line]
-        if book is not None and any(raw.strip() for raw in left):
-            tx.write(BOOK, book.encode("".join(left)))
-        else:  # the last archived file is back: no book is left behind
-            tx.remove(BOOK)
+        book.take_out(tx, BOOK, tf_book, lines, at_line)
         tx.details.update({"file": rel, "from": BOOK})
         return tx.commit()
-
-
-def _whole(tf: TextFile | None) -> str | None:
-    return None if tf is None else fingerprint(tf.text)

@@ -5,7 +5,6 @@ paths aside), and the files memtui archived. Entry ids name a file by its path f
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
@@ -13,6 +12,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
+from memtui.engine import archive_records as records
 from memtui.engine.rawfile import not_regular
 from memtui.layouts.memory_tool.detect import BOOK, MEMORIES, NAME, in_tool, tool_dir
 
@@ -91,35 +91,16 @@ def _folders_like_files(reader: StoreReader, top: str) -> None:
 
 
 def _archived(reader: StoreReader) -> tuple[Archived, ...]:
-    tf = reader.read(BOOK)
-    if tf is None:
-        return ()
-    out = []
-    for n, raw in enumerate(tf.text.split("\n"), 1):
-        if not raw.strip():
-            continue
-        record = record_of(raw)
-        if record is None:
-            reader.findings.add(
-                "json-invalid",
-                BOOK,
-                n,
-                f"{BOOK} line {n} is not an archived file memtui wrote; it is left as it is, "
-                "and restores nothing",
-            )
-            continue
-        out.append(Archived(record["file"], record["text"], n))
-    return tuple(out)
+    def said(n: int) -> str:
+        return (
+            f"{BOOK} line {n} is not an archived file memtui wrote; it is left as it is, "
+            "and restores nothing"
+        )
+
+    found = records.book_records(reader, BOOK, record_of, said)
+    return tuple(Archived(record["file"], record["text"], n) for n, record in found)
 
 
 def record_of(raw: str) -> dict[str, Any] | None:
     """An archive record, or None when the line is not one (not JSON, wrong shape)."""
-    try:
-        record = json.loads(raw)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(record, dict) or not all(
-        isinstance(record.get(k), str) for k in ("file", "text")
-    ):
-        return None
-    return record
+    return records.record_of(raw, ("file", "text"))

@@ -1,0 +1,43 @@
+"""Reading an archive book: the hidden JSONL file a layout archives entries into, one
+JSON record a line (written by engine.ops.archive_book). Light: parsing a store reads
+it, so it imports json only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+Said = Callable[[int], str]  # the finding's words for a book line that is no record
+
+
+def record_of(raw: str, fields: tuple[str, ...]) -> dict[str, Any] | None:
+    """An archive record, or None when the line is not one (not JSON, or a field of
+    `fields` missing or not text)."""
+    try:
+        record = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(record, dict) or not all(isinstance(record.get(k), str) for k in fields):
+        return None
+    return record
+
+
+def book_records(
+    reader: Any, book: str, parse: Callable[[str], dict[str, Any] | None], said: Said
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, record) of each record of the book `book` (a path from the root)
+    as `reader` (a StoreReader) reads it; a line that is no record is a `json-invalid`
+    finding in `said`'s words, left as it is. Blank lines are skipped."""
+    tf = reader.read(book)
+    if tf is None:
+        return
+    for n, raw in enumerate(tf.text.split("\n"), 1):
+        if not raw.strip():
+            continue
+        record = parse(raw)
+        if record is None:
+            reader.findings.add("json-invalid", book, n, said(n))
+            continue
+        yield n, record
