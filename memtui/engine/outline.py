@@ -8,7 +8,7 @@ CHUNK of them are split into ranges ("sops 1–500", ...), each built when opene
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -260,3 +260,30 @@ def archived_row(rows: Rows, rel: str) -> OutlineItem:
 def each(make: Callable[[Any], OutlineItem], items: Iterable[Any]) -> Kids:
     listed = tuple(items)
     return lambda: tuple(make(item) for item in listed)
+
+
+def book_rows(
+    book: str, archived: Sequence[Any], id_of: Callable[[Any], str], label: Callable[[Any], str]
+) -> list[OutlineItem]:
+    """The row of a layout's archive book (`book`, engine.ops.archive_book), its records
+    below it ([] when it holds none): each restores its record (x) by its id, with its
+    fingerprint when several were archived under that id. A record has .text, .line."""
+    if not archived:
+        return []
+    ids = Counter(id_of(a) for a in archived)
+
+    def row(a: Any) -> OutlineItem:
+        from memtui.engine.identity import fingerprint
+
+        target = id_of(a) + (f"@{fingerprint(a.text)}" if ids[id_of(a)] > 1 else "")
+        return OutlineItem(label(a), file=book, line=a.line, target=target, verbs=("restore",))
+
+    kids = tuple(archived)
+    return [
+        OutlineItem(
+            f"archived ({len(kids):,})",
+            key="archived",  # not the label: its count changes
+            file=book,
+            children=lambda: tuple(row(a) for a in kids),
+        )
+    ]

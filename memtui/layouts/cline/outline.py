@@ -4,11 +4,10 @@ and the sections memtui archived."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from memtui.engine.model import WARNING, OutlineItem
-from memtui.engine.outline import Rows
+from memtui.engine.outline import Rows, book_rows
 from memtui.layouts.cline import rules
 from memtui.layouts.cline.detect import BOOK
 from memtui.layouts.cline.findings import limit
@@ -29,16 +28,7 @@ def outline(store: Store, data: ClineData) -> list[OutlineItem]:
         OutlineItem(f"{name} (missing)", file=at(data.bank, name), badges=(("missing", WARNING),))
         for name in data.missing
     ]
-    if data.archived:
-        twice = {a.id for a, n in Counter(a.id for a in data.archived).items() if n > 1}
-        items.append(
-            OutlineItem(
-                f"archived ({len(data.archived):,})",
-                key="archived",  # not the label: its count changes
-                file=BOOK,
-                children=lambda: tuple(_archived(a, twice) for a in data.archived),
-            )
-        )
+    items += book_rows(BOOK, data.archived, _id, _label)
     return items
 
 
@@ -63,11 +53,9 @@ def _file(rows: Rows, f: BankFile, share: int | float) -> OutlineItem:
     )
 
 
-def _archived(a: Archived, twice: set[str]) -> OutlineItem:
-    """A row that restores it (x): by its id, with its fingerprint when several were
-    archived under that id."""
-    from memtui.engine.identity import fingerprint
+def _id(a: Archived) -> str:
+    return a.id
 
-    target = f"{a.id}@{fingerprint(a.text)}" if a.id in twice else a.id
-    label = a.id.removeprefix(f"{KIND}:").replace("#", " · ", 1)
-    return OutlineItem(label, file=BOOK, line=a.line, target=target, verbs=("restore",))
+
+def _label(a: Archived) -> str:
+    return a.id.removeprefix(f"{KIND}:").replace("#", " · ", 1)

@@ -5,11 +5,10 @@ extensions, and the blocks memtui archived."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from memtui.engine.model import ERROR, OutlineItem
-from memtui.engine.outline import Rows
+from memtui.engine.outline import Rows, book_rows
 from memtui.layouts.codex import rules
 from memtui.layouts.codex.detect import BOOK, HANDBOOK, ROLLOUTS, SUMMARY
 from memtui.layouts.codex.findings import budget
@@ -39,16 +38,7 @@ def outline(store: Store, data: CodexData) -> list[OutlineItem]:
                 children=lambda: tuple(_file(rows, f, limit, short=True) for f in rollouts),
             )
         )
-    if data.archived:
-        twice = {a.id for a, n in Counter(a.id for a in data.archived).items() if n > 1}
-        items.append(
-            OutlineItem(
-                f"archived ({len(data.archived):,})",
-                key="archived",  # not the label: its count changes
-                file=BOOK,
-                children=lambda: tuple(_archived(a, twice) for a in data.archived),
-            )
-        )
+    items += book_rows(BOOK, data.archived, _id, _label)
     return items
 
 
@@ -84,11 +74,9 @@ def _file(rows: Rows, f: CodexFile, limit: int, short: bool = False) -> OutlineI
     )
 
 
-def _archived(a: Archived, twice: set[str]) -> OutlineItem:
-    """A row that restores it (x): by its id, with its fingerprint when several were
-    archived under that id."""
-    from memtui.engine.identity import fingerprint
+def _id(a: Archived) -> str:
+    return a.id
 
-    target = f"{a.id}@{fingerprint(a.text)}" if a.id in twice else a.id
-    label = a.id.removeprefix(f"{KIND}:").replace("#", " · ", 1)
-    return OutlineItem(label, file=BOOK, line=a.line, target=target, verbs=("restore",))
+
+def _label(a: Archived) -> str:
+    return a.id.removeprefix(f"{KIND}:").replace("#", " · ", 1)

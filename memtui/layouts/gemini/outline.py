@@ -4,11 +4,10 @@ Memories section's memories below it, and what memtui archived."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from memtui.engine.model import OutlineItem
-from memtui.engine.outline import Rows
+from memtui.engine.outline import Rows, book_rows
 from memtui.layouts.gemini import rules
 from memtui.layouts.gemini.detect import BOOK
 from memtui.layouts.gemini.parse import KIND, MEMORY_KIND, memory_id, section_id
@@ -31,16 +30,7 @@ TIERS = {
 def outline(store: Store, data: GeminiData) -> list[OutlineItem]:
     rows = Rows.of(store)
     items = [_file(rows, f) for f in data.files]
-    if data.archived:
-        twice = {i for i, n in Counter(a.id for a in data.archived).items() if n > 1}
-        items.append(
-            OutlineItem(
-                f"archived ({len(data.archived):,})",
-                key="archived",
-                file=BOOK,
-                children=lambda: tuple(_archived(a, twice) for a in data.archived),
-            )
-        )
+    items += book_rows(BOOK, data.archived, _id, _label)
     return items
 
 
@@ -82,9 +72,9 @@ def _section(f: GFile, s: GSection) -> OutlineItem:
     )
 
 
-def _archived(a: Archived, twice: set[str]) -> OutlineItem:
-    from memtui.engine.identity import fingerprint
+def _id(a: Archived) -> str:
+    return a.id
 
-    target = f"{a.id}@{fingerprint(a.text)}" if a.id in twice else a.id
-    label = a.id.removeprefix(f"{MEMORY_KIND}:").removeprefix(f"{KIND}:").replace("#", " · ", 1)
-    return OutlineItem(label, file=BOOK, line=a.line, target=target, verbs=("restore",))
+
+def _label(a: Archived) -> str:
+    return a.id.removeprefix(f"{MEMORY_KIND}:").removeprefix(f"{KIND}:").replace("#", " · ", 1)

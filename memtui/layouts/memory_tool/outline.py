@@ -3,11 +3,10 @@ listing leaves out marked), and the files memtui archived."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from memtui.engine.model import OutlineItem
-from memtui.engine.outline import Rows
+from memtui.engine.outline import Rows, book_rows
 from memtui.layouts.memory_tool import rules
 from memtui.layouts.memory_tool.detect import BOOK, VIRTUAL
 from memtui.layouts.memory_tool.parse import KIND
@@ -20,16 +19,7 @@ if TYPE_CHECKING:
 def outline(store: Store, data: ToolData) -> list[OutlineItem]:
     rows = Rows.of(store)
     items = [_file(rows, f) for f in data.files]
-    if data.archived:
-        twice = {n for n, c in Counter(a.name for a in data.archived).items() if c > 1}
-        items.append(
-            OutlineItem(
-                f"archived ({len(data.archived):,})",
-                key="archived",  # not the label: its count changes
-                file=BOOK,
-                children=lambda: tuple(_archived(a, twice) for a in data.archived),
-            )
-        )
+    items += book_rows(BOOK, data.archived, _id, _label)
     return items
 
 
@@ -49,11 +39,9 @@ def _file(rows: Rows, f: ToolFile) -> OutlineItem:
     )
 
 
-def _archived(a: Archived, twice: set[str]) -> OutlineItem:
-    """A row that restores it (x): by its path, with its fingerprint when several were
-    archived under that path."""
-    from memtui.engine.identity import fingerprint
+def _id(a: Archived) -> str:
+    return f"{KIND}:{a.name}"
 
-    target = f"{KIND}:{a.name}" + (f"@{fingerprint(a.text)}" if a.name in twice else "")
-    return OutlineItem(f"{VIRTUAL}/{a.name}", file=BOOK, line=a.line, target=target,
-                       verbs=("restore",))  # fmt: skip
+
+def _label(a: Archived) -> str:
+    return f"{VIRTUAL}/{a.name}"
