@@ -10,7 +10,6 @@ the caller's Transaction; the layout says what a record holds and what its ids a
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -18,13 +17,12 @@ from memtui.engine.config import Thresholds
 from memtui.engine.identity import fingerprint
 from memtui.engine.model import Span
 from memtui.engine.ops.common import Refused
+from memtui.engine.ops.headed import AGAIN, NTH
 from memtui.engine.ops.lines import append_block, block_lines, cut, encode, load
 from memtui.engine.ops.places import Fits, Place, block, locate, put_back, removal, rows
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Conflict, Transaction
 
-AGAIN = "nothing was changed — reload and try again"
-NTH = re.compile(r"(.*)#(\d{1,6})", re.S)  # `Notes#2`: the second block headed Notes
 Record = dict[str, Any]
 
 

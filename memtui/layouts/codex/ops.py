@@ -13,25 +13,22 @@ change to a file Codex wrote since it was shown.
 from __future__ import annotations
 
 import os
-import re
 from typing import Any
 
 from memtui.engine.config import Thresholds
-from memtui.engine.identity import checked, fingerprint, split_expect
+from memtui.engine.identity import checked, split_expect
 from memtui.engine.markdown import sections
 from memtui.engine.model import Span
 from memtui.engine.ops import archive_book as book
 from memtui.engine.ops.common import Refused, now_iso, thresholds
+from memtui.engine.ops.headed import Sections, one_section
 from memtui.engine.ops.lines import check_root, load
 from memtui.engine.ops.places import at_heading
 from memtui.engine.textfile import TextFile
-from memtui.engine.write.transaction import Conflict, Receipt, Transaction
+from memtui.engine.write.transaction import Receipt, Transaction
 from memtui.layouts.codex import rules
 from memtui.layouts.codex.detect import BOOK, HANDBOOK, SUMMARY, knows
 from memtui.layouts.codex.parse import KIND, LEVELS, file_part, record_of
-
-NTH = re.compile(r"(.*)#(\d{1,6})", re.S)  # `Notes#2`: the second block headed Notes
-AGAIN = "nothing was changed — reload and try again"
 
 
 def _split(name: str) -> tuple[str, str | None]:
@@ -55,56 +52,13 @@ def _split(name: str) -> tuple[str, str | None]:
 # --- finding the entry the user saw ---------------------------------------------
 
 
-def _headed(tf: TextFile, heading: str, level: int) -> tuple[list[Span], int]:
-    """The spans of the blocks headed `heading` and which of them is meant (1-based):
-    the heading as written, else `Heading#n`."""
-    found = [(s.name.strip(), s.span) for s in sections(tf, level, False)]
-    pool = [span for h, span in found if h == heading]
-    m = NTH.fullmatch(heading)
-    if not pool and m:
-        pool = [span for h, span in found if h == m.group(1).strip()]
-        return pool, int(m.group(2))
-    return pool, 1
+SECTIONS = Sections("block", "Codex", "Codex wrote to it?")
 
 
 def locate_entry(tf: TextFile, entry_id: str, heading: str | None, fp: str | None) -> Span:
-    """The span of the entry in the file as it is now: the whole file, or its block.
-    Where a heading is shared, only the fingerprint shown names one; an entry that
-    moved, changed or went since it was shown is a Conflict."""
-    if heading is None:
-        if fp is not None and fingerprint(tf.text) != fp:
-            raise _changed(entry_id)
-        return Span(tf.path, 0, len(tf.text.splitlines()), 0, len(tf.text))
-    pool, nth = _headed(tf, heading, LEVELS[tf.path])
-    if not pool:
-        if fp is not None:
-            raise Conflict(f"{entry_id} is no longer in {tf.path} (Codex?); {AGAIN}")
-        raise Refused(f"no block {heading!r} in {tf.path}")
-    if fp is None:
-        if len(pool) == 1 and nth == 1:
-            return pool[0]
-        raise Refused(
-            f"{len(pool)} blocks of {tf.path} are headed {heading!r}: one is named with its "
-            f"place and fingerprint, as `memtui list` prints it ({entry_id}#2@…); "
-            "nothing was changed"
-        )
-    shown = [i for i, sp in enumerate(pool) if fingerprint(_text(tf, sp)) == fp]
-    if nth - 1 in shown:
-        return pool[nth - 1]
-    if shown:
-        raise Conflict(
-            f"{entry_id} moved since it was shown (Codex wrote to {tf.path}): it is now "
-            f"the block headed {heading!r} number {shown[0] + 1}; {AGAIN}"
-        )
-    raise _changed(entry_id)
-
-
-def _changed(entry_id: str) -> Conflict:
-    return Conflict(f"{entry_id} changed since it was shown (Codex wrote to it?); {AGAIN}")
-
-
-def _text(tf: TextFile, span: Span) -> str:
-    return tf.text[span.char_start : span.char_stop]
+    """The span of the entry in the file as it is now: the whole file, or its block
+    (engine.ops.headed)."""
+    return SECTIONS.locate(tf, entry_id, heading, fp, LEVELS.get(tf.path, 0))
 
 
 # --- edit ------------------------------------------------------------------------
@@ -159,10 +113,8 @@ def edit(
 
 
 def _one_block(entry_id: str, new: str, level: int) -> None:
-    """The new text is one block from its heading line to its end: else it would merge
-    into the block before it, or split in two."""
-    found = sections(TextFile("", new, False, 0), level, False)
-    if len(found) != 1 or found[0].span.char_start != 0 or found[0].span.char_stop != len(new):
+    """The new text is one block from its heading line to its end."""
+    if not one_section(new, level):
         mark = "#" * level
         raise Refused(
             f"{entry_id}: the text must be one block, beginning with its `{mark} ` heading "

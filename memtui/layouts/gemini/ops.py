@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from typing import Any
 
 from memtui.engine.identity import checked, fingerprint, split_expect
@@ -21,6 +20,7 @@ from memtui.engine.markdown import HEADING, ITEM_STARTS, sections
 from memtui.engine.model import Span
 from memtui.engine.ops import archive_book as book
 from memtui.engine.ops.common import Refused, now_iso, thresholds
+from memtui.engine.ops.headed import AGAIN, NTH, headed
 from memtui.engine.ops.lines import check_root, load
 from memtui.engine.ops.places import at_heading, content, rows
 from memtui.engine.textfile import TextFile
@@ -29,8 +29,6 @@ from memtui.layouts.gemini import rules
 from memtui.layouts.gemini.detect import BOOK
 from memtui.layouts.gemini.parse import KIND, MEMORY_KIND, file_part, record_of
 
-NTH = re.compile(r"(.*)#(\d{1,6})", re.S)  # `Notes#2`: the second section headed Notes
-AGAIN = "nothing was changed — reload and try again"
 ADDED_LINE = f"## {rules.ADDED}"
 
 
@@ -81,10 +79,7 @@ class Target:
 
     def _section(self, tf: TextFile, fp: str | None) -> Span:
         heading = self.heading or ""
-        spans, nth = _headed(tf, heading), 1
-        m = NTH.fullmatch(heading)
-        if not spans and m:
-            spans, nth = _headed(tf, m.group(1).strip()), int(m.group(2))
+        spans, nth = headed(tf, heading, 2)
         if fp is None and not spans:
             raise Refused(f"no section {heading!r} in {tf.path}")
         if fp is None and (len(spans) > 1 or nth > 1):
@@ -102,10 +97,6 @@ class Target:
         if fp is not None and fingerprint(_text(tf, span)) != fp:
             raise _changed(self.entry_id)
         return span
-
-
-def _headed(tf: TextFile, heading: str) -> list[Span]:
-    return [s.span for s in sections(tf, 2, False) if s.name.strip() == heading]
 
 
 # Auto Memory's extraction (memoryService.ts): `<memory folder>/.extraction.lock`, made

@@ -21,8 +21,6 @@ from memtui.engine.write.transaction import Receipt, Transaction
 from memtui.layouts.memory_tool.detect import BOOK, VIRTUAL, in_tool, tool_dir
 from memtui.layouts.memory_tool.parse import KIND, at, record_of
 
-AGAIN = "nothing was changed — reload and try again"
-
 
 def _name(name: str) -> str:
     """A path from /memories as ids give it (`/memories/` before it is allowed); Refused

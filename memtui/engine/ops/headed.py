@@ -1,0 +1,89 @@
+"""Finding the heading section an id names (`file#Heading`, `file#Heading#2` where a
+heading is shared) in a file as it is now, so that an action hits the entry the user
+saw or nothing: where a heading is shared only the fingerprint shown names one, and
+an entry that moved, changed or went since it was shown is a Conflict.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memtui.engine.identity import fingerprint
+from memtui.engine.markdown import sections
+from memtui.engine.model import Span
+from memtui.engine.ops.common import Refused
+from memtui.engine.textfile import TextFile
+from memtui.engine.write.transaction import Conflict
+
+AGAIN = "nothing was changed — reload and try again"
+NTH = re.compile(r"(.*)#(\d{1,6})", re.S)  # `Notes#2`: the second section headed Notes
+
+
+def headed(tf: TextFile, heading: str, level: int) -> tuple[list[Span], int]:
+    """The spans of the sections (headings of `level` `#` or fewer) headed `heading`,
+    and which of them is meant (1-based): the heading as written, else `Heading#n`."""
+    found = [(s.name.strip(), s.span) for s in sections(tf, level, False)]
+    pool = [span for h, span in found if h == heading]
+    m = NTH.fullmatch(heading)
+    if not pool and m:
+        pool = [span for h, span in found if h == m.group(1).strip()]
+        return pool, int(m.group(2))
+    return pool, 1
+
+
+def whole(tf: TextFile) -> Span:
+    return Span(tf.path, 0, len(tf.text.splitlines()), 0, len(tf.text))
+
+
+def one_section(new: str, level: int) -> bool:
+    """Whether `new` is one section from its heading line to its end (else it would
+    merge into the section before it, or split in two)."""
+    found = sections(TextFile("", new, False, 0), level, False)
+    return len(found) == 1 and found[0].span.char_start == 0 and found[0].span.char_stop == len(new)
+
+
+class Sections:
+    """Locating a layout's sections, in its words: what a section is called (`noun`),
+    who writes the file (`who`), and why an entry changed (`changed`)."""
+
+    def __init__(self, noun: str, who: str, changed: str) -> None:
+        self.noun, self.who, self.why_changed = noun, who, changed
+
+    def changed(self, entry_id: str) -> Conflict:
+        return Conflict(f"{entry_id} changed since it was shown ({self.why_changed}); {AGAIN}")
+
+    def locate(
+        self, tf: TextFile, entry_id: str, heading: str | None, fp: str | None, level: int
+    ) -> Span:
+        """The span of the entry `entry_id` names in the file as it is now: the whole
+        file (`heading` None), or its section; `fp` is the fingerprint shown."""
+        if heading is None:
+            if fp is not None and fingerprint(tf.text) != fp:
+                raise self.changed(entry_id)
+            return whole(tf)
+        pool, nth = headed(tf, heading, level)
+        noun = self.noun
+        if not pool:
+            if fp is not None:
+                raise Conflict(f"{entry_id} is no longer in {tf.path} ({self.who}?); {AGAIN}")
+            raise Refused(f"no {noun} {heading!r} in {tf.path}")
+        if fp is None:
+            if len(pool) == 1 and nth == 1:
+                return pool[0]
+            raise Refused(
+                f"{len(pool)} {noun}s of {tf.path} are headed {heading!r}: one is named with "
+                f"its place and fingerprint, as `memtui list` prints it ({entry_id}#2@…); "
+                "nothing was changed"
+            )
+        text = tf.text
+        shown = [
+            i for i, sp in enumerate(pool) if fingerprint(text[sp.char_start : sp.char_stop]) == fp
+        ]
+        if nth - 1 in shown:
+            return pool[nth - 1]
+        if shown:
+            raise Conflict(
+                f"{entry_id} moved since it was shown ({self.who} wrote to {tf.path}): it is "
+                f"now the {noun} headed {heading!r} number {shown[0] + 1}; {AGAIN}"
+            )
+        raise self.changed(entry_id)
