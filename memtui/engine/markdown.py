@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from memtui.engine.model import Section, Span, item_text
@@ -117,6 +118,19 @@ def sections(
 
 
 _HEADING_START = re.compile(r"\n#")
+
+
+def numbered(found: list[Section]) -> list[tuple[str, Span, int, int]]:
+    """(heading, span, which of the sections so headed it is (1-based), how many are)
+    of each section: a heading is not an id where two sections share it."""
+    counts = Counter(s.name.strip() for s in found)
+    seen: Counter[str] = Counter()
+    out = []
+    for s in found:
+        heading = s.name.strip()
+        seen[heading] += 1
+        out.append((heading, s.span, seen[heading], counts[heading]))
+    return out
 
 
 def _heading_lines(text: str) -> list[int]:

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import os
 import stat
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine import archive_records as records
-from memtui.engine.markdown import sections
+from memtui.engine.markdown import numbered, sections
 from memtui.engine.model import Span
 from memtui.engine.rawfile import not_regular
 from memtui.layouts.cline import rules
@@ -140,14 +139,7 @@ def _walk(root: str, top: str) -> Iterator[tuple[str, list[str]]]:
 
 def _sections(reader: StoreReader, tf: TextFile) -> tuple[BankSection, ...]:
     found = sections(tf, 2, False, fenced=reader.fences(tf))
-    counts = Counter(s.name.strip() for s in found)
-    seen: Counter[str] = Counter()
-    out = []
-    for s in found:
-        heading = s.name.strip()
-        seen[heading] += 1
-        out.append(BankSection(heading, s.span, seen[heading], counts[heading]))
-    return tuple(out)
+    return tuple(BankSection(*row) for row in numbered(found))
 
 
 def _archived(reader: StoreReader) -> tuple[Archived, ...]:

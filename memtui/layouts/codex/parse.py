@@ -17,13 +17,12 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections import Counter
 from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine import archive_records as records
-from memtui.engine.markdown import sections
+from memtui.engine.markdown import numbered, sections
 from memtui.engine.model import Span
 from memtui.engine.rawfile import not_regular
 from memtui.layouts.codex.detect import (
@@ -153,14 +152,7 @@ def _folders_named_md(reader: StoreReader) -> None:
 
 def _blocks(reader: StoreReader, tf: TextFile, level: int) -> tuple[Block, ...]:
     found = sections(tf, level, False, fenced=reader.fences(tf))
-    counts = Counter(s.name.strip() for s in found)
-    seen: Counter[str] = Counter()
-    out = []
-    for s in found:
-        heading = s.name.strip()
-        seen[heading] += 1
-        out.append(Block(heading, s.span, seen[heading], counts[heading]))
-    return tuple(out)
+    return tuple(Block(*row) for row in numbered(found))
 
 
 def _rollout_refs(tf: TextFile) -> tuple[tuple[int, str], ...]:

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import os
 import stat
-from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine import archive_records as records
-from memtui.engine.markdown import ITEM_STARTS, sections
+from memtui.engine.markdown import ITEM_STARTS, numbered, sections
 from memtui.engine.model import Span
 from memtui.engine.rawfile import not_regular
 from memtui.layouts.gemini import rules
@@ -246,15 +245,11 @@ def _file(
     if tf is None:
         return GFile(rel, tier, None, project=project)
     found = sections(tf, 2, False, fenced=reader.fences(tf))
-    counts = Counter(s.name.strip() for s in found)
-    seen: Counter[str] = Counter()
     out, memories = [], ()
-    for s in found:
-        heading = s.name.strip()
-        seen[heading] += 1
-        out.append(GSection(heading, s.span, seen[heading], counts[heading]))
-        if heading == rules.ADDED and seen[heading] == 1:
-            memories = _memories(tf, s.span)
+    for heading, span, nth, count in numbered(found):
+        out.append(GSection(heading, span, nth, count))
+        if heading == rules.ADDED and nth == 1:
+            memories = _memories(tf, span)
     inlined = None
     if importer is not None and tier in AT_START:
         text = ("\ufeff" if tf.bom else "") + tf.text  # as Node's readFile gives it
