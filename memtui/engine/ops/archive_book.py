@@ -15,11 +15,12 @@ from typing import Any
 
 from memtui.engine.config import Thresholds
 from memtui.engine.identity import fingerprint
+from memtui.engine.markdown import sections
 from memtui.engine.model import Span
-from memtui.engine.ops.common import Refused
+from memtui.engine.ops.common import Refused, now_iso
 from memtui.engine.ops.headed import AGAIN, NTH
 from memtui.engine.ops.lines import append_block, block_lines, cut, encode, load
-from memtui.engine.ops.places import Fits, Place, block, locate, put_back, removal, rows
+from memtui.engine.ops.places import Fits, Place, at_heading, block, locate, put_back, removal, rows
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Conflict, Transaction
 
@@ -127,3 +128,53 @@ def put_back_block(
         return fallback(text, record["text"])
     eol = "\r\n" if "\r\n" in record["text"] else "\n"
     return append_block(text, lines, eol)
+
+
+# --- a heading section, archived whole and restored to its place ---------------------
+
+
+def archive_section(
+    tx: Transaction, book: str, limits: Thresholds, tf: TextFile, span: Span, **where: Any
+) -> None:
+    """The section at `span` of `tf` (the file `where["rel"]` from the root, `where["file"]`
+    as ids name it) cut out, and its record appended to the book under the id
+    `where["prefix"]#<its own heading>` (of `where["level"]` `#`)."""
+    rel, file, level = where["rel"], where["file"], where["level"]
+    after, text, place = cut_out(tf, span)
+    own = next(s.name.strip() for s in sections(tf, level, False) if s.span == span)
+    record = {
+        "id": f"{where['prefix']}#{own}",
+        "file": file,
+        "heading": own,
+        "text": text,
+        "place": place,
+        "archived_at": now_iso(),
+    }
+    tx.write(rel, tf.encode(after))
+    append(tx, book, limits, record)
+    tx.details.update(file=rel, to=book)
+
+
+def restore_section(
+    tx: Transaction,
+    book: str,
+    limits: Thresholds,
+    parse: Callable[[str], Record | None],
+    rel: Callable[[], str],
+    **shown: Any,
+) -> None:
+    """The section archived as `shown["prefix"]#shown["heading"]` (`shown["picked"]`: its
+    fingerprint, if the id carries one; `shown["shown"]`: the fingerprint the user saw)
+    back at its place in the file `rel()` names, its record out of the book."""
+    entry_id = shown["entry_id"]
+    tf_book, lines = opened(tx, book, limits)
+    ids = wanted_ids(shown["prefix"], shown["heading"])
+    at, record = pick(records(lines, parse), ids, shown["picked"], entry_id, book, shown["what"])
+    check_shown(shown["shown"], record, tf_book, entry_id, book)
+    path = rel()
+    tf = load(tx, path, limits, must_exist=False)
+    if tf is None:
+        raise Refused(f"{path} no longer exists; {entry_id} stays archived in {book}")
+    tx.write(path, tf.encode(put_back_block(tf.text, record, at_heading(shown["level"]))))
+    take_out(tx, book, tf_book, lines, at)
+    tx.details.update({"file": path, "from": book})

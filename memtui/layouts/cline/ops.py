@@ -12,13 +12,11 @@ from typing import Any
 
 from memtui.engine.config import Thresholds
 from memtui.engine.identity import checked, split_expect
-from memtui.engine.markdown import sections
 from memtui.engine.model import Span
 from memtui.engine.ops import archive_book as book
-from memtui.engine.ops.common import Refused, now_iso, thresholds
+from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.headed import Sections, one_section
 from memtui.engine.ops.lines import check_root, load
-from memtui.engine.ops.places import at_heading
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Receipt, Transaction
 from memtui.layouts.cline.detect import BOOK, bank_of, in_bank
@@ -142,19 +140,8 @@ def archive(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
     limits = thresholds(root)
     with Transaction(root, "archive", details={"entry": entry_id}, dry_run=dry_run) as tx:
         rel, tf, span = _current(tx, file, (entry_id, heading, fp), limits)
-        after, text, place = book.cut_out(tf, span)
-        own = next(s.name.strip() for s in sections(tf, 2, False) if s.span == span)
-        record = {
-            "id": f"{KIND}:{file}#{own}",
-            "file": file,
-            "heading": own,
-            "text": text,
-            "place": place,
-            "archived_at": now_iso(),
-        }
-        tx.write(rel, tf.encode(after))
-        book.append(tx, BOOK, limits, record)
-        tx.details.update(file=rel, to=BOOK)
+        where = {"rel": rel, "file": file, "prefix": f"{KIND}:{file}", "level": 2}
+        book.archive_section(tx, BOOK, limits, tf, span, **where)
         return tx.commit()
 
 
@@ -173,16 +160,9 @@ def restore(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
     check_root(root)
     limits = thresholds(root)
     with Transaction(root, "restore", details={"entry": entry_id}, dry_run=dry_run) as tx:
-        tf_book, lines = book.opened(tx, BOOK, limits)
-        found = book.records(lines, record_of)
-        ids = book.wanted_ids(f"{KIND}:{file}", heading)
-        at_line, record = book.pick(found, ids, picked, entry_id, BOOK, "section")
-        book.check_shown(shown, record, tf_book, entry_id, BOOK)
-        rel = _bank_file(tx.root, file)
-        tf = load(tx, rel, limits, must_exist=False)
-        if tf is None:
-            raise Refused(f"{rel} no longer exists; {entry_id} stays archived in {BOOK}")
-        tx.write(rel, tf.encode(book.put_back_block(tf.text, record, at_heading(2))))
-        book.take_out(tx, BOOK, tf_book, lines, at_line)
-        tx.details.update({"file": rel, "from": BOOK})
+        book.restore_section(
+            tx, BOOK, limits, record_of, lambda: _bank_file(tx.root, file),
+            entry_id=entry_id, prefix=f"{KIND}:{file}", heading=heading, level=2,
+            picked=picked, shown=shown, what="section",
+        )  # fmt: skip
         return tx.commit()
