@@ -109,3 +109,29 @@ def unread_context(store: Store, rel: str) -> list[ContextFile]:
 def op_options(shown: dict[str, Any]) -> dict[str, Any]:
     """The options every archive/restore op takes (`item` is a profile entry's own)."""
     return {k: v for k, v in shown.items() if k in ("expect", "dry_run")}
+
+
+class OpsModule:
+    """A layout whose edit, archive and restore are its ops module's functions of the
+    same names (`ops`, a dotted module name, imported when a change is asked for:
+    opening a store needs none), each called with the entry's name and the options it
+    takes (`edit_options` for an edit; op_options for archive and restore). Put before
+    Layout in the bases."""
+
+    ops = ""
+    edit_options: tuple[str, ...] = ("expect", "dry_run", "seen_text")
+
+    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Any:
+        options = {k: v for k, v in shown.items() if k in self.edit_options}
+        return self._op("edit")(root, name, new_text, **options)
+
+    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Any:
+        return self._op("archive")(root, name, **op_options(shown))
+
+    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Any:
+        return self._op("restore")(root, name, **op_options(shown))
+
+    def _op(self, verb: str) -> Callable[..., Any]:
+        import importlib
+
+        return getattr(importlib.import_module(self.ops), verb)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Layout, Listing
-from memtui.engine.layouts.common import late, not_read, op_options
+from memtui.engine.layouts.common import OpsModule, late, not_read
 from memtui.engine.model import ContextFile, Entry, OutlineItem
 from memtui.engine.textfile import TextFile
 from memtui.layouts.cline import rules
@@ -24,11 +24,11 @@ from memtui.layouts.cline.parse import KIND, file_part, section_id
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
-    from memtui.engine.write.transaction import Receipt
     from memtui.layouts.cline.parse import ClineData
 
 
-class Cline(ClineDetection, Layout):
+class Cline(ClineDetection, OpsModule, Layout):
+    ops = "memtui.layouts.cline.ops"
     kinds = (KIND,)
     codes = rules.CODES
     archived_to = f"out of the bank, to {BOOK}, with its place"
@@ -100,25 +100,3 @@ class Cline(ClineDetection, Layout):
             else:
                 out.append(not_read(f.rel, tf or "no longer there"))
         return out
-
-    # --- ops ---------------------------------------------------------------------
-
-    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
-        from memtui.layouts.cline.ops import edit
-
-        return edit(root, name, new_text, **_edit_options(shown))
-
-    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
-        from memtui.layouts.cline.ops import archive
-
-        return archive(root, name, **op_options(shown))
-
-    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
-        from memtui.layouts.cline.ops import restore
-
-        return restore(root, name, **op_options(shown))
-
-
-def _edit_options(shown: dict[str, Any]) -> dict[str, Any]:
-    """What an edit takes of the options a face passes (`insist` is another layout's)."""
-    return {k: v for k, v in shown.items() if k in ("expect", "dry_run", "seen_text")}

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Layout, Listing
-from memtui.engine.layouts.common import late, not_read, op_options
+from memtui.engine.layouts.common import OpsModule, late, not_read
 from memtui.engine.model import ContextFile, Entry, OutlineItem
 from memtui.engine.textfile import TextFile
 from memtui.layouts.codex import rules
@@ -30,11 +30,11 @@ from memtui.layouts.codex.parse import KIND, block_id, file_part
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
-    from memtui.engine.write.transaction import Receipt
     from memtui.layouts.codex.parse import CodexData
 
 
-class Codex(CodexDetection, Layout):
+class Codex(CodexDetection, OpsModule, Layout):
+    ops = "memtui.layouts.codex.ops"
     kinds = (KIND,)
     codes = rules.CODES
     archived_to = f"out of MEMORY.md, to {BOOK}, with its place"
@@ -104,21 +104,3 @@ class Codex(CodexDetection, Layout):
             else:
                 out.append(ContextFile(f.rel, "", 1, 0, rules.not_loaded(f.rel)))
         return out
-
-    # --- ops ---------------------------------------------------------------------
-
-    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
-        from memtui.layouts.codex.ops import edit
-
-        options = {k: v for k, v in shown.items() if k in ("expect", "dry_run", "seen_text")}
-        return edit(root, name, new_text, **options)
-
-    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
-        from memtui.layouts.codex.ops import archive
-
-        return archive(root, name, **op_options(shown))
-
-    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
-        from memtui.layouts.codex.ops import restore
-
-        return restore(root, name, **op_options(shown))

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Layout, Listing
-from memtui.engine.layouts.common import op_options
+from memtui.engine.layouts.common import OpsModule
 from memtui.engine.model import ContextFile, Entry, OutlineItem
 from memtui.layouts.letta import rules
 from memtui.layouts.letta.detect import LettaDetection
@@ -28,7 +28,6 @@ from memtui.layouts.letta.parse import KIND, is_memory
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
-    from memtui.engine.write.transaction import Receipt
     from memtui.layouts.letta.parse import LettaData
 
 PARTS = {
@@ -38,7 +37,9 @@ PARTS = {
 }
 
 
-class Letta(LettaDetection, Layout):
+class Letta(LettaDetection, OpsModule, Layout):
+    ops = "memtui.layouts.letta.ops"
+    edit_options = ("expect", "dry_run", "seen_text", "insist")
     kinds = (KIND,)
     codes = rules.CODES
     archived_to = "out of system/ to archive/system/ (committed): out of the prompt"
@@ -146,22 +147,6 @@ class Letta(LettaDetection, Layout):
         from memtui.layouts.letta.ops import read_only
 
         return read_only(root, rel)
-
-    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
-        from memtui.layouts.letta.ops import edit
-
-        keep = ("expect", "dry_run", "seen_text", "insist")
-        return edit(root, name, new_text, **{k: v for k, v in shown.items() if k in keep})
-
-    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
-        from memtui.layouts.letta.ops import archive
-
-        return archive(root, name, **op_options(shown))
-
-    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
-        from memtui.layouts.letta.ops import restore
-
-        return restore(root, name, **op_options(shown))
 
 
 def _working(store: Store, rel: str) -> str | None:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Layout, Listing
-from memtui.engine.layouts.common import not_read, op_options, unreadable
+from memtui.engine.layouts.common import OpsModule, not_read, unreadable
 from memtui.engine.model import ContextFile, Entry, OutlineItem
 from memtui.layouts.memory_tool import rules, view
 from memtui.layouts.memory_tool.detect import BOOK, MEMORIES, VIRTUAL, MemoryToolDetection, in_tool
@@ -26,7 +26,6 @@ from memtui.layouts.memory_tool.parse import KIND, at
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
-    from memtui.engine.write.transaction import Receipt
     from memtui.layouts.memory_tool.parse import ToolData
 
 FIRST = (
@@ -37,7 +36,8 @@ FIRST = (
 ROW = f"its row of the `view {VIRTUAL}` listing; the model views its content on demand"
 
 
-class MemoryTool(MemoryToolDetection, Layout):
+class MemoryTool(MemoryToolDetection, OpsModule, Layout):
+    ops = "memtui.layouts.memory_tool.ops"
     kinds = (KIND,)
     codes = rules.CODES
     archived_to = f"out of {VIRTUAL}, to {BOOK} (hidden: `view` never lists it)"
@@ -118,21 +118,3 @@ class MemoryTool(MemoryToolDetection, Layout):
             if why is not None and not rules.deep(f.name):
                 out.append(not_read(f.rel, f"{why}; `view` lists no such entry"))
         return out
-
-    # --- ops ---------------------------------------------------------------------
-
-    def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
-        from memtui.layouts.memory_tool.ops import edit
-
-        options = {k: v for k, v in shown.items() if k in ("expect", "dry_run", "seen_text")}
-        return edit(root, name, new_text, **options)
-
-    def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
-        from memtui.layouts.memory_tool.ops import archive
-
-        return archive(root, name, **op_options(shown))
-
-    def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
-        from memtui.layouts.memory_tool.ops import restore
-
-        return restore(root, name, **op_options(shown))
