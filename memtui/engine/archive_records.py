@@ -25,11 +25,13 @@ def record_of(raw: str, fields: tuple[str, ...]) -> dict[str, Any] | None:
 
 
 def book_records(
-    reader: Any, book: str, parse: Callable[[str], dict[str, Any] | None], said: Said
+    reader: Any, book: str, parse: Callable[[str], dict[str, Any] | None], said: str | Said
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, record) of each record of the book `book` (a path from the root)
     as `reader` (a StoreReader) reads it; a line that is no record is a `json-invalid`
-    finding in `said`'s words, left as it is. Blank lines are skipped."""
+    finding, left as it is: `said` words it (given what a record is: "line n is not
+    <said>; it is left as it is, ..."). Blank lines are skipped."""
+    words = _saying(book, said) if isinstance(said, str) else said
     tf = reader.read(book)
     if tf is None:
         return
@@ -38,6 +40,24 @@ def book_records(
             continue
         record = parse(raw)
         if record is None:
-            reader.findings.add("json-invalid", book, n, said(n))
+            reader.findings.add("json-invalid", book, n, words(n))
             continue
         yield n, record
+
+
+SECTION = ("id", "file", "heading", "text")  # a section's record (archive_book.archive_section)
+
+
+def section_record(raw: str) -> dict[str, Any] | None:
+    """A section's archive record, or None when the line is not one."""
+    return record_of(raw, SECTION)
+
+
+def _saying(book: str, what: str) -> Said:
+    return lambda n: f"{book} line {n} is not {what}; it is left as it is, and restores nothing"
+
+
+def archived_sections(reader: Any, book: str, said: str | Said) -> list[tuple[str, str, str, int]]:
+    """(id, heading, text, line number) of each section archived in the book."""
+    found = book_records(reader, book, section_record, said)
+    return [(r["id"], r["heading"], r["text"], n) for n, r in found]

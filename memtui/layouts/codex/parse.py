@@ -19,7 +19,7 @@ import re
 import stat
 from dataclasses import dataclass
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memtui.engine import archive_records as records
 from memtui.engine.markdown import numbered, sections
@@ -163,18 +163,8 @@ def _rollout_refs(tf: TextFile) -> tuple[tuple[int, str], ...]:
 
 
 def _archived(reader: StoreReader) -> tuple[Archived, ...]:
-    def said(n: int) -> str:
-        return (
-            f"{BOOK} line {n} is not a block memtui archived; it is left as it is, and "
-            "restores nothing"
-        )
-
-    found = records.book_records(reader, BOOK, record_of, said)
-    return tuple(
-        Archived(record["id"], record["heading"], record["text"], n) for n, record in found
-    )
+    found = records.archived_sections(reader, BOOK, "a block memtui archived")
+    return tuple(Archived(*row) for row in found)
 
 
-def record_of(raw: str) -> dict[str, Any] | None:
-    """An archive record, or None when the line is not one (not JSON, wrong shape)."""
-    return records.record_of(raw, ("id", "file", "heading", "text"))
+record_of = records.section_record  # an archive record, or None (not JSON, wrong shape)

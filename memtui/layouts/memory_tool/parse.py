@@ -91,13 +91,7 @@ def _folders_like_files(reader: StoreReader, top: str) -> None:
 
 
 def _archived(reader: StoreReader) -> tuple[Archived, ...]:
-    def said(n: int) -> str:
-        return (
-            f"{BOOK} line {n} is not an archived file memtui wrote; it is left as it is, "
-            "and restores nothing"
-        )
-
-    found = records.book_records(reader, BOOK, record_of, said)
+    found = records.book_records(reader, BOOK, record_of, "an archived file memtui wrote")
     return tuple(Archived(record["file"], record["text"], n) for n, record in found)
 
 
