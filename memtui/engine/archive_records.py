@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 Said = Callable[[int], str]  # the finding's words for a book line that is no record
@@ -57,7 +58,15 @@ def _saying(book: str, what: str) -> Said:
     return lambda n: f"{book} line {n} is not {what}; it is left as it is, and restores nothing"
 
 
-def archived_sections(reader: Any, book: str, said: str | Said) -> list[tuple[str, str, str, int]]:
-    """(id, heading, text, line number) of each section archived in the book."""
+@dataclass(frozen=True, slots=True)
+class ArchivedSection:
+    id: str  # the id it had, which restores it
+    heading: str
+    text: str
+    line: int  # 1-based, in the book
+
+
+def archived_sections(reader: Any, book: str, said: str | Said) -> list[ArchivedSection]:
+    """Each section archived in the book."""
     found = book_records(reader, book, section_record, said)
-    return [(r["id"], r["heading"], r["text"], n) for n, r in found]
+    return [ArchivedSection(r["id"], r["heading"], r["text"], n) for n, r in found]

@@ -120,16 +120,26 @@ def sections(
 _HEADING_START = re.compile(r"\n#")
 
 
-def numbered(found: list[Section]) -> list[tuple[str, Span, int, int]]:
-    """(heading, span, which of the sections so headed it is (1-based), how many are)
-    of each section: a heading is not an id where two sections share it."""
+@dataclass(frozen=True, slots=True)
+class Headed:
+    """A section as ids name it: its heading (stripped), and which of the sections of
+    its file so headed it is (a heading is not an id where two sections share it)."""
+
+    heading: str
+    span: Span
+    nth: int  # 1-based, among the sections of its file with this heading
+    count: int  # how many sections of its file have it
+
+
+def numbered(found: list[Section]) -> list[Headed]:
+    """Each section as ids name it (Headed)."""
     counts = Counter(s.name.strip() for s in found)
     seen: Counter[str] = Counter()
     out = []
     for s in found:
         heading = s.name.strip()
         seen[heading] += 1
-        out.append((heading, s.span, seen[heading], counts[heading]))
+        out.append(Headed(heading, s.span, seen[heading], counts[heading]))
     return out
 
 

@@ -15,8 +15,7 @@ from itertools import chain
 from typing import TYPE_CHECKING
 
 from memtui.engine import archive_records as records
-from memtui.engine.markdown import numbered, sections
-from memtui.engine.model import Span
+from memtui.engine.markdown import Headed, numbered, sections
 from memtui.engine.rawfile import not_regular
 from memtui.layouts.cline import rules
 from memtui.layouts.cline.detect import BANK, BOOK, CORE, bank_of, in_bank, is_folder
@@ -30,12 +29,8 @@ KIND = "cline"
 SECTION = ".md#"  # between a file and a section's heading, in an id
 
 
-@dataclass(frozen=True, slots=True)
-class BankSection:
-    heading: str  # stripped, as ids name it
-    span: Span
-    nth: int  # 1-based, among the sections of this file with this heading
-    count: int  # how many sections of this file have it
+BankSection = Headed  # a section as ids name it (heading, span, nth, count)
+Archived = records.ArchivedSection  # a section in BOOK, which restores by its id
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,14 +39,6 @@ class BankFile:
     rel: str  # from the root
     tf: TextFile | None  # None: unreadable (the reader said why)
     sections: tuple[BankSection, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Archived:
-    id: str  # the id it had, which restores it
-    heading: str
-    text: str
-    line: int  # 1-based, in BOOK
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,12 +126,11 @@ def _walk(root: str, top: str) -> Iterator[tuple[str, list[str]]]:
 
 def _sections(reader: StoreReader, tf: TextFile) -> tuple[BankSection, ...]:
     found = sections(tf, 2, False, fenced=reader.fences(tf))
-    return tuple(BankSection(*row) for row in numbered(found))
+    return tuple(numbered(found))
 
 
 def _archived(reader: StoreReader) -> tuple[Archived, ...]:
-    found = records.archived_sections(reader, BOOK, "an archived section memtui wrote")
-    return tuple(Archived(*row) for row in found)
+    return tuple(records.archived_sections(reader, BOOK, "an archived section memtui wrote"))
 
 
 record_of = records.section_record  # an archive record, or None (not JSON, wrong shape)

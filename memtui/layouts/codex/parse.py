@@ -22,8 +22,7 @@ from itertools import chain
 from typing import TYPE_CHECKING
 
 from memtui.engine import archive_records as records
-from memtui.engine.markdown import numbered, sections
-from memtui.engine.model import Span
+from memtui.engine.markdown import Headed, numbered, sections
 from memtui.engine.rawfile import not_regular
 from memtui.layouts.codex.detect import (
     BOOK,
@@ -51,12 +50,8 @@ LEVELS = {SUMMARY: 2, HANDBOOK: 1, RAW: 2}
 ROLLOUT_REF = re.compile(r"(?<![\w.<-])" + ROLLOUTS + r"/([A-Za-z0-9][\w.:+-]*\.md)(?![\w/])")
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
-    heading: str  # stripped, as ids name it
-    span: Span
-    nth: int  # 1-based, among the blocks of this file with this heading
-    count: int  # how many blocks of this file have it
+Block = Headed  # a section as ids name it (heading, span, nth, count)
+Archived = records.ArchivedSection  # a section in BOOK, which restores by its id
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,14 +59,6 @@ class CodexFile:
     rel: str
     tf: TextFile | None  # None: unreadable (the reader said why)
     blocks: tuple[Block, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Archived:
-    id: str  # the id it had, which restores it
-    heading: str
-    text: str
-    line: int  # 1-based, in BOOK
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +139,7 @@ def _folders_named_md(reader: StoreReader) -> None:
 
 def _blocks(reader: StoreReader, tf: TextFile, level: int) -> tuple[Block, ...]:
     found = sections(tf, level, False, fenced=reader.fences(tf))
-    return tuple(Block(*row) for row in numbered(found))
+    return tuple(numbered(found))
 
 
 def _rollout_refs(tf: TextFile) -> tuple[tuple[int, str], ...]:
@@ -163,8 +150,7 @@ def _rollout_refs(tf: TextFile) -> tuple[tuple[int, str], ...]:
 
 
 def _archived(reader: StoreReader) -> tuple[Archived, ...]:
-    found = records.archived_sections(reader, BOOK, "a block memtui archived")
-    return tuple(Archived(*row) for row in found)
+    return tuple(records.archived_sections(reader, BOOK, "a block memtui archived"))
 
 
 record_of = records.section_record  # an archive record, or None (not JSON, wrong shape)

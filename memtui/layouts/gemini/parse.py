@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine import archive_records as records
-from memtui.engine.markdown import ITEM_STARTS, numbered, sections
+from memtui.engine.markdown import ITEM_STARTS, Headed, numbered, sections
 from memtui.engine.model import Span
 from memtui.engine.rawfile import not_regular
 from memtui.layouts.gemini import rules
@@ -55,12 +55,7 @@ SUBFOLDER, NOTE, IMPORTED = "subfolder", "note", "imported"
 AT_START = (GLOBAL, PRIVATE, PROJECT)
 
 
-@dataclass(frozen=True, slots=True)
-class GSection:
-    heading: str  # stripped, as ids name it
-    span: Span
-    nth: int  # 1-based, among this file's sections with this heading
-    count: int
+GSection = Headed  # a section as ids name it (heading, span, nth, count)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,10 +241,10 @@ def _file(
         return GFile(rel, tier, None, project=project)
     found = sections(tf, 2, False, fenced=reader.fences(tf))
     out, memories = [], ()
-    for heading, span, nth, count in numbered(found):
-        out.append(GSection(heading, span, nth, count))
-        if heading == rules.ADDED and nth == 1:
-            memories = _memories(tf, span)
+    for s in numbered(found):
+        out.append(s)
+        if s.heading == rules.ADDED and s.nth == 1:
+            memories = _memories(tf, s.span)
     inlined = None
     if importer is not None and tier in AT_START:
         text = ("\ufeff" if tf.bom else "") + tf.text  # as Node's readFile gives it
