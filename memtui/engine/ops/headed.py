@@ -7,6 +7,8 @@ an entry that moved, changed or went since it was shown is a Conflict.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from memtui.engine.identity import fingerprint
 from memtui.engine.markdown import sections
@@ -14,6 +16,9 @@ from memtui.engine.model import Span
 from memtui.engine.ops.common import Refused
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Conflict
+
+if TYPE_CHECKING:
+    from memtui.engine.ops.replace import Targeting
 
 AGAIN = "nothing was changed — reload and try again"
 NTH = re.compile(r"(.*)#(\d{1,6})", re.S)  # `Notes#2`: the second section headed Notes
@@ -48,6 +53,21 @@ class Sections:
 
     def __init__(self, noun: str, who: str, changed: str) -> None:
         self.noun, self.who, self.why_changed = noun, who, changed
+
+    def target(
+        self, rel_of: Callable[[str], str], entry_id: str, heading: str | None, level: int
+    ) -> Targeting:
+        """replace_entry's target: the entry in the file `rel_of(root)` names, located
+        with the fingerprint shown."""
+
+        def target(tx_root: str, shown: str | None, _seen: bool) -> Any:  # heading level: None
+            def find(tf: TextFile) -> tuple[int, int]:
+                span = self.locate(tf, entry_id, heading, shown, level)
+                return span.char_start, span.char_stop
+
+            return rel_of(tx_root), find, None
+
+        return target
 
     def changed(self, entry_id: str) -> Conflict:
         return Conflict(f"{entry_id} changed since it was shown ({self.why_changed}); {AGAIN}")

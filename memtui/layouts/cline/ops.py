@@ -90,12 +90,7 @@ def edit(
     entry_id = f"{KIND}:{name}"
     file, heading = _split(name)
 
-    def target(tx_root: str, shown: str | None, _seen: bool) -> Any:
-        def locate(tf: TextFile) -> tuple[int, int]:
-            span = locate_entry(tf, entry_id, heading, shown)
-            return span.char_start, span.char_stop
-
-        return _bank_file(tx_root, file), locate, None
+    target = SECTIONS.target(lambda tx_root: _bank_file(tx_root, file), entry_id, heading, 2)
 
     def one_section(change: Any) -> None:
         if heading is not None:

@@ -84,12 +84,7 @@ def edit(
     entry_id = f"{KIND}:{name}"
     rel, heading = _split(name)
 
-    def target(tx_root: str, shown: str | None, _seen: bool) -> Any:
-        def find(tf: TextFile) -> tuple[int, int]:
-            span = locate_entry(tf, entry_id, heading, shown)
-            return span.char_start, span.char_stop
-
-        return rel, find, None
+    target = SECTIONS.target(lambda _root: rel, entry_id, heading, LEVELS.get(rel, 0))
 
     def rules_kept(change: Any) -> None:
         if heading is not None:
