@@ -142,6 +142,30 @@ def test_grep_prefilter_finds_what_reading_every_file_finds(
         assert prefiltered(root, query, ignore_case) == every
         with mock.patch.object(search_grep, "MANY_GREPS", 0):  # several greps, however small
             assert prefiltered(root, query, ignore_case) == every
+        with mock.patch.object(search_grep, "ARGV_BYTES", 120):  # a grep or more a name
+            assert prefiltered(root, query, ignore_case) == every
+
+
+@needs_grep
+def test_a_root_of_more_names_than_one_grep_takes_is_split_over_greps(tmp_path):
+    """Thousands of topic files at the root: more greps, each under the argv limit, not
+    every file read by Python (which made search grow faster than the store)."""
+    topics = {f"memory_topic_{n:05d}_notes.md": f"# t{n}\nnote {n}\n" for n in range(4000)}
+    topics["memory_topic_01234_notes.md"] = "# t\na needle here\n"
+    root = write_tree(tmp_path / "s", {**BASES["seeds"], **topics})
+    assert sum(len(name) + 1 for name in topics) > search_grep.ARGV_BYTES
+    read: list[str] = []
+    real = search_module.read_bytes
+
+    def counted(path, limit):  # type: ignore[no-untyped-def]
+        read.append(path)
+        return real(path, limit)
+
+    with mock.patch.object(search_module, "read_bytes", counted):
+        got = prefiltered(root, "needle", None)
+    assert got == every_file_read(root, "needle", None)
+    assert "memory_topic_01234_notes.md" in {h["file"] for h in got}
+    assert len(read) < 10, len(read)  # the few grep named, not the 4,000
 
 
 @needs_grep

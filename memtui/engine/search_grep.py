@@ -34,6 +34,10 @@ MANY_GREPS = 256 * 1024  # folder sizes on disk (ext4: some 8,000 entries) worth
 # size on disk says little of its files' (memory/: few entries, megabytes); with three
 # shares the scheduler evens them out (5 ms less on the --size 500 store than two).
 GREPS = 3
+# Operands a grep is given at most (bytes, with their NULs): well under the argv limit.
+# More (a root of thousands of topic files) are split over more greps, never dropped
+# for Python to read every file, which made search grow faster than the store.
+ARGV_BYTES = 100_000
 
 
 class Prefilter:
@@ -77,11 +81,13 @@ class Prefilter:
             return None
         plan = cls(root, top)
         argv = [grep, "-rlZF", *(["-i"] if fold else []), "-e", query, "--"]
-        if sum(len(a) + 1 for a in [*argv, *plan.roots, *plan.dirs]) > 100_000:
-            return None  # keep well under the argv limit; Python reads everything instead
+        room = ARGV_BYTES - sum(len(a.encode()) + 1 for a in argv)
         env = {**os.environ, "LC_ALL": "C"}  # bytes, and -i folds ASCII only, as search does
         # Without a file grep would search the whole root: an empty share gets no grep.
-        plan.greps = [_run(root, [*argv, *share], env) for share in plan.shares() if share]
+        shares = [piece for share in plan.shares() for piece in _fitting(share, room)]
+        if any(sum(len(o.encode()) + 1 for o in piece) > room for piece in shares):
+            return None  # one name longer than the room: Python reads everything instead
+        plan.greps = [_run(root, [*argv, *share], env) for share in shares if share]
         find = shutil.which("find")
         if None in plan.greps or find is None:
             plan.stop()
@@ -191,6 +197,20 @@ class Child:
         if self.out >= 0:
             os.close(self.out)
             self.out = -1
+
+
+def _fitting(operands: list[str], room: int) -> list[list[str]]:
+    """`operands` in order, cut into pieces of at most `room` bytes of argv each."""
+    pieces: list[list[str]] = [[]]
+    used = 0
+    for operand in operands:
+        size = len(operand.encode()) + 1
+        if pieces[-1] and used + size > room:
+            pieces.append([])
+            used = 0
+        pieces[-1].append(operand)
+        used += size
+    return pieces
 
 
 def _run(root: str, argv: list[str], env: dict[str, str] | None) -> Child | None:
