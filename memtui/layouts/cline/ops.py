@@ -84,8 +84,6 @@ def edit(
     replace_entry does the rest: the lock, the check against what was seen, read-back."""
     from memtui.engine.ops.replace import replace_entry
 
-    if not isinstance(new_text, str):
-        raise Refused("the new text must be text")
     name, fp = split_expect(name, expect)
     entry_id = f"{KIND}:{name}"
     file, heading = _split(name)

@@ -78,8 +78,6 @@ def edit(
     against what was seen, read-back."""
     from memtui.engine.ops.replace import replace_entry
 
-    if not isinstance(new_text, str):
-        raise Refused("the new text must be text")
     name, fp = split_expect(name, expect)
     entry_id = f"{KIND}:{name}"
     rel, heading = _split(name)

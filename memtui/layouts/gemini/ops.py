@@ -158,8 +158,6 @@ def edit(root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receip
     stays one `- ` line, as save_memory wrote them (its continuation lines indented)."""
     from memtui.engine.ops.replace import replace_entry
 
-    if not isinstance(new_text, str):
-        raise Refused("the new text must be text")
     name, fp = split_expect(name, shown.get("expect"))
     target = Target(kind, name)
 

@@ -174,8 +174,6 @@ def edit(
     """The whole file's text replaced (front matter included), then committed."""
     from memtui.engine.ops.replace import replace_entry, whole
 
-    if not isinstance(new_text, str):
-        raise Refused("the new text must be text")
     name, fp = split_expect(name, expect)
     rel = path_of(name)
     entry_id = f"{KIND}:{rel}"

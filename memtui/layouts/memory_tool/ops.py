@@ -51,8 +51,6 @@ def edit(
     """The file's whole text replaced (in its line ending, ending as it ended)."""
     from memtui.engine.ops.replace import replace_entry
 
-    if not isinstance(new_text, str):
-        raise Refused("the new text must be text")
     name, fp = split_expect(name, expect)
     name = _name(name)
 
