@@ -11,6 +11,11 @@ from memtui.engine.model import ERROR, WARNING, Finding
 SHARED: dict[str, tuple[str, str]] = {
     "json-invalid": (ERROR, "a JSON file that does not parse or has the wrong shape"),
     "entry-injection": (WARNING, "text that reads like a prompt injection, or invisible controls"),
+    "cut-correction": (
+        WARNING,
+        "an entry past the cut restates or corrects one before it, so the agent acts on the "
+        "stale one",
+    ),
     "path-escape": (ERROR, "a reference or link that leads outside the root"),
     "fence-unclosed": (WARNING, "a ``` or ~~~ code fence that is never closed"),
     "unreadable": (ERROR, "not UTF-8, binary, or over the size limit"),

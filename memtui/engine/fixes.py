@@ -55,6 +55,12 @@ Planner = Callable[[str, Any, Finding, tuple[str, ...]], Fix]
 _PLANNERS: dict[tuple[str, str], Planner] = {}
 
 
+# The engine's own fixes, for the codes of its rules over every layout (a finding of
+# one of these carries the layout it was found in): code -> "module:planner", imported
+# when asked.
+ENGINE: dict[str, str] = {"cut-correction": "memtui.engine.cut_correction_fix:plan"}
+
+
 def register(layout: str, code: str, planner: Planner) -> None:
     """A hook beside Layout.fixes(): `planner` fixes that layout's findings of `code`."""
     _PLANNERS[(layout, code)] = planner
@@ -71,6 +77,11 @@ def _planner(finding: Finding) -> Planner | None:
             got = layout(name).fixes().get(finding.code)
         except KeyError:  # a layout that is not registered (any more)
             return None
+    if got is None and finding.code in ENGINE:
+        from importlib import import_module
+
+        module, _, attr = ENGINE[finding.code].partition(":")
+        got = getattr(import_module(module), attr)
     return got
 
 
@@ -78,7 +89,7 @@ def _every() -> list[tuple[str, str]]:
     """(layout, code) of every fix there is (imports every layout)."""
     from memtui.engine.layouts import registry
 
-    pairs = set(_PLANNERS)
+    pairs = set(_PLANNERS) | {("any layout", code) for code in ENGINE}
     for name, lay in registry().items():
         pairs.update((name, code) for code in lay.fixes())
     return sorted(pairs)

@@ -7,7 +7,7 @@ import datetime as dt
 import gc
 import os
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -205,21 +205,23 @@ def _open(
         raise StoreError(no_layout(root))
     _unread_known(reader, tuple(data))
     reader.findings.layout = None
-    rank = {level: i for i, level in enumerate(LEVELS)}
-    findings = sorted(
-        reader.findings.items,
-        key=lambda f: (rank[f.level], f.file or "", f.line or 0, f.code),
-    )
-    return Store(
+    store = Store(
         root=root,
         layouts=tuple(data),
         files=tuple(scan.files),
         texts=MappingProxyType(reader.texts),
         unreadable=MappingProxyType(reader.unreadable),
         data=MappingProxyType(data),
-        findings=tuple(findings),
+        findings=(),
         config=config,
         today=reader.today,
         memo=MappingProxyType(reader.memo or {}),
         escaped=escaped,
     )
+    # the rules over what each layout's agent loads (its context, made from the snapshot)
+    from memtui.engine.cut_correction import findings as cut_corrections
+
+    found = [*reader.findings.items, *cut_corrections(store)]
+    rank = {level: i for i, level in enumerate(LEVELS)}
+    found.sort(key=lambda f: (rank[f.level], f.file or "", f.line or 0, f.code))
+    return replace(store, findings=tuple(found))

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from memtui.engine.ops.replace import EditedText
     from memtui.engine.queue import QueueItem, QueuePreview
     from memtui.engine.reader import StoreReader
+    from memtui.engine.statements import Statement
     from memtui.engine.store import Store
     from memtui.engine.timeline import Timeline
     from memtui.engine.write.transaction import Receipt, Transaction
@@ -182,6 +183,15 @@ class Layout(Detection):
 
         got = (whole_or_cut(store, rel, cap) for rel, cap in self.loads)
         return [c for c in got if c is not None]
+
+    def statements(self, store: Store, data: Any, rel: str) -> list[Statement]:
+        """What `rel` tells the agent, one statement at a time, in file order: what the
+        cut-correction rule compares across the file's cut (engine.cut_correction) and
+        moves. By default each line with text (engine.statements.by_line)."""
+        from memtui.engine.statements import by_line
+
+        tf = store.texts.get(rel)
+        return by_line(tf.text) if tf is not None else []
 
     def demo(self, sink: Sink, rng: random.Random, size: int, today: dt.date) -> dict[str, int]:
         """Write its part of `memtui demo` through `sink` (its own subfolder unless it

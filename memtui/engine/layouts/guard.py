@@ -65,6 +65,7 @@ FALLBACK: dict[str, Callable[[], Any]] = {
     "file_of": lambda: None,
     "outline": list,
     "context": list,
+    "statements": list,
     "demo": dict,
 }
 RAISES: dict[str, type[MemtuiError]] = {

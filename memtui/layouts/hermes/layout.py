@@ -30,6 +30,7 @@ from memtui.layouts.hermes.ids import (
 if TYPE_CHECKING:
     from memtui.engine.queue import QueueItem, QueuePreview
     from memtui.engine.reader import StoreReader
+    from memtui.engine.statements import Statement
     from memtui.engine.store import Store
     from memtui.engine.write.transaction import Receipt
 
@@ -96,19 +97,30 @@ class Hermes(HermesDetection, Layout):
             block = rules.render_block(mf.target, shown, mf.limit)
             if block is None:
                 continue
-            first = None
+            first = last = None
             note = f"frozen into the system prompt at session start, with its gauge ({name})"
             if block.omitted is not None:
                 head, gone = block.omitted
-                first = rules.line_at(rules.join(shown), head)
+                joined = rules.join(shown)
+                first = rules.line_at(joined, head)
+                # the tail is given again from the line after the one it starts inside
+                tail = head + gone
+                last = rules.line_at(joined, tail) - (joined[tail - 1] == "\n")
                 note = (
                     f"{name} is past Hermes' render cap: {gone:,} characters from line {first} "
                     "on are left out of the prompt (the head and the tail are kept)"
                 )
             lines = block.text.count("\n") + 1
             note += f"; {rules.alongside(loading.provider)}" if loading.provider else ""
-            out.append(ContextFile(mf.rel, block.text, first, lines, note))
+            out.append(ContextFile(mf.rel, block.text, first, lines, note, last))
         return out
+
+    def statements(self, store: Store, data: Any, rel: str) -> list[Statement]:
+        """Its entries, each with the `§` separator it moves with."""
+        from memtui.engine.statements import separated
+
+        mf = next((mf for mf in data.files if mf.rel == rel), None)
+        return separated(mf.tf.text, [(p.start, p.stop) for p in mf.pieces]) if mf else []
 
     # --- ops ---------------------------------------------------------------------
 

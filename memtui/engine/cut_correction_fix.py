@@ -1,0 +1,64 @@
+"""The quick fix for cut-correction (engine.cut_correction): the newer statement, past
+the cut, takes the older's place above it, and leaves its own.
+
+The older is not kept in the file: swapped past the cut it would still be memory the
+agent writes after and may load again once the file shrinks, and this rule, taking the
+later line for the newer, would then read it as a correction of the newer. Nor is it
+archived: what a layout's archive holds and how it restores is each layout's own (an
+OpenClaw workspace has none). It stays in memtui's snapshot of the file, which
+`memtui undo` puts back byte for byte, as every change's."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from memtui.engine.cut_correction import CODE, Correction, corrections
+from memtui.engine.fixes import Fix, read_checked, where
+from memtui.engine.ops.common import Refused
+
+if TYPE_CHECKING:
+    from memtui.engine.fix_batch import Batch
+    from memtui.engine.model import Finding
+
+Edit = tuple[int, int, int]  # (start, stop, length put there) in the text as it was
+
+
+def plan(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -> Fix:
+    found = [c for c in corrections(store, finding.file) if c.newer.line == finding.line]
+    if not found:
+        raise Refused(
+            f"{where(finding)}: no {CODE} there in this snapshot; nothing was changed: check again"
+        )
+    c = found[0]
+    title = (
+        f"put line {c.newer.line} of {c.file} (past the cut) in place of line "
+        f"{c.older.line}, the older, which stays in memtui's history (`memtui undo`)"
+    )
+    details = {"code": CODE, "file": c.file, "older": c.older.line, "newer": c.newer.line}
+    return Fix(finding, title, root, f"fix-{CODE}", lambda b: _move(b, store, c), details)
+
+
+def _move(batch: Batch, store: Any, c: Correction) -> str:
+    tf = read_checked(batch, store, c.file)
+    done: list[Edit] = batch.__dict__.setdefault("cut_edits", {}).setdefault(c.file, [])
+    text = tf.text
+    newer = store.texts[c.file].text[c.newer.start : c.newer.stop]
+    edits = [(c.older.start, c.older.stop, newer), (*c.newer.gone, "")]
+    for start, stop, put in sorted(edits, reverse=True):  # the later first: no offset moves
+        at, to = _now(done, start), _now(done, stop)
+        text = text[:at] + put + text[to:]
+    done += [(start, stop, len(put)) for start, stop, put in edits]
+    batch.write(c.file, tf.encode(text))
+    return f"{c.file}: line {c.newer.line} put in place of line {c.older.line}"
+
+
+def _now(done: list[Edit], pos: int) -> int:
+    """Where `pos` of the text as checked is once the earlier fixes of this run have
+    changed the file (Refused when one of them changed the text around it)."""
+    shift = 0
+    for start, stop, put in done:
+        if start < pos < stop:
+            raise Refused("an earlier fix of this run changed this line: fix them one by one")
+        if pos >= stop:
+            shift += put - (stop - start)
+    return pos + shift
