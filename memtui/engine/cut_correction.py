@@ -20,6 +20,7 @@ later in the file (agents append)."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -104,22 +105,39 @@ def _in_file(cf: ContextFile, text: str, said: list[Statement], layout: str) -> 
             unloaded.append(st)  # one astride the cut is neither: partly given
     if not loaded or not unloaded:
         return []
-    words = {st: _words(text[st.start : st.stop], st.when) for st in (*loaded, *unloaded)}
-    by_key: dict[tuple[str, str], list[Statement]] = {}
-    for st in loaded:
-        if len(words[st]) >= 2:
-            by_key.setdefault((words[st][0], words[st][1]), []).append(st)
+    said_as: dict[tuple[str, str | None], tuple[str, ...]] = {}  # a text said again: once
+    words = {}
+    for st in (*loaded, *unloaded):
+        key = (text[st.start : st.stop], st.when)
+        words[st] = said_as.get(key) or said_as.setdefault(key, _words(*key))
+    judged: dict[tuple[tuple[str, ...], tuple[str, ...]], str | None] = {}
+    # the loaded ones by their words, sorted: those a statement may correct share its
+    # first quarter (a subject outweighs its value and any shared ending), found by bisection
+    heads = sorted((words[st], st.line, st) for st in loaded)
+    keys = [w for w, _line, _st in heads]
     out: list[Correction] = []
     taken: set[Statement] = set()  # an older statement is replaced by one newer only
     for new in reversed(unloaded):  # the last written first: it is the newest
         w = words[new]
-        for old in by_key.get((w[0], w[1]), []) if len(w) >= 2 else []:
-            subject = _corrects(words[old], w) if old not in taken else None
+        if len(w) < 3:  # no subject, separator and value
+            continue
+        k = max(2, len(w) // 4)
+        found = []
+        at = bisect_left(keys, w[:k])
+        while at < len(keys) and keys[at][:k] == w[:k]:
+            _w, _line, old = heads[at]
+            at += 1
+            pair = (words[old], w)
+            if old in taken:
+                continue
+            subject = judged[pair] if pair in judged else judged.setdefault(pair, _corrects(*pair))
             newer = _newer(old, new) if subject is not None else ""
             if subject is not None and newer:
-                taken.add(old)
-                out.append(Correction(cf.file, layout, old, new, subject, newer))
-                break
+                found.append(Correction(cf.file, layout, old, new, subject, newer))
+        if found:
+            first = min(found, key=lambda c: c.older.line)
+            taken.add(first.older)
+            out.append(first)
     return sorted(out, key=lambda c: c.newer.line)
 
 
