@@ -163,7 +163,7 @@ def test_an_older_statement_past_the_cut_by_its_date_is_no_correction(tmp_path: 
     ],
 )
 def test_same_subject_with_another_value_is_a_correction(old: str, new: str) -> None:
-    assert _corrects(_words(old, None), _words(new, None)) is not None
+    assert _corrects(_words(old, None), _words(new, None))
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,10 @@ that ends the shared beginning; they share that beginning and any ending, and di
 in one run of words between, no word of it shared ("deploy target is staging" and
 "deploy target is prod"). Not this finding: the same value (a duplicate), one saying
 more than the other (an addition), a spelling (the differing runs alike), two things
-differing, a value longer than what the two share (two remarks under one key), an
-ending shared past the value longer than the subject (one template filled twice).
+differing, a value as long as what the two share (two remarks under one key), an
+ending shared past the value longer than the subject (one template filled twice), a
+subject of one word (four CJK characters make two), and a key the file says three
+times or more (Website:, 用户状态：, a field each record of the file repeats).
 
 Which is newer: by the dates the statements carry when both carry one (an older
 statement past the cut is no correction: the agent already has the newer), else the
@@ -31,8 +33,11 @@ if TYPE_CHECKING:
     from memtui.engine.store import Store
 
 CODE = "cut-correction"
-# words (a CJK character is one), and the separators that end a subject
-_TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]|[^\W_]+|->|=>|[:：=→]", re.UNICODE)
+# words (a CJK character is one), and the separators that end a subject (a URL's colon is
+# none)
+_TOKEN = re.compile(
+    r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]|[^\W_]+|->|=>|:(?!//)|[：=→]", re.UNICODE
+)
 _KEY_END = frozenset(
     {":", "：", "=", "→", "->", "=>", "is", "are", "was", "were", "是", "为", "為"}
 )
@@ -110,7 +115,8 @@ def _in_file(cf: ContextFile, text: str, said: list[Statement], layout: str) -> 
     for st in (*loaded, *unloaded):
         key = (text[st.start : st.stop], st.when)
         words[st] = said_as.get(key) or said_as.setdefault(key, _words(*key))
-    judged: dict[tuple[tuple[str, ...], tuple[str, ...]], str | None] = {}
+    judged: dict[tuple[tuple[str, ...], tuple[str, ...]], int | None] = {}
+    every = sorted(set(words.values()))  # for how often the file says a key
     # the loaded ones by their words, sorted: those a statement may correct share its
     # first quarter (a subject outweighs its value and any shared ending), found by bisection
     heads = sorted((words[st], st.line, st) for st in loaded)
@@ -130,9 +136,10 @@ def _in_file(cf: ContextFile, text: str, said: list[Statement], layout: str) -> 
             pair = (words[old], w)
             if old in taken:
                 continue
-            subject = judged[pair] if pair in judged else judged.setdefault(pair, _corrects(*pair))
-            newer = _newer(old, new) if subject is not None else ""
-            if subject is not None and newer:
+            key = judged[pair] if pair in judged else judged.setdefault(pair, _corrects(*pair))
+            newer = _newer(old, new) if key is not None else ""
+            if key is not None and newer and _said(every, w[:key]) <= 2:
+                subject = " ".join(x for x in w[: key - 1] if x not in _KEY_END)[:60]
                 found.append(Correction(cf.file, layout, old, new, subject, newer))
         if found:
             first = min(found, key=lambda c: c.older.line)
@@ -159,8 +166,17 @@ def _words(text: str, when: str | None) -> tuple[str, ...]:
     return tuple(_TOKEN.findall(_LINK_TARGET.sub(" ", text).lower()))
 
 
-def _corrects(a: tuple[str, ...], b: tuple[str, ...]) -> str | None:
-    """The subject both speak of when `b` gives it another value than `a`; else None."""
+def _said(every: list[tuple[str, ...]], key: tuple[str, ...]) -> int:
+    """How many different statements of the file begin with `key` (up to 3)."""
+    at, n = bisect_left(every, key), 0
+    while at < len(every) and every[at][: len(key)] == key and n < 3:
+        at, n = at + 1, n + 1
+    return n
+
+
+def _corrects(a: tuple[str, ...], b: tuple[str, ...]) -> int | None:
+    """When `b` gives another value than `a` to the subject both speak of: how many words
+    their key is (the subject and its separator); else None."""
     from rapidfuzz.distance import Indel
 
     most = min(len(a), len(b))
@@ -173,7 +189,7 @@ def _corrects(a: tuple[str, ...], b: tuple[str, ...]) -> str | None:
     va, vb = a[head : len(a) - tail], b[head : len(b) - tail]
     if not va or not vb or set(va) & set(vb):
         return None  # the same value, one saying more, or two things differing
-    if max(len(va), len(vb)) > max(head + tail, _NEAR) or tail > head:
+    if max(len(va), len(vb)) > max(head + tail - 1, _NEAR) or tail > head:
         # the value outweighs what they share (two remarks, not one fact), or what they
         # share after it outweighs their subject (one template filled in twice)
         return None
@@ -181,14 +197,15 @@ def _corrects(a: tuple[str, ...], b: tuple[str, ...]) -> str | None:
     if not ends:
         return None
     subject = [w for w in a[: ends[-1]] if w not in _KEY_END]
-    if sum(1 for w in subject if not w.isdigit()) < 1 or _weight(subject) < 4:
-        return None
+    if _weight(subject) < 4:
+        return None  # a one-word key (Status:, 状态：) is a field each record repeats
     one, other = " ".join(va), " ".join(vb)
     if min(len(one), len(other)) >= 5 and Indel.normalized_similarity(one, other) >= _SPELLING:
         return None
-    return " ".join(subject)[:60]
+    return ends[-1] + 1
 
 
 def _weight(words: list[str]) -> int:
-    """How much a subject says: its letters, a CJK character counting two."""
-    return sum(len(w) * (2 if ord(w[0]) >= 0x3040 else 1) for w in words)
+    """How much a subject says, in half words: a word two (a number none), a CJK
+    character one (a CJK word is two characters or so)."""
+    return sum(1 if ord(w[0]) >= 0x3040 and len(w) == 1 else 0 if w.isdigit() else 2 for w in words)
