@@ -145,11 +145,8 @@ def test_an_older_statement_past_the_cut_by_its_date_is_no_correction(tmp_path: 
     assert cut_corrections(root) == []
     lines = [f"- 2026-03-01 {STALE}", *filler(205), f"- 2026-05-01 {FRESH}"]
     root = write_tree(tmp_path / "t", {"MEMORY.md": "\n".join(lines) + "\n"})
-    [(_file, line, _layout)] = cut_corrections(root)
-    assert line == 207
-    assert "dated 2026-05-01" in open_store(root, today=TODAY_DATE).findings[-1].message or any(
-        "dated 2026-05-01" in f.message for f in open_store(root, today=TODAY_DATE).findings
-    )
+    [found] = [f for f in open_store(root).findings if f.code == "cut-correction"]
+    assert found.line == 207 and "dated 2026-05-01, the other 2026-03-01" in found.message
 
 
 @pytest.mark.parametrize(
@@ -217,4 +214,33 @@ def test_the_fix_is_refused_when_the_file_changed_since_the_check(tmp_path: Path
     before = memory(root)
     with pytest.raises(fixes.Refused, match="changed since it was checked"):
         fixes.plan(store, finding).run(dry_run=False)
+    assert memory(root) == before
+
+
+def test_every_correction_of_a_file_is_fixed_in_one_operation(tmp_path: Path) -> None:
+    tz_old, tz_new = "User's timezone: UTC+8", "User's timezone: UTC+1"
+    lines = [f"- {STALE}", f"- {tz_old}", *filler(205), f"- {tz_new}", f"- {FRESH}"]
+    root = write_tree(tmp_path / "s", {"MEMORY.md": "\n".join(lines) + "\n"})
+    before = memory(root)
+    store = open_store(root, today=TODAY_DATE)
+    found = fixes.find_findings(store, "cut-correction")
+    assert [f.line for f in found] == [208, 209]
+    fixes.apply(fixes.plan_all(store, found), dry_run=False)
+    text = (root / "MEMORY.md").read_text()
+    expect = [f"- {FRESH}", f"- {tz_new}", *filler(205)]
+    assert text == "\n".join(expect) + "\n"
+    undo(root)
+    assert memory(root) == before
+
+
+def test_memtui_fix_shows_the_move_then_applies_it_and_undo_takes_it_back(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "s", claude())
+    before = memory(root)
+    dry = run_cli("fix", "--store", str(root), "MEMORY.md:207")
+    assert dry.returncode == 0, dry.stderr
+    assert f"+- [Deploy](deploy.md) — {FRESH}" in dry.stdout and memory(root) == before
+    done = run_cli("fix", "--store", str(root), "MEMORY.md:207", "--apply")
+    assert done.returncode == 0, done.stderr
+    assert STALE not in (root / "MEMORY.md").read_text()
+    assert run_cli("undo", "--store", str(root)).returncode == 0
     assert memory(root) == before
