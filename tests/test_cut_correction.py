@@ -94,7 +94,7 @@ def test_a_correction_past_the_cut_is_found_at_its_line(tmp_path: Path, case: st
     found = [f for f in store.findings if f.code == "cut-correction"]
     assert [(f.file, f.line) for f in found] == [(rel, line_of(text, FRESH))]
     assert found[0].level == "warning" and found[0].layout in store.layouts
-    assert f"than line {line_of(text, STALE)}" in found[0].message
+    assert f"about 'deploy target' than line {line_of(text, STALE)}" in found[0].message
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

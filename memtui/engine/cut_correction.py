@@ -139,7 +139,7 @@ def _in_file(cf: ContextFile, text: str, said: list[Statement], layout: str) -> 
             key = judged[pair] if pair in judged else judged.setdefault(pair, _corrects(*pair))
             newer = _newer(old, new) if key is not None else ""
             if key is not None and newer and _said(every, w[:key]) <= 2:
-                subject = " ".join(x for x in w[: key - 1] if x not in _KEY_END)[:60]
+                subject = _shown([x for x in w[: key - 1] if x not in _KEY_END])
                 found.append(Correction(cf.file, layout, old, new, subject, newer))
         if found:
             first = min(found, key=lambda c: c.older.line)
@@ -203,6 +203,15 @@ def _corrects(a: tuple[str, ...], b: tuple[str, ...]) -> int | None:
     if min(len(one), len(other)) >= 5 and Indel.normalized_similarity(one, other) >= _SPELLING:
         return None
     return ends[-1] + 1
+
+
+def _shown(subject: list[str]) -> str:
+    """The subject in words, once: a Markdown link's text and its hook often both begin
+    with it ("[Deploy](…) — deploy target is …")."""
+    said = next(
+        (i for i in range(len(subject) // 2, 0, -1) if subject[:i] == subject[i : 2 * i]), 0
+    )
+    return " ".join(subject[said:])[:60]
 
 
 def _weight(words: list[str]) -> int:
