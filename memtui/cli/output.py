@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
+from memtui.i18n import Msg, tr
 from memtui.sanitize import json_escaped, printable
 
 
@@ -59,6 +60,13 @@ def emit_json(data: Any) -> None:
     import json
 
     sys.stdout.write(json_escaped(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
+
+
+def said(exc: BaseException) -> str:
+    """An error's message in the reader's language: the engine's Msg by its template
+    (memtui.i18n.tr), any other as str() gives it."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return tr(first) if isinstance(first, Msg) else str(exc)
 
 
 def warn(text: str) -> None:
