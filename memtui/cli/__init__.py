@@ -120,12 +120,14 @@ class _Version(argparse.Action):
 
 
 def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
+    from memtui.cli.help_format import CellHelpFormatter
     from memtui.cli.language import add_option as add_lang_option
     from memtui.cli.store_arg import add_positional_paths
     from memtui.engine.detection import default_said
 
     parser = argparse.ArgumentParser(
         prog="memtui",
+        formatter_class=CellHelpFormatter,
         description=_("Browse and curate the long-term memory LLM agents keep as files."),
         epilog=_(
             "`memtui [PATH] [--read-only]` opens the app; `memtui demo` opens it on a sample."
@@ -164,8 +166,15 @@ class _Verbs:
     def add_parser(self, name: str, more: str = "", **kwargs: Any) -> argparse.ArgumentParser:
         text = _(VERB_TABLE[name][2])  # a verb not in the table is a bug: KeyError
         kwargs.setdefault("description", text + more)
+        kwargs.setdefault("formatter_class", _help_format())
         made: argparse.ArgumentParser = self.action.add_parser(name, help=text, **kwargs)
         return made
+
+
+def _help_format() -> type[argparse.HelpFormatter]:
+    from memtui.cli.help_format import CellHelpFormatter
+
+    return CellHelpFormatter
 
 
 def main(argv: Sequence[str] | None = None) -> int:
