@@ -43,7 +43,7 @@ def known(lang: str) -> bool:
 def start(args: list[str]) -> list[str]:
     """Speak the language asked for from now on; the line without `--lang`."""
     lang, rest = take(args)
-    bad = lang is not None and not known(lang)
+    bad = lang is not None and not (lang and known(lang))
     i18n.use(i18n.choose(None if bad else lang))  # a refusal in the environment's language
     if bad:
         said = i18n._("--lang {lang}: memtui speaks {languages}") if lang else None
