@@ -1,10 +1,12 @@
 """The zh_CN catalogue kept in step with the source, by Babel's own extraction.
 
     .venv/bin/python scripts/catalogue.py update   # new msgids added (empty), unused dropped
+    .venv/bin/python scripts/catalogue.py compile  # the .mo now, as the build makes it
     .venv/bin/python scripts/catalogue.py check    # what tests/test_i18n_catalogue.py fails on
 
 Extraction follows babel.cfg (keywords _, N_, ngettext:1,2, msg); then translate the
-empty msgstr in memtui/locale/zh_CN/LC_MESSAGES/memtui.po. The build compiles the .mo.
+empty msgstr in memtui/locale/zh_CN/LC_MESSAGES/memtui.po, then compile (or reinstall:
+the build compiles the .mo; the tests compile it afresh too).
 """
 
 from __future__ import annotations
@@ -74,9 +76,24 @@ def _where(message) -> str:
     return ", ".join(f"{f}:{n}" for f, n in message.locations[:2])
 
 
+def compile_mo() -> None:
+    """The build's own compilation (hatch_build.py), into the source tree."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("hatch_build", REPO / "hatch_build.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    for mo in build.compile_catalogues(REPO):
+        print(f"compiled {mo}")
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["update"]:
         update()
+        return 0
+    if argv[:1] == ["compile"]:
+        compile_mo()
         return 0
     if argv[:1] == ["check"]:
         found = problems(read(), extract())

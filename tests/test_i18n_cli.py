@@ -191,3 +191,31 @@ def test_argparse_counts_arguments_in_chinese():
 
     i18n.use("zh_CN")
     assert expected(2) % 2 == "需要 2 个参数值"
+
+
+def test_serve_starts_each_tabs_app_in_the_language_it_speaks(capsys, monkeypatch, dsh):
+    import textual_serve.server
+
+    started: list[str] = []
+
+    class Server:
+        def __init__(self, command: str, **_options: object) -> None:
+            started.append(command)
+
+        def serve(self) -> None:
+            pass
+
+    monkeypatch.setattr(textual_serve.server, "Server", Server)
+    assert main(["--lang", "zh_CN", "serve", "--store", str(dsh)]) == 0
+    assert started[0].endswith(f"{dsh} --lang zh_CN")
+    assert capsys.readouterr().out == f"正在 http://127.0.0.1:8000 上提供 {dsh}（按 Ctrl+C 停止）\n"
+
+
+def test_the_editors_failure_is_said_in_chinese(capsys, monkeypatch, dsh):
+    monkeypatch.setenv("EDITOR", "false")
+    monkeypatch.delenv("VISUAL", raising=False)
+    code, _out, err = run(capsys, "--lang", "zh_CN", "edit", "--store", str(dsh), "fact:A")
+    assert (code, err) == (1, "memtui: 编辑器以状态 1 退出；未做任何修改\n")
+    assert run(capsys, "edit", "--store", str(dsh), "fact:A")[2] == (
+        "memtui: the editor exited with status 1; nothing changed\n"
+    )
