@@ -58,6 +58,13 @@ def use(lang: str) -> None:
     )
 
 
+def compiled(lang: str) -> bool:
+    """Whether `lang`'s catalogue is compiled (the build makes the .mo from the .po; a
+    source tree that was never installed has none, and speaks English)."""
+    lang = _known(lang)
+    return lang == "en" or (LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file()
+
+
 def language() -> str:
     """The language in use ("en" or one of LANGUAGES)."""
     return _language

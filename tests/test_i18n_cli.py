@@ -219,3 +219,12 @@ def test_the_editors_failure_is_said_in_chinese(capsys, monkeypatch, dsh):
     assert run(capsys, "edit", "--store", str(dsh), "fact:A")[2] == (
         "memtui: the editor exited with status 1; nothing changed\n"
     )
+
+
+def test_a_missing_compiled_catalogue_is_said_and_english_spoken(
+    capsys, monkeypatch, dsh, tmp_path
+):
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path / "no-locale")
+    code, out, err = run(capsys, "--lang", "zh_CN", "check", str(dsh))
+    assert code == 0 and out.splitlines()[-1] == "0 errors, 2 warnings, 0 info"
+    assert err.startswith("memtui: no compiled catalogue for zh_CN in ")

@@ -52,6 +52,15 @@ def start(args: list[str]) -> list[str]:
                 lang=lang, languages=", ".join(SPOKEN)
             )
         )
+    if not i18n.compiled(i18n.language()):  # English it is, but not silently
+        from memtui.cli.output import warn
+
+        warn(
+            i18n._(
+                "no compiled catalogue for {lang} in {folder}: speaking English "
+                "(pip install -e . or scripts/catalogue.py compile makes it)"
+            ).format(lang=i18n.language(), folder=i18n.LOCALE_DIR)
+        )
     # argparse looks its words up through these two names of its module, at each use
     argparse._ = i18n._  # type: ignore[attr-defined]
     argparse.ngettext = i18n.ngettext  # type: ignore[attr-defined]
