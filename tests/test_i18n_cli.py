@@ -228,3 +228,20 @@ def test_a_missing_compiled_catalogue_is_said_and_english_spoken(
     code, out, err = run(capsys, "--lang", "zh_CN", "check", str(dsh))
     assert code == 0 and out.splitlines()[-1] == "0 errors, 2 warnings, 0 info"
     assert err.startswith("memtui: no compiled catalogue for zh_CN in ")
+
+
+def test_the_stores_table_aligns_a_chinese_path_by_cells():
+    from rich.cells import cell_len
+
+    from memtui.engine.stores import FoundStore, table
+
+    found = [
+        FoundStore("/m/项目/memory", "/m/项目/memory", ("dsh",), 2, 900, 0, 1),
+        FoundStore("/m/notes/memory", "/m/notes/memory", ("claude",), 12, 2048, 1, 0),
+    ]
+    rows = table(found)
+    # each column ends in the same cell on every row (numbers right-aligned)
+    assert len({cell_len(row) for row in rows}) == 1
+    assert [cell_len(row.split("  dsh")[0]) for row in rows[1:2]] == [
+        cell_len(rows[2].split("  claude")[0])
+    ]
