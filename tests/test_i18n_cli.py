@@ -245,3 +245,16 @@ def test_the_stores_table_aligns_a_chinese_path_by_cells():
     assert [cell_len(row.split("  dsh")[0]) for row in rows[1:2]] == [
         cell_len(rows[2].split("  claude")[0])
     ]
+
+
+def test_chinese_wraps_between_characters_never_before_a_closing_mark():
+    from rich.cells import cell_len
+
+    from memtui.cli.help_format import wrap
+
+    text = "修复所需的选择：要归档的项（可重复给出多个），悬空指针用 remove|create"
+    for width in range(6, 40):
+        rows = wrap(text, width)
+        assert "".join(rows).replace(" ", "") == text.replace(" ", "")
+        assert all(cell_len(row) <= width or row == "remove|create" for row in rows)
+        assert not any(row[0] in "，。：）" or row[-1] == "（" for row in rows)
