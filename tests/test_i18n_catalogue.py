@@ -43,10 +43,14 @@ def po():
 
 
 def _pairs(message) -> list[tuple[str, str]]:
-    """(source, translation) of each form."""
+    """(source, translation) of each form. Chinese has one form for every count: its
+    source is the English plural (`These {n} files`, not `This file`)."""
     ids = message.id if isinstance(message.id, tuple | list) else (message.id,)
     strings = message.string if isinstance(message.string, tuple | list) else (message.string,)
-    return [(ids[min(i, len(ids) - 1)], s) for i, s in enumerate(strings)]
+    return [
+        (ids[-1] if len(strings) == 1 else ids[min(i, len(ids) - 1)], s)
+        for i, s in enumerate(strings)
+    ]
 
 
 def test_every_marked_string_has_a_chinese_translation_and_every_entry_is_used(extracted, po):

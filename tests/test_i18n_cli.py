@@ -59,7 +59,7 @@ def test_lang_makes_the_help_chinese_argparse_words_included(capsys, locale):
 
 def test_lang_after_the_verb_and_as_lang_equals(capsys, locale, dsh):
     assert run(capsys, "check", str(dsh), "--lang", "zh_CN")[1].splitlines()[-1] == (
-        "0 个错误, 2 个警告, 0 条提示"
+        "0 个错误, 2 个警告, 0 个提示"
     )
     assert run(capsys, "check", "--lang=zh-CN", str(dsh))[1].splitlines()[1].startswith("警告 ")
 
@@ -120,7 +120,7 @@ def test_check_text_is_chinese_with_codes_files_and_store_words_as_they_are(caps
     assert code == 0
     assert lines[0] == f"{dsh}  (dsh)"
     assert lines[1].startswith("警告     facts.md:5  fact-duplicate  ")
-    assert lines[-1] == "0 个错误, 2 个警告, 0 条提示"
+    assert lines[-1] == "0 个错误, 2 个警告, 0 个提示"
 
 
 def test_check_text_is_english_as_before(capsys, dsh):

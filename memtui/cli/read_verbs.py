@@ -152,8 +152,8 @@ def _counted(level: str, n: int) -> str:
         text = ngettext("{n} error", "{n} errors", n)
     elif level == "warning":
         text = ngettext("{n} warning", "{n} warnings", n)
-    else:
-        text = ngettext("{n} info", "{n} info", n)
+    else:  # no plural in English
+        text = _("{n} info")
     return text.format(n=f"{n:,}")
 
 
