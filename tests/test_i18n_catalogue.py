@@ -100,6 +100,15 @@ def test_store_words_in_a_message_stay_as_written(po):
     assert po.get("only open events (状态 待跟进)").string.endswith("（状态 待跟进）")
 
 
+def test_the_header_is_one_and_says_chinese_has_one_plural_form(po):
+    """A merge of catalogues by plain msgcat marks a header that differs fuzzy: the .mo
+    then has no Plural-Forms and `2 errors` falls back to English (merge with
+    `msgcat --use-first`)."""
+    assert not po.fuzzy
+    assert po.plural_forms == "nplurals=1; plural=0;"
+    assert "#-#-#-#" not in PO.read_text("utf-8")
+
+
 def test_the_header_keeps_the_glossary(po):
     header = PO.read_text("utf-8").split('msgid ""', 1)[0]
     for term in ("记忆库", "候选", "待审", "归档", "快照", "问题", "条目", "撤销", "Agent"):
