@@ -43,7 +43,8 @@ def report(args: argparse.Namespace, receipts: list[Any]) -> int:
             if args.dry_run and change.action == "write":
                 sys.stdout.write(_diff(change))
     for r in refused:
-        warn(_("refused {id}: {why}").format(id=r.get("id"), why=tr(r.get("reason") or "")))
+        why = r.get("reason")  # the engine's Msg, said in the reader's language
+        warn(_("refused {id}: {why}").format(id=r.get("id"), why=tr(why) if why else why))
     if refused:
         n = len(refused)
         warn(
