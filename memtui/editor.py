@@ -12,6 +12,8 @@ import shlex
 import subprocess
 import tempfile
 
+from memtui.i18n import msg
+
 
 class EditorFailed(Exception):
     """The editor gave no text back (it failed, or its file cannot be read); nothing changed."""
@@ -37,16 +39,23 @@ def run_editor(text: str, name: str, limit: int | None = None) -> str:
         try:
             done = subprocess.run([*shlex.split(editor), path], check=False)
         except (OSError, ValueError) as exc:  # ValueError: unbalanced quotes in the command
-            raise EditorNotRun(f"cannot run the editor {editor!r}: {exc}") from None
+            raise EditorNotRun(
+                msg("cannot run the editor {editor}: {error}", editor=repr(editor), error=str(exc))
+            ) from None
         if done.returncode != 0:
-            raise EditorFailed(f"the editor exited with status {done.returncode}; nothing changed")
+            raise EditorFailed(
+                msg(
+                    "the editor exited with status {status}; nothing changed",
+                    status=done.returncode,
+                )
+            )
         from memtui.engine.config import Thresholds
         from memtui.engine.inputs import InputError, read_input
 
         try:
             return read_input(path, limit or Thresholds().max_file_bytes, "the edited text")
         except InputError as exc:
-            raise EditorFailed(str(exc)) from None
+            raise EditorFailed(*exc.args) from None  # its message as made (a Msg translates)
     finally:
         with contextlib.suppress(OSError):
             os.unlink(path)

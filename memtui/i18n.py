@@ -17,16 +17,29 @@ from __future__ import annotations
 
 import gettext
 import os
-from pathlib import Path
 from typing import Any
 
 DOMAIN = "memtui"
-LOCALE_DIR = Path(__file__).parent / "locale"
+_LOCALE = os.path.join(os.path.dirname(__file__), "locale")
 # the languages memtui has a catalogue for, besides English (the source text)
 LANGUAGES = ("zh_CN",)
 
 _catalogue: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
+
+
+def __getattr__(name: str) -> Any:
+    """LOCALE_DIR, the catalogues' folder as a Path, made when asked for: importing
+    pathlib would cost every `memtui search` a few milliseconds."""
+    if name == "LOCALE_DIR":
+        from pathlib import Path
+
+        return Path(_LOCALE)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _locale_dir() -> str:
+    return str(globals().get("LOCALE_DIR", _LOCALE))  # a test may set LOCALE_DIR
 
 
 def choose(lang: str | None = None, environ: Any = None) -> str:
@@ -54,7 +67,16 @@ def use(lang: str) -> None:
         _catalogue = gettext.NullTranslations()
         return
     _catalogue = gettext.translation(
-        DOMAIN, localedir=LOCALE_DIR, languages=[_language], fallback=True
+        DOMAIN, localedir=_locale_dir(), languages=[_language], fallback=True
+    )
+
+
+def compiled(lang: str) -> bool:
+    """Whether `lang`'s catalogue is compiled (the build makes the .mo from the .po; a
+    source tree that was never installed has none, and speaks English)."""
+    lang = _known(lang)
+    return lang == "en" or os.path.isfile(
+        os.path.join(_locale_dir(), lang, "LC_MESSAGES", f"{DOMAIN}.mo")
     )
 
 

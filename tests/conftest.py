@@ -86,6 +86,38 @@ def pinned_today():
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def english_from_fresh_catalogues():
+    """Every test starts in English whatever the developer's locale (a test that wants
+    Chinese asks with --lang, LANG or memtui.i18n.use), and the .mo are compiled from
+    the .po now, as the build does (hatch_build.py): a .po edited since the last
+    install is never tested through a stale .mo."""
+    import importlib.util
+
+    from memtui.i18n import choose
+
+    repo = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("hatch_build", repo / "hatch_build.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    build.compile_catalogues(repo)
+    with pytest.MonkeyPatch.context() as patch:
+        for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+            if os.environ.get(var) and choose(os.environ[var]) != "en":
+                patch.setenv(var, "C.UTF-8")
+        yield
+
+
+@pytest.fixture(autouse=True)
+def english_again():
+    """The language a test chose (memtui.i18n.use is process-wide) ends with it."""
+    yield
+    from memtui.i18n import use
+
+    use("en")
+
+
 @pytest.fixture
 def store(tmp_path: Path):
     """A factory: store({"memory.md": "...", ...}) -> root path."""

@@ -32,6 +32,7 @@ HEAVY = (
     "yaml",
     "dataclasses",
     "subprocess",
+    "pathlib",  # ~5 ms: memtui.i18n makes its LOCALE_DIR Path only when asked for
     "memtui.engine.textfile",
     "memtui.engine.model",
     "memtui.engine.reader",

@@ -1,4 +1,5 @@
-"""The wheel, installed non-editable, carries the app's styles and runs headless.
+"""The wheel, installed non-editable, carries the app's styles and runs headless, and
+its build compiled the zh_CN catalogue into it (hatch_build.py).
 
 Built and installed offline: no build isolation (hatchling is in the test extra), no index."""
 
@@ -68,8 +69,20 @@ def test_wheel_ships_the_styles(wheel: Path):
     assert not any(n.startswith("tests/") for n in names)
 
 
-def test_installed_wheel_runs_the_app_headless_with_its_styles(wheel: Path, tmp_path: Path):
-    target = tmp_path / "site"
+def test_wheel_ships_the_catalogue_compiled_from_the_po(wheel: Path):
+    from babel.messages.mofile import read_mo
+
+    mo = "memtui/locale/zh_CN/LC_MESSAGES/memtui.mo"
+    with zipfile.ZipFile(wheel) as whl:
+        assert mo in whl.namelist()
+        catalog = read_mo(whl.open(mo))
+    assert catalog.get("usage: ").string == "用法："
+
+
+@pytest.fixture(scope="module")
+def site(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel installed into a folder of its own (PYTHONPATH), not the checkout."""
+    target = tmp_path_factory.mktemp("site")
     subprocess.run(
         [
             sys.executable,
@@ -87,6 +100,31 @@ def test_installed_wheel_runs_the_app_headless_with_its_styles(wheel: Path, tmp_
         capture_output=True,
         timeout=300,
     )
+    return target
+
+
+def test_installed_wheel_speaks_chinese_from_its_own_catalogue(site: Path, tmp_path: Path):
+    probe = (
+        "import sys, memtui.i18n as i; print(i.LOCALE_DIR, flush=True);"
+        "from memtui.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, "--lang", "zh_CN", "--help"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    where, help_text = done.stdout.split("\n", 1)
+    assert where == str(site / "memtui" / "locale")
+    assert help_text.startswith("用法：memtui")
+    assert "归档一个条目" in help_text
+
+
+def test_installed_wheel_runs_the_app_headless_with_its_styles(site: Path, tmp_path: Path):
+    target = site
     store = write_tree(
         tmp_path / "store",
         {

@@ -10,77 +10,88 @@ from importlib import import_module
 from typing import Any, NoReturn
 
 from memtui.cli.output import warn
+from memtui.i18n import N_, _, tr
 
 # The one verb table: verb -> (the cli module that builds its parser, what it is, its
 # help), in the order `memtui --help` lists them. A "read" verb's call builds its parser
 # alone (a `search` pays for no write verb's imports: it is measured against grep) and
 # ends its process at once (_end); a "write" verb may change files; "tool": the others.
 VERB_TABLE: dict[str, tuple[str, str, str]] = {
-    "open": ("open_verb", "tool", "open the app on a store (the default verb: `memtui [PATH]`)"),
-    "demo": ("demo_verb", "tool", "write a sample store holding every layout"),
+    "open": (
+        "open_verb",
+        "tool",
+        N_("open the app on a store (the default verb: `memtui [PATH]`)"),
+    ),
+    "demo": ("demo_verb", "tool", N_("write a sample store holding every layout")),
     "completion": (
         "completion_verb",
         "tool",
-        "print a shell completion script: verbs, options and the store's entry ids",
+        N_("print a shell completion script: verbs, options and the store's entry ids"),
     ),
     "serve": (
         "serve_verb",
         "tool",
-        "serve the app in a web browser (needs the web extra: pip install 'memtui[web]')",
+        N_("serve the app in a web browser (needs the web extra: pip install 'memtui[web]')"),
     ),
-    "check": ("read_verbs", "read", "report the findings of SPEC §5"),
-    "list": ("read_verbs", "read", "every entry with its id"),
-    "show": ("read_verbs", "read", "one entry or file, exactly as stored"),
-    "search": ("read_verbs", "read", "full-text search, CJK included (smart case)"),
-    "events": ("read_verbs", "read", "the events timeline"),
-    "mood": ("read_verbs", "read", "the mood history, current values and healing-loop guard"),
-    "pending": ("read_verbs", "read", "what agents staged for approval, every queue"),
-    "log": ("read_verbs", "read", "the operations memtui made, newest first (`memtui undo OP`)"),
+    "check": ("read_verbs", "read", N_("report the findings of SPEC §5")),
+    "list": ("read_verbs", "read", N_("every entry with its id")),
+    "show": ("read_verbs", "read", N_("one entry or file, exactly as stored")),
+    "search": ("read_verbs", "read", N_("full-text search, CJK included (smart case)")),
+    "events": ("read_verbs", "read", N_("the events timeline")),
+    "mood": ("read_verbs", "read", N_("the mood history, current values and healing-loop guard")),
+    "pending": ("read_verbs", "read", N_("what agents staged for approval, every queue")),
+    "log": (
+        "read_verbs",
+        "read",
+        N_("the operations memtui made, newest first (`memtui undo OP`)"),
+    ),
     "accept": (
         "write_verbs",
         "write",
-        "approve queued items: accept candidates, apply staged writes",
+        N_("approve queued items: accept candidates, apply staged writes"),
     ),
-    "reject": ("write_verbs", "write", "reject queued items, unapplied; the reason is kept"),
-    "edit": ("write_verbs", "write", "replace an entry's text (in $EDITOR unless --text-file)"),
-    "archive": ("write_verbs", "write", "archive an entry"),
-    "restore": ("write_verbs", "write", "bring an archived entry back"),
+    "reject": ("write_verbs", "write", N_("reject queued items, unapplied; the reason is kept")),
+    "edit": ("write_verbs", "write", N_("replace an entry's text (in $EDITOR unless --text-file)")),
+    "archive": ("write_verbs", "write", N_("archive an entry")),
+    "restore": ("write_verbs", "write", N_("bring an archived entry back")),
     "history": (
         "write_verbs",
         "tool",
-        "a file's snapshots, newest first (for `diff` and `rollback`)",
+        N_("a file's snapshots, newest first (for `diff` and `rollback`)"),
     ),
-    "diff": ("write_verbs", "tool", "a snapshot against the file now, as a unified diff"),
-    "rollback": ("write_verbs", "write", "put a snapshot back (itself undoable)"),
-    "done": ("write_verbs", "write", "mark an event done (状态 已完成)"),
-    "reopen": ("write_verbs", "write", "reopen an event (状态 待跟进)"),
+    "diff": ("write_verbs", "tool", N_("a snapshot against the file now, as a unified diff")),
+    "rollback": ("write_verbs", "write", N_("put a snapshot back (itself undoable)")),
+    "done": ("write_verbs", "write", N_("mark an event done (状态 已完成)")),
+    "reopen": ("write_verbs", "write", N_("reopen an event (状态 待跟进)")),
     "index": (
         "write_verbs",
         "write",
-        "rebuild what memtui generates from the memory (index segments, unresolved blocks)",
+        N_("rebuild what memtui generates from the memory (index segments, unresolved blocks)"),
     ),
-    "maintain": ("write_verbs", "write", "dedupe and tidy (a dry run unless --apply)"),
-    "add": ("write_verbs", "write", "add memory by hand"),
+    "maintain": ("write_verbs", "write", N_("dedupe and tidy (a dry run unless --apply)")),
+    "add": ("write_verbs", "write", N_("add memory by hand")),
     "undo": (
         "write_verbs",
         "write",
-        "put back every file of one operation (default: the last; see `log`)",
+        N_("put back every file of one operation (default: the last; see `log`)"),
     ),
     "fix": (
         "fix_verb",
         "write",
-        "the quick fix for a finding, or every finding of a code: a dry run showing the diff, "
-        "--apply to make it",
+        N_(
+            "the quick fix for a finding, or every finding of a code: a dry run showing the diff, "
+            "--apply to make it"
+        ),
     ),
     "context": (
         "context_verb",
         "tool",
-        "what each layout's agent loads at session start, with the cut marked",
+        N_("what each layout's agent loads at session start, with the cut marked"),
     ),
     "stores": (
         "stores_verb",
         "tool",
-        "list the memory stores found on this machine, with their size and findings",
+        N_("list the memory stores found on this machine, with their size and findings"),
     ),
 }
 VERBS = tuple(VERB_TABLE)
@@ -109,26 +120,32 @@ class _Version(argparse.Action):
 
 
 def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
+    from memtui.cli.help_format import CellHelpFormatter
+    from memtui.cli.language import add_option as add_lang_option
     from memtui.cli.store_arg import add_positional_paths
     from memtui.engine.detection import default_said
 
     parser = argparse.ArgumentParser(
         prog="memtui",
-        description="Browse and curate the long-term memory LLM agents keep as files.",
-        epilog="`memtui [PATH] [--read-only]` opens the app; `memtui demo` opens it on a sample.",
+        formatter_class=CellHelpFormatter,
+        description=_("Browse and curate the long-term memory LLM agents keep as files."),
+        epilog=_(
+            "`memtui [PATH] [--read-only]` opens the app; `memtui demo` opens it on a sample."
+        ),
     )
+    add_lang_option(parser)
     parser.add_argument(
         "-V",
         "--version",
         action=_Version,
-        help="print memtui's version (from the installed package) and exit",
+        help=_("print memtui's version (from the installed package) and exit"),
     )
     verbs = _Verbs(parser.add_subparsers(dest="verb", metavar="VERB"))
     store = argparse.ArgumentParser(add_help=False)
     store.add_argument(
         "--store",
         metavar="PATH",
-        help=f"the store's root (default: {default_said()})",
+        help=_("the store's root (default: {place})").format(place=tr(default_said())),
     )
     if verb in READ_VERBS:  # that verb's parser alone
         import_module(f"memtui.cli.{VERB_TABLE[verb][0]}").register(verbs, store, only=verb)
@@ -147,10 +164,17 @@ class _Verbs:
         self.action = action
 
     def add_parser(self, name: str, more: str = "", **kwargs: Any) -> argparse.ArgumentParser:
-        text = VERB_TABLE[name][2]  # a verb not in the table is a bug: KeyError
+        text = _(VERB_TABLE[name][2])  # a verb not in the table is a bug: KeyError
         kwargs.setdefault("description", text + more)
+        kwargs.setdefault("formatter_class", _help_format())
         made: argparse.ArgumentParser = self.action.add_parser(name, help=text, **kwargs)
         return made
+
+
+def _help_format() -> type[argparse.HelpFormatter]:
+    from memtui.cli.help_format import CellHelpFormatter
+
+    return CellHelpFormatter
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -159,6 +183,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from memtui.cli.completion_verb import complete_ids
 
         return complete_ids(args_list[1:])
+    from memtui.cli.language import start
+
+    try:
+        args_list = start(args_list)  # the language, before any text is made
+    except CallError as exc:
+        warn(str(exc))
+        return 2
     if len(args_list) >= 3 and args_list[0] == "--store" and args_list[2] in VERBS:
         args_list = [args_list[2], *args_list[:2], *args_list[3:]]  # `--store P verb ...`
     elif len(args_list) >= 2 and args_list[0].startswith("--store=") and args_list[1] in VERBS:
@@ -205,16 +236,22 @@ def _last_resort(exc: Exception) -> str:
     """What reached main unhandled, in words: an engine refusal as it says itself, an
     OS error naming its file (a read-only or full disk, a folder where a file should
     be), and only a real bug as an internal error."""
+    from memtui.cli.output import said
     from memtui.engine.errors import MemtuiError
 
     if isinstance(exc, MemtuiError):
-        return str(exc)
+        return said(exc)
     if isinstance(exc, OSError):
         from memtui.engine.write.errors import plain
 
-        where = f"{exc.filename}: " if exc.filename else ""
-        return f"{where}{plain(exc)}; nothing was changed"
-    return f"internal error: {type(exc).__name__}: {exc} (set MEMTUI_DEBUG=1 for details)"
+        if exc.filename:
+            return _("{file}: {why}; nothing was changed").format(
+                file=exc.filename, why=tr(plain(exc))
+            )
+        return _("{why}; nothing was changed").format(why=tr(plain(exc)))
+    return _("internal error: {kind}: {error} (set MEMTUI_DEBUG=1 for details)").format(
+        kind=type(exc).__name__, error=exc
+    )
 
 
 def _run(args_list: list[str]) -> int:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from memtui.cli.output import line
+from memtui.i18n import _
 
 SHELLS = ("bash", "zsh", "fish")
 HELPER = "__complete-ids"  # not a verb: main() answers it before argparse
@@ -54,10 +55,13 @@ complete -o bashdefault -F _memtui memtui
 def register(verbs: Any, _store: Any) -> None:
     p = verbs.add_parser(
         "completion",
-        more=". Load it with e.g. `source <(memtui completion bash)` "
-        "or save it where your shell reads completions.",
+        more=". "
+        + _(
+            "Load it with e.g. `source <(memtui completion bash)` "
+            "or save it where your shell reads completions."
+        ),
     )
-    p.add_argument("shell", choices=SHELLS, help="the shell the script is for")
+    p.add_argument("shell", choices=SHELLS, help=_("the shell the script is for"))
     p.set_defaults(handler=run)
 
 

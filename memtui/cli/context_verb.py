@@ -6,12 +6,13 @@ import argparse
 from typing import Any
 
 from memtui.cli.output import emit_json, line
+from memtui.i18n import _, tr
 
 
 def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     p = verbs.add_parser("context", parents=[store])
     p.set_defaults(handler=context)
-    p.add_argument("--json", action="store_true", help="print JSON for scripts")
+    p.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
 
 
 def context(args: argparse.Namespace) -> int:
@@ -25,12 +26,16 @@ def context(args: argparse.Namespace) -> int:
     for name, files in context_of(store).items():
         for cf in files:
             if cf.unreadable is not None:  # named with why, never left out
-                line(f"== {name}: {cf.file} (not readable: {cf.unreadable}; nothing shown)")
+                why = _("not readable: {why}; nothing shown").format(why=tr(cf.unreadable))
+                line(f"== {name}: {cf.file} ({why})")
                 continue
-            state = "cut" if cf.cut else "whole"
-            line(f"== {name}: {cf.file} ({cf.lines:,} lines loaded, {state})")
+            loaded = _("{n} lines loaded, cut") if cf.cut else _("{n} lines loaded, whole")
+            line(f"== {name}: {cf.file} ({loaded.format(n=f'{cf.lines:,}')})")
             for row in cf.text.split("\n"):
                 line(row)
             if cf.cut:
-                line(f"-- cut here: {cf.note}; {unloaded(store, cf)}")
+                cut = _("cut here: {note}; {unloaded}").format(
+                    note=tr(cf.note), unloaded=tr(unloaded(store, cf))
+                )
+                line(f"-- {cut}")
     return 0

@@ -11,6 +11,7 @@ from typing import Any
 from memtui.cli import CallError
 from memtui.cli.output import emit_json, line
 from memtui.cli.read_verbs import load
+from memtui.i18n import _, tr
 
 
 def register(verbs: Any, store: argparse.ArgumentParser) -> None:
@@ -28,19 +29,24 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
         "finding",
         nargs="?",
         metavar="FINDING",
-        help="N (the Nth finding `memtui check` lists), FILE:LINE, FILE, or a CODE (every "
-        "finding of that code, fixed in one operation); none: list the findings that have a fix",
+        help=_(
+            "N (the Nth finding `memtui check` lists), FILE:LINE, FILE, or a CODE (every "
+            "finding of that code, fixed in one operation); none: list the findings that "
+            "have a fix"
+        ),
     )
-    p.add_argument("--apply", action="store_true", help="make the change (default: a dry run)")
+    p.add_argument("--apply", action="store_true", help=_("make the change (default: a dry run)"))
     p.add_argument(
         "--choose",
         action="append",
         default=[],
         metavar="X",
-        help="what the fix asks for: an item to archive (repeat for more), remove|create "
-        "for a dangling pointer, a new topic name",
+        help=_(
+            "what the fix asks for: an item to archive (repeat for more), remove|create "
+            "for a dangling pointer, a new topic name"
+        ),
     )
-    p.add_argument("--json", action="store_true", help="print JSON for scripts")
+    p.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
 
 
 def fix(args: argparse.Namespace) -> int:
@@ -54,17 +60,24 @@ def fix(args: argparse.Namespace) -> int:
         fixes = plan_all(store, find_findings(store, args.finding), tuple(args.choose))
         if not args.json:
             for planned in fixes:
-                line(f"{planned.finding.code} at {where(planned.finding)}: {planned.title}")
+                line(
+                    _("{code} at {where}: {fix}").format(
+                        code=planned.finding.code,
+                        where=where(planned.finding),
+                        fix=tr(planned.title),
+                    )
+                )
         if fixes[0].needs_choice:  # one fix (plan_all asks several for a shared choice)
             for choice in fixes[0].choices:
                 line(f"  --choose {choice}")
             raise CallError(
-                f"name {fixes[0].ask} with --choose, one each (from the list above); "
-                "nothing was changed"
+                _(
+                    "name {what} with --choose, one each (from the list above); nothing was changed"
+                ).format(what=tr(fixes[0].ask))
             )
         receipt = apply(fixes, args.dry_run)
     if args.dry_run and not args.json:
-        line("(a dry run: nothing was written; --apply makes it, `memtui undo` takes it back)")
+        line(_("(a dry run: nothing was written; --apply makes it, `memtui undo` takes it back)"))
     return _report(args, [receipt])
 
 
@@ -78,7 +91,7 @@ def _list(args: argparse.Namespace, store: Any) -> int:
         )
         return 0
     for n, f in rows:
-        line(f"{n:>4}  {f.code:<22} {where(f)}  {f.message}")
+        line(f"{n:>4}  {f.code:<22} {where(f)}  {tr(f.message)}")
     if not rows:
-        line("no finding has a quick fix")
+        line(_("no finding has a quick fix"))
     return 0

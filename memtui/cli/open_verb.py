@@ -8,20 +8,21 @@ from typing import Any
 
 from memtui.cli import CallError
 from memtui.cli.read_verbs import store_root, summary
+from memtui.i18n import _, tr
 
 
 def register(verbs: Any, _store: Any) -> None:
     from memtui.engine.detection import default_said
 
-    p = verbs.add_parser("open", description="Open the memtui app on a store.")
+    p = verbs.add_parser("open", description=_("Open the memtui app on a store."))
     p.add_argument(
         "path",
         nargs="?",
         metavar="PATH",
-        help=f"the store (default: {default_said()})",
+        help=_("the store (default: {place})").format(place=tr(default_said())),
     )
-    p.add_argument("--read-only", action="store_true", help="disable every change")
-    p.add_argument("--summary", action="store_true", help="print a summary, don't open the app")
+    p.add_argument("--read-only", action="store_true", help=_("disable every change"))
+    p.add_argument("--summary", action="store_true", help=_("print a summary, don't open the app"))
     p.set_defaults(handler=run)
 
 

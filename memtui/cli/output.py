@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
+from memtui.i18n import N_, Msg, _, tr
 from memtui.sanitize import json_escaped, printable
 
 
@@ -36,6 +37,8 @@ def lines(texts: Iterable[str]) -> None:
 
 # SGR codes of the levels: error bold red, warning yellow, info cyan
 _LEVEL_SGR = {"error": "1;31", "warning": "33", "info": "36"}
+# each level as `check` prints it (--format text), in the reader's language
+_LEVEL_WORD = {"error": N_("error"), "warning": N_("warning"), "info": N_("info")}
 
 
 def colour_wanted() -> bool:
@@ -44,12 +47,25 @@ def colour_wanted() -> bool:
 
 
 def level_word(level: str, width: int = 8) -> str:
-    """The level padded to `width`, coloured when colour_wanted()."""
-    pad = " " * max(1, width - len(level) + 1)
+    """The level in the reader's language, padded to `width` terminal cells (a Chinese
+    character takes two), coloured when colour_wanted()."""
+    word = _(_LEVEL_WORD[level]) if level in _LEVEL_WORD else level
     sgr = _LEVEL_SGR.get(level)
     if sgr and colour_wanted():
-        return f"\x1b[{sgr}m{level}\x1b[0m{pad}"
-    return f"{level}{pad}"
+        return f"\x1b[{sgr}m{word}\x1b[0m{padding(word, width + 1)}"
+    return padded(word, width + 1)
+
+
+def padding(text: str, width: int) -> str:
+    """The spaces that make `text` `width` terminal cells wide (at least one): a wide
+    (CJK) character takes two cells, so len() would misalign a column."""
+    from rich.cells import cell_len
+
+    return " " * max(1, width - cell_len(text))
+
+
+def padded(text: str, width: int) -> str:
+    return text + padding(text, width)
 
 
 def emit_json(data: Any) -> None:
@@ -59,6 +75,13 @@ def emit_json(data: Any) -> None:
     import json
 
     sys.stdout.write(json_escaped(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
+
+
+def said(exc: BaseException) -> str:
+    """An error's message in the reader's language: the engine's Msg by its template
+    (memtui.i18n.tr), any other as str() gives it."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return tr(first) if isinstance(first, Msg) else str(exc)
 
 
 def warn(text: str) -> None:
@@ -79,7 +102,7 @@ def detail(key: str, value: Any) -> str:
         return f"{value:,}"
     if isinstance(value, list | tuple):
         if any(isinstance(v, dict) for v in value):
-            return f"{len(value):,} (--json lists them)"
+            return _("{n} (--json lists them)").format(n=f"{len(value):,}")
         more = " …" if len(value) > 10 else ""
         return ", ".join(str(v) for v in value[:10]) + more
     return str(value)

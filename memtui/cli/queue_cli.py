@@ -11,25 +11,26 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from memtui.cli import CallError, Refused
-from memtui.cli.output import emit_json, line
+from memtui.cli.output import emit_json, line, said
+from memtui.i18n import N_, _, tr
 
 if TYPE_CHECKING:
     from memtui.engine.queue import QueueItem, QueueOption, Queues
 
-_ID_HELP = "an item's id as `pending` lists it (or the bare id its agent shows)"
+_ID_HELP = N_("an item's id as `pending` lists it (or the bare id its agent shows)")
 Verb = Callable[[str, Callable[..., int], str], argparse.ArgumentParser]
 
 
 def register(verb: Verb, expect: Callable[[argparse.ArgumentParser], None]) -> None:
     """`accept` and `reject`, made by the write verbs' `verb` (their common options)."""
     p = verb("accept", accept)
-    p.add_argument("ids", nargs="*", metavar="ID", help=_ID_HELP)
+    p.add_argument("ids", nargs="*", metavar="ID", help=_(_ID_HELP))
     expect(p)
     add_options(p, picking=False)
     p = verb("reject", reject)
-    p.add_argument("ids", nargs="+", metavar="ID", help=_ID_HELP)
+    p.add_argument("ids", nargs="+", metavar="ID", help=_(_ID_HELP))
     expect(p)
-    p.add_argument("--reason", required=True, help="why: kept in the audit log")
+    p.add_argument("--reason", required=True, help=_("why: kept in the audit log"))
 
 
 def _options(picking: bool) -> list[QueueOption]:
@@ -48,10 +49,10 @@ def _options(picking: bool) -> list[QueueOption]:
 def add_options(p: argparse.ArgumentParser, *, picking: bool) -> None:
     for o in _options(picking):
         if o.every:
-            p.add_argument(o.flag, dest=o.dest, action="store_true", help=o.help)
+            p.add_argument(o.flag, dest=o.dest, action="store_true", help=tr(o.help))
         else:
             p.add_argument(
-                o.flag, dest=o.dest, choices=o.choices or None, metavar=o.metavar, help=o.help
+                o.flag, dest=o.dest, choices=o.choices or None, metavar=o.metavar, help=tr(o.help)
             )
 
 
@@ -73,7 +74,7 @@ def _flags(options: list[QueueOption], slashed: bool = False) -> str:
     flags = [o.flag for o in options]
     if slashed or len(flags) < 2:
         return "/".join(flags)
-    return f"{', '.join(flags[:-1])} and {flags[-1]}"
+    return _("{some} and {last}").format(some=", ".join(flags[:-1]), last=flags[-1])
 
 
 def _picked(item: QueueItem, picks: dict[QueueOption, Any]) -> bool:
@@ -108,22 +109,26 @@ def _nothing(found: Queues, picks: dict[QueueOption, Any]) -> str:
     from memtui.engine import queue
 
     if not picks:
-        return queue.nothing_said(found)
+        return tr(queue.nothing_said(found))
     name = _declaring(next(iter(picks)))[0]
     pickers = [o for o in _options(True) if name in _declaring(o)]
     flags = _flags(pickers, slashed=True)
-    return f"nothing to approve — no {name} {queue.face(name).one} matches {flags}"
+    return _("nothing to approve — no {layout} {item} matches {flags}").format(
+        layout=name, item=tr(queue.face(name).one), flags=flags
+    )
 
 
 def _said(item: QueueItem) -> str:
     """One line: its id, what it changes, when, why it would be refused, its summary and
     the first line of what it writes."""
     if item.read_only:
-        state = "[read-only]"
+        state = "[" + _("read-only") + "]"
     elif item.broken:
-        state = f"[{item.problem}]"
+        state = f"[{tr(item.problem)}]"
     elif item.problem:
-        state = f"[{item.note or f'refused if approved: {item.problem}'}]"
+        note = tr(item.note) if item.note else None
+        why = note or _("refused if approved: {why}").format(why=tr(item.problem))
+        state = f"[{why}]"
     else:
         state = ""
     body = item.whole().body
@@ -142,7 +147,7 @@ def full_ids(root: str, refs: list[str]) -> list[str]:
     try:
         return queue.full_ids(root, refs)
     except queue.AmbiguousId as exc:
-        raise Refused(str(exc)) from None
+        raise Refused(said(exc)) from None
 
 
 def _queue_of(ids: list[str], verb: str) -> str:
@@ -152,10 +157,12 @@ def _queue_of(ids: list[str], verb: str) -> str:
     try:
         groups = queue.by_queue(ids)
     except queue.NotQueued as exc:
-        raise Refused(str(exc)) from None
+        raise Refused(said(exc)) from None
     if len(groups) > 1:
         raise CallError(
-            f"{verb}: give one queue's ids per call (got {', '.join(groups)}); nothing was changed"
+            _("{verb}: give one queue's ids per call (got {queues}); nothing was changed").format(
+                verb=verb, queues=", ".join(groups)
+            )
         )
     return next(iter(groups))
 
@@ -164,7 +171,7 @@ def _expected(args: argparse.Namespace, ids: list[str]) -> dict[str, str] | None
     if args.expect is None:
         return None
     if len(ids) != 1:
-        raise CallError("--expect goes with exactly one id")
+        raise CallError(_("--expect goes with exactly one id"))
     return {ids[0]: args.expect}
 
 
@@ -177,7 +184,9 @@ def accept(args: argparse.Namespace) -> int:
     every = [o for o in given if o.every]
     if not args.ids and not every:
         alls = " or ".join(o.flag for o in _options(False) if o.every)
-        raise CallError(f"accept needs ids{' or ' + alls if alls else ''}")
+        raise CallError(
+            _("accept needs ids or {flags}").format(flags=alls) if alls else _("accept needs ids")
+        )
     root = store_root(args.store)
     if every:
         return _accept_every(args, root, given)
@@ -202,11 +211,19 @@ def _options_of(
         if name not in _declaring(option):
             owner = _declaring(option)[0]
             many = face(owner).many
-            raise CallError(f"{option.flag} is for {owner} {many}, not {face(name).many}")
+            raise CallError(
+                _("{flag} is for {owner} {items}, not {others}").format(
+                    flag=option.flag, owner=owner, items=tr(many), others=tr(face(name).many)
+                )
+            )
     edits = [o for o in given if o.edits]
     if edits and len(ids) != 1:
         editing = [o for o in _options(False) if o.edits and name in _declaring(o)]
-        raise CallError(f"{_flags(editing)} edit exactly one {face(name).one}")
+        raise CallError(
+            _("{flags} edit exactly one {item}").format(
+                flags=_flags(editing), item=tr(face(name).one)
+            )
+        )
     return {o.dest: read_text_file(v, root) if o.from_file else v for o, v in given.items()}
 
 
@@ -217,7 +234,7 @@ def _accept_every(args: argparse.Namespace, root: str, given: dict[QueueOption, 
     from memtui.engine import queue
 
     if args.expect is not None:
-        raise CallError("--expect goes with exactly one id")
+        raise CallError(_("--expect goes with exactly one id"))
     every = [o for o in given if o.every]
     names = set.intersection(*(set(_declaring(o)) for o in every))
     name = next(iter(names))
@@ -225,15 +242,22 @@ def _accept_every(args: argparse.Namespace, root: str, given: dict[QueueOption, 
     if args.ids or any(o.edits and not o.picks for o in given):
         others = [o for o in takes if o.edits and not o.picks]
         raise CallError(
-            f"{_flags(every)} takes no ids and no {_flags(others)} "
-            f"({_flags([o for o in takes if o.picks], slashed=True)} filter it)"
+            _("{flags} takes no ids and no {others} ({pickers} filter it)").format(
+                flags=_flags(every),
+                others=_flags(others),
+                pickers=_flags([o for o in takes if o.picks], slashed=True),
+            )
         )
     picks = {o: v for o, v in given.items() if o.picks}
     found = queue.queues(load(args))
     chosen = [i for i in found.items if i.layout in names and _picked(i, picks)]
     if not chosen and picks:
-        said = _flags([o for o in takes if o.picks], slashed=True)
-        raise Refused(f"no pending {queue.face(name).one} matches {said}; nothing changed")
+        flags = _flags([o for o in takes if o.picks], slashed=True)
+        raise Refused(
+            _("no pending {item} matches {flags}; nothing changed").format(
+                item=tr(queue.face(name).one), flags=flags
+            )
+        )
     receipts = []
     with engine_errors():
         for ids in queue.by_queue([i.id for i in chosen]).values():
@@ -251,7 +275,7 @@ def reject(args: argparse.Namespace) -> int:
     try:
         reason = check_reason(args.reason)
     except InputError as exc:
-        raise Refused(str(exc)) from None
+        raise Refused(said(exc)) from None
     ids = full_ids(root, args.ids)
     _queue_of(ids, "reject")
     with engine_errors():

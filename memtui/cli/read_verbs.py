@@ -9,8 +9,19 @@ from typing import Any
 
 from memtui.cli import CallError, Refused, queue_cli
 from memtui.cli.formats import FORMATS
-from memtui.cli.output import detail, emit_json, level_word, line, lines, location, warn
+from memtui.cli.output import (
+    detail,
+    emit_json,
+    level_word,
+    line,
+    lines,
+    location,
+    padded,
+    said,
+    warn,
+)
 from memtui.engine.layouts import names
+from memtui.i18n import _, ngettext, tr
 
 
 def register(verbs: Any, store: argparse.ArgumentParser, only: str | None = None) -> None:
@@ -22,42 +33,52 @@ def register(verbs: Any, store: argparse.ArgumentParser, only: str | None = None
             return None
         p = verbs.add_parser(name, parents=[store])
         p.set_defaults(handler=handler)
-        p.add_argument("--json", action="store_true", help="print JSON for scripts")
+        p.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
         return p
 
     if p := verb("check", check):
-        p.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+        p.add_argument("--strict", action="store_true", help=_("exit 1 on warnings too"))
         p.add_argument(
             "--format",
             choices=FORMATS,
             default=None,
-            help="text (default), json (= --json), github (workflow annotations) "
-            "or sarif (SARIF 2.1.0, for code scanning)",
+            help=_(
+                "text (default), json (= --json), github (workflow annotations) "
+                "or sarif (SARIF 2.1.0, for code scanning)"
+            ),
         )
     if p := verb("list", list_entries):
         p.add_argument(
             "--layout",
             choices=(*names(), "store"),
-            help="only the entries of this layout",
+            help=_("only the entries of this layout"),
         )
     if p := verb("show", show):
         p.add_argument(
-            "entry", metavar="ENTRY", help="an id as `list` gives it (kind:name), or file:<path>"
+            "entry",
+            metavar="ENTRY",
+            help=_("an id as `list` gives it (kind:name), or file:<path>"),
         )
         p.add_argument(
             "--raw",
             action="store_true",
-            help="only the text, byte for byte (no header, control characters not escaped): "
-            "for `show --raw X > f; edit X --text-file f`",
+            help=_(
+                "only the text, byte for byte (no header, control characters not escaped): "
+                "for `show --raw X > f; edit X --text-file f`"
+            ),
         )
     if p := verb("search", search):
-        p.add_argument("query", metavar="QUERY", help="the text to find (or a regex with --regex)")
-        p.add_argument("--regex", action="store_true", help="QUERY is a Python regular expression")
-        p.add_argument("-s", "--case-sensitive", action="store_true", help="never ignore case")
-    if p := verb("events", events):
-        p.add_argument("--open", action="store_true", help="only open events (状态 待跟进)")
         p.add_argument(
-            "--overdue", action="store_true", help="only open events past their due date"
+            "query", metavar="QUERY", help=_("the text to find (or a regex with --regex)")
+        )
+        p.add_argument(
+            "--regex", action="store_true", help=_("QUERY is a Python regular expression")
+        )
+        p.add_argument("-s", "--case-sensitive", action="store_true", help=_("never ignore case"))
+    if p := verb("events", events):
+        p.add_argument("--open", action="store_true", help=_("only open events (状态 待跟进)"))
+        p.add_argument(
+            "--overdue", action="store_true", help=_("only open events past their due date")
         )
     verb("mood", mood)
     verb("log", oplog)
@@ -78,7 +99,7 @@ def store_root(given: str | None) -> str:
 
     if given:
         if not os.path.isdir(given):
-            raise CallError(f"{given}: no such folder")
+            raise CallError(_("{path}: no such folder").format(path=given))
         root = given
     elif looks_like_store(os.getcwd()):
         return os.getcwd()
@@ -86,12 +107,16 @@ def store_root(given: str | None) -> str:
         root = default_store() or ""
         if not root:
             raise CallError(
-                "no memory store here: pass --store PATH, run inside a store, "
-                "or try `memtui demo` for a sample one"
+                _(
+                    "no memory store here: pass --store PATH, run inside a store, "
+                    "or try `memtui demo` for a sample one"
+                )
             )
     if not looks_like_store(root):
         raise CallError(
-            f"{no_layout(root)}. Nothing was read or written; `memtui demo` writes a sample store"
+            _("{why}. Nothing was read or written; `memtui demo` writes a sample store").format(
+                why=tr(no_layout(root))
+            )
         )
     return root
 
@@ -108,18 +133,37 @@ def load(args: argparse.Namespace) -> Any:
     try:
         store = open_store(root)
     except (StoreError, OSError) as exc:
-        raise CallError(f"cannot open the store at {root}: {exc}") from None
+        raise CallError(
+            _("cannot open the store at {root}: {why}").format(root=root, why=said(exc))
+        ) from None
     LOADED[:] = [store]
     return store
 
 
 def _tally(store: Any) -> str:
+    """`1 error, 2 warnings, 0 info`: each level's count, most severe first."""
     from memtui.engine.words import level_counts
 
-    return ", ".join(said for _level, _n, said in level_counts(store))
+    return ", ".join(_counted(level, n) for level, n, _said in level_counts(store))
+
+
+def _counted(level: str, n: int) -> str:
+    if level == "error":
+        text = ngettext("{n} error", "{n} errors", n)
+    elif level == "warning":
+        text = ngettext("{n} warning", "{n} warnings", n)
+    else:  # no plural in English
+        text = _("{n} info")
+    return text.format(n=f"{n:,}")
 
 
 # --- verbs -----------------------------------------------------------------
+
+
+def _heading(store: Any) -> str:
+    """`ROOT  (dsh, claude)`: the store and the layouts found in it."""
+    layouts = ", ".join(store.layouts) or _("no known layout")
+    return f"{store.root}  ({layouts})"
 
 
 def summary(path: str | None) -> int:
@@ -127,18 +171,20 @@ def summary(path: str | None) -> int:
     store = load(argparse.Namespace(store=path))
     from memtui.engine.layouts import layout
 
-    line(f"{store.root}  ({', '.join(store.layouts) or 'no known layout'})")
+    line(_heading(store))
     for name in store.layouts:  # each layout's own line(s)
         if (data := store.data.get(name)) is not None:
-            lines(f"  {name}: {said}" for said in layout(name).summary(data))
-    line(f"  findings: {_tally(store)}  (memtui check)")
+            lines(f"  {name}: {tr(said)}" for said in layout(name).summary(data))
+    line("  " + _("findings: {tally}  (memtui check)").format(tally=_tally(store)))
     return 0
 
 
 def check(args: argparse.Namespace) -> int:
     fmt = args.format or ("json" if args.json else "text")
     if args.json and fmt != "json":
-        raise CallError(f"--json is --format json; it cannot go with --format {fmt}")
+        raise CallError(
+            _("--json is --format json; it cannot go with --format {format}").format(format=fmt)
+        )
     store = load(args)
     if fmt == "json":
         emit_json(
@@ -159,9 +205,9 @@ def check(args: argparse.Namespace) -> int:
         for text in github_lines(store.root, store.findings):
             sys.stdout.write(text + "\n")  # already escaped (GitHub's %XX rules)
     else:
-        line(f"{store.root}  ({', '.join(store.layouts) or 'no known layout'})")
-        for f in store.findings:
-            line(f"{location(f.file, f.line)}  {f.code}  {f.message}", lead=level_word(f.level))
+        line(_heading(store))
+        for f in store.findings:  # the message in the reader's language, the code as it is
+            line(f"{location(f.file, f.line)}  {f.code}  {tr(f.message)}", lead=level_word(f.level))
         line(_tally(store))
     failing = {"error", "warning"} if args.strict else {"error"}
     return 1 if any(f.level in failing for f in store.findings) else 0
@@ -189,7 +235,7 @@ def show(args: argparse.Namespace) -> int:
     try:
         entry = resolve(store, args.entry)
     except EntryNotFound as exc:
-        raise Refused(str(exc)) from None
+        raise Refused(said(exc)) from None
     text = entry_text(store, entry)
     reason = unreadable(store, entry.file) if text is None else None
     if args.json:
@@ -197,7 +243,7 @@ def show(args: argparse.Namespace) -> int:
         emit_json({**shown, "text": text, "unreadable": reason, **_details(store, entry)})
         return 0
     if text is None:
-        raise Refused(not_readable(entry.file, reason or "it cannot be read"))
+        raise Refused(tr(not_readable(entry.file, reason or _("it cannot be read"))))
     if args.raw:  # asked for: the bytes may drive a terminal, so only on request
         sys.stdout.flush()
         sys.stdout.buffer.write(text.encode("utf-8"))
@@ -235,7 +281,7 @@ def search(args: argparse.Namespace) -> int:
         else:
             lines(f"{h.file}:{h.line}:{h.column}: {h.text}" for h in hits)
     except BadQuery as exc:
-        raise CallError(str(exc)) from None
+        raise CallError(said(exc)) from None
     return 0
 
 
@@ -246,7 +292,7 @@ def events(args: argparse.Namespace) -> int:
     store = load(args)
     found = timelines(store)
     if not found:
-        warn("this store keeps no events timeline (no layout in it has one)")
+        warn(_("this store keeps no events timeline (no layout in it has one)"))
     chosen = []
     for at in found:
         for i in at.in_file_order():
@@ -274,12 +320,16 @@ def events(args: argparse.Namespace) -> int:
     for e, eid, _entry_id, overdue in chosen:
         n = e.stars or 0
         stars = "⭐" * n if n <= 5 else f"⭐×{n:,}"  # a typo of 5,000 stars is one word
-        status = "open" if e.is_open else (e.status or "-")
-        due_text = f"due {e.due}{' OVERDUE' if overdue else ''}" if e.due else ""
+        status = _("open") if e.is_open else (e.status or "-")
+        due_text = _due(e.due, overdue) if e.due else ""
         line(f"{eid}  {e.date}  {e.type}  {stars}  {status}  {due_text}  {e.content}".rstrip())
     for at in found:
-        line(f"last active: {at.last_active or 'unknown'}")
+        line(_("last active: {date}").format(date=at.last_active or _("unknown")))
     return 0
+
+
+def _due(due: str, overdue: bool) -> str:
+    return (_("due {date} OVERDUE") if overdue else _("due {date}")).format(date=due)
 
 
 def mood(args: argparse.Namespace) -> int:
@@ -292,14 +342,19 @@ def mood(args: argparse.Namespace) -> int:
         emit_json({"root": store.root, "mood": m.to_json() if m else None})
         return 0
     if m is None:
-        warn(f"this store has no {Mood.FILE}")
+        warn(_("this store has no {file}").format(file=Mood.FILE))
         return 0
-    line(f"now: valence {m.valence}  energy {m.energy}")
-    guard = "on (no positive Δvalence)" if m.healing_guard_on else "off"
-    line(f"healing-loop guard: {guard}, consecutive_g4c_count {m.g4c_count}")
-    line(f"last decay: {m.last_decay or 'unknown'}")
+    line(_("now: valence {valence}  energy {energy}").format(valence=m.valence, energy=m.energy))
+    guard = _("on (no positive Δvalence)") if m.healing_guard_on else _("off")
+    line(
+        _("healing-loop guard: {guard}, consecutive_g4c_count {count}").format(
+            guard=guard, count=m.g4c_count
+        )
+    )
+    line(_("last decay: {date}").format(date=m.last_decay or _("unknown")))
     for s in m.snapshots:
-        line(f"  {s.time}  {s.source:<12} valence {s.valence}  energy {s.energy}  {s.note}")
+        said = f"valence {s.valence}  energy {s.energy}  {s.note}"  # the store's own words
+        line(f"  {s.time}  {padded(s.source, 13)}{said}")
     return 0
 
 
@@ -317,19 +372,22 @@ def oplog(args: argparse.Namespace) -> int:
             for k, v in merged.items()
             if k not in ENTRY_KEYS and isinstance(v, str | int)
         )
-        note = " (settled after a crash)" if o.recovered else ""
+        note = " " + _("(settled after a crash)") if o.recovered else ""
         named = _entries_text(o.entries, o.entry_count)
-        line(f"{o.opid}  {o.time}  {o.who}  {o.op}{note}  {len(o.paths):,} file(s){named}  {about}")
+        files = _("{n} file(s)").format(n=f"{len(o.paths):,}")
+        line(f"{o.opid}  {o.time}  {o.who}  {o.op}{note}  {files}{named}  {about}")
     if not ops:
-        line("no operations yet")
+        line(_("no operations yet"))
     return 0
 
 
 def _entries_text(entries: list[str], count: int) -> str:
     """`  3 entries: a:x, a:y, b:z` (every one the log names)."""
-    from memtui.engine.words import counted, listed
+    from memtui.engine.words import listed
 
     if not count:
         return ""
-    more = f" … ({count:,} in all)" if count > len(entries) else ""
-    return f"  {counted(count, 'entry', 'entries')}: {listed(entries)}{more}"
+    n = f"{count:,}"
+    more = " " + _("… ({n} in all)").format(n=n) if count > len(entries) else ""
+    said = ngettext("{n} entry", "{n} entries", count).format(n=n)
+    return f"  {said}: {listed(entries)}{more}"

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from memtui.cli import CallError, Refused
-from memtui.cli.output import detail, emit_json, line, warn
+from memtui.cli.output import detail, emit_json, line, said, warn
+from memtui.i18n import _, ngettext, tr
 
 
 @contextlib.contextmanager
@@ -22,7 +23,7 @@ def engine_errors() -> Iterator[None]:
     try:
         yield
     except MemtuiError as exc:
-        raise Refused(str(exc)) from None
+        raise Refused(said(exc)) from None
 
 
 def report(args: argparse.Namespace, receipts: list[Any]) -> int:
@@ -33,19 +34,24 @@ def report(args: argparse.Namespace, receipts: list[Any]) -> int:
     if args.json:
         emit_json({"dry_run": args.dry_run, "receipts": [_receipt_json(r, args) for r in receipts]})
     elif not receipts:
-        line("nothing to change")
+        line(_("nothing to change"))
     for r in receipts if not args.json else ():
-        verb = "would" if r.dry_run else "did"
-        line(f"{verb} {r.op}: {_summary(r.details)}")
+        done = _("would {op}: {details}") if r.dry_run else _("did {op}: {details}")
+        line(done.format(op=r.op, details=_summary(r.details)))
         for change in r.changes:
             line(f"  {_change_text(change)}")
             if args.dry_run and change.action == "write":
                 sys.stdout.write(_diff(change))
     for r in refused:
-        warn(f"refused {r.get('id')}: {r.get('reason')}")
+        why = r.get("reason")  # the engine's Msg, said in the reader's language
+        warn(_("refused {id}: {why}").format(id=r.get("id"), why=tr(why) if why else why))
     if refused:
-        them = "it" if len(refused) == 1 else "them"
-        warn(f"{len(refused):,} refused: nothing changed for {them}")
+        n = len(refused)
+        warn(
+            ngettext(
+                "{n} refused: nothing changed for it", "{n} refused: nothing changed for them", n
+            ).format(n=f"{n:,}")
+        )
     return 1 if refused else 0
 
 
@@ -66,13 +72,17 @@ def _diff(change: Any) -> str:
 
 def _change_text(change: Any) -> str:
     if change.action == "move":
-        return f"moved {change.source} → {change.path}"
+        return _("moved {source} → {path}").format(source=change.source, path=change.path)
     if change.action == "remove":
-        return f"removed {change.path} (kept in {change.snapshot})"
+        return _("removed {path} (kept in {snapshot})").format(
+            path=change.path, snapshot=change.snapshot
+        )
     if change.before is None:
-        return f"wrote {change.path} (new file)"
+        return _("wrote {path} (new file)").format(path=change.path)
     kept = change.snapshot or f".history/{change.path}/"
-    return f"wrote {change.path} (old version kept in {kept})"
+    return _("wrote {path} (old version kept in {snapshot})").format(
+        path=change.path, snapshot=kept
+    )
 
 
 def _summary(details: dict[str, Any]) -> str:
@@ -81,7 +91,7 @@ def _summary(details: dict[str, Any]) -> str:
         if key == "refused":
             continue  # on stderr, one line each
         parts.append(f"{key}: {detail(key, value)}")
-    return "; ".join(parts) or "done"
+    return "; ".join(parts) or _("done")
 
 
 def read_text_file(path: str, root: str) -> str:
@@ -92,6 +102,6 @@ def read_text_file(path: str, root: str) -> str:
     try:
         return read_input(path, thresholds_at(root).max_file_bytes)
     except InputMissing as exc:
-        raise CallError(str(exc)) from None
+        raise CallError(said(exc)) from None
     except InputError as exc:
-        raise Refused(str(exc)) from None
+        raise Refused(said(exc)) from None

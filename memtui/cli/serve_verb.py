@@ -18,6 +18,7 @@ from typing import Any
 
 from memtui.cli import CallError, Refused
 from memtui.cli.output import line, warn
+from memtui.i18n import _, language, use
 
 
 def register(verbs: Any, store: argparse.ArgumentParser) -> None:
@@ -25,16 +26,20 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--host",
         default="127.0.0.1",
-        help="the address to listen on (default: 127.0.0.1, this machine only)",
+        help=_("the address to listen on (default: 127.0.0.1, this machine only)"),
     )
-    p.add_argument("--port", type=int, default=8000, help="the port (default: 8000)")
+    p.add_argument("--port", type=int, default=8000, help=_("the port (default: 8000)"))
     p.add_argument(
         "--public",
         action="store_true",
-        help="allow a host other than loopback: anyone who reaches it can change the "
-        "memory (there is no authentication)",
+        help=_(
+            "allow a host other than loopback: anyone who reaches it can change the "
+            "memory (there is no authentication)"
+        ),
     )
-    p.add_argument("--read-only", action="store_true", help="serve the app with changes disabled")
+    p.add_argument(
+        "--read-only", action="store_true", help=_("serve the app with changes disabled")
+    )
     p.set_defaults(handler=run)
 
 
@@ -52,27 +57,36 @@ def run(args: argparse.Namespace) -> int:
 
     if not is_loopback(args.host) and not args.public:
         raise CallError(
-            f"--host {args.host} is not loopback: the served app can change memory and has "
-            "no authentication. Add --public to serve it there anyway"
+            _(
+                "--host {host} is not loopback: the served app can change memory and has "
+                "no authentication. Add --public to serve it there anyway"
+            ).format(host=args.host)
         )
     if not 0 < args.port < 65536:
-        raise CallError(f"--port {args.port}: a port is 1-65535")
+        raise CallError(_("--port {port}: a port is 1-65535").format(port=args.port))
     if not is_loopback(args.host):
         warn(
-            f"serving on {args.host}: anyone who can reach port {args.port} can read and "
-            "change this memory (no authentication)"
+            _(
+                "serving on {host}: anyone who can reach port {port} can read and "
+                "change this memory (no authentication)"
+            ).format(host=args.host, port=args.port)
         )
     root = store_root(args.store)
     try:
         from textual_serve.server import Server
     except ImportError:
         raise Refused(
-            "memtui serve needs textual-serve: pip install 'memtui[web]'; nothing was started"
+            _("memtui serve needs textual-serve: pip install 'memtui[web]'; nothing was started")
         ) from None
-    command = [sys.executable, "-m", "memtui.cli.serve_verb", root]
+    # each tab's app is a process of its own: it is told the language this one speaks
+    command = [sys.executable, "-m", "memtui.cli.serve_verb", root, "--lang", language()]
     if args.read_only:
         command.append("--read-only")
-    line(f"serving {root} on http://{args.host}:{args.port} (Ctrl+C to stop)")
+    line(
+        _("serving {root} on {url} (Ctrl+C to stop)").format(
+            root=root, url=f"http://{args.host}:{args.port}"
+        )
+    )
     sys.stdout.flush()
     Server(shlex.join(command), host=args.host, port=args.port, title="memtui").serve()
     return 0
@@ -85,7 +99,9 @@ def app_main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="memtui-served-app")
     p.add_argument("root")
     p.add_argument("--read-only", action="store_true")
+    p.add_argument("--lang", default="en")
     args = p.parse_args(argv)
+    use(args.lang)
     MemtuiApp(args.root, read_only=args.read_only).run()
     return 0
 

@@ -9,8 +9,9 @@ import argparse
 import os
 
 from memtui.cli import CallError
+from memtui.i18n import N_, _
 
-STORE_ONLY = (
+STORE_ONLY = N_(
     "The store is given with --store PATH only: this verb's own arguments name things "
     "in the store, so a path among them would be read as one of those."
 )
@@ -27,13 +28,13 @@ def add_positional_paths(parser: argparse.ArgumentParser) -> None:
             if not any("--store" in a.option_strings for a in actions):
                 continue  # demo, stores, completion, open (whose PATH is its own)
             if any(not a.option_strings for a in actions):
-                verb.epilog = STORE_ONLY
+                verb.epilog = _(STORE_ONLY)
                 continue
             verb.add_argument(
                 "store_path",
                 nargs="?",
                 metavar="PATH",
-                help="the store's root, the same as --store PATH",
+                help=_("the store's root, the same as --store PATH"),
             )
 
 
@@ -43,5 +44,9 @@ def merge_store_path(args: argparse.Namespace) -> None:
     if path is None:
         return
     if args.store is not None and os.path.realpath(args.store) != os.path.realpath(path):
-        raise CallError(f"two stores given, {args.store} (--store) and {path}: give one")
+        raise CallError(
+            _("two stores given, {store} (--store) and {path}: give one").format(
+                store=args.store, path=path
+            )
+        )
     args.store = path

@@ -6,11 +6,14 @@ import argparse
 from typing import Any
 
 from memtui.cli.output import emit_json, line
+from memtui.i18n import _, tr
 
 
 def register(verbs: Any, _store: Any) -> None:
-    p = verbs.add_parser("stores", more=". Looked at: the usual places under HOME and this folder.")
-    p.add_argument("--json", action="store_true", help="print JSON for scripts")
+    p = verbs.add_parser(
+        "stores", more=". " + _("Looked at: the usual places under HOME and this folder.")
+    )
+    p.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
     p.set_defaults(handler=run)
 
 
@@ -22,8 +25,12 @@ def run(args: argparse.Namespace) -> int:
         emit_json([store.as_json() for store in found])
         return 0
     if not found:
-        line(f"no memory store found in {LOOKED}; `memtui demo` writes a sample store")
+        line(
+            _("no memory store found in {places}; `memtui demo` writes a sample store").format(
+                places=tr(LOOKED)
+            )
+        )
         return 0
     for text in table(found):
-        line(text)
+        line(tr(text))
     return 0

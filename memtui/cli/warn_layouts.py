@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 from memtui.cli.output import warn
+from memtui.i18n import _, tr
 
 REGISTRY = "memtui.engine.layouts"
 
@@ -17,4 +18,4 @@ def warn_skipped_layouts() -> None:
     if registry is None:
         return
     for why in registry.newly_broken():
-        warn(f"warning: {why}")
+        warn(_("warning: {why}").format(why=tr(why)))

@@ -9,19 +9,20 @@ from collections.abc import Callable
 from typing import Any
 
 from memtui.cli import CallError, Refused
-from memtui.cli.output import emit_json, line, warn
+from memtui.cli.output import emit_json, line, said, warn
 from memtui.cli.read_verbs import load, store_root
 from memtui.cli.reporting import engine_errors, read_text_file, report
+from memtui.i18n import N_, _, tr
 
-_ENTRY_HELP = "the entry's id as `list` gives it (kind:name)"
-_FILE_HELP = "a file of the store, relative to its root (e.g. memory/events.md)"
-_SNAPSHOT_HELP = "a snapshot as `history FILE` lists it (default: the newest)"
+_ENTRY_HELP = N_("the entry's id as `list` gives it (kind:name)")
+_FILE_HELP = N_("a file of the store, relative to its root (e.g. memory/events.md)")
+_SNAPSHOT_HELP = N_("a snapshot as `history FILE` lists it (default: the newest)")
 
 
 def register(verbs: Any, store: argparse.ArgumentParser) -> None:
     common = argparse.ArgumentParser(add_help=False, parents=[store])
-    common.add_argument("--json", action="store_true", help="print what changed as JSON")
-    common.add_argument("--dry-run", action="store_true", help="print the diff, change nothing")
+    common.add_argument("--json", action="store_true", help=_("print what changed as JSON"))
+    common.add_argument("--dry-run", action="store_true", help=_("print the diff, change nothing"))
 
     def verb(name: str, handler: Callable[..., Any], more: str = "") -> argparse.ArgumentParser:
         p = verbs.add_parser(name, parents=[common], more=more)
@@ -32,37 +33,37 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
 
     queue_cli.register(verb, _expect_option)
     p = verb("edit", edit)
-    p.add_argument("entry", metavar="ENTRY", help=_ENTRY_HELP)
+    p.add_argument("entry", metavar="ENTRY", help=_(_ENTRY_HELP))
     _expect_option(p)
-    p.add_argument("--text-file", metavar="F", help="the new text (-: stdin)")
+    p.add_argument("--text-file", metavar="F", help=_("the new text (-: stdin)"))
     p.add_argument(
         "--insist",
         action="store_true",
-        help="change a file its layout keeps read-only (meta-rules the agent lives by)",
+        help=_("change a file its layout keeps read-only (meta-rules the agent lives by)"),
     )
     for name in ("archive", "restore"):
         p = verb(name, archive if name == "archive" else restore)
-        p.add_argument("entry", metavar="ENTRY", help=_ENTRY_HELP)
+        p.add_argument("entry", metavar="ENTRY", help=_(_ENTRY_HELP))
         _expect_option(p)
-        p.add_argument("--item", help="the item's text, for an entry that holds items")
+        p.add_argument("--item", help=_("the item's text, for an entry that holds items"))
     p = verbs.add_parser("history", parents=[store])
     p.set_defaults(handler=history)
-    p.add_argument("file", metavar="FILE", help=_FILE_HELP)
-    p.add_argument("--json", action="store_true", help="print JSON for scripts")
+    p.add_argument("file", metavar="FILE", help=_(_FILE_HELP))
+    p.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
     p = verbs.add_parser("diff", parents=[store])
     p.set_defaults(handler=diff)
-    p.add_argument("file", metavar="FILE", help=_FILE_HELP)
-    p.add_argument("snapshot", nargs="?", metavar="SNAPSHOT", help=_SNAPSHOT_HELP)
+    p.add_argument("file", metavar="FILE", help=_(_FILE_HELP))
+    p.add_argument("snapshot", nargs="?", metavar="SNAPSHOT", help=_(_SNAPSHOT_HELP))
     p = verb("rollback", rollback)
-    p.add_argument("file", metavar="FILE", help=_FILE_HELP)
-    p.add_argument("--to", metavar="SNAPSHOT", help="default: the newest snapshot")
+    p.add_argument("file", metavar="FILE", help=_(_FILE_HELP))
+    p.add_argument("--to", metavar="SNAPSHOT", help=_("default: the newest snapshot"))
     for name in ("done", "reopen"):
         p = verb(name, done if name == "done" else reopen)
-        p.add_argument("event", metavar="EVENT", help="its id as `events` lists it, e.g. E020")
+        p.add_argument("event", metavar="EVENT", help=_("its id as `events` lists it, e.g. E020"))
         _expect_option(p)
     verb("index", index)
     p = verb("undo", undo)
-    p.add_argument("op", nargs="?", metavar="OP", help="the operation's id, or a unique prefix")
+    p.add_argument("op", nargs="?", metavar="OP", help=_("the operation's id, or a unique prefix"))
     _register_commands(verb)
 
 
@@ -71,8 +72,10 @@ def _expect_option(p: argparse.ArgumentParser) -> None:
         "--expect",
         metavar="FP",
         type=_fingerprint,
-        help="the entry's fingerprint as you saw it (`list --json`, `show --json`): "
-        "refused, nothing changed, if the entry is not that any more (SPEC §6)",
+        help=_(
+            "the entry's fingerprint as you saw it (`list --json`, `show --json`): "
+            "refused, nothing changed, if the entry is not that any more (SPEC §6)"
+        ),
     )
 
 
@@ -83,48 +86,54 @@ def _fingerprint(value: str) -> str | None:
     try:
         return checked(value)
     except NotOne as exc:  # a malformed option: a wrong call (exit status 2)
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        raise argparse.ArgumentTypeError(said(exc)) from None
 
 
 def _register_commands(verb: Callable[..., argparse.ArgumentParser]) -> None:
     """`maintain` and `add KIND`, from what the layouts declare (engine.commands): each
     command's questions are its arguments."""
+    from memtui.cli.help_format import CellHelpFormatter
     from memtui.engine.commands import of_verb
 
-    maintaining = dict.fromkeys(c.help for _, c in of_verb("maintain"))
+    maintaining = dict.fromkeys(tr(c.help) for _layout, c in of_verb("maintain"))
     p = verb("maintain", maintain)
-    text = "; ".join(maintaining) or "apply what the dry run shows"
+    text = "; ".join(maintaining) or _("apply what the dry run shows")
     p.add_argument("--apply", action="store_true", help=text)
     declared, seen = [], set()
-    for _, command in of_verb("add"):
+    for _layout, command in of_verb("add"):
         if command.name not in seen:  # a name two layouts declare: the first one's
             seen.add(command.name)
             declared.append(command)
     p = verb("add", add, more=f": {', '.join(c.name for c in declared)}")
     kinds = p.add_subparsers(dest="kind", required=True, metavar="KIND")
     for command in declared:
-        sub = kinds.add_parser(command.name, help=command.help, description=command.help)
+        sub = kinds.add_parser(
+            command.name,
+            help=tr(command.help),
+            description=tr(command.help),
+            formatter_class=CellHelpFormatter,
+        )
         sub.set_defaults(command=command)
         for ask in command.asks:
             _argument(sub, ask)
         # options after the kind work too
         sub.add_argument(
-            "--store", metavar="PATH", default=argparse.SUPPRESS, help="the store's root"
+            "--store", metavar="PATH", default=argparse.SUPPRESS, help=_("the store's root")
         )
         sub.add_argument(
-            "--json", action="store_true", default=argparse.SUPPRESS, help="print JSON"
+            "--json", action="store_true", default=argparse.SUPPRESS, help=_("print JSON")
         )
         sub.add_argument(
             "--dry-run",
             action="store_true",
             default=argparse.SUPPRESS,
-            help="print the diff, change nothing",
+            help=_("print the diff, change nothing"),
         )
 
 
 def _argument(p: argparse.ArgumentParser, ask: Any) -> None:
     """One question as an argument: a positional, or its option (`flag`)."""
-    given: dict[str, Any] = {"help": ask.help}
+    given: dict[str, Any] = {"help": tr(ask.help)}
     if ask.metavar:
         given["metavar"] = ask.metavar
     if ask.choices:
@@ -149,7 +158,7 @@ def _settling(handler: Callable[[argparse.Namespace], int]) -> Callable[..., int
 
             with _engine_errors():
                 for note in settle_interrupted(store_root(args.store)):
-                    warn(f"settled a change interrupted earlier: {note}")
+                    warn(_("settled a change interrupted earlier: {note}").format(note=tr(note)))
         from memtui.engine.write.operation import operation
 
         with operation():  # one call, one operation for `memtui undo`, however many commits
@@ -179,18 +188,22 @@ def edit(args: argparse.Namespace) -> int:
         entry = resolve(store, args.entry, expect=args.expect)
     seen = entry_text(store, entry)
     if seen is None:
-        why = unreadable(store, entry.file) or "it cannot be read as text"
-        raise Refused(f"{not_readable(entry.file, why)}; it is never edited, nothing was changed")
+        why = unreadable(store, entry.file) or _("it cannot be read as text")
+        raise Refused(
+            _("{why}; it is never edited, nothing was changed").format(
+                why=tr(not_readable(entry.file, why))
+            )
+        )
     guard = read_only(store.root, entry.file)  # its layout's rule, asked before $EDITOR opens
     if guard and not args.insist:
-        raise Refused(f"{guard}: read-only unless you --insist")
+        raise Refused(_("{why}: read-only unless you --insist").format(why=tr(guard)))
     new = (
         _read_text_file(args.text_file, store.root)
         if args.text_file
         else _in_editor(seen, entry.file, store.config.thresholds.max_file_bytes)
     )
     if new == seen:
-        line("no change")
+        line(_("no change"))
         return 0
     with _engine_errors():
         receipt = edit_entry(
@@ -206,9 +219,9 @@ def _in_editor(text: str, name: str, limit: int) -> str:
     try:
         return run_editor(text, name, limit)
     except EditorNotRun as exc:  # a wrong $EDITOR is a wrong call: exit status 2
-        raise CallError(str(exc)) from None
+        raise CallError(said(exc)) from None
     except EditorFailed as exc:
-        raise Refused(str(exc)) from None
+        raise Refused(said(exc)) from None
 
 
 def _archive_call(args: argparse.Namespace, restoring: bool) -> Any:
@@ -217,14 +230,14 @@ def _archive_call(args: argparse.Namespace, restoring: bool) -> Any:
     root = store_root(args.store)
     kind = args.entry.partition(":")[0]
     if kind == "pending" and not restoring:
-        raise CallError("a pending candidate leaves with `memtui reject` (or accept)")
+        raise CallError(_("a pending candidate leaves with `memtui reject` (or accept)"))
     if kind == "profile" and not args.item:
-        raise CallError("profile entries need --item TEXT (the item to archive/restore)")
+        raise CallError(_("profile entries need --item TEXT (the item to archive/restore)"))
     shown = {"expect": args.expect, "dry_run": args.dry_run, "item": args.item}
     try:
         return (ops.restore if restoring else ops.archive)(root, args.entry, **shown)
     except ops.NotAnEntry as exc:  # no layout owns the id's kind: a wrong call
-        raise CallError(str(exc)) from None
+        raise CallError(said(exc)) from None
 
 
 def archive(args: argparse.Namespace) -> int:
@@ -249,10 +262,11 @@ def history(args: argparse.Namespace) -> int:
         emit_json({"file": args.file, "snapshots": shown, "agent_history": agents})
         return 0
     if not found and not agents:
-        line(f"{args.file} has no history yet")
+        line(_("{file} has no history yet").format(file=args.file))
     for s in found:
-        by = f"  (kept by {s.kept_by})" if s.kept_by != "memtui" else ""
-        line(f"{s.name}  {s.time}  {s.size:,} bytes{by}")
+        by = "  " + _("(kept by {who})").format(who=s.kept_by) if s.kept_by != "memtui" else ""
+        size = _("{n} bytes").format(n=f"{s.size:,}")
+        line(f"{s.name}  {s.time}  {size}{by}")
     for v in agents:  # the agent's own record (a git log): not memtui's to roll back
         line(f"{v['layout']} {v['version']}  {v['time']}  {v['who']}  {v['what']}")
     return 0
@@ -264,7 +278,7 @@ def diff(args: argparse.Namespace) -> int:
 
     with _engine_errors():
         text = run(store_root(args.store), args.file, args.snapshot)
-    sys.stdout.write(printable(text) if text else "no difference\n")
+    sys.stdout.write(printable(text) if text else _("no difference") + "\n")
     return 0
 
 
@@ -308,13 +322,13 @@ def maintain(args: argparse.Namespace) -> int:
     from memtui.engine.store import layouts_at
 
     if args.apply and args.dry_run:
-        raise CallError("--apply and --dry-run contradict each other")
+        raise CallError(_("--apply and --dry-run contradict each other"))
     args.dry_run = not args.apply  # without --apply, maintain is a dry run
     root = store_root(args.store)
     with _engine_errors():
         receipts = [
             run(command, root, {}, dry_run=args.dry_run)
-            for _, command in of_verb("maintain", layouts_at(root))
+            for _layout, command in of_verb("maintain", layouts_at(root))
         ]
     return _report(args, receipts)
 

@@ -225,16 +225,29 @@ def table(found: list[FoundStore]) -> list[str]:
         rows.append([_one_row(tilde(s.shown)), ", ".join(s.layouts), *shown_counts])
     lines = [list(HEADINGS), *rows]
     full = [r for r in lines if len(r) == len(HEADINGS)]
-    widths = [max(len(r[i]) for r in full) for i in range(len(HEADINGS))]
+    widths = [max(_cells(r[i]) for r in full) for i in range(len(HEADINGS))]
     out = []
     for r in lines:
         if len(r) != len(HEADINGS):  # path and problem
-            out.append(f"{r[0].ljust(widths[0])}  {r[1]}")
+            out.append(f"{_pad(r[0], widths[0])}  {r[1]}")
             continue
-        left = [c.ljust(w) for c, w in zip(r[:2], widths[:2], strict=True)]
-        right = [c.rjust(w) for c, w in zip(r[2:], widths[2:], strict=True)]
+        left = [_pad(c, w) for c, w in zip(r[:2], widths[:2], strict=True)]
+        right = [_pad(c, w, right=True) for c, w in zip(r[2:], widths[2:], strict=True)]
         out.append("  ".join(left + right).rstrip())
     return out
+
+
+def _cells(text: str) -> int:
+    """The terminal cells `text` takes: a wide (CJK) character two, a combining mark
+    none; a path such as ~/项目/memory is wider than its len()."""
+    from unicodedata import combining, east_asian_width
+
+    return sum(0 if combining(c) else 2 if east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _pad(text: str, width: int, right: bool = False) -> str:
+    fill = " " * max(0, width - _cells(text))
+    return fill + text if right else text + fill
 
 
 def looked() -> str:
