@@ -212,6 +212,40 @@ def test_a_verb_writes_the_cache_in_a_child_after_its_answer(
     assert cache.flush_detached() is None  # nothing left to write
 
 
+def test_a_read_verb_opens_through_the_cache(
+    demo: Path,
+    tmp_path: Path,
+    home: Path,
+    clock: Clock,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from memtui.cli import main
+
+    root = fresh_copy(demo, tmp_path)
+    assert main(["check", "--json", "--store", str(root)]) == 1  # the demo has errors
+    cache.flush()  # (cli._end's child, when memtui is the program)
+    first = capsys.readouterr().out
+    read = reads(monkeypatch)
+    assert main(["check", "--json", "--store", str(root)]) == 1
+    assert read == [] and capsys.readouterr().out == first
+
+
+def test_stale_caches_and_leftovers_are_pruned(
+    demo: Path, tmp_path: Path, home: Path, clock: Clock
+) -> None:
+    root = fresh_copy(demo, tmp_path)
+    cached(root)
+    old = time.time() - cache.STALE_DAYS * 86400 - 60
+    (home / ".tmp-leftover").write_bytes(b"half")
+    (home / ("0" * 32 + ".pickle")).write_bytes(b"another store")
+    for name in (".tmp-leftover", "0" * 32 + ".pickle"):
+        os.utime(home / name, (old, old))
+    (root / "facts.md").write_text("# 事实\n", encoding="utf-8")
+    cached(root)
+    assert sorted(p.name for p in home.iterdir()) == sorted(["key", _cache_file(home).name])
+
+
 def test_files_not_yet_settled_are_not_kept(demo: Path, tmp_path: Path, home: Path) -> None:
     """Changed under RACY_NS ago (the real clock: the copy was just made), a file's stat
     cannot vouch for its text: nothing is written for a store of such files only."""

@@ -19,6 +19,7 @@ error. MEMTUI_NO_CACHE=1 reads and writes none.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import hashlib
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 
 MAGIC = b"memtui-cache-1\n"
 KEY_BYTES = 32
+STALE_DAYS = 30
 OFF = "MEMTUI_NO_CACHE"
 
 _pending: Store | None = None  # the last open that parsed something new (flush writes it)
@@ -195,7 +197,7 @@ def load(root: str) -> Store | None:
     finally:
         os.close(fd)
     head, mac, body = raw[: len(MAGIC)], raw[len(MAGIC) : len(MAGIC) + 32], raw[len(MAGIC) + 32 :]
-    if head != MAGIC or not hmac.compare_digest(mac, hmac.new(key, body, "sha256").digest()):
+    if head != MAGIC or not hmac.compare_digest(mac, hmac.digest(key, body, "sha256")):
         return None
     try:
         got = _Unpickler(io.BytesIO(body)).load()
@@ -282,8 +284,21 @@ def flush() -> None:
     made = (version_tag(), store.root, time.time_ns(), store.config, store.escaped, texts, memo)
     _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(made)
     body = buf.getvalue()
-    tmp = _write_temp(where, MAGIC + hmac.new(key, body, "sha256").digest() + body)
+    tmp = _write_temp(where, MAGIC + hmac.digest(key, body, "sha256") + body)
     os.replace(tmp, _file(where, store.root))
+    _prune(where)
+
+
+def _prune(where: str) -> None:
+    """Forget the stores whose cache was not written for STALE_DAYS (a demo in a temp
+    folder; one still opened is written again by its next open), and what a writer
+    killed midway left."""
+    now = time.time()
+    for entry in os.scandir(where):
+        stale = STALE_DAYS * 86400 if entry.name.endswith(".pickle") else 3600
+        if entry.name != "key" and now - entry.stat(follow_symlinks=False).st_mtime > stale:
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
 
 
 def flush_detached() -> int | None:
