@@ -90,9 +90,9 @@ def open_store(
     open is kept there in turn by engine.cache.flush() (nothing in the store is
     written)."""
     with gc_paused():
-        if not cache:
+        if not (cache and os.environ.get("MEMTUI_NO_CACHE", "") in ("", "0")):
             return _open(path, today, previous, reopen or previous is not None)
-        from memtui.engine import cache as kept
+        from memtui.engine import cache as kept  # (its enabled(), without its imports)
 
         loaded = kept.load(resolve_root(path)) if previous is None else None
         store = _open(path, today, previous or loaded, True)
