@@ -6,6 +6,7 @@ user's own, not whole, not this memtui's or from a clock now behind is ignored."
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import io
 import os
 import pickle
@@ -192,6 +193,27 @@ def test_the_version_tag_follows_memtuis_sources(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("x = 22\n")
     assert cache._sources(str(tmp_path)) != before
     assert cache.version_tag() == cache.version_tag()
+
+
+def test_a_cache_that_cannot_be_written_is_no_cache(
+    demo: Path, tmp_path: Path, home: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(where: str, data: bytes) -> str:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(cache, "_write_temp", full)
+    root = fresh_copy(demo, tmp_path)
+    assert cached(root) == open_store(root, TODAY_DATE)  # the key cannot be made either
+    assert cache.load(str(root)) is None
+
+
+def test_a_cache_folder_that_is_a_file_is_no_cache(
+    demo: Path, tmp_path: Path, home: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "xdg").write_text("not a folder")
+    root = fresh_copy(demo, tmp_path)
+    assert cache.folder() is None
+    assert cached(root) == open_store(root, TODAY_DATE)
 
 
 def test_memtui_no_cache_reads_and_writes_nothing(

@@ -187,7 +187,14 @@ class _Unpickler(pickle.Unpickler):
 
 def load(root: str) -> Store | None:
     """What the last open of `root` kept, as a `previous` for open_store; None when
-    there is none to trust."""
+    there is none to trust, or the cache cannot be used (a full disk, a read-only home)."""
+    try:
+        return _load(root)
+    except OSError:
+        return None
+
+
+def _load(root: str) -> Store | None:
     where = folder() if enabled() else None
     key = _key(where) if where else None
     if where is None or key is None:
@@ -284,6 +291,13 @@ def flush() -> None:
     """Write what remember() kept (the caller's process; flush_detached() for a CLI)."""
     global _pending
     store, _pending = _pending, None
+    # No cache then: a read-only home, a full disk, a third party's record that
+    # cannot be pickled.
+    with contextlib.suppress(OSError, pickle.PicklingError, TypeError, AttributeError):
+        _save(store)
+
+
+def _save(store: Store | None) -> None:
     where = folder() if store is not None and enabled() else None
     key = _key(where) if where else None
     if store is None or where is None or key is None:
