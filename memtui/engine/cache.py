@@ -206,14 +206,15 @@ def _load(root: str) -> Store | None:
     try:
         if not _own_file(fd):
             return None
+        # The header says at once whether this memtui made it (else nothing more is
+        # read); the body, under the HMAC, says it again.
         with os.fdopen(os.dup(fd), "rb") as fh:
-            raw = fh.read()
+            if fh.read(HEAD) != _header():
+                return None
+            mac, body = fh.read(32), fh.read()
     finally:
         os.close(fd)
-    # The header says at once whether this memtui made it (else nothing is unpickled);
-    # the body, under the HMAC, says it again.
-    mac, body = raw[HEAD : HEAD + 32], raw[HEAD + 32 :]
-    if raw[:HEAD] != _header() or not hmac.compare_digest(mac, hmac.digest(key, body, "sha256")):
+    if not hmac.compare_digest(mac, hmac.digest(key, body, "sha256")):
         return None
     try:
         got = _Unpickler(io.BytesIO(body)).load()
