@@ -11,12 +11,14 @@ check and open) and `grep -rF` (for search).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 PY = sys.executable
@@ -32,6 +34,36 @@ for d, _, fs in os.walk(sys.argv[1]):
             n += len(fh.read())
 """
 OPEN = "import sys; from memtui.engine import open_store; open_store(sys.argv[1])"
+# A CLI verb's open: through the cache, written here (a verb's child writes it after).
+OPEN_CACHED = (
+    "import sys; from memtui.engine import open_store, cache; "
+    "open_store(sys.argv[1], cache=True); cache.flush()"
+)
+NO_CACHE = "MEMTUI_NO_CACHE"  # what every figure here is timed with but the warm ones
+
+
+@contextlib.contextmanager
+def disk_cache(folder: Path) -> Iterator[None]:
+    """The processes started meanwhile read (and write) a cache in `folder`."""
+    saved = {name: os.environ.get(name) for name in (NO_CACHE, "XDG_CACHE_HOME")}
+    os.environ.pop(NO_CACHE, None)
+    os.environ["XDG_CACHE_HOME"] = str(folder)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def settle(root: Path) -> None:
+    """Wait until the store's newest file is RACY_NS old: only then may a cache vouch for it."""
+    from memtui.engine.rawfile import RACY_NS
+
+    newest = max(p.stat().st_ctime_ns for p in root.rglob("*"))
+    time.sleep(max(0.0, (newest + RACY_NS - time.time_ns()) / 1e9 + 0.1))
 
 
 def measure(cmd: list[str], repeat: int) -> tuple[float, float]:
@@ -60,6 +92,7 @@ def main() -> int:
     ap.add_argument("--dir", help="reuse (or create) the store here")
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
+    os.environ[NO_CACHE] = "1"  # cold figures: a second check must not read the first's cache
     root = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="memtui-bench-")) / "s"
     if not root.exists():
         t = time.perf_counter()

@@ -118,6 +118,15 @@ def english_again():
     use("en")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def no_disk_cache():
+    """No test (nor any memtui it starts) reads or writes the user's cache folder
+    (engine.cache): each test's store is its own. tests/test_open_cache.py turns it on."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MEMTUI_NO_CACHE", "1")
+        yield
+
+
 @pytest.fixture
 def store(tmp_path: Path):
     """A factory: store({"memory.md": "...", ...}) -> root path."""

@@ -77,15 +77,27 @@ def open_store(
     previous: Store | None = None,
     *,
     reopen: bool = False,
+    cache: bool = False,
 ) -> Store:
     """Read a store without writing anything. Raises StoreError if it cannot be opened.
 
     `reopen=True` keeps what each file parsed to, so that a later
     `open_store(..., previous=this)` takes every file whose stat is unchanged from
     this snapshot instead of reading and parsing it again (the app reloads on each
-    change the agent makes). The result is the same as a fresh open."""
+    change the agent makes). The result is the same as a fresh open.
+    `cache=True` does the same across processes: without a `previous`, what the last
+    open of this store kept in the user's cache folder is taken as one, and this
+    open is kept there in turn by engine.cache.flush() (nothing in the store is
+    written)."""
     with gc_paused():
-        return _open(path, today, previous, reopen or previous is not None)
+        if not (cache and os.environ.get("MEMTUI_NO_CACHE", "") in ("", "0")):
+            return _open(path, today, previous, reopen or previous is not None)
+        from memtui.engine import cache as kept  # (its enabled(), without its imports)
+
+        loaded = kept.load(resolve_root(path)) if previous is None else None
+        store = _open(path, today, previous or loaded, True)
+        kept.remember(store, loaded)
+        return store
 
 
 @contextlib.contextmanager
