@@ -1,0 +1,37 @@
+"""Char offsets in a text as (line, column) pairs: a scan matches the whole text at
+once (one regex pass in C) and reports each hit by its line."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+
+class Lines:
+    """The start offset of each line of `text` ("\\n"-separated, as the engine counts)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        at = text.find("\n")
+        while at != -1:
+            starts.append(at + 1)
+            at = text.find("\n", at + 1)
+        self.starts = starts
+
+    def at(self, offset: int) -> tuple[int, int]:
+        """(1-based line, column) of a char offset."""
+        n = bisect_right(self.starts, offset) - 1
+        return n + 1, offset - self.starts[n]
+
+    def end(self, line: int) -> int:
+        """The column where 1-based `line` ends (its "\\r" not counted)."""
+        start = self.starts[line - 1]
+        stop = self.starts[line] - 1 if line < len(self.starts) else len(self.text)
+        if stop > start and self.text[stop - 1] == "\r":
+            stop -= 1
+        return stop - start
+
+    def span(self, start: int, stop: int) -> tuple[int, int, int]:
+        """(line, start column, stop column) of text[start:stop], cut at its first line's end."""
+        line, col = self.at(start)
+        return line, col, min(col + (stop - start), self.end(line))

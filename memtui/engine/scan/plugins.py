@@ -1,0 +1,127 @@
+"""The detect-secrets plugins memtui runs, and its own custom plugins (detect-secrets'
+RegexBasedDetector) for provider formats detect-secrets 1.5 does not know. Imported on
+the first scan only (it imports detect-secrets, ~150 ms)."""
+
+from __future__ import annotations
+
+import re
+
+from detect_secrets.plugins.aws import AWSKeyDetector
+from detect_secrets.plugins.base import RegexBasedDetector
+from detect_secrets.plugins.basic_auth import BasicAuthDetector
+from detect_secrets.plugins.discord import DiscordBotTokenDetector
+from detect_secrets.plugins.github_token import GitHubTokenDetector
+from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
+from detect_secrets.plugins.jwt import JwtTokenDetector
+from detect_secrets.plugins.mailchimp import MailchimpDetector
+from detect_secrets.plugins.npm import NpmDetector
+from detect_secrets.plugins.openai import OpenAIDetector
+from detect_secrets.plugins.pypi_token import PypiTokenDetector
+from detect_secrets.plugins.sendgrid import SendGridDetector
+from detect_secrets.plugins.slack import SlackDetector
+from detect_secrets.plugins.square_oauth import SquareOAuthDetector
+from detect_secrets.plugins.stripe import StripeDetector
+from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
+from detect_secrets.plugins.twilio import TwilioKeyDetector
+
+# Not a word's tail: a key's first char follows no letter, digit or dash.
+_B = r"(?<![A-Za-z0-9_\-])"
+
+
+class AnthropicDetector(RegexBasedDetector):
+    secret_type = "Anthropic API Key"
+    denylist = (re.compile(_B + r"sk-ant-[A-Za-z0-9_\-]{20,}"),)
+
+
+class OpenAIProjectDetector(RegexBasedDetector):
+    """Project, service-account and admin keys, and legacy keys without T3BlbkFJ."""
+
+    secret_type = "OpenAI Token"
+    denylist = (
+        re.compile(_B + r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{20,}"),
+        re.compile(_B + r"sk-[A-Za-z0-9]{32,}(?![A-Za-z0-9_\-])"),
+    )
+
+
+class GoogleApiKeyDetector(RegexBasedDetector):
+    secret_type = "Google API Key"
+    denylist = (re.compile(_B + r"AIza[0-9A-Za-z_\-]{35}"),)
+
+
+class GitHubFineGrainedDetector(RegexBasedDetector):
+    secret_type = "GitHub Token"
+    denylist = (re.compile(_B + r"github_pat_[A-Za-z0-9_]{22,}"),)
+
+
+class NpmTokenDetector(RegexBasedDetector):
+    """An npm token anywhere (detect-secrets finds it only in an .npmrc line)."""
+
+    secret_type = "NPM tokens"
+    denylist = (re.compile(_B + r"npm_[A-Za-z0-9]{36}"),)
+
+
+class SlackAppTokenDetector(RegexBasedDetector):
+    secret_type = "Slack Token"
+    denylist = (re.compile(_B + r"xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+"),)
+
+
+class StripeTestKeyDetector(RegexBasedDetector):
+    secret_type = "Stripe Access Key"
+    denylist = (re.compile(_B + r"(?:sk|rk)_test_[0-9a-zA-Z]{24,}"),)
+
+
+class HuggingFaceDetector(RegexBasedDetector):
+    secret_type = "Hugging Face Token"
+    denylist = (re.compile(_B + r"hf_[A-Za-z0-9]{34,}"),)
+
+
+class TwilioApiKeyDetector(RegexBasedDetector):
+    """Twilio API key SIDs are hex of either case (detect-secrets: lower case only)."""
+
+    secret_type = "Twilio API Key"
+    denylist = (re.compile(_B + r"(?:AC|SK)[0-9a-fA-F]{32}(?![A-Za-z0-9])"),)
+
+
+class AzureStorageKeyDetector(RegexBasedDetector):
+    """detect-secrets' own, the value alone (its match starts at `AccountKey=`)."""
+
+    secret_type = "Azure Storage Account access key"
+    denylist = (re.compile(r"(?<=AccountKey=)[a-zA-Z0-9+/=]{88}"),)
+
+
+class WholeJwtDetector(JwtTokenDetector):
+    """detect-secrets' JWT match stops before the signature (a lazy `*?`): the whole token."""
+
+    denylist = (re.compile(r"eyJ[A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]+\.?[A-Za-z0-9\-_.+/=]*"),)
+
+
+# (kind in words, plugin class, whether its regexes' first group is the value), in the
+# order a span is claimed: a more specific format before a looser one.
+PLUGINS: tuple[tuple[str, type[RegexBasedDetector], bool], ...] = (
+    ("Anthropic API key", AnthropicDetector, False),
+    ("OpenAI API key", OpenAIDetector, False),
+    ("OpenAI API key", OpenAIProjectDetector, False),
+    ("AWS access key", AWSKeyDetector, True),
+    ("GitHub token", GitHubTokenDetector, False),
+    ("GitHub token", GitHubFineGrainedDetector, False),
+    ("GitLab token", GitLabTokenDetector, False),
+    ("Slack token", SlackDetector, False),
+    ("Slack token", SlackAppTokenDetector, False),
+    ("Stripe key", StripeDetector, False),
+    ("Stripe key", StripeTestKeyDetector, False),
+    ("Google API key", GoogleApiKeyDetector, False),
+    ("Twilio key", TwilioKeyDetector, False),
+    ("Twilio key", TwilioApiKeyDetector, False),
+    ("SendGrid API key", SendGridDetector, False),
+    ("npm token", NpmDetector, True),
+    ("npm token", NpmTokenDetector, False),
+    ("PyPI token", PypiTokenDetector, False),
+    ("Hugging Face token", HuggingFaceDetector, False),
+    ("Discord bot token", DiscordBotTokenDetector, False),
+    ("Telegram bot token", TelegramBotTokenDetector, False),
+    ("Mailchimp API key", MailchimpDetector, False),
+    ("Square OAuth secret", SquareOAuthDetector, False),
+    ("Azure storage key", AzureStorageKeyDetector, False),
+    ("JSON web token", WholeJwtDetector, False),
+    ("password in a URL", BasicAuthDetector, True),
+)
