@@ -24,7 +24,8 @@ _I = re.IGNORECASE
 _GAP = r"(?:[\w'’,-]+\s+){0,3}?"
 # A variable or file that holds a secret, as a command would name it.
 _LOOT = (
-    r"(?:\$\{?\w*(?:KEY|TOKEN|SECRET|PASS(?:WORD)?|CRED\w*|AUTH\w*)\w*\}?|\$\(\s*(?:cat|env|printenv)\b"
+    r"(?:\$\{?(?-i:[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASS(?:WORD)?|CREDENTIALS?|AUTH)S?)\b\}?"
+    r"|\$\(\s*(?:cat|env|printenv)\b"
     r"|~/\.ssh|\$HOME/\.ssh|id_(?:rsa|ed25519|ecdsa)\b|\.aws/credentials|\.netrc|\.env\b"
     r"|\.npmrc|\.pypirc|/etc/(?:passwd|shadow)|\bprintenv\b|\benv\s*\|)"
 )
@@ -71,6 +72,16 @@ _ORDER = (
     r"(?:the\s+)?(?:AI|model|agent|assistant|LLM)\b"
 )
 
+_EXFIL = re.compile(_EXFIL_CMD, _I)
+_LOOTS = re.compile(_LOOT, _I)
+# A token in the header that authenticates to the API called: how a request is made,
+# not data sent out (`curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com`).
+_AUTH_HEADER = re.compile(
+    r"(?:authorization|x-api-key|api-key|private-token)\s*:\s*(?:bearer\s+|token\s+|basic\s+)?"
+    r"\$\{?\w+\}?",
+    _I,
+)
+
 # (pattern, kind, where it may start, lower-cased): a pattern is tried only where one of
 # its first words is (found by str.find, a hundred times quicker than a pattern's search
 # that may start anywhere, and most notes hold none of them).
@@ -86,7 +97,7 @@ _RULES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
         ("do not", "don", "never", "keep", "secretly", "silently", "covertly"),
     ),
     (
-        re.compile(_EXFIL_CMD, _I),
+        _EXFIL,
         "command sending a secret out",
         ("curl", "wget", "nc", "scp", "invoke-webrequest", "iwr"),
     ),
@@ -133,7 +144,8 @@ def find_injections(text: str) -> list[InjectionHit]:
     lower = src.lower()
     for rx, kind, starts in _RULES:
         for match in _matches(rx, src, lower, starts):
-            add(*_place(text, lines, folded, rx, match), kind)
+            if not _quoted(src, *match.span()) and (rx is not _EXFIL or _sends(src, match)):
+                add(*_place(text, lines, folded, rx, match), kind)
     for match in _COMMENT.finditer(src) if "<!--" in src or "[//]:" in src else ():
         body = match.group(1) if match.group(1) is not None else match.group(2) or ""
         if _ORDERS.search(body):
@@ -162,6 +174,23 @@ def _matches(
         if at >= done and (match := rx.match(src, at)):
             done = match.end()
             yield match
+
+
+def _sends(src: str, match: re.Match[str]) -> bool:
+    """Whether the command's line carries a secret beyond its own auth header."""
+    end = src.find("\n", match.start())
+    rest = src[match.start() : len(src) if end == -1 else end]
+    return _LOOTS.search(_AUTH_HEADER.sub("", rest)) is not None
+
+
+_QUOTES = {'"': '"', "“": "”", "'": "'", "‘": "’", "`": "`", "«": "»"}
+
+
+def _quoted(src: str, start: int, stop: int) -> bool:
+    """Whether the match is a quotation (`warn on "ignore previous instructions"`): a
+    note about an attack, not one. Quotes around it, as the sentence would write them."""
+    close = _QUOTES.get(src[start - 1 : start])
+    return close is not None and src[stop : stop + 1] == close
 
 
 def _odd_kind(text: str, match: re.Match[str]) -> str | None:
