@@ -68,6 +68,7 @@ CLEAN = [
     "![logo](data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
     "+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==)",  # base64 image data
     "set OPENAI_API_KEY=sk-... in .env, never here",  # a placeholder
+    "example: ANTHROPIC_API_KEY=sk-ant-api03-XXXXXXXXXXXXXXXXXXXXXXXX",
     "connect with postgres://user:<password>@host/db or https://u:${PASS}@h",
     "the risk-adjusted return; task-management-and-planning-notes-for-this-quarter",
     "call `curl -H 'Authorization: Bearer $GITHUB_TOKEN' https://api.github.com`",

@@ -33,9 +33,11 @@ _TOKEN_TAIL = re.compile(r"[A-Za-z0-9_\-]*")
 _TOKEN = re.compile(r"[A-Za-z0-9_\-]{20}")
 _UNTOKENED = frozenset({"a3t", "accountkey=", "://"})  # AWS (its secret key), Azure, URLs
 _UNTOKENED_RAW = ("://", "aws", "AWS", "Aws", "AccountKey=")  # what those three need, as written
-# What stands for a value in documentation, never one: `<password>`, `${TOKEN}`, `xxxx`.
+# What stands for a value in documentation, never one: `<password>`, `${TOKEN}`, `xxxx`,
+# `sk-ant-api03-XXXXXXXXXXXX` (no issued key repeats a character eight times running).
 _PLACEHOLDER = re.compile(
-    r"^(?:[<{\[$%].*|.*[>}\]]|(.)\1{3,}|(?:pass(?:word)?|pwd|secret|token|changeme|redacted)\d*)$",
+    r"^(?:[<{\[$%].*|.*[>}\]]|(.)\1{3,}|(?:pass(?:word)?|pwd|secret|token|changeme|redacted)\d*)$"
+    r"|(.)\2{7}",
     re.IGNORECASE,
 )
 _PEM = re.compile(
@@ -98,7 +100,7 @@ def _value(text: str, match: re.Match[str], group: bool) -> tuple[int, int] | No
         stop += _TOKEN_TAIL.match(text, stop).end() - stop  # type: ignore[union-attr]
     if start and text[start].isalnum() and text[start - 1].isalnum() and not group:
         return None  # inside a longer word: base64 data, an id
-    if _PLACEHOLDER.match(text[start:stop]):
+    if _PLACEHOLDER.search(text[start:stop]):
         return None
     return start, stop
 
