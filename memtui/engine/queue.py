@@ -274,11 +274,12 @@ def approve(
     instruction is refused unless `allow_flagged` (then audited as allowed)."""
     if not ids:
         return []
-    lay = owner(ids[0])
-    from memtui.engine.store import open_store
+    from memtui.engine.scan.flagged import record_flags
 
-    now = {i.id: i for i in items(open_store(root))}
-    flagged = _flagged([now.get(_plain(i)) for i in ids], ids, shown)
+    lay = owner(ids[0])
+    flagged = {ref: found for ref in ids if (found := record_flags(root, lay, ref, shown))}
+    # one its layout refuses anyway (Hermes' own scan) is refused in its layout's words
+    flagged = {ref: f for ref, f in flagged.items() if not lay.preview(root, _plain(ref)).error}
     return _gated(
         list(ids), flagged, allow_flagged, shown, lambda ok: lay.approve(root, ok, **shown)
     )

@@ -4,12 +4,13 @@ refused unless the user allowed it, which the audit record then says (never the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memtui.engine.scan.findings import INJECTION, SECRET
 
 if TYPE_CHECKING:
+    from memtui.engine.layouts.base import Layout
     from memtui.engine.model import Finding
     from memtui.engine.queue import QueueItem
 
@@ -79,3 +80,48 @@ def flagged_by_findings(findings: Iterable[Finding], items: Iterable[QueueItem])
         if hits:
             out[item.id] = ", ".join(sorted({f.code for f in hits}, reverse=True))
     return out
+
+
+def record_flags(root: str, lay: Layout, ref: str, options: Mapping[str, Any]) -> list[Flag]:
+    """What approving the queued item `ref` would write that the scans flag, read from
+    its record alone (the file its layout says the id lives in: no store is opened), and
+    any text given with the approve. A JSON record's strings are scanned decoded (an
+    invisible character JSON escaped is one); of a JSON Lines file, the records that
+    name the item."""
+    kind, _, name = ref.strip().partition("@")[0].partition(":")
+    rel = lay.file_of(kind, name)
+    given = [v for k, v in options.items() if k not in _NOT_TEXT and isinstance(v, str)]
+    return flags_in([*(_record_texts(root, rel, name) if rel else []), *given])
+
+
+def _record_texts(root: str, rel: str, name: str) -> list[str]:
+    import json
+    import os
+
+    from memtui.engine.config import thresholds_at
+    from memtui.engine.textfile import TextFile, read_file
+
+    got = read_file(os.path.join(root, rel), rel, thresholds_at(root).max_file_bytes)
+    if not isinstance(got, TextFile):
+        return []  # its layout refuses it, in its words
+    if not rel.endswith((".json", ".jsonl")):
+        return [got.text]
+    records = [got.text] if rel.endswith(".json") else [r for r in got.lines() if name in r]
+    texts = []
+    for record in records:
+        try:
+            texts.extend(_strings(json.loads(record)))
+        except (ValueError, RecursionError):
+            texts.append(record)
+    return texts
+
+
+def _strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
