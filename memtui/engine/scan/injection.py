@@ -134,12 +134,12 @@ def find_injections(text: str) -> list[InjectionHit]:
         line, a, b = lines.span(start, stop)
         hits.setdefault((line, kind), InjectionHit(line, a, max(b, a + 1), kind))
 
-    ascii = text.isascii()
-    for match in () if ascii else _ODD.finditer(text):
+    plain = text.isascii() or not _UNUSUAL.search(text)  # most text: one pass, no more
+    for match in () if plain else _ODD.finditer(text):
         kind = _odd_kind(text, match)
         if kind:
             add(match.start(), match.end(), kind)
-    folded = None if ascii else _folded(text)
+    folded = None if plain else _folded(text)
     src = text if folded is None else folded.text  # the rules read the folded letters
     lower = src.lower()
     for rx, kind, starts in _RULES:
@@ -212,6 +212,8 @@ def _odd_kind(text: str, match: re.Match[str]) -> str | None:
 # Letters an attacker spells words in to pass a filter (full-width, mathematical): the
 # text is NFKC-folded only when it holds one (full-width punctuation is common in CJK).
 _STYLED = re.compile("[\uff21-\uff3a\uff41-\uff5a\U0001d400-\U0001d7ff]")
+# Any character either of the two above looks for, found in one pass.
+_UNUSUAL = re.compile(_ODD.pattern.rstrip("+")[:-1] + _STYLED.pattern[1:])
 
 
 def _folded(text: str) -> Lines | None:
