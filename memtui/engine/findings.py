@@ -10,7 +10,12 @@ from memtui.engine.model import ERROR, WARNING, Finding
 # then this one. Codes are a contract: never rename.
 SHARED: dict[str, tuple[str, str]] = {
     "json-invalid": (ERROR, "a JSON file that does not parse or has the wrong shape"),
-    "entry-injection": (WARNING, "text that reads like a prompt injection, or invisible controls"),
+    "entry-injection": (
+        ERROR,
+        "text the agent would take as an instruction planted in its memory: to ignore its "
+        "rules, hide from the user or send data out, hidden HTML, invisible characters",
+    ),
+    "secret": (ERROR, "an API key, token, private key or password in memory, by its format"),
     "cut-correction": (
         WARNING,
         "an entry past the cut restates or corrects one before it, so the agent acts on the "
@@ -24,6 +29,32 @@ SHARED: dict[str, tuple[str, str]] = {
     "recovery-conflict": (
         WARNING,
         "an interrupted change could not reach a file the agent wrote since; both kept",
+    ),
+}
+
+
+# What memory must never hold: `check` (and its pre-commit hook) fails on these whatever
+# their level (a layout's own scan may report one as a warning: Hermes blocks it).
+FAILING: frozenset[str] = frozenset({"secret", "entry-injection"})
+
+# What to do about a code, beyond what it means: SARIF's rule help (`check --format
+# sarif`), for the codes whose fix is not evident from their meaning.
+HELP: dict[str, str] = {
+    "secret": (
+        "Agent memory is sent to the model provider at the start of every session, so a key "
+        "in it leaks on every run. Found by provider format (detect-secrets' plugins and "
+        "memtui's own, offline); the value is never printed, only its kind and line. Redact "
+        "it in the file, revoke it where it was issued, and keep secrets in the agent's "
+        "environment instead of its memory."
+    ),
+    "entry-injection": (
+        "Text the agent will read as its own notes that tells it to ignore its rules, to hide "
+        "something from the user or to send data out (a command or an image URL carrying a "
+        "variable or a file), or that hides text from a person but not from the model "
+        "(invisible or bidirectional characters, HTML hidden by style, instructions in a "
+        "comment). It steers every later session. Remove it unless you wrote it; approving a "
+        "queued write that holds one is refused unless allowed (accept --allow-flagged, or "
+        "the app's confirm), and the audit log records that."
     ),
 }
 
