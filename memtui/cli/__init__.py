@@ -72,6 +72,11 @@ VERB_TABLE: dict[str, tuple[str, str, str]] = {
         "the quick fix for a finding, or every finding of a code: a dry run showing the diff, "
         "--apply to make it",
     ),
+    "purge": (
+        "purge_verb",
+        "write",
+        "take a secret out of a file and out of every snapshot of it in .history/ (no undo)",
+    ),
     "context": (
         "context_verb",
         "tool",

@@ -1,0 +1,103 @@
+"""The quick fixes for what memory must never hold, whichever layout found it
+(engine.fixes.register(ANY, ...)): a `secret` is redacted in place (its value replaced
+by a placeholder naming its kind; `memtui undo` puts it back from .history/, which is
+why `memtui purge` exists); an `entry-injection` has its entry archived through its
+layout's own archive, so `memtui restore` brings it back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memtui.engine.fix_batch import Batch
+from memtui.engine.fixes import ANY, Fix, read_checked, register, where
+from memtui.engine.model import Finding
+from memtui.engine.ops.common import Refused
+from memtui.engine.scan.redact import Secret, masked_bytes, on_line, placeholder, redact
+
+SECRET = "secret"
+INJECTION = "entry-injection"
+
+
+def _kinds(found: list[Secret]) -> str:
+    return " and ".join(dict.fromkeys(s.kind for s in found))
+
+
+def redact_secret(root: str, store: Any, finding: Finding, _choose: tuple[str, ...]) -> Fix:
+    """Every secret on the finding's line (a private key: its whole block) replaced by
+    its placeholder; the other secret findings of those lines are covered."""
+    rel = finding.file or ""
+    tf = store.texts.get(rel)
+    found = on_line(tf.text, finding.line) if tf is not None else []
+    if not found:
+        raise Refused(f"no secret at {where(finding)} any more; nothing was changed: check again")
+
+    def step(batch: Batch) -> str:
+        now = read_checked(batch, store, rel)
+        # bottom-up (fixes.apply): the lines above this one are as the check read them
+        here = on_line(now.text, finding.line)
+        if [s.kind for s in here] != [s.kind for s in found]:
+            raise Refused(f"the secret at {where(finding)} moved; nothing was changed")
+        batch.write(rel, now.encode(redact(now.text, here)))
+        return f"redact the {_kinds(here)} at {where(finding)}"
+
+    lines = range(min(s.first for s in found), max(s.last for s in found) + 1)
+    covers = tuple(
+        f
+        for f in store.findings
+        if f.code == SECRET and f.file == rel and f.line in lines and f != finding
+    )
+    title = (
+        f"replace the {_kinds(found)} at {where(finding)} by "
+        + ", ".join(dict.fromkeys(placeholder(s.kind) for s in found))
+        + " (undo puts it back; `memtui purge` takes it out of .history too)"
+    )
+    details = {"file": rel, "line": finding.line, "kinds": [s.kind for s in found]}
+    return Fix(finding, title, root, "fix-secret", step, details, covers=covers, shows=masked_bytes)
+
+
+def archive_planted(root: str, store: Any, finding: Finding, _choose: tuple[str, ...]) -> Fix:
+    """The entry holding the planted text archived by its layout (restore brings it
+    back), if it is the entry the check saw; refused, saying so, where the layout keeps
+    no archive for that kind of entry."""
+    from memtui.engine import ops
+    from memtui.engine.entries import entry_at, fingerprint_of, resolve
+
+    rel = finding.file or ""
+    if finding.line is None or rel not in store.texts:
+        raise Refused(f"{where(finding)}: no entry to archive (the finding names no line)")
+    entry_id = entry_at(store, rel, finding.line)
+    if entry_id.startswith("file:"):
+        raise Refused(
+            f"{where(finding)} is in no entry its layout archives ({rel} is kept whole); "
+            f"edit the planted text out (`memtui edit {entry_id}`); nothing was changed"
+        )
+    entry = resolve(store, entry_id)
+    expect = fingerprint_of(store, entry)
+    try:
+        ops.archived_to(entry_id)
+    except ops.NotAnEntry as exc:
+        raise Refused(f"{where(finding)}: {exc}") from None
+
+    def runs(dry_run: bool) -> Any:
+        return ops.archive(root, entry_id, expect=expect, dry_run=dry_run)
+
+    covers = tuple(
+        f
+        for f in store.findings
+        if f.code == INJECTION
+        and f.file == rel
+        and f != finding
+        and f.line is not None
+        and entry_at(store, rel, f.line) == entry_id
+    )
+    title = f"archive {entry_id}, which holds the planted text (`memtui restore` brings it back)"
+
+    def step(_batch: Batch) -> str:
+        raise Refused(f"{entry_id} is archived by its layout")  # runs instead
+
+    details = {"entry": entry_id, "file": rel, "line": finding.line}
+    return Fix(finding, title, root, "fix-entry-injection", step, details, covers=covers, runs=runs)
+
+
+register(ANY, SECRET, redact_secret)
+register(ANY, INJECTION, archive_planted)
