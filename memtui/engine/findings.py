@@ -10,7 +10,12 @@ from memtui.engine.model import ERROR, WARNING, Finding
 # then this one. Codes are a contract: never rename.
 SHARED: dict[str, tuple[str, str]] = {
     "json-invalid": (ERROR, "a JSON file that does not parse or has the wrong shape"),
-    "entry-injection": (WARNING, "text that reads like a prompt injection, or invisible controls"),
+    "entry-injection": (
+        ERROR,
+        "text the agent would take as an instruction planted in its memory: to ignore its "
+        "rules, hide from the user or send data out, hidden HTML, invisible characters",
+    ),
+    "secret": (ERROR, "an API key, token, private key or password in memory, by its format"),
     "path-escape": (ERROR, "a reference or link that leads outside the root"),
     "fence-unclosed": (WARNING, "a ``` or ~~~ code fence that is never closed"),
     "unreadable": (ERROR, "not UTF-8, binary, or over the size limit"),

@@ -25,6 +25,7 @@ from memtui.engine.layouts.guard import LayoutSkipped
 from memtui.engine.model import LEVELS, Finding
 from memtui.engine.paths import StoreError, resolve_root
 from memtui.engine.reader import Memo, StoreReader
+from memtui.engine.scan.findings import scan_store
 from memtui.engine.textfile import TextFile
 
 if TYPE_CHECKING:
@@ -205,6 +206,7 @@ def _open(
         raise StoreError(no_layout(root))
     _unread_known(reader, tuple(data))
     reader.findings.layout = None
+    scan_store(reader)  # every layout's secrets and planted instructions, by the engine
     rank = {level: i for i, level in enumerate(LEVELS)}
     findings = sorted(
         reader.findings.items,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from memtui.engine.scan.lines import Lines
@@ -39,10 +40,8 @@ _CONCEAL = (
     rf"{_GAP}(?:the\s+)?(?:user|human|operator|owner)\b"
     r"|\bwithout\s+(?:telling|informing|asking|alerting)\s+(?:the\s+)?(?:user|human|operator)\b"
 )
-_EXFIL_CMD = (
-    rf"\b(?:curl|wget|nc|ncat|scp|Invoke-WebRequest|iwr)\b[^\n]{{0,400}}?{_LOOT}"
-    rf"|{_LOOT}[^\n]{{0,200}}?\|\s*(?:curl|nc|ncat|wget)\b"
-)
+_EXFIL_CMD = rf"\b(?:curl|wget|ncat|nc|scp|Invoke-WebRequest|iwr)\b[^\n]{{0,400}}?{_LOOT}"
+_EXFIL_PIPE = rf"{_LOOT}[^\n]{{0,200}}?\|\s*(?:curl|ncat|nc|wget)\b"
 # A Markdown image fetched as the text is shown: its query carries data out.
 _EXFIL_IMAGE = (
     r"!\[[^\]\n]*\]\(\s*<?https?://[^)\s]*\?[^)\s]*(?:\$|\{\{?|%7B|<|\b(?:data|d|q|secret|token|"
@@ -65,13 +64,33 @@ _ORDER = (
     r"(?:the\s+)?(?:AI|model|agent|assistant|LLM)\b"
 )
 
-_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(_OVERRIDE, _I), "instruction to ignore the system"),
-    (re.compile(_CONCEAL, _I), "instruction to hide from the user"),
-    (re.compile(_EXFIL_CMD, _I), "command sending a secret out"),
-    (re.compile(_EXFIL_IMAGE, _I), "image URL carrying data out"),
-    (re.compile(_TOKENS, _I), "fake chat-template token"),
-    (re.compile(_HIDDEN_HTML, _I), "HTML hidden from the reader"),
+# (pattern, kind, where it may start, lower-cased): a pattern is tried only where one of
+# its first words is (found by str.find, a hundred times quicker than a pattern's search
+# that may start anywhere, and most notes hold none of them).
+_RULES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
+    (
+        re.compile(_OVERRIDE, _I),
+        "instruction to ignore the system",
+        ("ignore", "disregard", "forget", "override", "bypass", "system", "new", "you are"),
+    ),
+    (
+        re.compile(_CONCEAL, _I),
+        "instruction to hide from the user",
+        ("do not", "don", "never", "without"),
+    ),
+    (
+        re.compile(_EXFIL_CMD, _I),
+        "command sending a secret out",
+        ("curl", "wget", "nc", "scp", "invoke-webrequest", "iwr"),
+    ),
+    (
+        re.compile(_EXFIL_PIPE, _I),
+        "command sending a secret out",
+        ("$", "~/", "id_", ".aws", ".netrc", ".env", ".npmrc", ".pypirc", "/etc/", "printenv"),
+    ),
+    (re.compile(_EXFIL_IMAGE, _I), "image URL carrying data out", ("![",)),
+    (re.compile(_TOKENS, _I), "fake chat-template token", ("<|", "[inst]", "[/inst]", "<<")),
+    (re.compile(_HIDDEN_HTML, _I), "HTML hidden from the reader", ("<",)),
 )
 _COMMENT = re.compile(_COMMENTS, re.DOTALL | re.MULTILINE)
 _ORDERS = re.compile(_ORDER, _I)
@@ -97,24 +116,45 @@ def find_injections(text: str) -> list[InjectionHit]:
         line, a, b = lines.span(start, stop)
         hits.setdefault((line, kind), InjectionHit(line, a, max(b, a + 1), kind))
 
-    for match in _ODD.finditer(text):
+    ascii = text.isascii()
+    for match in () if ascii else _ODD.finditer(text):
         kind = _odd_kind(text, match)
         if kind:
             add(match.start(), match.end(), kind)
-    folded = _folded(text)
-    for rx, kind in _RULES:
-        for match in rx.finditer(text):
-            add(match.start(), match.end(), kind)
-        if folded is not None:  # full-width or styled letters spelling the same words
-            for match in rx.finditer(folded.text):
-                line = folded.at(match.start())[0]
-                hits.setdefault((line, kind), InjectionHit(line, 0, max(lines.end(line), 1), kind))
-    for match in _COMMENT.finditer(text):
+    folded = None if ascii else _folded(text)
+    src = text if folded is None else folded.text  # the rules read the folded letters
+    lower = src.lower()
+    for rx, kind, starts in _RULES:
+        for match in _matches(rx, src, lower, starts):
+            add(*_place(text, lines, folded, rx, match), kind)
+    for match in _COMMENT.finditer(src) if "<!--" in src or "[//]:" in src else ():
         body = match.group(1) if match.group(1) is not None else match.group(2) or ""
-        if _ORDERS.search(body) or (_fold(body) != body and _ORDERS.search(_fold(body))):
+        if _ORDERS.search(body):
             markdown = match.group(1) is None
-            add(*match.span(), f"instruction in {'a Markdown' if markdown else 'an HTML'} comment")
+            kind = f"instruction in {'a Markdown' if markdown else 'an HTML'} comment"
+            add(*_place(text, lines, folded, _COMMENT, match), kind)
     return sorted(hits.values(), key=lambda h: (h.line, h.start, h.kind))
+
+
+def _matches(
+    rx: re.Pattern[str], src: str, lower: str, starts: tuple[str, ...]
+) -> Iterator[re.Match[str]]:
+    """`rx`'s matches in `src`, tried where one of `starts` is in `lower` (its
+    lower-cased copy, of the same length, or else `rx` searches all of it)."""
+    if len(lower) != len(src):  # a letter whose lower case is two ("İ"): no shortcut
+        yield from rx.finditer(src)
+        return
+    places: set[int] = set()
+    for word in starts:
+        at = lower.find(word)
+        while at != -1:
+            places.add(at)
+            at = lower.find(word, at + 1)
+    done = 0
+    for at in sorted(places):
+        if at >= done and (match := rx.match(src, at)):
+            done = match.end()
+            yield match
 
 
 def _odd_kind(text: str, match: re.Match[str]) -> str | None:
@@ -133,15 +173,31 @@ def _odd_kind(text: str, match: re.Match[str]) -> str | None:
     return "invisible tag characters"  # U+E0000 block: ASCII smuggled as invisible tags
 
 
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text)
+# Letters an attacker spells words in to pass a filter (full-width, mathematical): the
+# text is NFKC-folded only when it holds one (full-width punctuation is common in CJK).
+_STYLED = re.compile("[\uff21-\uff3a\uff41-\uff5a\U0001d400-\U0001d7ff]")
 
 
 def _folded(text: str) -> Lines | None:
-    """The text NFKC-folded, when that changes it and keeps every line's place."""
-    if text.isascii():
+    """The text NFKC-folded, when it holds styled letters and folding keeps every line's
+    place."""
+    if not _STYLED.search(text):
         return None
-    folded = _fold(text)
-    if folded == text or folded.count("\n") != text.count("\n"):
+    folded = unicodedata.normalize("NFKC", text)
+    if folded.count("\n") != text.count("\n"):
         return None
     return Lines(folded)
+
+
+def _place(
+    text: str, lines: Lines, folded: Lines | None, rx: re.Pattern[str], match: re.Match[str]
+) -> tuple[int, int]:
+    """Where a match in the folded text is in `text`: the same match on that line, or
+    else the whole line (its letters styled)."""
+    if folded is None:
+        return match.span()
+    line = folded.at(match.start())[0]
+    start = lines.starts[line - 1]
+    stop = start + lines.end(line)
+    again = rx.search(text, start, stop)
+    return again.span() if again else (start, max(stop, start + 1))

@@ -3,7 +3,10 @@ once (one regex pass in C) and reports each hit by its line."""
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
+
+_NEWLINE = re.compile("\n")
 
 
 class Lines:
@@ -11,12 +14,14 @@ class Lines:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        starts = [0]
-        at = text.find("\n")
-        while at != -1:
-            starts.append(at + 1)
-            at = text.find("\n", at + 1)
-        self.starts = starts
+        self._starts: list[int] | None = None
+
+    @property
+    def starts(self) -> list[int]:
+        """Made on the first hit: most texts have none."""
+        if self._starts is None:
+            self._starts = [0, *(m.end() for m in _NEWLINE.finditer(self.text))]
+        return self._starts
 
     def at(self, offset: int) -> tuple[int, int]:
         """(1-based line, column) of a char offset."""

@@ -24,13 +24,10 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
-# Not a word's tail: a key's first char follows no letter, digit or dash.
-_B = r"(?<![A-Za-z0-9_\-])"
-
 
 class AnthropicDetector(RegexBasedDetector):
     secret_type = "Anthropic API Key"
-    denylist = (re.compile(_B + r"sk-ant-[A-Za-z0-9_\-]{20,}"),)
+    denylist = (re.compile(r"sk-ant-[A-Za-z0-9_\-]{20,}"),)
 
 
 class OpenAIProjectDetector(RegexBasedDetector):
@@ -38,55 +35,55 @@ class OpenAIProjectDetector(RegexBasedDetector):
 
     secret_type = "OpenAI Token"
     denylist = (
-        re.compile(_B + r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{20,}"),
-        re.compile(_B + r"sk-[A-Za-z0-9]{32,}(?![A-Za-z0-9_\-])"),
+        re.compile(r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_\-]{20,}"),
+        re.compile(r"sk-[A-Za-z0-9]{32,}(?![A-Za-z0-9_\-])"),
     )
 
 
 class GoogleApiKeyDetector(RegexBasedDetector):
     secret_type = "Google API Key"
-    denylist = (re.compile(_B + r"AIza[0-9A-Za-z_\-]{35}"),)
+    denylist = (re.compile(r"AIza[0-9A-Za-z_\-]{35}"),)
 
 
 class GitHubFineGrainedDetector(RegexBasedDetector):
     secret_type = "GitHub Token"
-    denylist = (re.compile(_B + r"github_pat_[A-Za-z0-9_]{22,}"),)
+    denylist = (re.compile(r"github_pat_[A-Za-z0-9_]{22,}"),)
 
 
 class NpmTokenDetector(RegexBasedDetector):
     """An npm token anywhere (detect-secrets finds it only in an .npmrc line)."""
 
     secret_type = "NPM tokens"
-    denylist = (re.compile(_B + r"npm_[A-Za-z0-9]{36}"),)
+    denylist = (re.compile(r"npm_[A-Za-z0-9]{36}"),)
 
 
 class SlackAppTokenDetector(RegexBasedDetector):
     secret_type = "Slack Token"
-    denylist = (re.compile(_B + r"xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+"),)
+    denylist = (re.compile(r"xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+"),)
 
 
 class StripeTestKeyDetector(RegexBasedDetector):
     secret_type = "Stripe Access Key"
-    denylist = (re.compile(_B + r"(?:sk|rk)_test_[0-9a-zA-Z]{24,}"),)
+    denylist = (re.compile(r"(?:sk|rk)_test_[0-9a-zA-Z]{24,}"),)
 
 
 class HuggingFaceDetector(RegexBasedDetector):
     secret_type = "Hugging Face Token"
-    denylist = (re.compile(_B + r"hf_[A-Za-z0-9]{34,}"),)
+    denylist = (re.compile(r"hf_[A-Za-z0-9]{34,}"),)
 
 
 class TwilioApiKeyDetector(RegexBasedDetector):
     """Twilio API key SIDs are hex of either case (detect-secrets: lower case only)."""
 
     secret_type = "Twilio API Key"
-    denylist = (re.compile(_B + r"(?:AC|SK)[0-9a-fA-F]{32}(?![A-Za-z0-9])"),)
+    denylist = (re.compile(r"(?:AC|SK)[0-9a-fA-F]{32}(?![A-Za-z0-9])"),)
 
 
 class AzureStorageKeyDetector(RegexBasedDetector):
     """detect-secrets' own, the value alone (its match starts at `AccountKey=`)."""
 
     secret_type = "Azure Storage Account access key"
-    denylist = (re.compile(r"(?<=AccountKey=)[a-zA-Z0-9+/=]{88}"),)
+    denylist = (re.compile(r"AccountKey=([a-zA-Z0-9+/=]{88})"),)
 
 
 class WholeJwtDetector(JwtTokenDetector):
@@ -95,33 +92,35 @@ class WholeJwtDetector(JwtTokenDetector):
     denylist = (re.compile(r"eyJ[A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]+\.?[A-Za-z0-9\-_.+/=]*"),)
 
 
-# (kind in words, plugin class, whether its regexes' first group is the value), in the
-# order a span is claimed: a more specific format before a looser one.
-PLUGINS: tuple[tuple[str, type[RegexBasedDetector], bool], ...] = (
-    ("Anthropic API key", AnthropicDetector, False),
-    ("OpenAI API key", OpenAIDetector, False),
-    ("OpenAI API key", OpenAIProjectDetector, False),
-    ("AWS access key", AWSKeyDetector, True),
-    ("GitHub token", GitHubTokenDetector, False),
-    ("GitHub token", GitHubFineGrainedDetector, False),
-    ("GitLab token", GitLabTokenDetector, False),
-    ("Slack token", SlackDetector, False),
-    ("Slack token", SlackAppTokenDetector, False),
-    ("Stripe key", StripeDetector, False),
-    ("Stripe key", StripeTestKeyDetector, False),
-    ("Google API key", GoogleApiKeyDetector, False),
-    ("Twilio key", TwilioKeyDetector, False),
-    ("Twilio key", TwilioApiKeyDetector, False),
-    ("SendGrid API key", SendGridDetector, False),
-    ("npm token", NpmDetector, True),
-    ("npm token", NpmTokenDetector, False),
-    ("PyPI token", PypiTokenDetector, False),
-    ("Hugging Face token", HuggingFaceDetector, False),
-    ("Discord bot token", DiscordBotTokenDetector, False),
-    ("Telegram bot token", TelegramBotTokenDetector, False),
-    ("Mailchimp API key", MailchimpDetector, False),
-    ("Square OAuth secret", SquareOAuthDetector, False),
-    ("Azure storage key", AzureStorageKeyDetector, False),
-    ("JSON web token", WholeJwtDetector, False),
-    ("password in a URL", BasicAuthDetector, True),
+# (kind in words, plugin class, whether its regexes' first group is the value, what a
+# text must hold (lower-cased) for the plugin to be run on it: most files hold none, and
+# a substring test is a hundred times quicker than the regexes), in the order a span is
+# claimed: a more specific format before a looser one.
+PLUGINS: tuple[tuple[str, type[RegexBasedDetector], bool, tuple[str, ...]], ...] = (
+    ("Anthropic API key", AnthropicDetector, False, ("sk-ant-",)),
+    ("OpenAI API key", OpenAIDetector, False, ("t3blbkfj",)),
+    ("OpenAI API key", OpenAIProjectDetector, False, ("sk-",)),
+    ("AWS access key", AWSKeyDetector, True, ("a3t", "abia", "acca", "akia", "asia", "aws")),
+    ("GitHub token", GitHubTokenDetector, False, ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
+    ("GitHub token", GitHubFineGrainedDetector, False, ("github_pat_",)),
+    ("GitLab token", GitLabTokenDetector, False, ("gl", "gr1348941")),
+    ("Slack token", SlackDetector, False, ("xox", "hooks.slack.com")),
+    ("Slack token", SlackAppTokenDetector, False, ("xapp-",)),
+    ("Stripe key", StripeDetector, False, ("_live_",)),
+    ("Stripe key", StripeTestKeyDetector, False, ("_test_",)),
+    ("Google API key", GoogleApiKeyDetector, False, ("aiza",)),
+    ("Twilio key", TwilioKeyDetector, False, ("ac", "sk")),
+    ("Twilio key", TwilioApiKeyDetector, False, ("ac", "sk")),
+    ("SendGrid API key", SendGridDetector, False, ("sg.",)),
+    ("npm token", NpmDetector, True, ("_authtoken",)),
+    ("npm token", NpmTokenDetector, False, ("npm_",)),
+    ("PyPI token", PypiTokenDetector, False, ("pypi-",)),
+    ("Hugging Face token", HuggingFaceDetector, False, ("hf_",)),
+    ("Discord bot token", DiscordBotTokenDetector, False, (".",)),
+    ("Telegram bot token", TelegramBotTokenDetector, False, (":",)),
+    ("Mailchimp API key", MailchimpDetector, False, ("-us",)),
+    ("Square OAuth secret", SquareOAuthDetector, False, ("sq0csp-",)),
+    ("Azure storage key", AzureStorageKeyDetector, True, ("accountkey=",)),
+    ("JSON web token", WholeJwtDetector, False, ("eyj",)),
+    ("password in a URL", BasicAuthDetector, True, ("://",)),
 )

@@ -28,6 +28,11 @@ class SecretHit(NamedTuple):
 # A value goes on over these (detect-secrets matches a Stripe key's first 24 chars of 99):
 # the span is the whole token, so a redaction leaves none of it.
 _TOKEN_TAIL = re.compile(r"[A-Za-z0-9_\-]*")
+# Every provider format but three holds a run of 20 token characters: a text without
+# one (most notes) is spared those plugins. The three are named by their first need.
+_TOKEN = re.compile(r"[A-Za-z0-9_\-]{20}")
+_UNTOKENED = frozenset({"a3t", "accountkey=", "://"})  # AWS (its secret key), Azure, URLs
+_UNTOKENED_RAW = ("://", "aws", "AWS", "Aws", "AccountKey=")  # what those three need, as written
 # What stands for a value in documentation, never one: `<password>`, `${TOKEN}`, `xxxx`.
 _PLACEHOLDER = re.compile(
     r"^(?:[<{\[$%].*|.*[>}\]]|(.)\1{3,}|(?:pass(?:word)?|pwd|secret|token|changeme|redacted)\d*)$",
@@ -47,7 +52,7 @@ def find_secrets(text: str) -> list[SecretHit]:
     lines = Lines(text)
     hits: dict[tuple[int, int], SecretHit] = {}
     taken: list[tuple[int, int]] = []  # absolute spans found: a later plugin's overlap is dropped
-    for match in _PEM.finditer(text):
+    for match in _PEM.finditer(text) if "PRIVATE KEY" in text else ():
         taken.append(match.span())
         first, _ = lines.at(match.start())
         last, _ = lines.at(max(match.start(), match.end() - 1))
@@ -58,7 +63,13 @@ def find_secrets(text: str) -> list[SecretHit]:
                 stop = min(stop, lines.at(match.end() - 1)[1] + 1)
             if stop > start:
                 hits[n, start] = SecretHit(n, start, stop, "private key")
-    for kind, plugin, group in _plugins():
+    token = _TOKEN.search(text) is not None
+    if not token and not any(word in text for word in _UNTOKENED_RAW):
+        return sorted(hits.values())
+    lower = text.lower()
+    for kind, plugin, group, needs in _plugins():
+        if not (token or needs[0] in _UNTOKENED) or not any(word in lower for word in needs):
+            continue
         for regex in plugin.denylist:
             for match in regex.finditer(text):
                 span = _value(text, match, group)
@@ -93,13 +104,14 @@ def _value(text: str, match: re.Match[str], group: bool) -> tuple[int, int] | No
 
 
 @cache
-def _plugins() -> tuple[tuple[str, RegexBasedDetector, bool], ...]:
-    """(kind in words, plugin, whether its regexes' first group is the value)."""
+def _plugins() -> tuple[tuple[str, RegexBasedDetector, bool, tuple[str, ...]], ...]:
+    """(kind in words, plugin, whether its regexes' first group is the value, what a text
+    must hold for it to be run)."""
     from memtui.engine.scan.plugins import PLUGINS
 
-    return tuple((kind, cls(), group) for kind, cls, group in PLUGINS)
+    return tuple((kind, cls(), group, needs) for kind, cls, group, needs in PLUGINS)
 
 
 def kinds() -> tuple[str, ...]:
     """Every kind a hit may name, for docs and rule help."""
-    return ("private key", *dict.fromkeys(kind for kind, _, _ in _plugins()))
+    return ("private key", *dict.fromkeys(kind for kind, *_ in _plugins()))

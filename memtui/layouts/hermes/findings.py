@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from memtui.engine.model import ERROR, INFO
+from memtui.engine.model import ERROR, INFO, WARNING
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.data import ARCHIVE, BOM_CHAR, HermesData, MemoryFile
 
@@ -39,6 +39,7 @@ def check(reader: StoreReader, data: HermesData) -> None:
                 None,
                 f"staged {item.record.action} on {rules.FILES[item.record.target]}: "
                 f"approving it would be refused, {item.problem}",
+                WARNING if item.kind == "threat" else None,  # Hermes refuses it: no error
             )
     for item in data.skills:
         if item.error is not None:
@@ -97,4 +98,5 @@ def _memory_file(reader: StoreReader, mf: MemoryFile, loaded: bool) -> None:
                 line,
                 f"{name} entry {n} reads like a prompt injection ({', '.join(found)}): Hermes "
                 "replaces it with a [BLOCKED] note in the prompt; archive or edit it",
+                WARNING,  # blocked from the prompt: not the engine's error of one that is not
             )

@@ -1,0 +1,86 @@
+"""The `secret` and `entry-injection` findings of every layout, made once by the engine
+over every file the layouts' parses read (their loaded files, topic files and queued
+writes alike): no layout restates them. Each names its file and line and the kind of
+thing found, never the text found."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from memtui.engine.model import ERROR
+
+if TYPE_CHECKING:
+    from memtui.engine.reader import StoreReader
+    from memtui.engine.textfile import TextFile
+
+SECRET = "secret"
+INJECTION = "entry-injection"
+# An invisible character as JSON writes it (ensure_ascii): a queued write's record.
+_ESCAPED = re.compile(
+    r"\\u(?:200[b-dB-D]|206[0-4]|[fF][eE][fF][fF]|202[a-eA-E]|206[6-9]|[dD][bB]40\\u[dD][cC][0-7])"
+)
+
+
+def secret_said(kind: str, line: int) -> str:
+    return (
+        f"{_a(kind)} on line {line}: memory goes to the model provider at the start of every "
+        "session; redact it here, then revoke it where it was issued"
+    )
+
+
+def injection_said(kind: str, line: int) -> str:
+    return (
+        f"{_a(kind)} on line {line}: the agent takes this file's text as its own notes, so a "
+        "planted instruction steers every later session; remove it unless you wrote it"
+    )
+
+
+def _a(kind: str) -> str:
+    return f"{'an' if kind[0].lower() in 'aeiou' else 'a'} {kind}"
+
+
+def scan_store(reader: StoreReader) -> None:
+    """Add the findings of every file read: those of a file unchanged since the last
+    snapshot are its previous ones (reader.parsed). A line a layout already reported an
+    injection on (Hermes' own scan) is not reported twice."""
+    said = {(f.file, f.line) for f in reader.findings.items if f.code == INJECTION and f.file}
+    for tf in list(reader.texts.values()):
+        reader.parsed("scan", tf, lambda tf=tf: _scan(reader, tf, said))  # type: ignore[misc]
+
+
+def _scan(reader: StoreReader, tf: TextFile, said: set[tuple[str, int | None]]) -> None:
+    from memtui.engine.scan.injection import find_injections
+    from memtui.engine.scan.secrets import find_secrets
+
+    text = tf.text
+    add = reader.findings.add
+    block = -1  # the last line of a private key block already reported
+    for hit in find_secrets(text):
+        if hit.kind == "private key" and hit.line == block + 1:
+            block = hit.line
+            continue
+        if hit.kind == "private key":
+            block = hit.line
+        add(SECRET, tf.path, hit.line, secret_said(hit.kind, hit.line), ERROR)
+    hits = find_injections(text)
+    if tf.path.endswith((".json", ".jsonl")):
+        hits += _escaped(text)
+    lines: set[int] = set()
+    for hit in hits:
+        if {(tf.path, hit.line), (tf.path, None)} & said or hit.line in lines:
+            continue  # one finding a line, naming the first kind found on it
+        lines.add(hit.line)
+        add(INJECTION, tf.path, hit.line, injection_said(hit.kind, hit.line), ERROR)
+
+
+def _escaped(text: str) -> list:  # type: ignore[type-arg]
+    from memtui.engine.scan.injection import InjectionHit
+    from memtui.engine.scan.lines import Lines
+
+    lines = Lines(text)
+    out = []
+    for match in _ESCAPED.finditer(text):
+        line, start, stop = lines.span(*match.span())
+        out.append(InjectionHit(line, start, stop, "invisible character (JSON-escaped)"))
+    return out
