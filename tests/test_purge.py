@@ -137,3 +137,18 @@ def test_purge_without_a_confirm_writes_nothing(tmp_path: Path) -> None:
     assert wrong.returncode == 1 and "no secret 9" in wrong.stderr
     assert tree_digest(root) == before
     assert memory(root)  # the store is still whole
+
+
+def test_fix_choose_purge_asks_for_yes_then_purges(tmp_path: Path) -> None:
+    root = make(tmp_path, "claude")
+    before = tree_digest(root)
+    asked = memtui(root, "fix", "deploy.md:6", "--choose", "purge", "--apply")
+    assert asked.returncode == 1 and "cannot be undone" in asked.stderr
+    assert "--yes" in asked.stderr and GH not in asked.stdout + asked.stderr
+    assert tree_digest(root) == before
+    dry = memtui(root, "fix", "deploy.md:6", "--choose", "purge")
+    assert dry.returncode == 0 and "********" in dry.stdout and GH not in dry.stdout
+    done = memtui(root, "fix", "deploy.md:6", "--choose", "purge", "--apply", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert grep(root, GH) == []
+    assert memtui(root, "undo").returncode == 1

@@ -7,10 +7,8 @@ terminal to ask on)."""
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from memtui.cli import Refused
 from memtui.cli.output import emit_json, line
 
 
@@ -72,16 +70,10 @@ def _list(args: argparse.Namespace, found: list[Any]) -> int:
 
 
 def _confirm(rel: str, picked: Any) -> None:
-    what = (
+    from memtui.cli.reporting import confirm
+
+    confirm(
         f"Purge the {picked.kind} (secret {picked.number}) from {rel} and from "
         f"{picked.snapshots:,} snapshot(s) of it in .history/? This cannot be undone: "
         "no undo or rollback brings the value back."
     )
-    if not sys.stdin.isatty():
-        raise Refused(
-            f"{what} Confirm with --yes (there is no terminal to ask on); nothing was changed"
-        )
-    sys.stderr.write(f"{what} [y/N] ")
-    sys.stderr.flush()
-    if sys.stdin.readline().strip().lower() not in ("y", "yes"):
-        raise Refused("not purged; nothing was changed")

@@ -49,6 +49,8 @@ class Fix:
     runs: Callable[[bool], Receipt] | None = field(default=None, repr=False)
     # What the receipt (a dry run's diff) shows of a file's bytes: a secret masked. None: them.
     shows: Callable[[bytes | None], bytes | None] | None = field(default=None, repr=False)
+    # Why undo cannot take it back, said in the confirm each face asks first ("": it can).
+    irreversible: str = ""
 
     def run(self, dry_run: bool) -> Receipt:
         return apply([self], dry_run)
@@ -209,14 +211,16 @@ def _run_verbs(fixes: list[Fix], dry_run: bool) -> Receipt:
     if not receipts:
         raise Refused("; ".join(f"{r['id']}: {r['reason']}" for r in refused))
     if len(receipts) == 1 and not refused:
-        return receipts[0]
+        return _shown(receipts[0], fixes[0].shows)
     first = receipts[0]
     details = {"code": fixes[0].finding.code, "findings": [where(f.finding) for f in fixes]}
     if refused:
         details["refused"] = refused
     changes = tuple(c for r in receipts for c in r.changes)
     notes = tuple(n for r in receipts for n in r.notes)
-    return Receipt(first.txid, fixes[0].op, changes, dry_run, details, notes)
+    return _shown(
+        Receipt(first.txid, fixes[0].op, changes, dry_run, details, notes), fixes[0].shows
+    )
 
 
 def where(f: Finding) -> str:

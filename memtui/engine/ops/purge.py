@@ -136,28 +136,49 @@ def purge(root: str, rel: str, number: int, *, dry_run: bool = False) -> Purged:
             f"{len(listed):,}; nothing was changed"
         )
     secret = listed[number - 1]
-    value, kind = secret.value, secret.kind
-    to = placeholder(kind)
-    details = {"file": rel, "kind": kind}
-    with Transaction(real, "purge", details=details, dry_run=dry_run) as tx:
+    return purge_values(real, rel, [(secret.value, secret.kind)], dry_run=dry_run)
+
+
+def purge_values(
+    root: str,
+    rel: str,
+    secrets: list[tuple[str, str]],
+    *,
+    expect: str | None = None,
+    dry_run: bool = False,
+) -> Purged:
+    """Each (value, kind) out of `rel` and out of every snapshot of it, as purge() does;
+    `expect`: the sha256 of the file as the user saw it (a finding's fix), else refused."""
+    kind = " and ".join(dict.fromkeys(k for _v, k in secrets))
+    details: dict[str, Any] = {"file": rel, "kind": kind}
+    with Transaction(root, "purge", details=details, dry_run=dry_run) as tx:
         data = tx.read(rel)
-        text = None if data is None else _text(data)
-        live = text is not None and value in text
-        held_by = [n for _f, n, d, _m in _snapshots(tx.dirs, rel) if value.encode() in d]
-        tx.details["snapshots"] = len(held_by) + (0 if dry_run or not live else 1)
+        if expect is not None and (data is None or sha256(data) != expect):
+            raise Refused(f"{rel} changed since it was checked; nothing was changed: check again")
+        new = data
+        for value, one in secrets:
+            if new is not None:
+                new = new.replace(value.encode(), placeholder(one).encode())
+        live = new != data
+        held_by = {
+            name
+            for _f, name, got, _m in _snapshots(tx.dirs, rel)
+            if any(value.encode() in got for value, _k in secrets)
+        }
+        tx.details["snapshots"] = len(held_by)  # those it had before: not its own
         receipt = None
         if live:
-            tx.write(rel, data.replace(value.encode(), to.encode()))  # type: ignore[union-attr]
+            tx.write(rel, new)  # type: ignore[arg-type]
             receipt = tx.commit()
-        if dry_run:
-            return Purged(rel, kind, live, tx.details["snapshots"], receipt, True)
-        if not live:
-            _audit_alone(tx, details={**tx.details})
-        count = _scrub(tx.dirs, rel, value.encode(), to.encode())
-    return Purged(rel, kind, live, count, receipt, False)
+        if not dry_run:
+            if not live:
+                _audit_alone(tx, details={**tx.details})
+            for value, one in secrets:
+                _scrub(tx.dirs, rel, value.encode(), placeholder(one).encode())
+    return Purged(rel, kind, live, len(held_by), receipt, dry_run)
 
 
-def _scrub(dirs: Dirs, rel: str, value: bytes, to: bytes) -> int:
+def _scrub(dirs: Dirs, rel: str, value: bytes, to: bytes) -> None:
     """Every snapshot of rel that holds `value` rewritten with `to` in its place, the audit
     log's hashes of those versions first. Under the caller's lock."""
     changed: list[tuple[int, str, bytes, int]] = []
@@ -172,7 +193,6 @@ def _scrub(dirs: Dirs, rel: str, value: bytes, to: bytes) -> int:
         write_new(folder, name + _TEMP, new, mode & 0o777)
         os.replace(name + _TEMP, name, src_dir_fd=folder, dst_dir_fd=folder)
         os.fsync(folder)
-    return len(changed)
 
 
 def _rewrite_audit(dirs: Dirs, rel: str, hashes: dict[str, str], value: bytes, to: bytes) -> None:

@@ -22,14 +22,24 @@ def _kinds(found: list[Secret]) -> str:
     return " and ".join(dict.fromkeys(s.kind for s in found))
 
 
-def redact_secret(root: str, store: Any, finding: Finding, _choose: tuple[str, ...]) -> Fix:
+REDACT, PURGE = "redact", "purge"
+NO_UNDO = (
+    "This cannot be undone: the value is taken out of every snapshot in .history/ too, "
+    "so no undo or rollback brings it back."
+)
+
+
+def redact_secret(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -> Fix:
     """Every secret on the finding's line (a private key: its whole block) replaced by
-    its placeholder; the other secret findings of those lines are covered."""
+    its placeholder; the other secret findings of those lines are covered. Chosen
+    `purge`: out of every snapshot of the file too (ops.purge), which cannot be undone."""
     rel = finding.file or ""
     tf = store.texts.get(rel)
     found = on_line(tf.text, finding.line) if tf is not None else []
     if not found:
         raise Refused(f"no secret at {where(finding)} any more; nothing was changed: check again")
+    if any(c not in (REDACT, PURGE) for c in choose):
+        raise Refused(f"a secret is fixed by {REDACT} or {PURGE}, not {', '.join(choose)}")
 
     def step(batch: Batch) -> str:
         now = read_checked(batch, store, rel)
@@ -46,13 +56,34 @@ def redact_secret(root: str, store: Any, finding: Finding, _choose: tuple[str, .
         for f in store.findings
         if f.code == SECRET and f.file == rel and f.line in lines and f != finding
     )
-    title = (
-        f"replace the {_kinds(found)} at {where(finding)} by "
-        + ", ".join(dict.fromkeys(placeholder(s.kind) for s in found))
-        + " (undo puts it back; `memtui purge` takes it out of .history too)"
-    )
+    shown = ", ".join(dict.fromkeys(placeholder(s.kind) for s in found))
     details = {"file": rel, "line": finding.line, "kinds": [s.kind for s in found]}
-    return Fix(finding, title, root, "fix-secret", step, details, covers=covers, shows=masked_bytes)
+    offer: dict[str, Any] = {
+        "choices": (REDACT, PURGE),
+        "ask": f"{REDACT} (undo can bring it back) or {PURGE} (out of .history/ too; no undo)",
+        "covers": covers,
+        "shows": masked_bytes,
+    }
+    if PURGE in choose:
+        from memtui.engine.ops.purge import purge_values
+
+        values = [(tf.text[s.start : s.stop], s.kind) for s in found]  # type: ignore[union-attr]
+        digest = tf.digest()  # type: ignore[union-attr]
+
+        def runs(dry_run: bool) -> Any:
+            done = purge_values(root, rel, values, expect=digest, dry_run=dry_run)
+            return done.receipt
+
+        title = f"replace the {_kinds(found)} at {where(finding)} by {shown} and purge it from "
+        title += "every snapshot of the file in .history/"
+        return Fix(
+            finding, title, root, "purge", step, details, runs=runs, irreversible=NO_UNDO, **offer
+        )
+    title = (
+        f"replace the {_kinds(found)} at {where(finding)} by {shown} "
+        "(undo puts it back; `memtui purge` takes it out of .history too)"
+    )
+    return Fix(finding, title, root, "fix-secret", step, details, **offer)
 
 
 def archive_planted(root: str, store: Any, finding: Finding, _choose: tuple[str, ...]) -> Fix:
