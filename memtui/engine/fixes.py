@@ -153,7 +153,7 @@ def apply(fixes: list[Fix], dry_run: bool) -> Receipt:
     from memtui.engine.write.transaction import Transaction
 
     first = fixes[0]
-    if first.runs is not None:
+    if any(fix.runs is not None for fix in fixes):
         return _run_verbs(fixes, dry_run)
     details = dict(first.details)
     if len(fixes) > 1:
@@ -189,38 +189,55 @@ def _shown(receipt: Receipt, shows: Callable[[bytes | None], bytes | None] | Non
 
 
 def _run_verbs(fixes: list[Fix], dry_run: bool) -> Receipt:
-    """Fixes that are verbs of their own, each its own transaction, all one operation
-    (one undo); their changes told as one receipt. As `apply`: one refused, or all,
-    raise; of several, each refused one is named in `refused`."""
+    """Fixes of which some are verbs of their own: the others first, in one batch as
+    `apply` runs them, then each verb in its own transaction, bottom-up, all one
+    operation (one undo), told as one receipt. As `apply`: one refused, or all, raise;
+    of several, each refused one is named in `refused`."""
     from memtui.engine.write.operation import operation
 
     receipts: list[Receipt] = []
-    refused: list[dict[str, str]] = []
+    refused: list[dict[str, Any]] = []
+    steps = [fix for fix in fixes if fix.runs is None]
+    verbs = sorted(
+        (fix for fix in fixes if fix.runs is not None),
+        key=lambda f: f.finding.line or 0,
+        reverse=True,
+    )
     with operation():
-        for fix in sorted(fixes, key=lambda f: f.finding.line or 0, reverse=True):
-            if fix.runs is None:
-                raise Refused(f"{fix.finding.code}: fix these one by one")
+        if steps:
             try:
-                receipts.append(fix.runs(dry_run))
+                receipts.append(apply(steps, dry_run))
             except Refused as exc:
                 if len(fixes) == 1:
                     raise
-                refused.append(
-                    {"id": f"{fix.finding.code} at {where(fix.finding)}", "reason": str(exc)}
-                )
+                refused += [
+                    {"id": f"{f.finding.code} at {where(f.finding)}", "reason": str(exc)}
+                    for f in steps
+                ]
+        for fix in verbs:
+            try:
+                receipts.append(fix.runs(dry_run))  # type: ignore[misc]
+            except Refused as exc:
+                if len(fixes) == 1:
+                    raise
+                named = f"{fix.finding.code} at {where(fix.finding)}"
+                refused.append({"id": named, "reason": str(exc)})
     if not receipts:
         raise Refused("; ".join(f"{r['id']}: {r['reason']}" for r in refused))
     if len(receipts) == 1 and not refused:
         return _shown(receipts[0], fixes[0].shows)
     first = receipts[0]
-    details = {"code": fixes[0].finding.code, "findings": [where(f.finding) for f in fixes]}
+    details: dict[str, Any] = {
+        "code": fixes[0].finding.code,
+        "findings": [where(f.finding) for f in fixes],
+    }
+    refused += [r for got in receipts for r in got.details.get("refused", ())]
     if refused:
         details["refused"] = refused
     changes = tuple(c for r in receipts for c in r.changes)
     notes = tuple(n for r in receipts for n in r.notes)
-    return _shown(
-        Receipt(first.txid, fixes[0].op, changes, dry_run, details, notes), fixes[0].shows
-    )
+    merged = Receipt(first.txid, fixes[0].op, changes, dry_run, details, notes)
+    return _shown(merged, fixes[0].shows)
 
 
 def where(f: Finding) -> str:

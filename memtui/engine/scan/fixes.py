@@ -2,7 +2,7 @@
 (engine.fixes.register(ANY, ...)): a `secret` is redacted in place (its value replaced
 by a placeholder naming its kind; `memtui undo` puts it back from .history/, which is
 why `memtui purge` exists); an `entry-injection` has its entry archived through its
-layout's own archive, so `memtui restore` brings it back."""
+layout's own archive, so `memtui restore` brings it back (scan/planted.py)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from memtui.engine.fix_batch import Batch
 from memtui.engine.fixes import ANY, Fix, read_checked, register, where
 from memtui.engine.model import Finding
 from memtui.engine.ops.common import Refused
+from memtui.engine.scan.planted import INJECTION, remove_planted
 from memtui.engine.scan.redact import Secret, masked_bytes, on_line, placeholder, redact
 
 SECRET = "secret"
-INJECTION = "entry-injection"
 
 
 def _kinds(found: list[Secret]) -> str:
@@ -86,49 +86,5 @@ def redact_secret(root: str, store: Any, finding: Finding, choose: tuple[str, ..
     return Fix(finding, title, root, "fix-secret", step, details, **offer)
 
 
-def archive_planted(root: str, store: Any, finding: Finding, _choose: tuple[str, ...]) -> Fix:
-    """The entry holding the planted text archived by its layout (restore brings it
-    back), if it is the entry the check saw; refused, saying so, where the layout keeps
-    no archive for that kind of entry."""
-    from memtui.engine import ops
-    from memtui.engine.entries import entry_at, fingerprint_of, resolve
-
-    rel = finding.file or ""
-    if finding.line is None or rel not in store.texts:
-        raise Refused(f"{where(finding)}: no entry to archive (the finding names no line)")
-    entry_id = entry_at(store, rel, finding.line)
-    if entry_id.startswith("file:"):
-        raise Refused(
-            f"{where(finding)} is in no entry its layout archives ({rel} is kept whole); "
-            f"edit the planted text out (`memtui edit {entry_id}`); nothing was changed"
-        )
-    entry = resolve(store, entry_id)
-    expect = fingerprint_of(store, entry)
-    try:
-        ops.archived_to(entry_id)
-    except ops.NotAnEntry as exc:
-        raise Refused(f"{where(finding)}: {exc}") from None
-
-    def runs(dry_run: bool) -> Any:
-        return ops.archive(root, entry_id, expect=expect, dry_run=dry_run)
-
-    covers = tuple(
-        f
-        for f in store.findings
-        if f.code == INJECTION
-        and f.file == rel
-        and f != finding
-        and f.line is not None
-        and entry_at(store, rel, f.line) == entry_id
-    )
-    title = f"archive {entry_id}, which holds the planted text (`memtui restore` brings it back)"
-
-    def step(_batch: Batch) -> str:
-        raise Refused(f"{entry_id} is archived by its layout")  # runs instead
-
-    details = {"entry": entry_id, "file": rel, "line": finding.line}
-    return Fix(finding, title, root, "fix-entry-injection", step, details, covers=covers, runs=runs)
-
-
 register(ANY, SECRET, redact_secret)
-register(ANY, INJECTION, archive_planted)
+register(ANY, INJECTION, remove_planted)

@@ -1,0 +1,148 @@
+"""The quick fix for an `entry-injection` finding, in any layout: the entry holding the
+planted text is archived through its layout's own archive, so `memtui restore` brings
+it back. Where its layout archives no such entry (a file kept whole, an OpenClaw
+workspace, a profile item...), only the planted lines are cut out of the entry through
+its layout's own edit (its rules hold: read-only files, files its agent rebuilds), the
+old text kept in .history/ for `memtui undo`; where neither is allowed, the refusal
+says why, with nothing written. Either is tried as a dry run when planned, so what is
+offered is what will run."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from memtui.engine.errors import MemtuiError
+from memtui.engine.fix_batch import Batch
+from memtui.engine.fixes import Fix, where
+from memtui.engine.model import Finding
+from memtui.engine.ops.common import Refused
+
+INJECTION = "entry-injection"
+_LINE = re.compile(r"[^\n]*(?:\n|$)")
+
+
+def remove_planted(root: str, store: Any, finding: Finding, _choose: tuple[str, ...]) -> Fix:
+    from memtui.engine.entries import entry_at, fingerprint_of, resolve
+
+    rel = finding.file or ""
+    if finding.line is None or rel not in store.texts:
+        raise Refused(f"{where(finding)}: no entry to archive (the finding names no line)")
+    entry_id = entry_at(store, rel, finding.line)
+    entry = resolve(store, entry_id)
+    expect = fingerprint_of(store, entry)
+    covers = tuple(
+        f
+        for f in store.findings
+        if f.code == INJECTION
+        and f.file == rel
+        and f != finding
+        and f.line is not None
+        and entry_at(store, rel, f.line) == entry_id
+    )
+    details = {"entry": entry_id, "file": rel, "line": finding.line}
+    why_not = "it is kept whole" if entry_id.startswith("file:") else ""
+    if not why_not:
+        archive, item = _archive(root, store, entry, expect, finding.line)
+        try:
+            archive(True)
+        except MemtuiError as exc:
+            why_not = str(exc).rstrip(".")
+        else:
+            what = f"the planted item of {entry_id}" if item else entry_id
+            title = (
+                f"archive {what}, which holds the planted text (`memtui restore` brings it back)"
+            )
+            return _fix(finding, title, root, details, covers, archive)
+    cut = _cut(root, store, entry, finding, expect)
+    try:
+        cut(True)
+    except MemtuiError as exc:
+        raise Refused(
+            f"{where(finding)}: {entry_id} is not archived ({why_not}), and the planted "
+            f"lines cannot be cut out of it: {exc}"
+        ) from None
+    first, last = _planted_lines(store.texts[rel].text, finding.line)
+    lines = f"line {first}" if first == last else f"lines {first}-{last}"
+    title = (
+        f"cut {lines} (the planted text) out of {entry_id}, which is not archived ({why_not}); "
+        "`memtui undo` brings them back from .history/"
+    )
+    details["lines"] = [first, last]
+    return _fix(finding, title, root, details, covers, cut, op="fix-entry-injection")
+
+
+def _fix(
+    finding: Finding,
+    title: str,
+    root: str,
+    details: dict[str, Any],
+    covers: tuple[Finding, ...],
+    runs: Any,
+    op: str = "archive",
+) -> Fix:
+    def step(_batch: Batch) -> str:
+        raise Refused("runs as its own verb")  # never: `runs` is run instead
+
+    return Fix(finding, title, root, op, step, details, covers=covers, runs=runs)
+
+
+def _archive(
+    root: str, store: Any, entry: Any, expect: str | None, at: int
+) -> tuple[Any, str | None]:
+    """(archive(dry_run), the item): the entry through its layout's archive; an entry that
+    holds items (a profile category) archives the item the planted line is."""
+    from memtui.engine import ops
+    from memtui.engine.layouts import for_kind
+
+    options: dict[str, Any] = {"expect": expect}
+    layout = for_kind(entry.kind)
+    name = entry.id.partition(":")[2]
+    items = layout.items(store, store.data.get(layout.name), entry.kind, name) if layout else []
+    if items:
+        line = store.texts[entry.file].text.split("\n")[at - 1]
+        options = {"item": next((i for i in items if i.strip() and i.strip() in line), None)}
+
+    def run(dry_run: bool) -> Any:
+        return ops.archive(root, entry.id, dry_run=dry_run, **options)
+
+    return run, options.get("item")
+
+
+def _planted_lines(text: str, line: int) -> tuple[int, int]:
+    """(first, last) 1-based lines of the planted text at `line`: an HTML comment opened
+    on it runs to the line that closes it."""
+    rows = text.split("\n")
+    last = line
+    opened = rows[line - 1].rfind("<!--")
+    if opened != -1 and "-->" not in rows[line - 1][opened:]:
+        while last < len(rows):
+            last += 1
+            if "-->" in rows[last - 1]:
+                break
+    return line, last
+
+
+def _cut(root: str, store: Any, entry: Any, finding: Finding, expect: str | None) -> Any:
+    """cut(dry_run): the entry's text without the planted lines, through its layout's
+    edit (ops.edit_entry), if the entry is as the check saw it."""
+    from memtui.engine.ops import edit_entry
+
+    tf = store.texts[entry.file]
+    first, last = _planted_lines(tf.text, finding.line or 1)
+    rows = _LINE.findall(tf.text)
+    start = sum(len(r) for r in rows[: first - 1])
+    stop = start + sum(len(r) for r in rows[first - 1 : last])
+    base = entry.span.char_start if entry.span else 0
+    end = entry.span.char_stop if entry.span else len(tf.text)
+    if not base <= start < end:
+        raise Refused(f"{where(finding)} is not inside {entry.id} any more; check again")
+    old = tf.text[base:end]
+    new = old[: start - base] + old[min(stop, end) - base :]
+    if stop >= end and not old.endswith("\n"):  # the last line of an entry without one
+        new = new.removesuffix("\r\n") if new.endswith("\r\n") else new.removesuffix("\n")
+
+    def run(dry_run: bool) -> Any:
+        return edit_entry(root, entry.id, new, expect=expect, dry_run=dry_run)
+
+    return run
