@@ -152,3 +152,19 @@ def test_fix_choose_purge_asks_for_yes_then_purges(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert grep(root, GH) == []
     assert memtui(root, "undo").returncode == 1
+
+
+def test_purge_takes_it_out_of_the_agents_own_copies_too(tmp_path: Path) -> None:
+    root = make(tmp_path, "hermes")
+    (root / HERMES_QUEUED).unlink()  # the token only in MEMORY.md and Hermes' drift backup
+    memory_md = root / "memories/MEMORY.md"
+    backup = root / "memories/MEMORY.md.bak.1796000000"
+    backup.write_bytes(memory_md.read_bytes())
+    listed = held(str(root), "memories/MEMORY.md")
+    assert [(h.kind, h.line, h.snapshots) for h in listed] == [("GitHub token", 3, 1)]
+
+    done = purge(str(root), "memories/MEMORY.md", 1)
+    assert (done.live, done.snapshots) == (True, 1)
+    assert grep(root, GH) == []
+    assert backup.read_bytes() == memory_md.read_bytes()
+    assert b"[REDACTED:GitHub token]" in backup.read_bytes()

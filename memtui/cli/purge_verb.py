@@ -33,6 +33,7 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
 def purge(args: argparse.Namespace) -> int:
     from memtui.cli.read_verbs import store_root
     from memtui.cli.reporting import engine_errors
+    from memtui.engine.ops.history import agents_history
     from memtui.engine.ops.purge import held, purge
 
     root = store_root(args.store)
@@ -54,6 +55,11 @@ def purge(args: argparse.Namespace) -> int:
         f"{verb} the {done.kind} from {where}{done.snapshots:,} snapshot(s) of {done.file}; "
         "the audit log records the purge, not the value"
     )
+    if agents_history(root, args.file):  # a Letta memory's git log: not memtui's to rewrite
+        line(
+            f"{done.file}'s agent keeps its own history (`memtui history {done.file}`), which "
+            "memtui does not rewrite: earlier versions there may still hold the value"
+        )
     return 0
 
 

@@ -25,7 +25,7 @@ from memtui.engine.scan.redact import MASK, masked, placeholder, secrets_in
 from memtui.engine.write import journal
 from memtui.engine.write.dirs import Dirs
 from memtui.engine.write.errors import Unsafe
-from memtui.engine.write.files import read_at, sha256, unlink_quietly, write_new
+from memtui.engine.write.files import read_at, read_or_none, sha256, unlink_quietly, write_new
 from memtui.engine.write.transaction import HISTORY, Receipt, Transaction, check_path, who
 
 _TEMP = ".purging"  # a snapshot's replacement, before os.replace (a crash's leftover is removed)
@@ -100,9 +100,17 @@ def _line_shown(text: str, start: int) -> str:
     return line if len(line) <= 100 else line[:99] + "…"
 
 
+def _copies(root: str, rel: str) -> list[str]:
+    """The agent's own copies of rel beside it (Detection.history_of: Hermes' `.bak.<t>`)."""
+    from memtui.engine.layouts import detectors
+
+    return [path for det in detectors().values() for path, _when in det.history_of(root, rel)]
+
+
 def held(root: str, rel: str) -> list[Held]:
     """The secrets of `rel`: those in the file now first, in order (as `check` numbers
-    them), then those only its snapshots still hold, oldest snapshot first."""
+    them), then those only its snapshots (memtui's, and its agent's own copies) still
+    hold, oldest snapshot first."""
     real = os.path.realpath(root)
     rel = check_path(real, rel)
     dirs = Dirs(real)
@@ -110,6 +118,9 @@ def held(root: str, rel: str) -> list[Held]:
         path = os.path.join(real, rel)
         live = _text(open(path, "rb").read()) if os.path.isfile(path) else ""  # noqa: SIM115
         kept = [_text(data) for _f, _n, data, _m in _snapshots(dirs, rel)]
+        for copy in _copies(real, rel):
+            got = read_or_none(os.path.join(real, copy))
+            kept += [] if got is None else [_text(got)]
     finally:
         dirs.close()
     found: dict[str, Held] = {}
@@ -155,27 +166,37 @@ def purge_values(
         data = tx.read(rel)
         if expect is not None and (data is None or sha256(data) != expect):
             raise Refused(f"{rel} changed since it was checked; nothing was changed: check again")
-        new = data
-        for value, one in secrets:
-            if new is not None:
-                new = new.replace(value.encode(), placeholder(one).encode())
-        live = new != data
+        live = _redacted(tx, rel, data, secrets)
+        copies = [c for c in _copies(tx.root, rel) if _redacted(tx, c, tx.read(c), secrets)]
         held_by = {
             name
             for _f, name, got, _m in _snapshots(tx.dirs, rel)
             if any(value.encode() in got for value, _k in secrets)
         }
-        tx.details["snapshots"] = len(held_by)  # those it had before: not its own
-        receipt = None
-        if live:
-            tx.write(rel, new)  # type: ignore[arg-type]
-            receipt = tx.commit()
+        # the snapshots it had before (not the one it makes), and the agent's copies
+        tx.details["snapshots"] = len(held_by) + len(copies)
+        receipt = tx.commit() if live or copies else None
         if not dry_run:
-            if not live:
+            if receipt is None:
                 _audit_alone(tx, details={**tx.details})
             for value, one in secrets:
-                _scrub(tx.dirs, rel, value.encode(), placeholder(one).encode())
-    return Purged(rel, kind, live, len(held_by), receipt, dry_run)
+                for path in [rel, *copies]:
+                    _scrub(tx.dirs, path, value.encode(), placeholder(one).encode())
+    return Purged(rel, kind, live, len(held_by) + len(copies), receipt, dry_run)
+
+
+def _redacted(
+    tx: Transaction, rel: str, data: bytes | None, secrets: list[tuple[str, str]]
+) -> bool:
+    """Plan rel with each value replaced by its placeholder; whether it held any."""
+    new = data
+    for value, kind in secrets:
+        if new is not None:
+            new = new.replace(value.encode(), placeholder(kind).encode())
+    if new is None or new == data:
+        return False
+    tx.write(rel, new)
+    return True
 
 
 def _scrub(dirs: Dirs, rel: str, value: bytes, to: bytes) -> None:
