@@ -19,7 +19,7 @@ from conftest import run_cli
 
 from memtui import __version__
 from memtui.cli.formats import github_lines
-from memtui.engine.findings import CODES
+from memtui.engine.findings import CODES, HELP
 from memtui.engine.model import Finding
 
 SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
@@ -92,7 +92,8 @@ def test_sarif_is_valid_2_1_0_with_one_result_per_finding(demo):
     rules = driver["rules"]
     assert [r["id"] for r in rules][: len(CODES)] == list(CODES)
     for rule in rules[: len(CODES)]:
-        assert rule["help"]["text"] == CODES[rule["id"]][1]
+        assert rule["shortDescription"]["text"] == CODES[rule["id"]][1]
+        assert rule["help"]["text"] == HELP.get(rule["id"], CODES[rule["id"]][1])
     base = run["originalUriBaseIds"]["STOREROOT"]["uri"]
     assert base == Path(os.path.realpath(demo)).as_uri() + "/"
     level = {"error": "error", "warning": "warning", "info": "note"}

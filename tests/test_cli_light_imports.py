@@ -47,3 +47,29 @@ def test_every_verb_is_still_in_the_full_parser():
     verbs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert set(verbs.choices) == set(VERBS)
     assert set(READ_VERBS) <= set(verbs.choices)
+
+
+SCAN_PROBE = """
+import contextlib, io, json, sys
+from memtui.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(sys.argv[1:])
+print(json.dumps({"code": code, "detect_secrets": "detect_secrets" in sys.modules}))
+"""
+
+
+def test_detect_secrets_is_imported_only_for_a_text_that_may_hold_a_key(tmp_path):
+    """The secret scan imports detect-secrets (~150 ms) on the first text with a run of
+    token characters, a URL or an AWS name in it: never for notes without one."""
+    notes = {"index.txt": "[RULES] x\n", "facts.md": "## A\n- 周末 deploy\n"}
+    key = "ghp_" + "Xk9Lm2Np4Qr6St8Uv0Wx2Yz4Ab6Cd8Ef0Gh2"
+    for files, imported in ((notes, False), ({**notes, "facts.md": f"- ci {key}\n"}, True)):
+        root = write_tree(tmp_path / str(imported), files)
+        got = subprocess.run(
+            [sys.executable, "-c", SCAN_PROBE, "check", "--store", str(root)],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert json.loads(got.stdout)["detect_secrets"] is imported, got.stderr

@@ -87,3 +87,12 @@ def test_the_hook_fails_a_store_with_errors(sample_repo, tmp_path):
     assert res.returncode == 1, res.stdout + res.stderr
     assert "Failed" in res.stdout
     assert "memory.md:5  pointer-missing" in res.stdout  # what to fix, in the hook's output
+
+
+def test_the_hook_fails_a_store_holding_a_secret_without_printing_it(sample_repo, tmp_path):
+    key = "sk-ant-api03-" + "Rf8Tg2Yh6Uj0Ik4Ol8Pz2Xc6Vb0Nm4Qw8Er2Ty6Ui0Op4As8Df2Gh-AA"
+    notes = CLEAN["memory_notes.md"] + f"- 部署用的 key: {key}\n"
+    res = run_hook(sample_repo({**CLEAN, "memory_notes.md": notes}), tmp_path / "home")
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "memory_notes.md:2  secret" in res.stdout and "Anthropic API key" in res.stdout
+    assert key not in res.stdout + res.stderr

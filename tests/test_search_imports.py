@@ -44,6 +44,8 @@ HEAVY = (
     "memtui.layouts.hermes.rules",
     "memtui.layouts.hermes.data",
     "memtui.layouts.openclaw.rules",
+    "detect_secrets",  # the secret scan's (engine/scan): a store's open, when a key may be
+    "memtui.engine.scan.secrets",
 )
 
 STORES = {

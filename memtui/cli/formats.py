@@ -64,7 +64,7 @@ def sarif_log(root: str, findings: list[Any], version: str) -> dict[str, Any]:
     """A SARIF 2.1.0 log of one run: the catalogue of codes as rules (with the codes
     of these findings that it lacks, so every ruleIndex resolves), each finding a result
     whose file is a URI relative to the store root (uriBaseId STOREROOT)."""
-    from memtui.engine.findings import CODES
+    from memtui.engine.findings import CODES, HELP
 
     catalogue = dict(CODES)
     for f in findings:
@@ -75,7 +75,7 @@ def sarif_log(root: str, findings: list[Any], version: str) -> dict[str, Any]:
             "id": code,
             "shortDescription": {"text": help_text},
             "fullDescription": {"text": help_text},
-            "help": {"text": help_text},
+            "help": {"text": HELP.get(code, help_text)},
             "defaultConfiguration": {"level": _SARIF_LEVEL.get(level, "note")},
         }
         for code, (level, help_text) in catalogue.items()

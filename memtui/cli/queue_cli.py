@@ -25,6 +25,12 @@ def register(verb: Verb, expect: Callable[[argparse.ArgumentParser], None]) -> N
     p = verb("accept", accept)
     p.add_argument("ids", nargs="*", metavar="ID", help=_ID_HELP)
     expect(p)
+    p.add_argument(
+        "--allow-flagged",
+        action="store_true",
+        help="approve an item whose text holds a secret or a planted instruction (refused "
+        "without it); the audit log records that it was allowed, and what was found",
+    )
     add_options(p, picking=False)
     p = verb("reject", reject)
     p.add_argument("ids", nargs="+", metavar="ID", help=_ID_HELP)
@@ -185,7 +191,12 @@ def accept(args: argparse.Namespace) -> int:
     options = _options_of(_queue_of(ids, "accept"), given, ids, root)
     with engine_errors():
         receipts = queue.approve(
-            root, ids, expected=_expected(args, ids), dry_run=args.dry_run, **options
+            root,
+            ids,
+            expected=_expected(args, ids),
+            dry_run=args.dry_run,
+            allow_flagged=args.allow_flagged,
+            **options,
         )
     return report(args, receipts)
 
@@ -237,7 +248,9 @@ def _accept_every(args: argparse.Namespace, root: str, given: dict[QueueOption, 
     receipts = []
     with engine_errors():
         for ids in queue.by_queue([i.id for i in chosen]).values():
-            receipts += queue.approve(root, ids, dry_run=args.dry_run)
+            receipts += queue.approve(
+                root, ids, dry_run=args.dry_run, allow_flagged=args.allow_flagged
+            )
     return report(args, receipts)
 
 

@@ -163,8 +163,10 @@ def check(args: argparse.Namespace) -> int:
         for f in store.findings:
             line(f"{location(f.file, f.line)}  {f.code}  {f.message}", lead=level_word(f.level))
         line(_tally(store))
+    from memtui.engine.findings import FAILING
+
     failing = {"error", "warning"} if args.strict else {"error"}
-    return 1 if any(f.level in failing for f in store.findings) else 0
+    return 1 if any(f.level in failing or f.code in FAILING for f in store.findings) else 0
 
 
 def list_entries(args: argparse.Namespace) -> int:

@@ -28,6 +28,32 @@ SHARED: dict[str, tuple[str, str]] = {
 }
 
 
+# What memory must never hold: `check` (and its pre-commit hook) fails on these whatever
+# their level (a layout's own scan may report one as a warning: Hermes blocks it).
+FAILING: frozenset[str] = frozenset({"secret", "entry-injection"})
+
+# What to do about a code, beyond what it means: SARIF's rule help (`check --format
+# sarif`), for the codes whose fix is not evident from their meaning.
+HELP: dict[str, str] = {
+    "secret": (
+        "Agent memory is sent to the model provider at the start of every session, so a key "
+        "in it leaks on every run. Found by provider format (detect-secrets' plugins and "
+        "memtui's own, offline); the value is never printed, only its kind and line. Redact "
+        "it in the file, revoke it where it was issued, and keep secrets in the agent's "
+        "environment instead of its memory."
+    ),
+    "entry-injection": (
+        "Text the agent will read as its own notes that tells it to ignore its rules, to hide "
+        "something from the user or to send data out (a command or an image URL carrying a "
+        "variable or a file), or that hides text from a person but not from the model "
+        "(invisible or bidirectional characters, HTML hidden by style, instructions in a "
+        "comment). It steers every later session. Remove it unless you wrote it; approving a "
+        "queued write that holds one is refused unless allowed (accept --allow-flagged, or "
+        "the app's confirm), and the audit log records that."
+    ),
+}
+
+
 def all_codes() -> dict[str, tuple[str, str]]:
     """Every declared code: the shared ones, then each registered layout's in detection
     order (a code two layouts declare keeps the first one's meaning): for `check`'s

@@ -20,6 +20,7 @@ from memtui.engine.layouts.queue_spec import QueueFace, QueueOption
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.base import Layout
+    from memtui.engine.scan.flagged import Flag
     from memtui.engine.store import Store
     from memtui.engine.write.transaction import Receipt
 
@@ -265,25 +266,97 @@ def preview_together(root: str, ids: Sequence[str]) -> QueuePreview | None:
     return owner(ids[0]).preview_together(root, list(ids)) if ids else None
 
 
-def approve(root: str, ids: Sequence[str], **shown: Any) -> list[Receipt]:
+def approve(
+    root: str, ids: Sequence[str], *, allow_flagged: bool = False, **shown: Any
+) -> list[Receipt]:
     """Approve items (all of one layout): each replayed as its agent would, or refused
-    with the reason and nothing changed."""
-    return owner(ids[0]).approve(root, list(ids), **shown) if ids else []
+    with the reason and nothing changed. An item whose text holds a secret or a planted
+    instruction is refused unless `allow_flagged` (then audited as allowed)."""
+    if not ids:
+        return []
+    lay = owner(ids[0])
+    from memtui.engine.store import open_store
+
+    now = {i.id: i for i in items(open_store(root))}
+    flagged = _flagged([now.get(_plain(i)) for i in ids], ids, shown)
+    return _gated(
+        list(ids), flagged, allow_flagged, shown, lambda ok: lay.approve(root, ok, **shown)
+    )
 
 
 def reject(root: str, ids: Sequence[str], reason: str, **shown: Any) -> list[Receipt]:
     return owner(ids[0]).reject(root, list(ids), reason, **shown) if ids else []
 
 
-def approve_each(root: str, shown: Sequence[QueueItem], **options: Any) -> list[Receipt]:
+def approve_each(
+    root: str, shown: Sequence[QueueItem], *, allow_flagged: bool = False, **options: Any
+) -> list[Receipt]:
     """Approve items of any queues in one action (the app's selection), each as the
     snapshot showed it (its fingerprint goes with it); `options` go to each layout's
-    approve."""
+    approve. Flagged items as `approve` says."""
 
     def run(lay: Layout, ids: list[str], fps: dict[str, str]) -> list[Receipt]:
         return lay.approve(root, ids, expected=fps, **options)
 
-    return _each_queue(shown, run)
+    ids = [i.id for i in shown]
+    flagged = _flagged(list(shown), ids, options)
+    return _gated(
+        ids,
+        flagged,
+        allow_flagged,
+        options,
+        lambda ok: _each_queue([i for i in shown if i.id in ok], run),
+    )
+
+
+def _plain(ref: str) -> str:
+    """An id without the `@FINGERPRINT` it may be given with."""
+    return ref.strip().partition("@")[0]
+
+
+def _flagged(
+    found: Sequence[QueueItem | None], ids: Sequence[str], options: Mapping[str, Any]
+) -> dict[str, list[Flag]]:
+    """Each id whose item's text the scans flag -> what they found. An id no queue
+    holds, or an item its layout refuses anyway (its `problem`: Hermes' own scan), is
+    left to its layout to refuse in its own words."""
+    from memtui.engine.scan.flagged import item_flags
+
+    out = {}
+    for ref, item in zip(ids, found, strict=True):
+        flags = item_flags(item, options) if item is not None and item.problem is None else []
+        if flags:
+            out[ref] = flags
+    return out
+
+
+def _gated(
+    ids: list[str],
+    flagged: dict[str, list[Flag]],
+    allow: bool,
+    options: Mapping[str, Any],
+    run: Callable[[list[str]], list[Receipt]],
+) -> list[Receipt]:
+    """`run(ids)` when nothing is flagged, or when flagged items are allowed (each
+    transaction's audit record then names them and what was found, never the text);
+    else the others only, the flagged listed as refused (all refused: raised)."""
+    from memtui.engine.scan.flagged import ALLOWED, refusal
+    from memtui.engine.write.errors import Refused
+    from memtui.engine.write.operation import new_id, noted
+    from memtui.engine.write.transaction import Receipt
+
+    if not flagged:
+        return run(ids)
+    if allow:
+        with noted(**{ALLOWED: {i: [str(f) for f in found] for i, found in flagged.items()}}):
+            return run(ids)
+    left = [i for i in ids if i not in flagged]
+    if not left:
+        raise Refused("\n".join(refusal(i, found) for i, found in flagged.items()))
+    refused = [{"id": i, "reason": _without_id(refusal(i, f), i)} for i, f in flagged.items()]
+    summary = f"approved {len(left)}; refused {len(refused)} as flagged"
+    details = {"summary": summary, "refused": refused}
+    return [*run(left), Receipt(new_id(), "approve", (), bool(options.get("dry_run")), details)]
 
 
 def reject_each(root: str, shown: Sequence[QueueItem], reason: str) -> list[Receipt]:

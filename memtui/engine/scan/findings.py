@@ -24,19 +24,19 @@ _ESCAPED = re.compile(
 
 def secret_said(kind: str, line: int) -> str:
     return (
-        f"{_a(kind)} on line {line}: memory goes to the model provider at the start of every "
+        f"{a_kind(kind)} on line {line}: memory goes to the model provider at the start of every "
         "session; redact it here, then revoke it where it was issued"
     )
 
 
 def injection_said(kind: str, line: int) -> str:
     return (
-        f"{_a(kind)} on line {line}: the agent takes this file's text as its own notes, so a "
+        f"{a_kind(kind)} on line {line}: the agent takes this file's text as its own notes, so a "
         "planted instruction steers every later session; remove it unless you wrote it"
     )
 
 
-def _a(kind: str) -> str:
+def a_kind(kind: str) -> str:
     return f"{'an' if kind[0].lower() in 'aeiou' else 'a'} {kind}"
 
 

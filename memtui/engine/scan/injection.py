@@ -21,24 +21,30 @@ class InjectionHit(NamedTuple):
 
 
 _I = re.IGNORECASE
-_GAP = r"(?:[\w'’,-]+\s+){0,6}?"
+_GAP = r"(?:[\w'’,-]+\s+){0,3}?"
 # A variable or file that holds a secret, as a command would name it.
 _LOOT = (
-    r"(?:\$\{?\w*(?:KEY|TOKEN|SECRET|PASS(?:WORD)?|CRED\w*|AUTH\w*)\w*\}?|\$\(\s*(?:cat|env|printenv)\b"
+    r"(?:\$\{?(?-i:[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASS(?:WORD)?|CREDENTIALS?|AUTH)S?)\b\}?"
+    r"|\$\(\s*(?:cat|env|printenv)\b"
     r"|~/\.ssh|\$HOME/\.ssh|id_(?:rsa|ed25519|ecdsa)\b|\.aws/credentials|\.netrc|\.env\b"
     r"|\.npmrc|\.pypirc|/etc/(?:passwd|shadow)|\bprintenv\b|\benv\s*\|)"
 )
+_VERB = r"\b(?:ignore|disregard|forget|override|bypass)\s+"
 _OVERRIDE = (
-    rf"\b(?:ignore|disregard|forget|override|bypass)\s+{_GAP}(?:previous|prior|above|earlier|"
-    rf"all|any|your|the|system|original)\s+{_GAP}(?:instructions?|rules|guidelines|prompts?|"
-    rf"directives|guardrails|constraints)\b"
+    rf"{_VERB}{_GAP}(?:previous|prior|above|earlier|preceding|all|your|system|original)\s+"
+    rf"{_GAP}(?:instructions?|prompts?|directives|guardrails)\b"
+    rf"|{_VERB}{_GAP}(?:previous|prior|above|earlier|preceding|your|system|original)\s+"
+    rf"{_GAP}(?:rules|guidelines|constraints)\b"
     r"|\bsystem\s+prompt\s+override\b|\bnew\s+system\s+prompt\s*:"
     r"|\byou\s+are\s+now\s+(?:in\s+)?(?:developer\s+mode|DAN|jailbroken|unrestricted|unfiltered)\b"
 )
+# Never "never delete without asking the user": a safeguard, the opposite of hiding.
+_USER = r"(?:the\s+)?(?:user|human|operator|owner)(?!['’]s)\b"
 _CONCEAL = (
-    rf"\b(?:do\s+not|don'?t|never)\s+{_GAP}(?:tell|inform|mention|reveal|disclose|show)\s+"
-    rf"{_GAP}(?:the\s+)?(?:user|human|operator|owner)\b"
-    r"|\bwithout\s+(?:telling|informing|asking|alerting)\s+(?:the\s+)?(?:user|human|operator)\b"
+    rf"\b(?:do\s+not|don'?t|never)\s+(?!forget|hesitate|fail){_GAP}(?:tell|inform|notify|alert)"
+    rf"\s+{_USER}"
+    rf"|\bkeep\s+(?:this|it|that)\s+(?:secret|hidden)\s+from\s+{_USER}"
+    rf"|\b(?:secretly|silently|covertly)\b[^\n.]{{0,80}}\bwithout\s+(?:telling|informing)\s+{_USER}"
 )
 _EXFIL_CMD = rf"\b(?:curl|wget|ncat|nc|scp|Invoke-WebRequest|iwr)\b[^\n]{{0,400}}?{_LOOT}"
 _EXFIL_PIPE = rf"{_LOOT}[^\n]{{0,200}}?\|\s*(?:curl|ncat|nc|wget)\b"
@@ -58,10 +64,22 @@ _COMMENTS = r"<!--(.*?)(?:-->|\Z)|^\[//\]:\s*#\s*[(\"'](.*)[)\"']\s*$"
 # What makes a comment an instruction to the model rather than a note or a marker.
 _ORDER = (
     rf"{_OVERRIDE}|{_CONCEAL}|{_EXFIL_CMD}"
-    r"|\b(?:you|assistant|the\s+(?:AI|model|agent|assistant)|AI|Claude|GPT|Gemini|Codex)\s+"
-    r"(?:must|should|shall|will\s+now|are\s+(?:required|instructed))\b"
+    r"|\b(?:assistant|the\s+(?:AI|model|agent|assistant)|AI|Claude|GPT|Gemini|Codex|LLM)\s+"
+    r"(?:must|should|shall|will\s+now|is\s+(?:required|instructed))\b"
+    r"|\byou\s+(?:must|will|shall)\s+(?:now\s+)?(?:always|never|not|ignore|send|run|execute|"
+    r"obey|include|add|reveal|fetch|visit)\b|\bfrom\s+now\s+on\b"
     r"|\b(?:secretly|covertly|silently)\s+\w+|\bsystem\s*:\s|\binstructions?\s+(?:for|to)\s+"
     r"(?:the\s+)?(?:AI|model|agent|assistant|LLM)\b"
+)
+
+_EXFIL = re.compile(_EXFIL_CMD, _I)
+_LOOTS = re.compile(_LOOT, _I)
+# A token in the header that authenticates to the API called: how a request is made,
+# not data sent out (`curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com`).
+_AUTH_HEADER = re.compile(
+    r"(?:authorization|x-api-key|api-key|private-token)\s*:\s*(?:bearer\s+|token\s+|basic\s+)?"
+    r"\$\{?\w+\}?",
+    _I,
 )
 
 # (pattern, kind, where it may start, lower-cased): a pattern is tried only where one of
@@ -76,10 +94,10 @@ _RULES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
     (
         re.compile(_CONCEAL, _I),
         "instruction to hide from the user",
-        ("do not", "don", "never", "without"),
+        ("do not", "don", "never", "keep", "secretly", "silently", "covertly"),
     ),
     (
-        re.compile(_EXFIL_CMD, _I),
+        _EXFIL,
         "command sending a secret out",
         ("curl", "wget", "nc", "scp", "invoke-webrequest", "iwr"),
     ),
@@ -126,7 +144,8 @@ def find_injections(text: str) -> list[InjectionHit]:
     lower = src.lower()
     for rx, kind, starts in _RULES:
         for match in _matches(rx, src, lower, starts):
-            add(*_place(text, lines, folded, rx, match), kind)
+            if not _quoted(src, *match.span()) and (rx is not _EXFIL or _sends(src, match)):
+                add(*_place(text, lines, folded, rx, match), kind)
     for match in _COMMENT.finditer(src) if "<!--" in src or "[//]:" in src else ():
         body = match.group(1) if match.group(1) is not None else match.group(2) or ""
         if _ORDERS.search(body):
@@ -155,6 +174,23 @@ def _matches(
         if at >= done and (match := rx.match(src, at)):
             done = match.end()
             yield match
+
+
+def _sends(src: str, match: re.Match[str]) -> bool:
+    """Whether the command's line carries a secret beyond its own auth header."""
+    end = src.find("\n", match.start())
+    rest = src[match.start() : len(src) if end == -1 else end]
+    return _LOOTS.search(_AUTH_HEADER.sub("", rest)) is not None
+
+
+_QUOTES = {'"': '"', "“": "”", "'": "'", "‘": "’", "`": "`", "«": "»"}
+
+
+def _quoted(src: str, start: int, stop: int) -> bool:
+    """Whether the match is a quotation (`warn on "ignore previous instructions"`): a
+    note about an attack, not one. Quotes around it, as the sentence would write them."""
+    close = _QUOTES.get(src[start - 1 : start])
+    return close is not None and src[stop : stop + 1] == close
 
 
 def _odd_kind(text: str, match: re.Match[str]) -> str | None:

@@ -35,3 +35,22 @@ def operation() -> Iterator[str]:
         yield _current.get() or ""
     finally:
         _current.reset(token)
+
+
+_notes: ContextVar[dict[str, object] | None] = ContextVar("memtui_audit_notes", default=None)
+
+
+def notes() -> dict[str, object]:
+    """What the running action asked every transaction's audit record to say."""
+    return dict(_notes.get() or {})
+
+
+@contextlib.contextmanager
+def noted(**details: object) -> Iterator[None]:
+    """Transactions inside add `details` to their audit records (an approve allowed
+    although its text was flagged), whichever layout's code makes them."""
+    token = _notes.set({**notes(), **details})
+    try:
+        yield
+    finally:
+        _notes.reset(token)

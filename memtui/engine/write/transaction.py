@@ -51,6 +51,7 @@ from memtui.engine.write.files import (
 from memtui.engine.write.lock import LOCK_NAME, WAIT_SECONDS, StoreLock
 from memtui.engine.write.operation import current as current_operation
 from memtui.engine.write.operation import new_id
+from memtui.engine.write.operation import notes as audit_notes
 from memtui.engine.write.snapshots import HISTORY, keep, stamp
 
 AUDIT = journal.AUDIT
@@ -130,7 +131,7 @@ class Transaction:
     ) -> None:
         self.root = os.path.realpath(root)
         self.op = op
-        self.details = dict(details or {})
+        self.details = {**audit_notes(), **(details or {})}
         self.dry_run = dry_run
         self.txid = new_id()
         self.opid = current_operation() or self.txid  # a bulk action's chunks share one

@@ -23,6 +23,7 @@ from textual.widgets import Static
 
 from memtui.engine import queue
 from memtui.engine.queue import QueueItem, Queues
+from memtui.engine.scan.flagged import flagged_by_findings
 from memtui.engine.store import Store
 from memtui.ui.messages import ApproveItems, Ask, Confirm, EditEntry, OpenFile, RejectItems, Say
 from memtui.ui.panes.listing import GONE
@@ -32,6 +33,7 @@ from memtui.ui.panes.pending_split import PreviewSplit
 from memtui.ui.panes.queued import (
     Group,
     approve_question,
+    flagged_said,
     label,
     not_done,
     problems,
@@ -330,8 +332,12 @@ class PendingPane(Previews):
         # many at once: asked once, with the count (z undoes them together), naming each
         # one the engine will refuse, and why (its problem, as the rows show it)
         question = approve_question(groups) + refused_said(problems(targets))
-        send = ApproveItems(label(groups[0][0].verb, groups), tuple(sent))
-        self._act(targets, send, question if len(targets) > 1 else None)
+        # a secret or planted instruction in one: asked even for one, and allowed if yes
+        flagged = flagged_by_findings(self.store.findings, sent)
+        question += flagged_said(flagged, {i.id: i.shown_as for i in sent})
+        options = {"allow_flagged": True} if flagged else {}
+        send = ApproveItems(label(groups[0][0].verb, groups), tuple(sent), options)
+        self._act(targets, send, question if len(targets) > 1 or flagged else None)
 
     def action_reject(self) -> None:
         if self.read_only:

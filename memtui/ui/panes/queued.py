@@ -34,6 +34,21 @@ def refused_said(refused: Sequence[tuple[str, str]]) -> str:
     return head + "\n".join(lines)
 
 
+def flagged_said(flagged: dict[str, str], names: dict[str, str]) -> str:
+    """A confirm question's tail naming each item whose text holds a secret or a planted
+    instruction: approving them is what this confirm allows (and the audit log records)."""
+    if not flagged:
+        return ""
+    lines = [f"  {names.get(i, i)}: {codes}" for i, codes in list(flagged.items())[:SHOWN]]
+    if len(flagged) > SHOWN:
+        lines.append(f"  … and {len(flagged) - SHOWN:,} more")
+    head = (
+        f"\n\nFlagged: their text holds a secret or a planted instruction ({len(flagged):,}). "
+        "Yes approves them too, as allowed, which the audit log records:\n"
+    )
+    return head + "\n".join(lines)
+
+
 def not_done(group: Group, verb: str = "") -> str:
     """Why none of one layout's items is approved (or, read-only, rejected either)."""
     face, items = group
