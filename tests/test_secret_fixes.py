@@ -237,7 +237,7 @@ def test_a_planted_line_in_a_file_kept_whole_is_cut_out_and_undo_puts_it_back(
     root = make(tmp_path, "workspace")
     before, raw = memory(root), (root / "agent.md").read_bytes()
     fix = plan(open_store(str(root)), finding_at(root, "entry-injection", "agent.md", 5))
-    assert fix.details["lines"] == [5, 5] and "memtui undo" in fix.title
+    assert fix.details["lines"] == [[5, 5]] and "memtui undo" in fix.title
     fix.run(False)
     assert (root / "agent.md").read_bytes() == raw.replace(f"- {PLANT}\n".encode(), b"")
     undo(str(root))
@@ -290,3 +290,17 @@ def test_a_planted_profile_item_is_archived_alone_and_restored(tmp_path: Path) -
     ) == "## 爱好\n- 跑步\n- 读书\n"
     restore(str(root), "profile:爱好", item=item)
     assert (root / "memory/user_profile.md").read_text(encoding="utf-8") == profile
+
+
+def test_two_planted_lines_of_one_file_kept_whole_are_cut_by_one_fix(tmp_path: Path) -> None:
+    files = dict(STORES["workspace"][0])
+    files["soul.md"] = f"# Soul\n\n## name\n{PLANT}\nAda\n\n## persona\n<!-- {PLANT} -->\nkind"
+    root = write_tree(tmp_path / "s", files)
+    store = open_store(str(root))
+    found = [f for f in store.findings if f.code == "entry-injection" and f.file == "soul.md"]
+    assert [f.line for f in found] == [4, 8]
+    fixes = plan_all(store, found)
+    assert len(fixes) == 1 and fixes[0].details["lines"] == [[4, 4], [8, 8]]
+    fixes[0].run(False)
+    text = (root / "soul.md").read_text(encoding="utf-8")
+    assert text == "# Soul\n\n## name\nAda\n\n## persona\nkind"

@@ -10,6 +10,7 @@ offered is what will run."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from memtui.engine.errors import MemtuiError
@@ -31,15 +32,15 @@ def remove_planted(root: str, store: Any, finding: Finding, _choose: tuple[str, 
     entry_id = entry_at(store, rel, finding.line)
     entry = resolve(store, entry_id)
     expect = fingerprint_of(store, entry)
-    covers = tuple(
+    same = [  # the injection findings of this entry, this one among them
         f
         for f in store.findings
         if f.code == INJECTION
         and f.file == rel
-        and f != finding
         and f.line is not None
         and entry_at(store, rel, f.line) == entry_id
-    )
+    ]
+    covers = tuple(f for f in same if f != finding)
     details = {"entry": entry_id, "file": rel, "line": finding.line}
     why_not = "it is kept whole" if entry_id.startswith("file:") else ""
     if not why_not:
@@ -53,8 +54,10 @@ def remove_planted(root: str, store: Any, finding: Finding, _choose: tuple[str, 
             title = (
                 f"archive {what}, which holds the planted text (`memtui restore` brings it back)"
             )
-            return _fix(finding, title, root, details, covers, archive)
-    cut = _cut(root, store, entry, finding, expect)
+            return _fix(finding, title, root, details, () if item else covers, archive)
+    text = store.texts[rel].text
+    ranges = _merged(_planted_lines(text, f.line) for f in same if f.line is not None)
+    cut = _cut(root, store, entry, ranges, expect)
     try:
         cut(True)
     except MemtuiError as exc:
@@ -62,13 +65,13 @@ def remove_planted(root: str, store: Any, finding: Finding, _choose: tuple[str, 
             f"{where(finding)}: {entry_id} is not archived ({why_not}), and the planted "
             f"lines cannot be cut out of it: {exc}"
         ) from None
-    first, last = _planted_lines(store.texts[rel].text, finding.line)
-    lines = f"line {first}" if first == last else f"lines {first}-{last}"
+    said = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in ranges)
+    lines = f"line{'s' if len(ranges) > 1 or ranges[0][0] != ranges[0][1] else ''} {said}"
     title = (
         f"cut {lines} (the planted text) out of {entry_id}, which is not archived ({why_not}); "
         "`memtui undo` brings them back from .history/"
     )
-    details["lines"] = [first, last]
+    details["lines"] = [list(r) for r in ranges]
     return _fix(finding, title, root, details, covers, cut, op="fix-entry-injection")
 
 
@@ -123,23 +126,38 @@ def _planted_lines(text: str, line: int) -> tuple[int, int]:
     return line, last
 
 
-def _cut(root: str, store: Any, entry: Any, finding: Finding, expect: str | None) -> Any:
-    """cut(dry_run): the entry's text without the planted lines, through its layout's
-    edit (ops.edit_entry), if the entry is as the check saw it."""
+def _merged(ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Line ranges in order, those that overlap or touch joined (a comment's own lines)."""
+    out: list[tuple[int, int]] = []
+    for first, last in sorted(ranges):
+        if out and first <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return out
+
+
+def _cut(
+    root: str, store: Any, entry: Any, ranges: list[tuple[int, int]], expect: str | None
+) -> Any:
+    """cut(dry_run): the entry's text without the planted lines (1-based, inclusive
+    ranges), through its layout's edit (ops.edit_entry), if the entry is as the check
+    saw it."""
     from memtui.engine.ops import edit_entry
 
     tf = store.texts[entry.file]
-    first, last = _planted_lines(tf.text, finding.line or 1)
     rows = _LINE.findall(tf.text)
-    start = sum(len(r) for r in rows[: first - 1])
-    stop = start + sum(len(r) for r in rows[first - 1 : last])
     base = entry.span.char_start if entry.span else 0
     end = entry.span.char_stop if entry.span else len(tf.text)
-    if not base <= start < end:
-        raise Refused(f"{where(finding)} is not inside {entry.id} any more; check again")
     old = tf.text[base:end]
-    new = old[: start - base] + old[min(stop, end) - base :]
-    if stop >= end and not old.endswith("\n"):  # the last line of an entry without one
+    new = old
+    for first, last in reversed(ranges):
+        start = sum(len(r) for r in rows[: first - 1])
+        stop = min(start + sum(len(r) for r in rows[first - 1 : last]), end)
+        if not base <= start < end:
+            raise Refused(f"line {first} of {entry.file} is not inside {entry.id}; check again")
+        new = new[: start - base] + new[stop - base :]
+    if not old.endswith("\n") and new.endswith("\n"):  # its last line went: no ending now
         new = new.removesuffix("\r\n") if new.endswith("\r\n") else new.removesuffix("\n")
 
     def run(dry_run: bool) -> Any:
