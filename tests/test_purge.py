@@ -20,6 +20,7 @@ from memtui.engine.ops import edit_entry
 from memtui.engine.ops.common import Refused
 from memtui.engine.ops.purge import held, purge
 from memtui.engine.ops.undo import undo
+from memtui.engine.write.errors import WriteError
 from tests.conftest import tree_digest
 from tests.test_secret_fixes import GH, HERMES_QUEUED, STORES, finding_at, make, memory
 from tests.verb_calls import memtui
@@ -168,3 +169,24 @@ def test_purge_takes_it_out_of_the_agents_own_copies_too(tmp_path: Path) -> None
     assert grep(root, GH) == []
     assert backup.read_bytes() == memory_md.read_bytes()
     assert b"[REDACTED:GitHub token]" in backup.read_bytes()
+
+
+def test_a_purge_stopped_halfway_says_so_and_purging_again_finishes(tmp_path: Path) -> None:
+    from memtui.engine.write import faults
+
+    root = make(tmp_path, "claude")
+    edit_entry(
+        str(root), "claude:deploy.md", (root / "deploy.md").read_text(encoding="utf-8") + "x\r\n"
+    )
+    redact(root, "claude")  # two snapshots hold the token
+    faults.arm("ENOSPC:write#3")  # its audit line, the audit rewritten, then the first snapshot
+    try:
+        with pytest.raises(WriteError, match=r"stopped halfway.*purge it again"):
+            purge(str(root), "deploy.md", 1)
+    finally:
+        faults.arm(None)
+    assert [h.snapshots for h in held(str(root), "deploy.md")] == [2]
+    purge(str(root), "deploy.md", 1)
+    assert grep(root, GH) == []
+    assert not [p for p in (root / ".history").rglob("*") if p.name.endswith(".purging")]
+    undo(str(root), operations(str(root))[0].opid)  # the edit: its snapshot is whole

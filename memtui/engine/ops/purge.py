@@ -20,6 +20,7 @@ from memtui.engine.ops.common import Refused
 from memtui.engine.ops.purge_history import audit_alone, scrub, snapshots
 from memtui.engine.scan.redact import masked, placeholder, secrets_in
 from memtui.engine.write.dirs import Dirs
+from memtui.engine.write.errors import WriteError, plain
 from memtui.engine.write.files import read_or_none, sha256
 from memtui.engine.write.transaction import Receipt, Transaction, check_path
 
@@ -153,11 +154,17 @@ def purge_values(
         tx.details["snapshots"] = len(held_by) + len(copies)
         receipt = tx.commit() if live or copies else None
         if not dry_run:
-            if receipt is None:
-                audit_alone(tx, details={**tx.details})
-            for value, one in secrets:
-                for path in [rel, *copies]:
-                    scrub(tx.dirs, path, value.encode(), placeholder(one).encode())
+            try:
+                if receipt is None:
+                    audit_alone(tx, details={**tx.details})
+                for value, one in secrets:
+                    for path in [rel, *copies]:
+                        scrub(tx.dirs, path, value.encode(), placeholder(one).encode())
+            except OSError as exc:
+                raise WriteError(
+                    f"the purge of {rel} stopped halfway ({plain(exc)}): snapshots may still "
+                    f"hold the value; `memtui purge {rel}` lists it, purge it again"
+                ) from None
     return Purged(rel, kind, live, len(held_by) + len(copies), receipt, dry_run)
 
 
