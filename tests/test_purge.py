@@ -190,3 +190,13 @@ def test_a_purge_stopped_halfway_says_so_and_purging_again_finishes(tmp_path: Pa
     assert grep(root, GH) == []
     assert not [p for p in (root / ".history").rglob("*") if p.name.endswith(".purging")]
     undo(str(root), operations(str(root))[0].opid)  # the edit: its snapshot is whole
+
+
+def test_the_files_own_secrets_are_numbered_as_check_numbers_them(tmp_path: Path) -> None:
+    root = make(tmp_path, "workspace")
+    text = f"# Deploy\n\nkey {GH}\nagain {GH}\nand AKIAIOSFODNN7EXAMPLG\n"
+    (root / "memory_deploy.md").write_text(text, encoding="utf-8")
+    checked = [f.line for f in open_store(str(root)).findings if f.code == "secret"]
+    assert [h.line for h in held(str(root), "memory_deploy.md")] == checked == [3, 4, 5]
+    purge(str(root), "memory_deploy.md", 2)  # the token: both its places go
+    assert [h.kind for h in held(str(root), "memory_deploy.md")] == ["AWS access key"]

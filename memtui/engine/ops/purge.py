@@ -100,17 +100,19 @@ def held(root: str, rel: str) -> list[Held]:
             kept += [] if got is None else [_text(got)]
     finally:
         dirs.close()
-    found: dict[str, Held] = {}
-    for source, text in [(None, live), *((n, t) for n, t in enumerate(kept))]:
+    found: list[Held] = []
+    values: set[str] = set()
+    for now, text in [(True, live), *((False, t) for t in kept)]:
         for s in secrets_in(text):
             value = text[s.start : s.stop]
-            if value in found:
-                continue
+            if value in values and not now:
+                continue  # each of the file's own is listed, as `check` lists them
+            values.add(value)
             count = sum(value in t for t in kept)
-            line = s.first if source is None else None
+            line = s.first if now else None
             shown = _line_shown(text, s.start)
-            found[value] = Held(len(found) + 1, s.kind, line, count, shown, value)
-    return list(found.values())
+            found.append(Held(len(found) + 1, s.kind, line, count, shown, value))
+    return found
 
 
 def purge(root: str, rel: str, number: int, *, dry_run: bool = False) -> Purged:
