@@ -83,6 +83,11 @@ VERB_TABLE: dict[str, tuple[str, str, str]] = {
             "--apply to make it"
         ),
     ),
+    "purge": (
+        "purge_verb",
+        "write",
+        "take a secret out of a file and out of every snapshot of it in .history/ (no undo)",
+    ),
     "context": (
         "context_verb",
         "tool",

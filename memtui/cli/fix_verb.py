@@ -46,10 +46,16 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
             "for a dangling pointer, a new topic name"
         ),
     )
+    p.add_argument(
+        "--yes",
+        action="store_true",
+        help=_("apply a fix that cannot be undone (a purge) without asking"),
+    )
     p.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
 
 
 def fix(args: argparse.Namespace) -> int:
+    from memtui.cli.reporting import confirm
     from memtui.cli.write_verbs import _engine_errors, _report
     from memtui.engine.fixes import apply, find_findings, plan_all, where
 
@@ -75,6 +81,8 @@ def fix(args: argparse.Namespace) -> int:
                     "name {what} with --choose, one each (from the list above); nothing was changed"
                 ).format(what=tr(fixes[0].ask))
             )
+        if not args.dry_run and not args.yes and fixes[0].irreversible:
+            confirm(f"{fixes[0].title}? {fixes[0].irreversible}")
         receipt = apply(fixes, args.dry_run)
     if args.dry_run and not args.json:
         line(_("(a dry run: nothing was written; --apply makes it, `memtui undo` takes it back)"))

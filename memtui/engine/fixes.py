@@ -9,14 +9,18 @@ is refused as `add topic` is). Every fix of one code runs in one transaction
 (`apply`): one operation, one undo.
 
 A layout declares its fixes (Layout.fixes(): finding code -> planner), asked of the
-layout whose parse found the finding; `register(layout, code, planner)` adds one by hand.
+layout whose parse found the finding; `register(layout, code, planner)` adds one by hand,
+and `register(ANY, code, planner)` one for a code every layout gives (the engine's own:
+redact a `secret`, archive a planted `entry-injection`, engine/scan/fixes.py; move a
+`cut-correction`, engine/cut_correction_fix.py), asked
+after the layout's own.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.model import Finding
@@ -41,6 +45,13 @@ class Fix:
     needs_choice: bool = False  # the fix does nothing until something is chosen
     ask: str = ""  # what to choose, in words: "the items under '爱好' to archive"
     covers: tuple[Finding, ...] = ()  # other findings it fixes too (every content line)
+    # A fix that is a verb of its own (the layout's archive): run as that verb, in its own
+    # transaction, instead of a step in the batch; None: `step` runs in the batch.
+    runs: Callable[[bool], Receipt] | None = field(default=None, repr=False)
+    # What the receipt (a dry run's diff) shows of a file's bytes: a secret masked. None: them.
+    shows: Callable[[bytes | None], bytes | None] | None = field(default=None, repr=False)
+    # Why undo cannot take it back, said in the confirm each face asks first ("": it can).
+    irreversible: str = ""
 
     def run(self, dry_run: bool) -> Receipt:
         return apply([self], dry_run)
@@ -53,12 +64,7 @@ Planner = Callable[[str, Any, Finding, tuple[str, ...]], Fix]
 # (Layout.fixes()); codes are shared between layouts (one layout's pointer-missing
 # is about another index file than another's), so a fix is its layout's only.
 _PLANNERS: dict[tuple[str, str], Planner] = {}
-
-
-# The engine's own fixes, for the codes of its rules over every layout (a finding of
-# one of these carries the layout it was found in): code -> "module:planner", imported
-# when asked.
-ENGINE: dict[str, str] = {"cut-correction": "memtui.engine.cut_correction_fix:plan"}
+ANY = "*"  # register(ANY, code, ...): the fix of a code whichever layout found it
 
 
 def register(layout: str, code: str, planner: Planner) -> None:
@@ -66,8 +72,17 @@ def register(layout: str, code: str, planner: Planner) -> None:
     _PLANNERS[(layout, code)] = planner
 
 
+def _shared() -> None:
+    """The engine's own fixes for codes every layout gives, registered on first ask."""
+    import memtui.engine.scan.fixes  # noqa: F401 - registers them
+    from memtui.engine.cut_correction_fix import plan as correct
+
+    register(ANY, "cut-correction", correct)
+
+
 def _planner(finding: Finding) -> Planner | None:
-    """The fix's planner for `finding`: asked of the layout whose parse found it."""
+    """The fix's planner for `finding`: asked of the layout whose parse found it, then
+    of the fixes for its code in any layout."""
     name = finding.layout or ""
     got = _PLANNERS.get((name, finding.code))
     if got is None and name:
@@ -77,11 +92,9 @@ def _planner(finding: Finding) -> Planner | None:
             got = layout(name).fixes().get(finding.code)
         except KeyError:  # a layout that is not registered (any more)
             return None
-    if got is None and finding.code in ENGINE:
-        from importlib import import_module
-
-        module, _, attr = ENGINE[finding.code].partition(":")
-        got = getattr(import_module(module), attr)
+    if got is None:
+        _shared()
+        got = _PLANNERS.get((ANY, finding.code))
     return got
 
 
@@ -89,7 +102,8 @@ def _every() -> list[tuple[str, str]]:
     """(layout, code) of every fix there is (imports every layout)."""
     from memtui.engine.layouts import registry
 
-    pairs = set(_PLANNERS) | {("any layout", code) for code in ENGINE}
+    _shared()
+    pairs = set(_PLANNERS)
     for name, lay in registry().items():
         pairs.update((name, code) for code in lay.fixes())
     return sorted(pairs)
@@ -143,6 +157,8 @@ def apply(fixes: list[Fix], dry_run: bool) -> Receipt:
     from memtui.engine.write.transaction import Transaction
 
     first = fixes[0]
+    if any(fix.runs is not None for fix in fixes):
+        return _run_verbs(fixes, dry_run)
     details = dict(first.details)
     if len(fixes) > 1:
         details = {"code": first.finding.code, "findings": [where(f.finding) for f in fixes]}
@@ -166,7 +182,66 @@ def apply(fixes: list[Fix], dry_run: bool) -> Receipt:
         tx.details["summary"] = "; ".join(said[n] for n in sorted(said))
         if refused:
             tx.details["refused"] = refused
-        return tx.commit()
+        return _shown(tx.commit(), first.shows)
+
+
+def _shown(receipt: Receipt, shows: Callable[[bytes | None], bytes | None] | None) -> Receipt:
+    if shows is None:
+        return receipt
+    changes = tuple(replace(c, old=shows(c.old), new=shows(c.new)) for c in receipt.changes)
+    return replace(receipt, changes=changes)
+
+
+def _run_verbs(fixes: list[Fix], dry_run: bool) -> Receipt:
+    """Fixes of which some are verbs of their own: the others first, in one batch as
+    `apply` runs them, then each verb in its own transaction, bottom-up, all one
+    operation (one undo), told as one receipt. As `apply`: one refused, or all, raise;
+    of several, each refused one is named in `refused`."""
+    from memtui.engine.write.operation import operation
+
+    receipts: list[Receipt] = []
+    refused: list[dict[str, Any]] = []
+    steps = [fix for fix in fixes if fix.runs is None]
+    verbs = sorted(
+        (fix for fix in fixes if fix.runs is not None),
+        key=lambda f: f.finding.line or 0,
+        reverse=True,
+    )
+    with operation():
+        if steps:
+            try:
+                receipts.append(apply(steps, dry_run))
+            except Refused as exc:
+                if len(fixes) == 1:
+                    raise
+                refused += [
+                    {"id": f"{f.finding.code} at {where(f.finding)}", "reason": str(exc)}
+                    for f in steps
+                ]
+        for fix in verbs:
+            try:
+                receipts.append(fix.runs(dry_run))  # type: ignore[misc]
+            except Refused as exc:
+                if len(fixes) == 1:
+                    raise
+                named = f"{fix.finding.code} at {where(fix.finding)}"
+                refused.append({"id": named, "reason": str(exc)})
+    if not receipts:
+        raise Refused("; ".join(f"{r['id']}: {r['reason']}" for r in refused))
+    if len(receipts) == 1 and not refused:
+        return _shown(receipts[0], fixes[0].shows)
+    first = receipts[0]
+    details: dict[str, Any] = {
+        "code": fixes[0].finding.code,
+        "findings": [where(f.finding) for f in fixes],
+    }
+    refused += [r for got in receipts for r in got.details.get("refused", ())]
+    if refused:
+        details["refused"] = refused
+    changes = tuple(c for r in receipts for c in r.changes)
+    notes = tuple(n for r in receipts for n in r.notes)
+    merged = Receipt(first.txid, fixes[0].op, changes, dry_run, details, notes)
+    return _shown(merged, fixes[0].shows)
 
 
 def where(f: Finding) -> str:

@@ -63,6 +63,7 @@ def _dry_run(post: Post, store: Any, finding: Finding, choose: tuple[str, ...]) 
     label = f"fix {finding.code}"
 
     def apply() -> None:
-        post(RunOp(label, lambda: fix.run(False), confirm=f"Apply the fix: {fix.title}?"))
+        asked = f"Apply the fix: {fix.title}? {fix.irreversible}".rstrip()
+        post(RunOp(label, lambda: fix.run(False), confirm=asked))
 
     post(RunOp(label, lambda: fix.run(True), apply=apply))

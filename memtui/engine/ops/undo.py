@@ -56,6 +56,11 @@ def undo(
             else f"no operation {opid!r} in the log (see `memtui log`); nothing was changed"
         )
     paths = net_effect(op)
+    if op.op == "purge" or (not paths and any(f.get("purged") for f in op.files)):
+        raise Refused(
+            f"operation {op.opid} ({op.op}) cannot be undone: `memtui purge` took the "
+            "secret out of the file's history, so nothing holds it any more"
+        )
     if not paths:
         raise Refused(f"operation {op.opid} ({op.op}) changed no file; nothing to undo")
     details = {"undoes": op.opid, "op": op.op}
