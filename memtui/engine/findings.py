@@ -4,21 +4,25 @@ declared (all_codes), and collecting findings with their declared levels."""
 from __future__ import annotations
 
 from memtui.engine.model import ERROR, WARNING, Finding
+from memtui.i18n import N_
 
 # The codes no one layout owns: code -> (default level, what it means). Each layout
 # declares its own (Layout.codes); a finding's level comes from its layout's table,
 # then this one. Codes are a contract: never rename.
 SHARED: dict[str, tuple[str, str]] = {
-    "json-invalid": (ERROR, "a JSON file that does not parse or has the wrong shape"),
-    "entry-injection": (WARNING, "text that reads like a prompt injection, or invisible controls"),
-    "path-escape": (ERROR, "a reference or link that leads outside the root"),
-    "fence-unclosed": (WARNING, "a ``` or ~~~ code fence that is never closed"),
-    "unreadable": (ERROR, "not UTF-8, binary, or over the size limit"),
-    "config-invalid": (WARNING, "memtui.toml could not be used as written"),
-    "txn-interrupted": (ERROR, "a change was interrupted; memtui's next change settles it"),
+    "json-invalid": (ERROR, N_("a JSON file that does not parse or has the wrong shape")),
+    "entry-injection": (
+        WARNING,
+        N_("text that reads like a prompt injection, or invisible controls"),
+    ),
+    "path-escape": (ERROR, N_("a reference or link that leads outside the root")),
+    "fence-unclosed": (WARNING, N_("a ``` or ~~~ code fence that is never closed")),
+    "unreadable": (ERROR, N_("not UTF-8, binary, or over the size limit")),
+    "config-invalid": (WARNING, N_("memtui.toml could not be used as written")),
+    "txn-interrupted": (ERROR, N_("a change was interrupted; memtui's next change settles it")),
     "recovery-conflict": (
         WARNING,
-        "an interrupted change could not reach a file the agent wrote since; both kept",
+        N_("an interrupted change could not reach a file the agent wrote since; both kept"),
     ),
 }
 

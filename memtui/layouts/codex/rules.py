@@ -22,14 +22,15 @@ from. Sources, openai/codex (rust-v0.160.0 and main):
 from __future__ import annotations
 
 from memtui.engine.model import ERROR, WARNING
+from memtui.i18n import N_
 from memtui.layouts.codex.detect import DIFF, EXTENSIONS, HANDBOOK, RAW, ROLLOUTS, SKILLS, SUMMARY
 
 CODES: dict[str, tuple[str, str]] = {
     "summary-truncated": (
         ERROR,
-        "memory_summary.md past the tokens Codex injects: its middle never reaches the model",
+        N_("memory_summary.md past the tokens Codex injects: its middle never reaches the model"),
     ),
-    "rollout-missing": (WARNING, "MEMORY.md names a rollout summary that is not there"),
+    "rollout-missing": (WARNING, N_("MEMORY.md names a rollout summary that is not there")),
 }
 VERSION_LINE = "v1"
 AD_HOC = "ad_hoc"  # the extension whose notes the model writes when asked to remember

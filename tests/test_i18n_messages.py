@@ -1,0 +1,122 @@
+"""The engine's and the layouts' texts in the reader's language (issue 28): a finding's
+message is a Msg whose English is what JSON prints, unchanged, and whose template the
+zh_CN catalogue translates with the same values; every code's meaning is translated."""
+
+from __future__ import annotations
+
+import gettext
+import json
+import re
+import shutil
+import string
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from memtui import i18n
+from memtui.engine.findings import all_codes
+from memtui.engine.store import open_store
+from memtui.i18n import Msg, tr
+from tests.helpers import TODAY_DATE, demo_template
+
+PO = Path(i18n.__file__).parent / "locale" / "zh_CN" / "LC_MESSAGES" / "memtui.po"
+CJK = re.compile(r"[\u4e00-\u9fff]")
+# every layout's demo folder ("" holds workspace, companion and dsh)
+FOLDERS = ["claude"]
+
+
+def compile_catalogue(po: Path, out: Path) -> None:
+    """The .mo the build will make, compiled here (msgfmt, else Babel)."""
+    out.parent.mkdir(parents=True)
+    if shutil.which("msgfmt"):
+        subprocess.run(["msgfmt", "--check-format", "-o", str(out), str(po)], check=True)
+        return
+    babel = pytest.importorskip("babel.messages.mofile")
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as src, out.open("wb") as dst:
+        babel.write_mo(dst, read_po(src))
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return demo_template(tmp_path_factory, "i18n-demo")
+
+
+@pytest.fixture
+def zh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The zh_CN catalogue in use, compiled from the .po; English again after."""
+    compile_catalogue(PO, tmp_path / "zh_CN" / "LC_MESSAGES" / "memtui.mo")
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    i18n.use("zh_CN")
+    yield
+    i18n.use("en")
+
+
+def shown_values(m: Msg) -> list[str]:
+    """Each value as the template prints it (`{n:,}` -> "1,234"), to find in a translation."""
+    f = string.Formatter()
+    out = []
+    for _text, field, spec, conv in f.parse(m.template):
+        if field is not None:
+            out.append(f.format_field(f.convert_field(m.values[field], conv), spec or ""))
+    return out
+
+
+def messages(root: Path) -> list[Msg]:
+    return [f.message for f in open_store(root, today=TODAY_DATE).findings]
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_every_finding_of_a_demo_store_is_chinese_with_its_values(demo, zh, folder):
+    found = messages(demo / folder)
+    assert found
+    for m in found:
+        assert isinstance(m, Msg), m
+        chinese = tr(m)
+        assert CJK.search(chinese), (m.template, chinese)
+        for value in shown_values(m):
+            assert value in chinese, (value, chinese)
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_every_finding_in_english_is_the_text_json_prints(demo, folder):
+    for m in messages(demo / folder):
+        assert tr(m) == str(m) == json.loads(json.dumps(m))
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_check_json_is_the_same_bytes_in_chinese(demo, tmp_path, monkeypatch, capsys, folder):
+    from memtui.cli import main
+
+    compile_catalogue(PO, tmp_path / "zh_CN" / "LC_MESSAGES" / "memtui.mo")
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    outputs = []
+    for lang in ("en_US.UTF-8", "zh_CN.UTF-8"):
+        monkeypatch.setenv("LANG", lang)
+        i18n.use(lang)
+        main(["check", "--store", str(demo / folder), "--format", "json"])
+        outputs.append(capsys.readouterr().out)
+    i18n.use("en")
+    assert '"message"' in outputs[0]
+    assert outputs[0] == outputs[1]
+
+
+def test_every_code_meaning_is_translated(zh):
+    for code, (_level, meaning) in all_codes().items():
+        assert CJK.search(tr(meaning)), (code, meaning)
+
+
+def test_every_translation_keeps_its_placeholders(tmp_path):
+    def fields(text: str) -> list[tuple[str, str, str]]:
+        return sorted((f, s, c or "") for _t, f, s, c in string.Formatter().parse(text) if f)
+
+    mo = tmp_path / "zh_CN" / "LC_MESSAGES" / "memtui.mo"
+    compile_catalogue(PO, mo)
+    with mo.open("rb") as fh:
+        catalogue = gettext.GNUTranslations(fh)._catalog  # msgid -> msgstr
+    checked = {k: v for k, v in catalogue.items() if isinstance(k, str) and k}
+    assert checked
+    for english, chinese in checked.items():
+        assert fields(english) == fields(chinese), english
