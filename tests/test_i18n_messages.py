@@ -23,14 +23,14 @@ from tests.helpers import TODAY_DATE, demo_template
 PO = Path(i18n.__file__).parent / "locale" / "zh_CN" / "LC_MESSAGES" / "memtui.po"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # every layout's demo folder ("" holds workspace, companion and dsh)
-FOLDERS = ["claude"]
+FOLDERS = ["claude", "cline", "codex", "gemini", "hermes", "letta", "memory-tool", "openclaw"]
 
 
 def compile_catalogue(po: Path, out: Path) -> None:
     """The .mo the build will make, compiled here (msgfmt, else Babel)."""
     out.parent.mkdir(parents=True)
     if shutil.which("msgfmt"):
-        subprocess.run(["msgfmt", "--check-format", "-o", str(out), str(po)], check=True)
+        subprocess.run(["msgfmt", "-o", str(out), str(po)], check=True)
         return
     babel = pytest.importorskip("babel.messages.mofile")
     from babel.messages.pofile import read_po
@@ -55,12 +55,15 @@ def zh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 
 def shown_values(m: Msg) -> list[str]:
-    """Each value as the template prints it (`{n:,}` -> "1,234"), to find in a translation."""
+    """Each value as the template prints it (`{n:,}` -> "1,234"), to find in a translation;
+    a value that is a Msg itself (a reason, a state) in the reader's language."""
     f = string.Formatter()
     out = []
     for _text, field, spec, conv in f.parse(m.template):
         if field is not None:
-            out.append(f.format_field(f.convert_field(m.values[field], conv), spec or ""))
+            value = m.values[field]
+            value = tr(value) if isinstance(value, Msg) else value
+            out.append(f.format_field(f.convert_field(value, conv), spec or ""))
     return out
 
 

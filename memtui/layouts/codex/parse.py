@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine import archive_records as records
 from memtui.engine.markdown import Headed, numbered, sections
-from memtui.engine.rawfile import not_regular
+from memtui.engine.rawfile import never_shown, not_regular
 from memtui.layouts.codex.detect import (
     BOOK,
     DIFF,
@@ -133,7 +133,7 @@ def _folders_named_md(reader: StoreReader) -> None:
                         "unreadable",
                         rel,
                         None,
-                        f"{rel} is {why}; never shown as text, never written",
+                        never_shown(rel, why),
                     )
 
 

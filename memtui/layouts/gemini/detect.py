@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
@@ -73,8 +74,8 @@ def settings_of(root: str, home: bool) -> Mapping[str, object] | str | None:
     try:
         data = json.loads(strip_comments(got.decode("utf-8-sig")))
     except (ValueError, RecursionError) as exc:
-        return f"not JSON ({exc})"
-    return data if isinstance(data, dict) else "not a JSON object"
+        return msg("not JSON ({error})", error=str(exc))
+    return data if isinstance(data, dict) else msg("not a JSON object")
 
 
 def strip_comments(text: str) -> str:

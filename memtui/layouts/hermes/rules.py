@@ -12,6 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from memtui.i18n import Msg, msg
 from memtui.layouts.hermes.detect import CONFIG, MEMORY, USER
 
 DELIMITER = "\n§\n"  # MemoryStore's ENTRY_DELIMITER
@@ -264,18 +265,22 @@ def render_block(target: str, entries: list[str], limit: int) -> Block | None:
     return Block(f"{SEPARATOR}\n{title} {gauge}\n{SEPARATOR}\n{content}", omitted)
 
 
-def not_loaded(target: str) -> str:
+def not_loaded(target: str) -> Msg:
     """Why a file is in no prompt: its switch is off in config.yaml."""
-    return (
-        f"not loaded: memory.{ENABLED_KEYS[target]} is false in {CONFIG}, so Hermes puts no "
-        f"{FILES[target].rsplit('/', 1)[-1]} block in the system prompt"
+    return msg(
+        "not loaded: memory.{key} is false in {config}, so Hermes puts no {file} block in "
+        "the system prompt",
+        key=ENABLED_KEYS[target],
+        config=CONFIG,
+        file=FILES[target].rsplit("/", 1)[-1],
     )
 
 
-def alongside(provider: str) -> str:
+def alongside(provider: str) -> Msg:
     """What an external memory provider means for the files: they are still loaded."""
-    return (
-        f"memory.provider is {provider!r}, an external provider Hermes runs alongside these "
+    return msg(
+        "memory.provider is {provider!r}, an external provider Hermes runs alongside these "
         "files (they are still loaded); what it adds to the prompt and recalls each turn is "
-        "not on this disk"
+        "not on this disk",
+        provider=provider,
     )
