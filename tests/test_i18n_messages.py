@@ -23,7 +23,7 @@ from tests.helpers import TODAY_DATE, demo_template
 PO = Path(i18n.__file__).parent / "locale" / "zh_CN" / "LC_MESSAGES" / "memtui.po"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # every layout's demo folder ("" holds workspace, companion and dsh)
-FOLDERS = ["claude", "cline", "codex", "gemini", "hermes", "letta", "memory-tool", "openclaw"]
+FOLDERS = ["", "claude", "cline", "codex", "gemini", "hermes", "letta", "memory-tool", "openclaw"]
 
 
 def compile_catalogue(po: Path, out: Path) -> None:

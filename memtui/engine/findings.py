@@ -4,7 +4,7 @@ declared (all_codes), and collecting findings with their declared levels."""
 from __future__ import annotations
 
 from memtui.engine.model import ERROR, WARNING, Finding
-from memtui.i18n import N_
+from memtui.i18n import N_, msg
 
 # The codes no one layout owns: code -> (default level, what it means). Each layout
 # declares its own (Layout.codes); a finding's level comes from its layout's table,
@@ -51,9 +51,9 @@ def unparsed(exc: Exception) -> str:
     """Why a JSON, TOML or YAML text does not parse, in words: Python's own messages
     for these two speak to a programmer (`sys.set_int_max_str_digits()`)."""
     if isinstance(exc, RecursionError):
-        return "it is nested too deeply to read"
+        return msg("it is nested too deeply to read")
     if "integer string conversion" in str(exc):
-        return "it holds a number of 4,300 digits or more"
+        return msg("it holds a number of 4,300 digits or more")
     return str(exc)
 
 
@@ -88,8 +88,21 @@ class Findings:
     ) -> None:
         declared = self._codes.get(code)
         if declared is None:  # a layout's slip: shown, never a crash of `check`
-            who = f"the {self._layout} layout" if self._layout else "memtui"
-            message += f" (code {code!r} is not declared by {who}: a bug to report)"
+            message = (
+                msg(
+                    "{message} (code {code!r} is not declared by the {layout} layout: a bug "
+                    "to report)",
+                    message=message,
+                    code=code,
+                    layout=self._layout,
+                )
+                if self._layout
+                else msg(
+                    "{message} (code {code!r} is not declared by memtui: a bug to report)",
+                    message=message,
+                    code=code,
+                )
+            )
             level = level or ERROR
         else:
             level = level or declared[0]

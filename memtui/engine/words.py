@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from memtui.engine.model import ERROR, INFO, LEVELS, WARNING
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -24,7 +25,7 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
-def listed(items: Iterable[object], empty: str = "nothing") -> str:
+def listed(items: Iterable[object], empty: str = msg("nothing")) -> str:
     """Items as people write them, `a, b` (not a Python list); `empty` for none."""
     return ", ".join(str(item) for item in items) or empty
 

@@ -196,8 +196,9 @@ def threat_message(content: str) -> str | None:
         return None
     first = found[0]
     if first.startswith("invisible_unicode_"):
-        return f"it contains the invisible character {first.removeprefix('invisible_unicode_')}"
-    return f"it matches Hermes' threat pattern '{first}'"
+        char = first.removeprefix("invisible_unicode_")
+        return msg("it contains the invisible character {char}", char=char)
+    return msg("it matches Hermes' threat pattern '{pattern}'", pattern=first)
 
 
 # --- what the agent sees ------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from memtui.engine import archive_records as records
 from memtui.engine.rawfile import never_shown, not_regular
+from memtui.i18n import msg
 from memtui.layouts.memory_tool.detect import BOOK, MEMORIES, NAME, in_tool, tool_dir
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ def _folders_like_files(reader: StoreReader, top: str) -> None:
 
 
 def _archived(reader: StoreReader) -> tuple[Archived, ...]:
-    found = records.book_records(reader, BOOK, record_of, "an archived file memtui wrote")
+    found = records.book_records(reader, BOOK, record_of, msg("an archived file memtui wrote"))
     return tuple(Archived(record["file"], record["text"], n) for n, record in found)
 
 
