@@ -18,7 +18,7 @@ from memtui import i18n
 from memtui.engine.findings import all_codes
 from memtui.engine.store import open_store
 from memtui.i18n import Msg, tr
-from tests.helpers import TODAY_DATE, demo_template
+from tests.helpers import TODAY_DATE, demo_template, fresh_copy
 
 PO = Path(i18n.__file__).parent / "locale" / "zh_CN" / "LC_MESSAGES" / "memtui.po"
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -123,3 +123,30 @@ def test_every_translation_keeps_its_placeholders(tmp_path):
     assert checked
     for english, chinese in checked.items():
         assert fields(english) == fields(chinese), english
+
+
+def test_a_refusal_is_a_msg_that_reads_in_chinese(demo, tmp_path, zh):
+    from memtui.engine.errors import MemtuiError
+    from memtui.engine.ops.undo import undo
+
+    root = fresh_copy(demo, tmp_path)
+    with pytest.raises(MemtuiError) as got:
+        undo(root, "op-none")
+    said = str(got.value)
+    assert isinstance(said, Msg)
+    assert said == "no operation 'op-none' in the log (see `memtui log`); nothing was changed"
+    assert tr(said) == "日志中没有操作 'op-none'（见 `memtui log`）；未做任何修改"
+
+
+def test_an_empty_undo_says_so_in_either_language(demo, tmp_path, zh):
+    from memtui.engine.errors import MemtuiError
+    from memtui.engine.ops.undo import undo
+
+    root = fresh_copy(demo, tmp_path)
+    with pytest.raises(MemtuiError) as got:
+        undo(root)  # a fresh demo store: nothing done yet
+    said = str(got.value)
+    assert said == "nothing to undo: the operation log is empty"
+    assert tr(said) == "没有可撤销的操作：操作日志为空"
+    i18n.use("en")
+    assert tr(said) == said

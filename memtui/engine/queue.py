@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from memtui.engine.errors import MemtuiError
 from memtui.engine.layouts.queue_spec import QueueFace, QueueOption
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.base import Layout
@@ -236,7 +237,7 @@ def owner(ref: str) -> Layout:
     if found is None or not found.keeps_queue:
         found = for_kind(bare_kind(ref))
     if found is None or not found.keeps_queue:
-        raise NotQueued(f"{ref}: no queue holds an item of this kind")
+        raise NotQueued(msg("{ref}: no queue holds an item of this kind", ref=ref))
     return found
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 
 from memtui.engine.errors import MemtuiError
+from memtui.i18n import msg
 
 
 class WriteError(MemtuiError):
@@ -62,4 +63,4 @@ def os_failure(rel: str, exc: OSError, applied: bool = False) -> WriteError:
         if applied
         else "nothing was changed"
     )
-    return WriteError(f"{rel}: {plain(exc)}; {tail}")
+    return WriteError(msg("{rel}: {plain}; {tail}", rel=rel, plain=plain(exc), tail=tail))

@@ -17,6 +17,7 @@ from memtui.engine.identity import checked, fingerprint
 from memtui.engine.model import Event
 from memtui.engine.ops.common import Refused
 from memtui.engine.write.transaction import Conflict
+from memtui.i18n import msg
 from memtui.layouts.companion.parse import MAX_DIGITS
 
 _EVENT = re.compile(r"(?:event:)?([EL])(\d+)(?:#(\d+))?(?:@([0-9a-fA-F]{12}))?", re.IGNORECASE)
@@ -47,17 +48,26 @@ def event_ref(ref: str, expect: str | None = None) -> EventRef | None:
     letter, digits, nth_text, inline = match.groups()
     longest = max(len(digits), len(nth_text or ""))
     if longest > MAX_DIGITS:  # int() refuses 4,300+ digits
-        raise Refused(f"an event id with a {longest:,}-digit number names no event")
+        raise Refused(
+            msg("an event id with a {longest:,}-digit number names no event", longest=longest)
+        )
     want = checked(expect)
     if inline is not None and want is not None and inline.lower() != want:
-        raise Refused(f"{ref!r} carries fingerprint {inline.lower()}, but {want} was expected")
+        raise Refused(
+            msg(
+                "{ref!r} carries fingerprint {lower}, but {want} was expected",
+                ref=ref,
+                lower=inline.lower(),
+                want=want,
+            )
+        )
     nth = int(nth_text or 1)
     if letter.upper() == "E" and int(digits) == 0:
-        raise Refused("E000 is the last_active sentinel the agent writes; it is not an event")
+        raise Refused(msg("E000 is the last_active sentinel the agent writes; it is not an event"))
     if nth < 1:
-        raise Refused(f"{ref!r}: events sharing a number are counted from #1")
+        raise Refused(msg("{ref!r}: events sharing a number are counted from #1", ref=ref))
     if letter.upper() == "L" and nth != 1:
-        raise Refused(f"{ref!r}: an event without a number is named by its line alone")
+        raise Refused(msg("{ref!r}: an event without a number is named by its line alone", ref=ref))
     label = f"E{int(digits):03d}" if letter.upper() == "E" else f"L{int(digits)}"
     return EventRef(label, nth, inline.lower() if inline else want)
 
@@ -104,7 +114,7 @@ def pick_event(
         if numbered and len(pool) == 1 and at is not None:
             return at
         if numbered and at is None:
-            raise Refused(f"no event {ref.shown} in {where}")
+            raise Refused(msg("no event {shown} in {where}", shown=ref.shown, where=where))
         raise Refused(_which(events, ref, pool, at, where))
     if at is not None and fingerprint(at.text) == ref.fp:
         return at

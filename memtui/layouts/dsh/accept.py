@@ -20,6 +20,7 @@ from typing import Any
 from memtui.engine.ops.common import Refused, now_iso
 from memtui.engine.textfile import BOM
 from memtui.engine.write.transaction import Receipt, Transaction, WriteError
+from memtui.i18n import msg
 from memtui.layouts.dsh.books import (
     Counts,
     Tokens,
@@ -73,11 +74,13 @@ def accept(
     edited = any(v is not None for v in edits.values())
     rels = targets(root, ids, all_pending)
     if edited and (all_pending or len(rels) != 1):
-        raise Refused("target, entry_type and body edit exactly one candidate")
+        raise Refused(msg("target, entry_type and body edit exactly one candidate"))
     if entry_type is not None and entry_type not in ("fact", "sop"):
-        raise Refused(f"entry_type must be fact or sop, not {entry_type!r}")
+        raise Refused(
+            msg("entry_type must be fact or sop, not {entry_type!r}", entry_type=entry_type)
+        )
     if target is not None and not str(target).strip():
-        raise Refused("the edited target is empty")
+        raise Refused(msg("the edited target is empty"))
     if not rels:
         return []
     wanted = normalise_expected(expected)
@@ -103,7 +106,9 @@ def accept(
                 plan.taken += 1
                 if cand.problem:
                     if single:
-                        raise Refused(f"candidate {cand.id} {cand.problem}")
+                        raise Refused(
+                            msg("candidate {id} {problem}", id=cand.id, problem=cand.problem)
+                        )
                     plan.refused.append({"id": cand.id, "reason": cand.problem})
                     continue
                 plan.add(cand)

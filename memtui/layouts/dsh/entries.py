@@ -11,6 +11,7 @@ from memtui.engine.ops.common import Refused, now_iso
 from memtui.engine.textfile import BOM, line_count
 from memtui.engine.write.files import sha256
 from memtui.engine.write.transaction import Conflict, Receipt, Transaction
+from memtui.i18n import msg
 from memtui.layouts.dsh.books import (
     FactsState,
     Tokens,
@@ -35,7 +36,7 @@ MANUAL = "manual"
 
 def _manual(evidence: Any) -> dict[str, Any]:
     if not isinstance(evidence, str) or not evidence.strip():
-        raise Refused("memory needs evidence: how was it verified? (No Execution, No Memory)")
+        raise Refused(msg("memory needs evidence: how was it verified? (No Execution, No Memory)"))
     return {
         "evidence": evidence.strip(),
         "sourceSession": None,
@@ -137,18 +138,24 @@ def add_fact(
     prov = _manual(evidence)
     problem = section_problem(section)
     if problem:
-        raise Refused(f"fact section: {problem.replace('target ', '')}")
+        raise Refused(msg("fact section: {replace}", replace=problem.replace("target ", "")))
     section = section.strip()
     facts = body_facts(text or "")
     if not facts:
-        raise Refused("no fact given")
+        raise Refused(msg("no fact given"))
     tx = begin(root, "add-fact", dry_run)
     with tx:
         tf, _, found = read_facts(tx)
         old = tf.text if tf else ""
         edit = add_facts(old, {section: facts}, found)
         if not edit.added:
-            raise Refused(f"{section} already holds {'these facts' if len(facts) > 1 else 'it'}")
+            raise Refused(
+                msg(
+                    "{section} already holds {value}",
+                    section=section,
+                    value="these facts" if len(facts) > 1 else "it",
+                )
+            )
         tx.write(FACTS, tf.encode(edit.text) if tf else edit.text.encode("utf-8"))
         state = FactsState(edit.names, edit.count)
         index = _record_added(tx, ("fact", section), prov, state, sop_names(tx.root))
@@ -176,14 +183,19 @@ def add_sop(
     prov = _manual(evidence)
     problem = sop_name_problem(name)
     if problem:
-        raise Refused(f"sop name: {problem.replace('target ', '')}")
+        raise Refused(msg("sop name: {replace}", replace=problem.replace("target ", "")))
     if not body.strip():
-        raise Refused("the sop text is empty")
+        raise Refused(msg("the sop text is empty"))
     tx = begin(root, "add-sop", dry_run)
     with tx:
         rel = refuse_path(f"{SOPS}/{name}.md", tx.root)
         if tx.read(rel) is not None:
-            raise Refused(f"sop:{name} exists already; update it instead (old text to .history/)")
+            raise Refused(
+                msg(
+                    "sop:{name} exists already; update it instead (old text to .history/)",
+                    name=name,
+                )
+            )
         tx.write(rel, _body_bytes(body, None), mode=tx.LIKE_SIBLINGS)  # the user's own text
         _, state, _ = read_facts(tx)
         index = _record_added(tx, ("sop", name), prov, state, sop_names(tx.root, add={name}))
@@ -205,17 +217,22 @@ def update_sop(
     `expected`: sha256 of the version the user edited (Conflict if it changed since)."""
     problem = sop_name_problem(name)
     if problem:
-        raise Refused(f"sop name: {problem.replace('target ', '')}")
+        raise Refused(msg("sop name: {replace}", replace=problem.replace("target ", "")))
     tx = begin(root, "update-sop", dry_run)
     with tx:
         rel = refuse_path(f"{SOPS}/{name}.md", tx.root)
         old = tx.read(rel)
         if old is None:
-            raise Refused(f"sop:{name} does not exist (add it, or accept a candidate)")
+            raise Refused(
+                msg("sop:{name} does not exist (add it, or accept a candidate)", name=name)
+            )
         if expected is not None and sha256(old) != expected:
             raise Conflict(
-                f"{rel} changed since you opened it (by the agent?); nothing was changed — "
-                "reload and edit again"
+                msg(
+                    "{rel} changed since you opened it (by the agent?); nothing "
+                    "was changed — reload and edit again",
+                    rel=rel,
+                )
             )
         new = _body_bytes(body, old)
         if new == old:

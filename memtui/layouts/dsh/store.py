@@ -20,6 +20,7 @@ from memtui.engine.paths import Scan, list_files
 from memtui.engine.textfile import Unreadable, decode
 from memtui.engine.write.files import sha256
 from memtui.engine.write.transaction import Conflict, Transaction, WriteError, check_path
+from memtui.i18n import msg
 from memtui.layouts.dsh.parse import ENTRY_TYPES, sop_name_problem
 
 PENDING, SOPS = "pending", "sops"
@@ -99,10 +100,17 @@ def check_entry(entry_id: str) -> tuple[str, str]:
     """("fact", SECTION) or ("sop", name) from an entry id; Refused otherwise."""
     kind, _, name = entry_id.partition(":")
     if kind not in ENTRY_TYPES or not name:
-        raise Refused(f"{entry_id!r}: only fact:<SECTION> and sop:<name> entries apply here")
+        raise Refused(
+            msg(
+                "{entry_id!r}: only fact:<SECTION> and sop:<name> entries apply here",
+                entry_id=entry_id,
+            )
+        )
     problem = sop_name_problem(name) if kind == "sop" else section_problem(name)
     if problem:
-        raise Refused(f"{entry_id}: {problem.replace('target ', '')}")
+        raise Refused(
+            msg("{entry_id}: {replace}", entry_id=entry_id, replace=problem.replace("target ", ""))
+        )
     return kind, name.strip()
 
 
@@ -218,7 +226,7 @@ def normalise_id(ref: str) -> str:
     if raw.startswith(PENDING + "/") and raw.endswith(".md"):
         raw = raw[len(PENDING) + 1 : -3]
     if not raw or raw in (".", "..") or "/" in raw or "\\" in raw or _CONTROL.search(raw):
-        raise Refused(f"{ref!r} is not a candidate id")
+        raise Refused(msg("{ref!r} is not a candidate id", ref=ref))
     return raw
 
 
@@ -277,6 +285,10 @@ def check_expected(rel: str, raw: bytes | None, expected: dict[str, str]) -> Non
     if now != want:
         what = "was removed" if raw is None else "changed"
         raise Conflict(
-            f"{rel} {what} since you saw it (by the agent?); nothing was changed — "
-            "reload and try again"
+            msg(
+                "{rel} {what} since you saw it (by the agent?); nothing was "
+                "changed — reload and try again",
+                rel=rel,
+                what=what,
+            )
         )

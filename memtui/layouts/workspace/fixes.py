@@ -14,6 +14,7 @@ from memtui.engine.markdown import HEADING, fences
 from memtui.engine.model import Finding
 from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import append_block, cut, encode, eol_of_text, line_ranges
+from memtui.i18n import msg
 from memtui.layouts.workspace.edit import check_index_growth
 from memtui.layouts.workspace.ops import index_to_add_to, new_topic_file, place_line, pointers_to
 from memtui.layouts.workspace.parse import ARROW, INDEX, TOPIC_LIKE, pointer_file, topic_id
@@ -58,7 +59,7 @@ def orphan(root: str, store: Any, finding: Finding, _choose: tuple[str, ...]) ->
         # add topic's own rule: nothing is added to an index at its block
         index, old = index_to_add_to(batch, thresholds(root))  # type: ignore[arg-type]
         if pointers_to(old, rel):
-            raise Refused(f"memory.md already points to {rel}; nothing was changed")
+            raise Refused(msg("memory.md already points to {rel}; nothing was changed", rel=rel))
         line = f"- {describe_topic(topic, rel)} {ARROW} {rel}"
         batch.write(INDEX, encode(index, place_line(old, UNFILED, line, eol_of_text(old))))
         return f"add the pointer `{line}` to memory.md"
@@ -75,7 +76,13 @@ REMOVE, CREATE = "remove", "create"
 def dangling(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -> Fix:
     how = choose[0] if choose else REMOVE
     if how not in (REMOVE, CREATE) or len(choose) > 1:
-        raise Refused(f"choose {REMOVE} (the pointer goes) or {CREATE} (its file is made)")
+        raise Refused(
+            msg(
+                "choose {REMOVE} (the pointer goes) or {CREATE} (its file is made)",
+                REMOVE=REMOVE,
+                CREATE=CREATE,
+            )
+        )
     number = finding.line or 0
 
     def step(batch: Batch) -> str:
@@ -83,17 +90,21 @@ def dangling(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -
         text = index.text
         rows = line_ranges(text)
         if not 1 <= number <= len(rows):
-            raise Refused(f"memory.md has no line {number}; nothing was changed")
+            raise Refused(msg("memory.md has no line {number}; nothing was changed", number=number))
         start, stop, content = rows[number - 1]
         head, _arrow, tail = content.partition(ARROW)
         target = pointer_file(tail, lambda _name: False)
         if target is None or batch.read(target) is not None:
-            raise Refused(f"memory.md:{number} is not a dangling pointer any more")
+            raise Refused(
+                msg("memory.md:{number} is not a dangling pointer any more", number=number)
+            )
         if how == REMOVE:
             batch.write(INDEX, index.encode(cut(text, start, stop)))
             return f"remove the pointer to {target} (memory.md:{number})"
         if "/" in target or "\\" in target:
-            raise Refused(f"{target} is not beside memory.md; memtui makes no folders")
+            raise Refused(
+                msg("{target} is not beside memory.md; memtui makes no folders", target=target)
+            )
         if TOPIC_LIKE.fullmatch(target):  # a new topic file: add topic's rules
             new_topic_file(root, topic_id(target))
         words = head.strip().lstrip("-*").strip() or topic_id(target)
@@ -118,13 +129,13 @@ def good_name(rel: str) -> str:
 def rename(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -> Fix:
     rel = finding.file or ""
     if len(choose) > 1:
-        raise Refused("choose one new name of lower-case ASCII letters, digits and _")
+        raise Refused(msg("choose one new name of lower-case ASCII letters, digits and _"))
     new = new_topic_file(root, choose[0] if choose else topic_id(good_name(rel)))
 
     def step(batch: Batch) -> str:
         unchanged(batch, store, rel)
         if batch.read(new) is not None:
-            raise Refused(f"{new} already exists; choose another name")
+            raise Refused(msg("{new} already exists; choose another name", new=new))
         index = batch.text(INDEX, must_exist=False)
         text = index.text if index else ""
         hits = pointers_to(text, rel)
