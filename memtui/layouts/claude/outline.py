@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import ERROR, WARNING, OutlineItem
 from memtui.engine.outline import Rows, tally
+from memtui.i18n import msg
 from memtui.layouts.claude import rules
 from memtui.layouts.claude.rules import ARCHIVE, ARCHIVED, INDEX
 
@@ -31,7 +32,7 @@ def outline(store: Store, data: ClaudeData) -> list[OutlineItem]:
     all_found = tally(f for m in data.memories for f in found.get(m.file, ()))
     items.append(
         OutlineItem(
-            f"memories ({len(data.memories):,})",
+            msg("memories ({n:,})", n=len(data.memories)),
             key="memories",  # not the label: its count changes with an archive
             badges=(*_over(len(data.memories)), *([all_found] if all_found else [])),
             children=lambda: tuple(
@@ -43,7 +44,7 @@ def outline(store: Store, data: ClaudeData) -> list[OutlineItem]:
     if data.archived:
         items.append(
             OutlineItem(
-                f"archived ({len(data.archived):,})",
+                msg("archived ({n:,})", n=len(data.archived)),
                 key="archived",
                 file=ARCHIVE,
                 children=lambda: tuple(_archived(rel) for rel in data.archived),

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import WARNING, OutlineItem
 from memtui.engine.outline import Rows, book_rows
+from memtui.i18n import msg
 from memtui.layouts.cline import rules
 from memtui.layouts.cline.detect import BOOK
 from memtui.layouts.cline.findings import limit
@@ -17,7 +18,9 @@ if TYPE_CHECKING:
     from memtui.engine.store import Store
     from memtui.layouts.cline.parse import Archived, BankFile, ClineData
 
-WHOLE = "a bank file is not archived whole: the model is told to read them all (x on a section)"
+WHOLE = msg(
+    "a bank file is not archived whole: the model is told to read them all (x on a section)"
+)
 
 
 def outline(store: Store, data: ClineData) -> list[OutlineItem]:
@@ -25,7 +28,11 @@ def outline(store: Store, data: ClineData) -> list[OutlineItem]:
     share = limit(store.config.thresholds, "cline_file_tokens")
     items = [_file(rows, f, share) for f in data.files]
     items += [
-        OutlineItem(f"{name} (missing)", file=at(data.bank, name), badges=(("missing", WARNING),))
+        OutlineItem(
+            msg("{name} (missing)", name=name),
+            file=at(data.bank, name),
+            badges=(("missing", WARNING),),
+        )
         for name in data.missing
     ]
     items += book_rows(BOOK, data.archived, _id, _label)

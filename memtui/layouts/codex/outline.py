@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import ERROR, OutlineItem
 from memtui.engine.outline import Rows, book_rows
+from memtui.i18n import msg
 from memtui.layouts.codex import rules
 from memtui.layouts.codex.detect import BOOK, HANDBOOK, ROLLOUTS, SUMMARY
 from memtui.layouts.codex.findings import budget
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from memtui.engine.store import Store
     from memtui.layouts.codex.parse import Archived, CodexData, CodexFile
 
-ONLY_HANDBOOK = "only a MEMORY.md block is archived (x on a # Task Group block)"
+ONLY_HANDBOOK = msg("only a MEMORY.md block is archived (x on a # Task Group block)")
 
 
 def outline(store: Store, data: CodexData) -> list[OutlineItem]:

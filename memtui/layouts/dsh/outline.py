@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import OutlineItem
 from memtui.engine.outline import PREFIX, Rows, archive_group, chunked, level_of, tally
+from memtui.i18n import msg
 from memtui.layouts.dsh.candidate import Candidate
 from memtui.layouts.dsh.model import Dsh, Sop
 from memtui.layouts.dsh.parse import FACTS, HEAT, INDEX, META, REPORT, STATS
@@ -39,16 +40,18 @@ def outline(store: Store, d: Dsh) -> list[OutlineItem]:
         out.append(rows.file(FACTS, FACTS, held, entry=rows.entry_for(FACTS), children=kids))
     if d.sops:
         found = tally(f for s in d.sops for f in rows.by_file.get(s.file, ()))
-        sops = chunked("sops", "sops", d.sops, lambda s: _sop(rows, s))
+        sops = chunked("sops", msg("sops"), d.sops, lambda s: _sop(rows, s))
         files = tuple(s.file for s in d.sops)
-        out.append(rows.group("sops", "sops", len(d.sops), sops, found, folder="sops", holds=files))
+        out.append(
+            rows.group("sops", msg("sops"), len(d.sops), sops, found, folder="sops", holds=files)
+        )
     if d.candidates:
         found = tally(f for c in d.candidates for f in rows.by_file.get(c.file, ()))
-        pending = chunked("pending", "candidates", d.candidates, lambda c: _candidate(rows, c))
+        pending = chunked("pending", msg("candidates"), d.candidates, lambda c: _candidate(rows, c))
         out.append(
             rows.group(
                 "pending",
-                "pending",
+                msg("pending"),
                 len(d.candidates),
                 pending,
                 found,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from memtui.engine.model import ERROR, WARNING, OutlineItem
 from memtui.engine.outline import Rows, tally
 from memtui.engine.words import counted
+from memtui.i18n import msg
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.data import ARCHIVE, HermesData, MemoryFile, Staged
 from memtui.layouts.hermes.ids import (
@@ -39,7 +40,7 @@ def outline(store: Store, data: HermesData) -> list[OutlineItem]:
     if data.queue or data.skills:
         items.append(
             OutlineItem(
-                f"pending ({len(data.queue):,})",
+                msg("pending ({n:,})", n=len(data.queue)),
                 key="pending",  # not the label: its count changes
                 file="pending/memory",
                 badges=((counted(len(data.skills), "skill"), "info"),) if data.skills else (),
@@ -49,7 +50,7 @@ def outline(store: Store, data: HermesData) -> list[OutlineItem]:
     if data.archived:
         items.append(
             OutlineItem(
-                f"archived ({len(data.archived):,})",
+                msg("archived ({n:,})", n=len(data.archived)),
                 key="archived",
                 file=ARCHIVE,
                 children=lambda: tuple(

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import WARNING, OutlineItem
 from memtui.engine.outline import Rows
+from memtui.i18n import msg
 from memtui.layouts.letta import rules
 from memtui.layouts.letta.parse import KIND
 
@@ -23,7 +24,7 @@ GROUPS = (  # what each is to the agent, shortly: a tree row is narrow
     ("skill", "skills"),
     ("archived", "archived"),  # out of system/ (archive/system/)
 )
-WHOLE = "a file outside system/ is not archived: the agent sees only its path already"
+WHOLE = msg("a file outside system/ is not archived: the agent sees only its path already")
 
 
 def outline(store: Store, data: LettaData) -> list[OutlineItem]:
