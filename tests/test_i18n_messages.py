@@ -150,3 +150,41 @@ def test_an_empty_undo_says_so_in_either_language(demo, tmp_path, zh):
     assert tr(said) == "没有可撤销的操作：操作日志为空"
     i18n.use("en")
     assert tr(said) == said
+
+
+def test_a_receipts_summary_reads_in_chinese_and_stays_english_in_json(demo, tmp_path, zh):
+    from memtui.layouts.dsh.maintain import maintain
+
+    summary = maintain(fresh_copy(demo, tmp_path)).details["summary"]  # a dry run
+    assert isinstance(summary, Msg)
+    assert "exact duplicate fact(s) found (apply removes them); " in json.dumps(summary)
+    chinese = tr(summary)
+    assert "完全重复的事实（应用后会删除）；" in chinese
+    assert "near-duplicate" not in chinese and "index" not in chinese  # every clause
+
+
+def walk(items, depth=3):
+    """The outline's rows, and their children's to `depth` levels."""
+    for item in items:
+        yield item
+        kids = item.children() if callable(item.children) else item.children
+        if kids and depth > 1:
+            yield from walk(kids, depth - 1)
+
+
+@pytest.mark.parametrize("folder", ["", "claude", "hermes", "openclaw"])
+def test_the_outlines_words_are_chinese_and_its_data_as_written(demo, zh, folder):
+    from memtui.engine.outline import store_outline
+
+    items = list(walk(store_outline(open_store(demo / folder, today=TODAY_DATE))))
+    worded = [i for i in items if isinstance(i.label, Msg)]
+    badges = [b[0] for i in items for b in i.badges if isinstance(b[0], Msg)]
+    assert worded or badges
+    for text in [i.label for i in worded] + badges:
+        chinese = tr(text)
+        assert chinese != str(text), text  # translated ("sops" keeps its name: its parens)
+        for value in shown_values(text):
+            assert value in chinese
+    for item in items:
+        if not isinstance(item.label, Msg):  # a file name: data, shown as written
+            assert tr(item.label) == item.label

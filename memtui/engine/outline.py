@@ -165,7 +165,7 @@ class Rows:
     def file_badges(self, rel: str) -> list[Badge | None]:
         out: list[Badge | None] = []
         if rel in self.store.unreadable:
-            out.append(("unreadable", "error"))
+            out.append((msg("unreadable"), "error"))
         out.append(tally(f for f in self.by_file.get(rel, ()) if f.code != "unreadable"))
         reads = self.heat.get(rel)
         if reads:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from memtui.engine.model import ERROR, INFO, LEVELS, WARNING
@@ -37,3 +37,12 @@ def level_counts(store: Store) -> list[tuple[str, int, str]]:
         n = store.count(level)
         out.append((level, n, counted(n, *_LEVEL_NOUNS[level])))
     return out
+
+
+def clauses(parts: Sequence[str]) -> str:
+    """Clauses joined with "; ", each a Msg of its own: the join is a Msg too, so a face
+    translates every clause (a list of problems, a receipt's summary)."""
+    joined = parts[0] if parts else ""
+    for part in parts[1:]:
+        joined = msg("{first}; {then}", first=joined, then=part)
+    return joined

@@ -18,6 +18,7 @@ from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused, unread_context
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.textfile import TextFile, iter_lines
+from memtui.i18n import msg
 from memtui.layouts.claude import rules
 from memtui.layouts.claude.codes import CODES
 from memtui.layouts.claude.detect import ClaudeDetection, field, recall_meta
@@ -78,8 +79,8 @@ def _own(rel: str) -> bool:
 class Claude(ClaudeDetection, Layout):
     kinds = ("claude", "claude-index")
     codes = CODES
-    archived_to = "to .archive/ with its MEMORY.md lines, out of Claude's recall"
-    restored_from = "from .archive/ with its MEMORY.md lines, back in Claude's recall"
+    archived_to = msg("to .archive/ with its MEMORY.md lines, out of Claude's recall")
+    restored_from = msg("from .archive/ with its MEMORY.md lines, back in Claude's recall")
 
     # --- detection and parse ---------------------------------------------------
 

@@ -61,7 +61,10 @@ def _index(
     cut = data.loaded
     assert cut is not None
     first = cut.first_unloaded_line
-    badge = (f"{cut.line_count:,} lines", ERROR if first else _level(cut))
+    badge = (
+        msg("{line_count:,} lines", line_count=cut.line_count),
+        ERROR if first else _level(cut),
+    )
     seen: set[str] = set()
 
     def rows() -> tuple[OutlineItem, ...]:
@@ -70,7 +73,7 @@ def _index(
             n = line.span.lineno
             badges = []
             if first is not None and n >= first:
-                badges.append(("not loaded", ERROR))
+                badges.append((msg("not loaded"), ERROR))
             if (INDEX, n) in levels:
                 badges.append((levels[(INDEX, n)], levels[(INDEX, n)]))
             eid = f"claude-index:{line.target}" if line.target not in seen else None
@@ -99,7 +102,7 @@ def _level(cut: rules.Cut) -> str:
 
 def _over(count: int) -> tuple[tuple[str, str], ...]:
     return (
-        ((f"{count - rules.RECALL_FILES:,} past recall", WARNING),)
+        ((msg("{value:,} past recall", value=count - rules.RECALL_FILES), WARNING),)
         if count > rules.RECALL_FILES
         else ()
     )
@@ -114,9 +117,9 @@ def _memory(
         (m.type or "no type", INFO if m.type in rules.TYPES else WARNING)
     ]
     if m.modified_at is not None:  # Claude's own stamp (metadata.modified)
-        badges.append((f"modified {m.modified_at.date().isoformat()}", INFO))
+        badges.append((msg("modified {date}", date=m.modified_at.date().isoformat()), INFO))
     if i >= rules.RECALL_FILES:
-        badges.append(("not recalled", WARNING))
+        badges.append((msg("not recalled"), WARNING))
     if findings:
         badges.append(findings)
     label = m.name or m.file

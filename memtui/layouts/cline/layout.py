@@ -17,6 +17,7 @@ from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import OpsModule, late, not_read
 from memtui.engine.model import ContextFile, Entry, OutlineItem
 from memtui.engine.textfile import TextFile
+from memtui.i18n import msg
 from memtui.layouts.cline import rules
 from memtui.layouts.cline.detect import BANK, BOOK, CORE, RULES_BANK, ClineDetection, in_bank
 from memtui.layouts.cline.parse import KIND, file_part, section_id
@@ -31,8 +32,8 @@ class Cline(ClineDetection, OpsModule, Layout):
     ops = "memtui.layouts.cline.ops"
     kinds = (KIND,)
     codes = rules.CODES
-    archived_to = f"out of the bank, to {BOOK}, with its place"
-    restored_from = f"from {BOOK} to its place in its file"
+    archived_to = msg("out of the bank, to {BOOK}, with its place", BOOK=BOOK)
+    restored_from = msg("from {BOOK} to its place in its file", BOOK=BOOK)
 
     def parse(self, reader: StoreReader, top: Listing) -> ClineData:
         from memtui.layouts.cline.findings import check

@@ -31,7 +31,7 @@ def outline(store: Store, data: ClineData) -> list[OutlineItem]:
         OutlineItem(
             msg("{name} (missing)", name=name),
             file=at(data.bank, name),
-            badges=(("missing", WARNING),),
+            badges=((msg("missing"), WARNING),),
         )
         for name in data.missing
     ]
@@ -43,7 +43,7 @@ def _file(rows: Rows, f: BankFile, share: int | float) -> OutlineItem:
     badges = list(filter(None, rows.file_badges(f.rel)))
     if f.tf is not None:
         cost = rules.tokens(f.tf.size)
-        badges.insert(0, (f"~{cost:,} tokens", WARNING if cost > share else "muted"))
+        badges.insert(0, (msg("~{cost:,} tokens", cost=cost), WARNING if cost > share else "muted"))
     kids = tuple(
         OutlineItem(s.heading, file=f.rel, line=s.span.lineno, entry_id=section_id(f, s),
                     verbs=("edit", "archive"))

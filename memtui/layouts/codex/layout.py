@@ -23,6 +23,7 @@ from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import OpsModule, late, not_read
 from memtui.engine.model import ContextFile, Entry, OutlineItem
 from memtui.engine.textfile import TextFile
+from memtui.i18n import msg
 from memtui.layouts.codex import rules
 from memtui.layouts.codex.detect import BOOK, ROLLOUTS, SUMMARY, CodexDetection, knows
 from memtui.layouts.codex.parse import KIND, block_id, file_part
@@ -37,8 +38,8 @@ class Codex(CodexDetection, OpsModule, Layout):
     ops = "memtui.layouts.codex.ops"
     kinds = (KIND,)
     codes = rules.CODES
-    archived_to = f"out of MEMORY.md, to {BOOK}, with its place"
-    restored_from = f"from {BOOK} to its place in MEMORY.md"
+    archived_to = msg("out of MEMORY.md, to {BOOK}, with its place", BOOK=BOOK)
+    restored_from = msg("from {BOOK} to its place in MEMORY.md", BOOK=BOOK)
 
     def parse(self, reader: StoreReader, top: Listing) -> CodexData:
         from memtui.layouts.codex.findings import check

@@ -35,7 +35,7 @@ def outline(store: Store, data: CodexData) -> list[OutlineItem]:
                 key=ROLLOUTS,
                 folder=ROLLOUTS,
                 holds=tuple(f.rel for f in rollouts),
-                badges=(("rebuilt by Codex", "muted"),),
+                badges=((msg("rebuilt by Codex"), "muted"),),
                 children=lambda: tuple(_file(rows, f, limit, short=True) for f in rollouts),
             )
         )
@@ -47,7 +47,7 @@ def _file(rows: Rows, f: CodexFile, limit: int, short: bool = False) -> OutlineI
     badges = list(filter(None, rows.file_badges(f.rel)))
     rebuilt = rules.rebuilt(f.rel)
     if rebuilt is not None:
-        badges.insert(0, ("rebuilt by Codex", "muted"))
+        badges.insert(0, (msg("rebuilt by Codex"), "muted"))
     elif f.rel == SUMMARY and f.tf is not None:
         over = f.tf.size > limit
         badges.insert(0, ("injected, cut" if over else "injected", ERROR if over else "muted"))

@@ -63,12 +63,17 @@ def trim_mood(root: str, store: Any, finding: Finding, _choose: tuple[str, ...])
         eol = eol_of_text(old, eol_of_text(mood.text))
         batch.write(MOOD, mood.encode(cut(mood.text, start, stop, separators=True)))
         batch.write(ARCHIVE_MOOD, encode(archive, append_block(old, moved, eol)))
-        return (
-            f"archive the {len(starts) - keep:,} oldest mood snapshot(s) to {ARCHIVE_MOOD}, "
-            f"keeping the newest {keep:,}"
+        return msg(
+            "archive the {value:,} oldest mood snapshot(s) to "
+            "{ARCHIVE_MOOD}, keeping the newest {keep:,}",
+            value=len(starts) - keep,
+            ARCHIVE_MOOD=ARCHIVE_MOOD,
+            keep=keep,
         )
 
-    title = f"trim {MOOD} to its newest {keep:,} snapshots (the rest archived)"
+    title = msg(
+        "trim {MOOD} to its newest {keep:,} snapshots (the rest archived)", MOOD=MOOD, keep=keep
+    )
     details = {"keep": keep, "to": ARCHIVE_MOOD}
     return Fix(finding, title, root, "fix-mood-snapshots", step, details)
 
@@ -153,7 +158,12 @@ def archive_items(root: str, store: Any, finding: Finding, choose: tuple[str, ..
             new = insert_after_content(old, home.span.char_start, home.span.char_stop, lines, eol)
         batch.write(PROFILE, profile.encode(text))
         batch.write(ARCHIVE_PROFILE, encode(archive, new))
-        return f"archive {len(hits):,} item(s) of {name!r} to {ARCHIVE_PROFILE}"
+        return msg(
+            "archive {count:,} item(s) of {name!r} to {ARCHIVE_PROFILE}",
+            count=len(hits),
+            name=name,
+            ARCHIVE_PROFILE=ARCHIVE_PROFILE,
+        )
 
     return Fix(
         finding,

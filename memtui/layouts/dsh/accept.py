@@ -19,6 +19,7 @@ from typing import Any
 
 from memtui.engine.ops.common import Refused, now_iso
 from memtui.engine.textfile import BOM
+from memtui.engine.words import clauses
 from memtui.engine.write.transaction import Receipt, Transaction, WriteError
 from memtui.i18n import msg
 from memtui.layouts.dsh.books import (
@@ -178,7 +179,7 @@ class _AcceptPlan:
             tx.write(f"{SOPS}/{name}.md", versions[-1], versions=versions[:-1])
         if not self.accepted:
             details.update(
-                summary=f"accepted nothing; refused {len(self.refused)}",
+                summary=msg("accepted nothing; refused {n}", n=len(self.refused)),
                 accepted=[],
                 refused=self.refused,
             )
@@ -232,18 +233,21 @@ class _AcceptPlan:
         parts = []
         if facts_report.get("facts_added"):
             added = facts_report["facts_added"]
-            parts.append(f"{sum(added.values())} fact line(s) into {', '.join(added)}")
+            n, into = sum(added.values()), ", ".join(added)
+            parts.append(msg("{n} fact line(s) into {sections}", n=n, sections=into))
         if created:
-            parts.append(f"{len(created)} new sop(s)")
+            parts.append(msg("{n} new sop(s)", n=len(created)))
         if superseded:
-            parts.append(f"{len(superseded)} sop(s) superseded (old text in .history/)")
-        summary = f"accepted {len(self.accepted)} candidate(s)"
-        summary += f": {'; '.join(parts)}" if parts else ""
+            parts.append(msg("{n} sop(s) superseded (old text in .history/)", n=len(superseded)))
+        head = msg("accepted {n} candidate(s)", n=len(self.accepted))
+        if parts:
+            head = msg("{head}: {parts}", head=head, parts=clauses(parts))
+        said = [head]
         if self.refused:
-            summary += f"; refused {len(self.refused)}"
+            said.append(msg("refused {n}", n=len(self.refused)))
         if index:
-            summary += "; index rebuilt"
-        details.update(summary=summary, chunk=self.number)
+            said.append(msg("index rebuilt"))
+        details.update(summary=clauses(said), chunk=self.number)
         details["accepted"] = [c.id for c in self.accepted]
         if self.refused:
             details["refused"] = self.refused

@@ -14,6 +14,7 @@ from memtui.engine.identity import check_shown, check_shown_bytes, split_expect
 from memtui.engine.ops.common import Refused, current_text, now_iso, thresholds
 from memtui.engine.ops.places import Place, at_heading, locate, put_back, removal, rows
 from memtui.engine.ops.places_book import Book
+from memtui.engine.words import clauses
 from memtui.engine.write.files import sha256
 from memtui.engine.write.transaction import Receipt, Transaction
 from memtui.i18n import msg
@@ -64,7 +65,7 @@ def archive(
             _, moved, state, sops = _move_sop(tx, name, restoring=False, expect=expect)
         book.made(moved, shared=False)
         fields = {"status": "archived", "archivedAt": now_iso(), "archivedTo": moved}
-        summary = f"{kind}:{name} archived to {moved}"
+        summary = msg("{entry} archived to {path}", entry=f"{kind}:{name}", path=moved)
         return _finish_move(
             tx, (kind, name), (state, sops), fields, summary, (book, record), archived_to=moved
         )
@@ -151,7 +152,12 @@ def restore(
             src, target, state, sops = _move_sop(tx, name, restoring=True, expect=expect)
         book.leaving.add(src)
         fields = {"status": "active", "restoredAt": now_iso()}
-        summary = f"{kind}:{name} restored from {src} to {target}"
+        summary = msg(
+            "{entry} restored from {source} to {path}",
+            entry=f"{kind}:{name}",
+            source=src,
+            path=target,
+        )
         return _finish_move(
             tx, (kind, name), (state, sops), fields, summary, (book, record), restored_from=src
         )
@@ -252,8 +258,8 @@ def _finish_move(
     else:
         index = _plan_putting_back(tx, counted, books, record or {})
         book.settle()
-    rebuilt = "; index rebuilt" if index else ""
-    tx.details.update(summary=summary + rebuilt, entry=key, **details)
+    said = clauses([summary, msg("index rebuilt")]) if index else summary
+    tx.details.update(summary=said, entry=key, **details)
     tx.details.update(index or {})
     return tx.commit()
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from memtui.engine.ops.common import Refused, now_iso
 from memtui.engine.textfile import BOM, line_count
+from memtui.engine.words import clauses
 from memtui.engine.write.files import sha256
 from memtui.engine.write.transaction import Conflict, Receipt, Transaction
 from memtui.i18n import msg
@@ -61,8 +62,9 @@ def _meta(tx: Transaction, key: str, change: Callable[[dict[str, Any]], None]) -
     update_meta(tx, [key], change)
 
 
-def _index_summary(index: dict[str, Any] | None) -> str:
-    return "; index rebuilt" if index else ""
+def _index_summary(said: str, index: dict[str, Any] | None) -> str:
+    """`said`, and that the index was rebuilt if it was."""
+    return clauses([said, msg("index rebuilt")]) if index else said
 
 
 def _plan_books(
@@ -110,8 +112,14 @@ def plan_rebuild_index(tx: Transaction) -> bool:
     cap = l1_cap(tx.root)
     after = index["index_lines_after"]
     tx.details.update(
-        summary=f"index.txt automatic segment rebuilt: {len(state.names):,} fact "
-        f"section(s), {len(sops):,} sop(s); {index['index_lines_before']:,} → {after:,} lines",
+        summary=msg(
+            "index.txt automatic segment rebuilt: {sections:,} fact section(s), {sops:,} "
+            "sop(s); {before:,} → {after:,} lines",
+            sections=len(state.names),
+            sops=len(sops),
+            before=index["index_lines_before"],
+            after=after,
+        ),
         **index,
     )
     if after > cap:
@@ -159,9 +167,14 @@ def add_fact(
         tx.write(FACTS, tf.encode(edit.text) if tf else edit.text.encode("utf-8"))
         state = FactsState(edit.names, edit.count)
         index = _record_added(tx, ("fact", section), prov, state, sop_names(tx.root))
-        where = f"new section {section}" if edit.created else section
+        n = edit.added[section]
+        said = (
+            msg("{n} fact line(s) added to new section {section}", n=n, section=section)
+            if edit.created
+            else msg("{n} fact line(s) added to {section}", n=n, section=section)
+        )
         tx.details.update(
-            summary=f"{edit.added[section]} fact line(s) added to {where}" + _index_summary(index),
+            summary=_index_summary(said, index),
             section=section,
             facts_added=edit.added[section],
         )
@@ -199,7 +212,8 @@ def add_sop(
         tx.write(rel, _body_bytes(body, None), mode=tx.LIKE_SIBLINGS)  # the user's own text
         _, state, _ = read_facts(tx)
         index = _record_added(tx, ("sop", name), prov, state, sop_names(tx.root, add={name}))
-        tx.details.update(summary=f"sop {name} written" + _index_summary(index), sop=name)
+        said = _index_summary(msg("sop {name} written", name=name), index)
+        tx.details.update(summary=said, sop=name)
         tx.details.update(index or {})
         return tx.commit()
 
@@ -236,7 +250,8 @@ def update_sop(
             )
         new = _body_bytes(body, old)
         if new == old:
-            tx.details.update(summary=f"sop {name} unchanged", sop=name, unchanged=True)
+            said = msg("sop {name} unchanged", name=name)
+            tx.details.update(summary=said, sop=name, unchanged=True)
             return tx.commit()
         tx.write(rel, new)
         now = now_iso()
@@ -252,7 +267,7 @@ def update_sop(
         _meta(tx, f"sop:{name}", change)
         fill_snapshot_paths(tx, META, tokens)
         tx.details.update(
-            summary=f"sop {name} updated (the old text is kept in .history/)",
+            summary=msg("sop {name} updated (the old text is kept in .history/)", name=name),
             sop=name,
             lines_before=line_count(old.decode("utf-8", "replace")),
             lines_after=line_count(new.decode("utf-8", "replace")),

@@ -18,6 +18,7 @@ from memtui.engine.model import item_text
 from memtui.engine.reader import StoreReader
 from memtui.engine.records import maker
 from memtui.engine.textfile import TextFile, iter_lines, line_count, split_lines
+from memtui.engine.words import clauses
 from memtui.i18n import Msg, msg
 from memtui.layouts.dsh.candidate import Candidate
 from memtui.layouts.dsh.detect import DSH_INDEX as INDEX
@@ -170,11 +171,9 @@ def _check_auto(
             said = msg("{tag} lists {names}, which no longer exist", tag=tag, names=_few(gone))
             problems.append(said)
     if problems:
-        joined = problems[0]
-        for more in problems[1:]:  # each a Msg of its own, so a face translates each
-            joined = msg("{first}; {then}", first=joined, then=more)
         said = msg(
-            "the automatic segment is stale: {problems} (run `memtui index`)", problems=joined
+            "the automatic segment is stale: {problems} (run `memtui index`)",
+            problems=clauses(problems),
         )
         reader.findings.add("index-stale", INDEX, None, said)
 

@@ -12,6 +12,7 @@ from memtui.engine import frontmatter
 from memtui.engine.identity import check_shown_bytes, split_expect
 from memtui.engine.ops.common import Refused, now_iso
 from memtui.engine.textfile import Unreadable, decode
+from memtui.engine.words import clauses
 from memtui.engine.write.files import read_or_none, sha256
 from memtui.engine.write.transaction import Receipt, WriteError
 from memtui.i18n import msg
@@ -93,9 +94,14 @@ def reject(
                     Counts(state.count, len(state.names), sops, pending, rejected=len(done)),
                 )
             tx.details.update(
-                summary=f"rejected {len(done)} candidate(s)"
-                + (f"; refused {len(refused)}" if refused else "")
-                + f" (reason: {reason})",
+                summary=msg(
+                    "{said} (reason: {reason})",
+                    said=clauses(
+                        [msg("rejected {n} candidate(s)", n=len(done))]
+                        + ([msg("refused {n}", n=len(refused))] if refused else [])
+                    ),
+                    reason=reason,
+                ),
                 rejected=list(done),
                 reason=reason,
                 chunk=number,
@@ -195,7 +201,8 @@ def unreject(
         pending = len(md_files(tx.root, PENDING)) + 1
         sops = len(sop_names(tx.root))
         plan_stats(tx, Counts(state.count, len(state.names), sops, pending, rejected=-1))
-        tx.details.update(summary=f"{name} is pending again", candidate=cid, moved_to=dst)
+        said = msg("{name} is pending again", name=name)
+        tx.details.update(summary=said, candidate=cid, moved_to=dst)
         return tx.commit()
 
 

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection
-from memtui.i18n import msg
+from memtui.i18n import N_, msg
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
@@ -188,8 +188,8 @@ def is_folder(entry: os.DirEntry[str]) -> bool:
 
 class GeminiDetection(Detection):
     name = "gemini"
-    looks_for = "GEMINI.md (or settings' context.fileName), ~/.gemini/tmp/*/memory/ (gemini)"
-    title = "Gemini CLI's GEMINI.md memory"
+    looks_for = N_("GEMINI.md (or settings' context.fileName), ~/.gemini/tmp/*/memory/ (gemini)")
+    title = msg("Gemini CLI's GEMINI.md memory")
     full = "memtui.layouts.gemini.layout:Gemini"
     order = 80
     home = True  # only the memory is the store: never a project's code, a home's keys

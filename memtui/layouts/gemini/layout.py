@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import not_read
 from memtui.engine.model import ContextFile, Entry, OutlineItem
+from memtui.i18n import msg
 from memtui.layouts.gemini import rules
 from memtui.layouts.gemini.detect import BOOK, GeminiDetection
 from memtui.layouts.gemini.parse import (
@@ -54,8 +55,8 @@ if TYPE_CHECKING:
 class Gemini(GeminiDetection, Layout):
     kinds = (KIND, MEMORY_KIND)
     codes = rules.CODES
-    archived_to = f"out of its file, to {BOOK}, with its place"
-    restored_from = f"from {BOOK} to its place in its file"
+    archived_to = msg("out of its file, to {BOOK}, with its place", BOOK=BOOK)
+    restored_from = msg("from {BOOK} to its place in its file", BOOK=BOOK)
 
     def parse(self, reader: StoreReader, top: Listing) -> GeminiData:
         from memtui.layouts.gemini.parse import parse

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused, unread_context
 from memtui.engine.model import ContextFile, Entry, OutlineItem
+from memtui.i18n import msg
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.codes import CODES
 from memtui.layouts.hermes.data import ARCHIVE, HermesData, Staged, read_home
@@ -37,8 +38,8 @@ if TYPE_CHECKING:
 class Hermes(HermesDetection, Layout):
     kinds = (ENTRY, PENDING, ARCHIVED)
     codes = CODES
-    archived_to = "to memories/archived.jsonl (Hermes never reads it) and leaves its file"
-    restored_from = "from memories/archived.jsonl to its place in its file"
+    archived_to = msg("to memories/archived.jsonl (Hermes never reads it) and leaves its file")
+    restored_from = msg("from memories/archived.jsonl to its place in its file")
 
     # --- detection and parse ---------------------------------------------------
 

@@ -27,7 +27,12 @@ if TYPE_CHECKING:
 def gauge(chars: int, limit: int) -> tuple[str, str]:
     """(`67% · 1,474/2,200 chars`, level) as a badge: warning from 80%, error over."""
     level = ERROR if chars > limit else WARNING if chars >= limit * rules.WARN_SHARE else "ok"
-    return f"{rules.share(chars, limit)}% · {chars:,}/{limit:,} chars", level
+    return msg(
+        "{share}% · {chars:,}/{limit:,} chars",
+        share=rules.share(chars, limit),
+        chars=chars,
+        limit=limit,
+    ), level
 
 
 def outline(store: Store, data: HermesData) -> list[OutlineItem]:
@@ -77,7 +82,7 @@ def _file(
 ) -> OutlineItem:
     badges = [gauge(mf.chars, mf.limit)]
     if mf.drift:
-        badges.append(("drift: Hermes refuses writes", ERROR))
+        badges.append((msg("drift: Hermes refuses writes"), ERROR))
     if findings:
         badges.append(findings)
     mine = [(eid, piece) for eid, f, piece in entry_ids(data) if f is mf]
@@ -93,7 +98,7 @@ def _file(
                     file=mf.rel,
                     line=span.lineno,
                     entry_id=eid,
-                    badges=((f"{len(piece.text):,} chars", "info"),)
+                    badges=((msg("{count:,} chars", count=len(piece.text)), "info"),)
                     + (((level, level),) if level else ()),
                     verbs=("edit", "archive"),
                 )
@@ -109,11 +114,11 @@ def _file(
 def _staged(item: Staged) -> OutlineItem:
     rec = item.record
     if item.skill:
-        badge = ("skill: read-only", "info")
+        badge = (msg("skill: read-only"), "info")
     elif item.error or item.problem:
         badge = (item.kind or "bad record", ERROR if item.error else WARNING)
     else:
-        badge = ("applies", "ok")
+        badge = (msg("applies"), "ok")
     label = (rec.summary if rec else "") or item.rel.rsplit("/", 1)[-1]
     return OutlineItem(
         title_of(label), file=item.rel, entry_id=pending_id(item), badges=(badge,), verbs=()

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import OpsModule
 from memtui.engine.model import ContextFile, Entry, OutlineItem
+from memtui.i18n import msg
 from memtui.layouts.letta import rules
 from memtui.layouts.letta.detect import LettaDetection
 from memtui.layouts.letta.parse import KIND, is_memory
@@ -42,8 +43,8 @@ class Letta(LettaDetection, OpsModule, Layout):
     edit_options = ("expect", "dry_run", "seen_text", "insist")
     kinds = (KIND,)
     codes = rules.CODES
-    archived_to = "out of system/ to archive/system/ (committed): out of the prompt"
-    restored_from = "from archive/ back to system/ (committed)"
+    archived_to = msg("out of system/ to archive/system/ (committed): out of the prompt")
+    restored_from = msg("from archive/ back to system/ (committed)")
 
     def parse(self, reader: StoreReader, top: Listing) -> LettaData:
         from memtui.layouts.letta.findings import check

@@ -46,9 +46,9 @@ def outline(store: Store, data: LettaData) -> list[OutlineItem]:
 def _file(rows: Rows, f: MemFile, data: LettaData) -> OutlineItem:
     badges = list(filter(None, rows.file_badges(f.rel)))
     if f.tf is not None and f.part in ("self", "memory"):
-        badges.insert(0, (f"~{rules.tokens(f.tf.size):,} tokens", "muted"))
+        badges.insert(0, (msg("~{tokens:,} tokens", tokens=rules.tokens(f.tf.size)), "muted"))
     if f.rel in data.changed:
-        badges.append(("uncommitted", WARNING))
+        badges.append((msg("uncommitted"), WARNING))
     if f.read_only:
         badges.append(("read-only", "muted"))
     readable = f.tf is not None

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import OpsModule, not_read, unreadable
 from memtui.engine.model import ContextFile, Entry, OutlineItem
+from memtui.i18n import msg
 from memtui.layouts.memory_tool import rules, view
 from memtui.layouts.memory_tool.detect import BOOK, MEMORIES, VIRTUAL, MemoryToolDetection, in_tool
 from memtui.layouts.memory_tool.parse import KIND, at
@@ -40,8 +41,12 @@ class MemoryTool(MemoryToolDetection, OpsModule, Layout):
     ops = "memtui.layouts.memory_tool.ops"
     kinds = (KIND,)
     codes = rules.CODES
-    archived_to = f"out of {VIRTUAL}, to {BOOK} (hidden: `view` never lists it)"
-    restored_from = f"from {BOOK} to its path in {VIRTUAL}, byte for byte"
+    archived_to = msg(
+        "out of {VIRTUAL}, to {BOOK} (hidden: `view` never lists it)", VIRTUAL=VIRTUAL, BOOK=BOOK
+    )
+    restored_from = msg(
+        "from {BOOK} to its path in {VIRTUAL}, byte for byte", BOOK=BOOK, VIRTUAL=VIRTUAL
+    )
 
     def parse(self, reader: StoreReader, top: Listing) -> ToolData:
         from memtui.layouts.memory_tool.findings import check

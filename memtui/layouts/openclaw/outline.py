@@ -24,19 +24,19 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
         item = injected.get(name)
         badges: list[tuple[str, str]] = []
         if name in rules.RETIRED:
-            badges.append(("retired: not injected", "info"))
+            badges.append((msg("retired: not injected"), "info"))
         elif name in rules.DREAMS:
-            badges.append(("dream diary: not injected", "info"))
+            badges.append((msg("dream diary: not injected"), "info"))
         elif item is None:
-            badges.append(("not injected", ERROR))
+            badges.append((msg("not injected"), ERROR))
         elif item.trim is not None:
             first = first_unloaded(item)
             level = (
                 ERROR if first else WARNING if item.trim.original >= rules.warn_at(name) else "ok"
             )
-            badges.append((f"{item.trim.original:,} chars", level))
+            badges.append((msg("{original:,} chars", original=item.trim.original), level))
         if name == rules.LEFTOVER:
-            badges.append(("leftover", "info"))
+            badges.append((msg("leftover"), "info"))
         badges += filter(None, [tally(found.get(name, ()))])
         rows = tuple(
             OutlineItem(heading, file=file, line=span.lineno,
@@ -73,7 +73,9 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
             OutlineItem(
                 msg("memory audit"),
                 file=audit.QUEUE,
-                badges=((f"{len(pending):,} pending", WARNING),) if pending else (),
+                badges=((msg("{count:,} pending", count=len(pending)), WARNING),)
+                if pending
+                else (),
                 verbs=("open",),
             )
         )
@@ -94,9 +96,9 @@ def _daily(d: Daily) -> OutlineItem:
     name = d.file.split("/", 1)[1]
     badges: tuple[tuple[str, str], ...] = ()
     if d.date is None:
-        badges = (("misnamed", WARNING),)
+        badges = ((msg("misnamed"), WARNING),)
     elif d.future:
-        badges = (("future", WARNING),)
+        badges = ((msg("future"), WARNING),)
     return OutlineItem(
         name, file=d.file, entry_id=f"openclaw-daily:{name}", badges=badges, verbs=("open",),
         not_offered=msg("daily notes are append-only: the agent adds to them as it works, and "

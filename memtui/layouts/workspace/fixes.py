@@ -62,9 +62,11 @@ def orphan(root: str, store: Any, finding: Finding, _choose: tuple[str, ...]) ->
             raise Refused(msg("memory.md already points to {rel}; nothing was changed", rel=rel))
         line = f"- {describe_topic(topic, rel)} {ARROW} {rel}"
         batch.write(INDEX, encode(index, place_line(old, UNFILED, line, eol_of_text(old))))
-        return f"add the pointer `{line}` to memory.md"
+        return msg("add the pointer `{line}` to memory.md", line=line)
 
-    title = f"add a pointer to {rel} in memory.md (under {UNFILED[3:]})"
+    title = msg(
+        "add a pointer to {rel} in memory.md (under {UNFILED})", rel=rel, UNFILED=UNFILED[3:]
+    )
     return Fix(finding, title, root, "fix-topic-orphan", step, {"file": rel})
 
 
@@ -100,7 +102,9 @@ def dangling(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -
             )
         if how == REMOVE:
             batch.write(INDEX, index.encode(cut(text, start, stop)))
-            return f"remove the pointer to {target} (memory.md:{number})"
+            return msg(
+                "remove the pointer to {target} (memory.md:{number})", target=target, number=number
+            )
         if "/" in target or "\\" in target:
             raise Refused(
                 msg("{target} is not beside memory.md; memtui makes no folders", target=target)
@@ -109,11 +113,13 @@ def dangling(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -
             new_topic_file(root, topic_id(target))
         words = head.strip().lstrip("-*").strip() or topic_id(target)
         batch.write(target, f"# {words}{eol_of_text(text)}".encode(), mode=batch.LIKE_SIBLINGS)
-        return f"create {target} for the pointer on memory.md:{number}"
+        return msg(
+            "create {target} for the pointer on memory.md:{number}", target=target, number=number
+        )
 
-    what = "remove the pointer" if how == REMOVE else "create the file it names"
+    what = msg("remove the pointer") if how == REMOVE else msg("create the file it names")
     details = {"line": number, "how": how}
-    title = f"{what} (memory.md:{number})"
+    title = msg("{what} (memory.md:{number})", what=what, number=number)
     return Fix(finding, title, root, "fix-pointer-missing", step, details, (REMOVE, CREATE))
 
 
@@ -146,9 +152,11 @@ def rename(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -> 
         batch.move(rel, new)
         if hits and index is not None:
             batch.write(INDEX, index.encode(text))
-        return f"rename {rel} to {new} with its {len(hits):,} pointer(s)"
+        return msg(
+            "rename {rel} to {new} with its {count:,} pointer(s)", rel=rel, new=new, count=len(hits)
+        )
 
-    title = f"rename {rel} to {new}, and its pointers in memory.md"
+    title = msg("rename {rel} to {new}, and its pointers in memory.md", rel=rel, new=new)
     return Fix(finding, title, root, "fix-topic-name", step, {"file": rel, "to": new})
 
 
@@ -179,9 +187,17 @@ def index_content(root: str, store: Any, finding: Finding, _choose: tuple[str, .
         mode = None if notes else batch.LIKE_SIBLINGS  # a new file of the user's own text
         batch.write(NOTES, encode(notes, append_block(old, moved, eol)), mode=mode)
         batch.write(INDEX, index.encode(text))
-        return f"move {len(numbers):,} content line(s) from memory.md to {NOTES}"
+        return msg(
+            "move {count:,} content line(s) from memory.md to {NOTES}",
+            count=len(numbers),
+            NOTES=NOTES,
+        )
 
-    title = f"move the {len(numbers):,} content line(s) in memory.md to {NOTES}"
+    title = msg(
+        "move the {count:,} content line(s) in memory.md to {NOTES}",
+        count=len(numbers),
+        NOTES=NOTES,
+    )
     details = {"lines": numbers, "to": NOTES}
     return Fix(finding, title, root, "fix-index-content", step, details, covers=tuple(found))
 

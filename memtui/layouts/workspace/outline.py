@@ -20,11 +20,14 @@ if TYPE_CHECKING:
     from memtui.engine.store import Store
 
 POINTER_BADGES = (
-    ("pointer-missing", ("missing", "error")),
-    ("pointer-duplicate", ("duplicate", "warning")),
-    ("path-escape", ("outside root", "error")),
+    ("pointer-missing", (msg("missing"), "error")),
+    ("pointer-duplicate", (msg("duplicate"), "warning")),
+    ("path-escape", (msg("outside root"), "error")),
 )
-TOPIC_BADGES = (("topic-orphan", ("orphan", "warning")), ("topic-name", ("bad name", "warning")))
+TOPIC_BADGES = (
+    ("topic-orphan", (msg("orphan"), "warning")),
+    ("topic-name", (msg("bad name"), "warning")),
+)
 
 
 def outline(store: Store, w: Workspace) -> list[OutlineItem]:
@@ -72,8 +75,8 @@ def _index_size(rows: Rows, w: Workspace) -> Badge:
     size = next((f for f in rows.by_file.get(w.index_file, ()) if f.code == "index-size"), None)
     shown = f"{w.index_lines:,}/{INDEX_CAP_LINES:,}"
     if size is not None and size.level == ERROR:
-        return f"blocked · {shown}", ERROR
-    return f"{shown} lines", size.level if size is not None else "ok"
+        return msg("blocked · {shown}", shown=shown), ERROR
+    return msg("{shown} lines", shown=shown), size.level if size is not None else "ok"
 
 
 def _index_rows(rows: Rows, w: Workspace) -> tuple[OutlineItem, ...]:
