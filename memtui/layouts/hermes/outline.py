@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import ERROR, WARNING, OutlineItem
 from memtui.engine.outline import Rows, tally
-from memtui.engine.words import counted
 from memtui.i18n import msg
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.data import ARCHIVE, HermesData, MemoryFile, Staged
@@ -48,7 +47,7 @@ def outline(store: Store, data: HermesData) -> list[OutlineItem]:
                 msg("pending ({n:,})", n=len(data.queue)),
                 key="pending",  # not the label: its count changes
                 file="pending/memory",
-                badges=((counted(len(data.skills), "skill"), "info"),) if data.skills else (),
+                badges=((_skills(len(data.skills)), "info"),) if data.skills else (),
                 children=lambda: tuple(_staged(q) for q in (*data.queue, *data.skills)),
             )
         )
@@ -123,3 +122,7 @@ def _staged(item: Staged) -> OutlineItem:
     return OutlineItem(
         title_of(label), file=item.rel, entry_id=pending_id(item), badges=(badge,), verbs=()
     )
+
+
+def _skills(n: int) -> str:
+    return msg("{n:,} skill", n=n) if n == 1 else msg("{n:,} skills", n=n)
