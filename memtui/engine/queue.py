@@ -173,8 +173,13 @@ def full_ids(root: str, refs: Sequence[str]) -> list[str]:
         found = held.get(name, []) if name is not None else []
         if len(found) > 1:
             raise AmbiguousId(
-                f"{ref.strip()} is the id of {len(found)} queued items here: "
-                f"{', '.join(found)}; give the full id. Nothing was changed"
+                msg(
+                    "{strip} is the id of {count} queued items here: {join}; give "
+                    "the full id. Nothing was changed",
+                    strip=ref.strip(),
+                    count=len(found),
+                    join=", ".join(found),
+                )
             )
         if name is not None and found:
             ref = found[0] + ref.strip()[len(name) :]  # an `@FINGERPRINT` kept
@@ -375,8 +380,13 @@ def nothing_said(found: Queues) -> str:
     it has none (and which layouts keep one)."""
     present = list(found.faces)
     if not present:
-        return (
-            f"this store has no approval queue (those of the {', '.join(queue_layouts())} layouts)"
+        return msg(
+            "this store has no approval queue (those of the {join} layouts)",
+            join=", ".join(queue_layouts()),
         )
-    which = "queue is" if len(present) == 1 else "queues are"
-    return f"nothing to approve — the store's {which} empty ({', '.join(present)})"
+    if len(present) == 1:
+        return msg("nothing to approve — the store's queue is empty ({join})", join=present[0])
+    return msg(
+        "nothing to approve — the store's queues are empty ({join})",
+        join=", ".join(present),
+    )

@@ -52,6 +52,11 @@ def dotted(parts: Sequence[str]) -> str:
     return _folded(parts, lambda a, b: msg("{first} · {then}", first=a, then=b))
 
 
+def commas(parts: Sequence[str]) -> str:
+    """Items joined with ", " (a summary line's counts), as clauses()."""
+    return _folded(parts, lambda a, b: msg("{first}, {then}", first=a, then=b))
+
+
 def _folded(parts: Sequence[str], join: Callable[[str, str], str]) -> str:
     joined = parts[0] if parts else ""
     for part in parts[1:]:

@@ -192,10 +192,15 @@ def what_changed(seen: str, now: str) -> str:
     a, b = seen.split("\n"), now.split("\n")
     for index, (x, y) in enumerate(zip(a, b, strict=False)):
         if x != y:
-            return f"line {index + 1} of the entry was {_short(x)}, now {_short(y)}"
+            return msg(
+                "line {value} of the entry was {short}, now {short2}",
+                value=index + 1,
+                short=_short(x),
+                short2=_short(y),
+            )
     if len(b) > len(a):
-        return f"{len(b) - len(a):,} line(s) were added to it"
-    return f"{len(a) - len(b):,} line(s) were removed from it"
+        return msg("{value:,} line(s) were added to it", value=len(b) - len(a))
+    return msg("{value:,} line(s) were removed from it", value=len(a) - len(b))
 
 
 def _short(line: str, limit: int = 60) -> str:

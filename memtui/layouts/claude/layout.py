@@ -184,14 +184,22 @@ class Claude(ClaudeDetection, Layout):
         from memtui.layouts.claude.ops import archive_memory
 
         if kind != "claude":
-            raise refused(f"{kind}:{name}: archive the memory (claude:{name}) with its line")
+            raise refused(
+                msg(
+                    "{kind}:{name}: archive the memory (claude:{name}) with its line",
+                    kind=kind,
+                    name=name,
+                )
+            )
         return archive_memory(root, name, **op_options(shown))
 
     def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.claude.ops import restore_memory
 
         if kind != "claude":
-            raise refused(f"{kind}:{name}: restore the memory (claude:{name})")
+            raise refused(
+                msg("{kind}:{name}: restore the memory (claude:{name})", kind=kind, name=name)
+            )
         return restore_memory(root, name, **op_options(shown))
 
 

@@ -217,9 +217,10 @@ def add_memory(
         tx.write(INDEX, encode(index, new))
         loaded = cut(new)
         if loaded.first_unloaded_line is not None:
-            tx.details["warning"] = (
-                f"MEMORY.md is past Claude's cut: the agent loads up to line "
-                f"{loaded.first_unloaded_line - 1}, so the new line is not loaded"
+            tx.details["warning"] = msg(
+                "MEMORY.md is past Claude's cut: the agent loads up to line "
+                "{value}, so the new line is not loaded",
+                value=loaded.first_unloaded_line - 1,
             )
         return tx.commit()
 

@@ -72,8 +72,15 @@ class Companion(CompanionDetection, Layout):
     def summary(self, data: Any) -> list[str]:
         events = [e for e in data.events if not e.is_sentinel]
         open_n = sum(1 for e in data.events if e.is_open)
-        last = data.last_active or "unknown"
-        return [f"{len(events):,} events ({open_n:,} open), last active {last}"]
+        last = data.last_active or msg("unknown")
+        return [
+            msg(
+                "{count:,} events ({open_n:,} open), last active {last}",
+                count=len(events),
+                open_n=open_n,
+                last=last,
+            )
+        ]
 
     def details(self, store: Store, data: Any, entry: Entry) -> dict[str, Any]:
         """An event's fields, as `events --json` gives them."""
@@ -173,5 +180,5 @@ def event_entry(e: Event, eid: str, titles: bool = True) -> Entry:
 def _item(shown: dict[str, Any]) -> str:
     item = shown.get("item")
     if not item:
-        raise refused("profile entries need the item to archive or restore (--item TEXT)")
+        raise refused(msg("profile entries need the item to archive or restore (--item TEXT)"))
     return str(item)

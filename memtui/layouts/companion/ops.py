@@ -384,9 +384,11 @@ def _move_event(
         if target == ARCHIVE_EVENTS and event.number:
             highest = max((e.number for e in _events(src) if e.number), default=0)
             if event.number == highest:
-                tx.details["warning"] = (
-                    f"{label} is the highest number in {EVENTS}: the agent's next event "
-                    f"will reuse it; restoring it later needs a renumbering"
+                tx.details["warning"] = msg(
+                    "{label} is the highest number in {EVENTS}: the agent's next "
+                    "event will reuse it; restoring it later needs a renumbering",
+                    label=label,
+                    EVENTS=EVENTS,
                 )
         src_text = src.text
         moved = block_lines(src_text[event.span.char_start : event.span.char_stop])
@@ -530,9 +532,12 @@ def _move_item(
                     )
                 count = len(home.item_lines) + 1
                 if count > limits.profile_category_max:
-                    tx.details["warning"] = (
-                        f"{name!r} now has {count:,} items, more than "
-                        f"{limits.profile_category_max:,}: choose one to archive"
+                    tx.details["warning"] = msg(
+                        "{name!r} now has {count:,} items, more than "
+                        "{profile_category_max:,}: choose one to archive",
+                        name=name,
+                        count=count,
+                        profile_category_max=limits.profile_category_max,
                     )
             new_dst = insert_after_content(
                 dst_text, home.span.char_start, home.span.char_stop, [hit[2]], eol

@@ -28,7 +28,7 @@ ARCHIVE_PENDING, ARCHIVE_REJECTED = "archive/pending", "archive/rejected"
 ARCHIVE_SOPS, ARCHIVE_FACTS = "archive/sops", "archive/facts"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 # An id with no file in pending/: a typo, another store, or settled meanwhile.
-NOT_PENDING = "is not a pending item of this store (see `memtui pending`)"
+NOT_PENDING = msg("is not a pending item of this store (see `memtui pending`)")
 
 
 LOCK_WAIT: float | None = None  # seconds to wait for the store lock; None: the lock's 10 s
@@ -84,9 +84,13 @@ def section_problem(name: Any) -> str | None:
     if not isinstance(name, str) or not name.strip():
         return "no target"
     if _CONTROL.search(name.strip()):
-        return f"target {name!r} is not a usable facts.md section name (control characters)"
+        return msg(
+            "target {name!r} is not a usable facts.md section name (control characters)", name=name
+        )
     if name.strip().startswith(".") or "·" in name:  # `·` separates names in index.txt
-        return f"target {name!r} is not a usable facts.md section name (· or a leading .)"
+        return msg(
+            "target {name!r} is not a usable facts.md section name (· or a leading .)", name=name
+        )
     return None
 
 
@@ -186,14 +190,14 @@ def validate(cand: Candidate, edits: dict[str, Any]) -> Candidate:
     if cand.entry_type == "fact" and cand.target:
         cand.target = cand.target.strip()
     if cand.problem is None and not (cand.evidence and cand.evidence.strip()):
-        cand.problem = "has no evidence (No Execution, No Memory); it cannot be accepted"
+        cand.problem = msg("has no evidence (No Execution, No Memory); it cannot be accepted")
     return cand
 
 
 def target_problem(entry_type: str | None, target: str | None) -> str | None:
     """Why a candidate's entry_type and target cannot be accepted, or None."""
     if entry_type not in ENTRY_TYPES:
-        return f"has entry_type {entry_type!r}, not fact or sop"
+        return msg("has entry_type {entry_type!r}, not fact or sop", entry_type=entry_type)
     return sop_name_problem(target) if entry_type == "sop" else section_problem(target)
 
 
@@ -208,13 +212,13 @@ def parse_front(text: str) -> tuple[dict[str, Any], str, str | None]:
     try:
         split = frontmatter.split(text)
     except frontmatter.FrontMatterError as exc:
-        return {}, text, f"has broken front matter: {exc}"
+        return {}, text, msg("has broken front matter: {exc}", exc=exc)
     if split.yaml_text is None:
         return {}, split.body, "has no front matter (`---` … `---`)"
     try:
         return frontmatter.load(split.yaml_text), split.body, None
     except frontmatter.FrontMatterError as exc:
-        return {}, split.body, f"has broken front matter: {exc}"
+        return {}, split.body, msg("has broken front matter: {exc}", exc=exc)
 
 
 def normalise_id(ref: str) -> str:
@@ -283,12 +287,16 @@ def check_expected(rel: str, raw: bytes | None, expected: dict[str, str]) -> Non
     digest = sha256 if len(want) == 64 else fingerprint_bytes
     now = None if raw is None else digest(raw)
     if now != want:
-        what = "was removed" if raw is None else "changed"
         raise Conflict(
             msg(
-                "{rel} {what} since you saw it (by the agent?); nothing was "
-                "changed — reload and try again",
+                "{rel} was removed since you saw it (by the agent?); nothing was changed — "
+                "reload and try again",
                 rel=rel,
-                what=what,
+            )
+            if raw is None
+            else msg(
+                "{rel} changed since you saw it (by the agent?); nothing was changed — reload "
+                "and try again",
+                rel=rel,
             )
         )

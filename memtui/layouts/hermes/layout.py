@@ -129,7 +129,7 @@ class Hermes(HermesDetection, Layout):
 
         if kind != ENTRY:
             given = shown.get("entry_id", f"{kind}:{name}").strip()
-            raise refused(f"{given!r} is not an entry id (see `memtui list`)")
+            raise refused(msg("{given!r} is not an entry id (see `memtui list`)", given=given))
         options = {k: shown.get(k) for k in ("seen_text", "expect")}
         dry_run = bool(shown.get("dry_run"))
         return edit_entry(root, f"{kind}:{name}", new_text, **options, dry_run=dry_run)
@@ -138,14 +138,27 @@ class Hermes(HermesDetection, Layout):
         from memtui.layouts.hermes.ops import archive_entry
 
         if kind != ENTRY:
-            raise refused(f"{kind}:{name}: archive an entry (hermes:memory#N or hermes:user#N)")
+            raise refused(
+                msg(
+                    "{kind}:{name}: archive an entry (hermes:memory#N or hermes:user#N)",
+                    kind=kind,
+                    name=name,
+                )
+            )
         return archive_entry(root, name, **op_options(shown))
 
     def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.hermes.ops import restore_entry
 
         if kind != ARCHIVED:
-            raise refused(f"{kind}:{name}: restore an archived entry ({ARCHIVED}:<id>)")
+            raise refused(
+                msg(
+                    "{kind}:{name}: restore an archived entry ({ARCHIVED}:<id>)",
+                    kind=kind,
+                    name=name,
+                    ARCHIVED=ARCHIVED,
+                )
+            )
         return restore_entry(root, name, **op_options(shown))
 
     # --- the approval queue (engine.queue) -------------------------------------

@@ -91,15 +91,17 @@ def drift(text: str, limit: int) -> str | None:
         return None
     parsed = split_entries(view)
     if view.strip() != join(parsed):
-        return (
-            "it does not survive Hermes' own parse and join (blank lines or spaces around a "
-            "§ separator, or a § line that is not one)"
+        return msg(
+            "it does not survive Hermes' own parse and join (blank lines "
+            "or spaces around a § separator, or a § line that is not one)"
         )
     longest = max((len(e) for e in parsed), default=0)
     if longest > limit:
-        return (
-            f"one entry is {longest:,} characters, longer than the whole {limit:,}-character "
-            "limit (free text appended to it?)"
+        return msg(
+            "one entry is {longest:,} characters, longer than the whole "
+            "{limit:,}-character limit (free text appended to it?)",
+            longest=longest,
+            limit=limit,
         )
     return None
 

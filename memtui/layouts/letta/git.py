@@ -220,14 +220,16 @@ def git_path(root: str, name: str) -> str | None:
 BUSY = (
     (
         "index.lock",
-        "git holds .git/index.lock (another git is running, or one crashed and "
-        "left it; remove it only if no git is running)",
+        msg(
+            "git holds .git/index.lock (another git is running, or one "
+            "crashed and left it; remove it only if no git is running)"
+        ),
     ),
-    ("rebase-merge", "a rebase is under way"),
-    ("rebase-apply", "a rebase is under way"),
-    ("MERGE_HEAD", "a merge is under way"),
-    ("CHERRY_PICK_HEAD", "a cherry-pick is under way"),
-    ("REVERT_HEAD", "a revert is under way"),
+    ("rebase-merge", msg("a rebase is under way")),
+    ("rebase-apply", msg("a rebase is under way")),
+    ("MERGE_HEAD", msg("a merge is under way")),
+    ("CHERRY_PICK_HEAD", msg("a cherry-pick is under way")),
+    ("REVERT_HEAD", msg("a revert is under way")),
 )
 
 
@@ -282,5 +284,5 @@ def commit(root: str, paths: list[str], message: str) -> str:
         run(root, "reset", "-q", "HEAD", "--", *paths, timeout=COMMIT_SECONDS)
         out = done.out.decode("utf-8", "replace").strip()  # a hook speaks on either
         said = "\n".join(part for part in (out, done.err) if part)
-        raise GitError(said or f"git commit exited with status {done.code}")
+        raise GitError(said or msg("git commit exited with status {code}", code=done.code))
     return head(root) or ""

@@ -30,6 +30,7 @@ from memtui.engine.layouts.common import JS_SPACE, late, not_read, refused, unre
 from memtui.engine.markdown import sections
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.textfile import TextFile
+from memtui.i18n import msg
 from memtui.layouts.openclaw import audit, dreaming, rules
 from memtui.layouts.openclaw import startup as quoting
 from memtui.layouts.openclaw.codes import CODES
@@ -178,8 +179,12 @@ class OpenClaw(OpenClawDetection, Layout):
     def summary(self, data: Any) -> list[str]:
         injected = sum(1 for n in data.present if n in rules.BOOTSTRAP)
         return [
-            f"{injected:,} bootstrap files, {len(data.daily):,} daily notes, "
-            f"{len(data.queue):,} suggestions"
+            msg(
+                "{injected:,} bootstrap files, {count:,} daily notes, {count2:,} suggestions",
+                injected=injected,
+                count=len(data.daily),
+                count2=len(data.queue),
+            )
         ]
 
     def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
@@ -191,12 +196,22 @@ class OpenClaw(OpenClawDetection, Layout):
 
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         raise refused(
-            f"{kind}:{name}: an OpenClaw workspace has no archive; edit the file, or apply "
-            "a Memory Audit delete or move (memtui pending)"
+            msg(
+                "{kind}:{name}: an OpenClaw workspace has no archive; edit the "
+                "file, or apply a Memory Audit delete or move (memtui pending)",
+                kind=kind,
+                name=name,
+            )
         )
 
     def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
-        raise refused(f"{kind}:{name}: an OpenClaw workspace has no archive to restore from")
+        raise refused(
+            msg(
+                "{kind}:{name}: an OpenClaw workspace has no archive to restore from",
+                kind=kind,
+                name=name,
+            )
+        )
 
     def queue(self, store: Store, data: Any) -> list[QueueItem]:
         from memtui.layouts.openclaw.audit_ops import queue_items

@@ -233,12 +233,18 @@ def new_topic_file(root: str, name: str) -> str:
 def _index_level(count: int, limits: Thresholds) -> str | None:
     block, warn = limits.index_block_lines, limits.index_warn_lines
     if count >= block:
-        return (
-            f"memory.md now has {count:,} lines: at the {block:,}-line block, nothing "
-            "more may be added until it is governed"
+        return msg(
+            "memory.md now has {count:,} lines: at the {block:,}-line "
+            "block, nothing more may be added until it is governed",
+            count=count,
+            block=block,
         )
     if count >= warn:
-        return f"memory.md has {count:,} lines (warning from {warn:,}): run governance soon"
+        return msg(
+            "memory.md has {count:,} lines (warning from {warn:,}): run governance soon",
+            count=count,
+            warn=warn,
+        )
     return None
 
 
@@ -339,7 +345,9 @@ def restore_topic(
             tx.details["note"] = f"memory.md already points to {dst}"
         else:
             book.settle()
-            tx.details["warning"] = f"no archived pointer to {dst}: add one to memory.md"
+            tx.details["warning"] = msg(
+                "no archived pointer to {dst}: add one to memory.md", dst=dst
+            )
         level = _index_level(line_count(new), limits)
         if level and new != old:
             tx.details["index"] = level
@@ -384,7 +392,11 @@ def add_topic(
             )
         index, old = index_to_add_to(tx, limits)
         if os.path.lexists(os.path.join(tx.root, ARCHIVE, filename)):
-            tx.details["note"] = f"{ARCHIVE}/{filename} exists too (an archived version)"
+            tx.details["note"] = msg(
+                "{ARCHIVE}/{filename} exists too (an archived version)",
+                ARCHIVE=ARCHIVE,
+                filename=filename,
+            )
         eol = eol_of_text(old)
         text = body if body.endswith("\n") else body + eol_of_text(body, eol)
         tx.write(filename, text.encode("utf-8"), mode=tx.LIKE_SIBLINGS)  # the user's own text
