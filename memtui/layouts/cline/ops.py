@@ -177,6 +177,6 @@ def restore(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
         book.restore_section(
             tx, BOOK, limits, record_of, lambda: _bank_file(tx.root, file),
             entry_id=entry_id, prefix=f"{KIND}:{file}", heading=heading, level=2,
-            picked=picked, shown=shown, what="section",
+            picked=picked, shown=shown, what=msg("section"),
         )  # fmt: skip
         return tx.commit()

@@ -203,7 +203,7 @@ def restore(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
         book.restore_section(
             tx, BOOK, limits, record_of, lambda: rel,
             entry_id=entry_id, prefix=f"{KIND}:{rel}", heading=heading, level=1,
-            picked=picked, shown=shown, what="block",
+            picked=picked, shown=shown, what=msg("block"),
         )  # fmt: skip
         return tx.commit()
 

@@ -282,14 +282,11 @@ def _move(
     with Transaction(root, verb, details={"entry": entry_id}, dry_run=dry_run) as tx:
         tf = load(tx, src, limits, must_exist=False)
         if tf is None:
-            where = "archived" if verb == "restore" else "there"
+            v = {"entry_id": entry_id, "src": src}
             raise Refused(
-                msg(
-                    "{entry_id} is not {where} ({src} does not exist); nothing was changed",
-                    entry_id=entry_id,
-                    where=where,
-                    src=src,
-                )
+                msg("{entry_id} is not archived ({src} does not exist); nothing was changed", **v)
+                if verb == "restore"
+                else msg("{entry_id} is not there ({src} does not exist); nothing was changed", **v)
             )
         check_shown(entry_id, tf.text, fp, src)
         if tx.read(dst) is not None:
