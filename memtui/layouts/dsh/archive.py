@@ -65,7 +65,8 @@ def archive(
             _, moved, state, sops = _move_sop(tx, name, restoring=False, expect=expect)
         book.made(moved, shared=False)
         fields = {"status": "archived", "archivedAt": now_iso(), "archivedTo": moved}
-        summary = msg("{entry} archived to {path}", entry=f"{kind}:{name}", path=moved)
+        entry = kind + ":" + name  # a value computed outside msg(): Babel reads the call
+        summary = msg("{entry} archived to {path}", entry=entry, path=moved)
         return _finish_move(
             tx, (kind, name), (state, sops), fields, summary, (book, record), archived_to=moved
         )
@@ -152,9 +153,10 @@ def restore(
             src, target, state, sops = _move_sop(tx, name, restoring=True, expect=expect)
         book.leaving.add(src)
         fields = {"status": "active", "restoredAt": now_iso()}
+        entry = kind + ":" + name
         summary = msg(
             "{entry} restored from {source} to {path}",
-            entry=f"{kind}:{name}",
+            entry=entry,
             source=src,
             path=target,
         )
