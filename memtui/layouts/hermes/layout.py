@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused, unread_context
 from memtui.engine.model import ContextFile, Entry, OutlineItem
+from memtui.engine.words import clauses
 from memtui.i18n import msg
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.codes import CODES
@@ -98,16 +99,22 @@ class Hermes(HermesDetection, Layout):
             if block is None:
                 continue
             first = None
-            note = f"frozen into the system prompt at session start, with its gauge ({name})"
+            note = msg(
+                "frozen into the system prompt at session start, with its gauge ({name})", name=name
+            )
             if block.omitted is not None:
                 head, gone = block.omitted
                 first = rules.line_at(rules.join(shown), head)
-                note = (
-                    f"{name} is past Hermes' render cap: {gone:,} characters from line {first} "
-                    "on are left out of the prompt (the head and the tail are kept)"
+                note = msg(
+                    "{name} is past Hermes' render cap: {gone:,} characters from line {first} "
+                    "on are left out of the prompt (the head and the tail are kept)",
+                    name=name,
+                    gone=gone,
+                    first=first,
                 )
             lines = block.text.count("\n") + 1
-            note += f"; {rules.alongside(loading.provider)}" if loading.provider else ""
+            if loading.provider:
+                note = clauses([note, rules.alongside(loading.provider)])
             out.append(ContextFile(mf.rel, block.text, first, lines, note))
         return out
 
