@@ -23,6 +23,7 @@ from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import OpsModule, late, not_read
 from memtui.engine.model import ContextFile, Entry, OutlineItem
 from memtui.engine.textfile import TextFile
+from memtui.engine.words import clauses, commas
 from memtui.i18n import msg
 from memtui.layouts.codex import rules
 from memtui.layouts.codex.detect import BOOK, ROLLOUTS, SUMMARY, CodexDetection, knows
@@ -75,9 +76,10 @@ class Codex(CodexDetection, OpsModule, Layout):
     def summary(self, data: Any) -> list[str]:
         """Its line of the one-screen summary."""
         rollouts = sum(f.rel.startswith(f"{ROLLOUTS}/") for f in data.files)
-        said = [f"{len(data.files):,} files", f"{rollouts:,} rollout summaries"]
-        said += [f"{len(data.archived):,} archived"] if data.archived else []
-        return [", ".join(said) + "; only memory_summary.md is injected at session start"]
+        said = [msg("{n:,} files", n=len(data.files)), msg("{n:,} rollout summaries", n=rollouts)]
+        said += [msg("{n:,} archived", n=len(data.archived))] if data.archived else []
+        only = msg("only memory_summary.md is injected at session start")
+        return [clauses([commas(said), only])]
 
     def details(self, store: Store, data: Any, entry: Entry) -> dict[str, Any]:
         """Who writes the entry's file, and whether memtui may change it."""
