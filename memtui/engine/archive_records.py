@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from memtui.i18n import msg
+
 Said = Callable[[int], str]  # the finding's words for a book line that is no record
 
 
@@ -55,7 +57,12 @@ def section_record(raw: str) -> dict[str, Any] | None:
 
 
 def _saying(book: str, what: str) -> Said:
-    return lambda n: f"{book} line {n} is not {what}; it is left as it is, and restores nothing"
+    return lambda n: msg(
+        "{file} line {n} is not {what}; it is left as it is, and restores nothing",
+        file=book,
+        n=n,
+        what=what,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from importlib import import_module
+from string import Formatter
 from typing import TYPE_CHECKING, Any
+
+from memtui.i18n import Msg
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -69,13 +72,11 @@ class Command:
     asks: tuple[Ask, ...] = ()
 
     def said(self, answers: dict[str, Any]) -> str:
-        """The app's label for the change, with the answers given."""
-        return (self.label or self.title or self.id).format_map(_Blank(answers))
-
-
-class _Blank(dict[str, Any]):
-    def __missing__(self, key: str) -> str:
-        return ""
+        """The app's label for the change, with the answers given (one not given: ""):
+        a Msg, so a face shows it in the reader's language (tr)."""
+        template = self.label or self.title or self.id
+        fields = {f for _, f, _, _ in Formatter().parse(template) if f}
+        return Msg(template, **{f: answers.get(f, "") for f in fields})
 
 
 def resolve(spec: Spec) -> Callable[..., Any]:

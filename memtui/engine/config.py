@@ -7,6 +7,7 @@ import os
 from typing import TYPE_CHECKING, NamedTuple
 
 from memtui.engine.paths import CONFIG_NAME
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -84,21 +85,23 @@ def load_config(text: str | None) -> Config:
     except (ValueError, RecursionError) as exc:  # also ints of 4,300+ digits, deep nesting
         from memtui.engine.findings import unparsed
 
-        return Config(Thresholds(), (f"memtui.toml does not parse: {unparsed(exc)}",))
-    problems = [f"memtui.toml: unknown setting {key!r}" for key in data if key != "thresholds"]
+        return Config(Thresholds(), (msg("memtui.toml does not parse: {why}", why=unparsed(exc)),))
+    problems = [
+        msg("memtui.toml: unknown setting {key!r}", key=key) for key in data if key != "thresholds"
+    ]
     table = data.get("thresholds", {})
     if not isinstance(table, dict):
-        return Config(Thresholds(), (*problems, "memtui.toml: [thresholds] must be a table"))
+        return Config(Thresholds(), (*problems, msg("memtui.toml: [thresholds] must be a table")))
     known = defaults()  # name -> its default, an int or a float
     values: dict[str, int | float] = {}
     for key, value in table.items():
         default = known.get(key)
         if default is None:
-            problems.append(f"memtui.toml: unknown threshold {key!r}")
+            problems.append(msg("memtui.toml: unknown threshold {key!r}", key=key))
         elif isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-            problems.append(f"memtui.toml: {key} must be a non-negative number")
+            problems.append(msg("memtui.toml: {key} must be a non-negative number", key=key))
         elif isinstance(default, int) and not isinstance(value, int):
-            problems.append(f"memtui.toml: {key} must be a whole number")
+            problems.append(msg("memtui.toml: {key} must be a whole number", key=key))
         else:
             values[key] = value
     return Config(Thresholds(**values), tuple(problems))

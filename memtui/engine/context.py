@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts import registry
 from memtui.engine.model import ContextFile
-from memtui.engine.words import counted
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -33,13 +33,23 @@ def unloaded(store: Store, cf: ContextFile) -> str:
     """What lies past the cut, named: the first line not loaded and how many follow."""
     if cf.first_unloaded_line is None:
         return ""
-    first, again = cf.first_unloaded_line, ""
+    first = cf.first_unloaded_line
     if cf.last_unloaded_line is not None:
         total = cf.last_unloaded_line
-        again = f"; from line {total + 1} on, the end is loaded again"
     else:
         tf = store.texts.get(cf.file)
         total = tf.text.count("\n") + (0 if tf.text.endswith("\n") else 1) if tf else 0
     left = max(total - first + 1, 0)
-    where = f"line {first}" if total <= first else f"lines {first} to {total}"
-    return f"not loaded: {where} ({counted(left, 'line')}){again}"
+    v = {
+        "where": msg("line {n}", n=first)
+        if total <= first
+        else msg("lines {first} to {last}", first=first, last=total),
+        "count": msg("{n:,} line", n=left) if left == 1 else msg("{n:,} lines", n=left),
+    }
+    if cf.last_unloaded_line is not None:
+        return msg(
+            "not loaded: {where} ({count}); from line {again} on, the end is loaded again",
+            again=total + 1,
+            **v,
+        )
+    return msg("not loaded: {where} ({count})", **v)

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.context import context_of, unloaded
 from memtui.engine.textfile import split_lines
-from memtui.engine.words import counted
+from memtui.engine.words import dotted
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -22,17 +23,22 @@ def context_rows(store: Store) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for name, files in context_of(store).items():
         if not files:
-            out.append((NOTE, f"{name}: nothing it loads is in this store"))
+            out.append((NOTE, msg("{name}: nothing it loads is in this store", name=name)))
         for cf in files:
             if cf.unreadable is not None:  # named with why, never left out
-                out.append((HEAD, f"{name} · {cf.file} · not readable"))
-                out.append((CUT, f"──── {cf.note}: what the agent gets of it is not shown ────"))
+                out.append((HEAD, dotted([name, cf.file, msg("not readable")])))
+                said = msg("──── {note}: what the agent gets of it is not shown ────", note=cf.note)
+                out.append((CUT, said))
                 out.append((NOTE, ""))
                 continue
-            state = f"cut at line {cf.first_unloaded_line}" if cf.cut else "loaded whole"
+            n = cf.lines
+            head = [name, cf.file, msg("{n:,} line", n=n) if n == 1 else msg("{n:,} lines", n=n)]
+            cut = cf.first_unloaded_line
+            head.append(msg("cut at line {n}", n=cut) if cf.cut else msg("loaded whole"))
             before, after = cf.agent_lines
-            own = f" · {AGENT} marks the agent's own words" if before or after else ""
-            out.append((HEAD, f"{name} · {cf.file} · {counted(cf.lines, 'line')} · {state}{own}"))
+            if before or after:
+                head.append(msg("{mark} marks the agent's own words", mark=AGENT))
+            out.append((HEAD, dotted(head)))
             shown = cf.text.split("\n") if cf.text else []
             width = len(str(max(len(shown), 1) + 1))
             files = shown[before : len(shown) - after]
@@ -41,7 +47,12 @@ def context_rows(store: Store) -> list[tuple[str, str]]:
             out += [(LOADED, f"{n:>{width}}  {t}") for n, t in enumerate(files, first)]
             out += [(LOADED, f"{AGENT:>{width}}  {t}") for t in shown[len(shown) - after :]]
             if cf.cut:
-                out.append((CUT, f"──── the agent's cut: {cf.note}; {unloaded(store, cf)} ────"))
+                said = msg(
+                    "──── the agent's cut: {note}; {unloaded} ────",
+                    note=cf.note,
+                    unloaded=unloaded(store, cf),
+                )
+                out.append((CUT, said))
                 tf = store.texts.get(cf.file)
                 rest = split_lines(tf.text)[cf.first_unloaded_line - 1 :] if tf else []
                 start = cf.first_unloaded_line or 0

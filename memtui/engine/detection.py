@@ -10,6 +10,7 @@ from memtui.engine.home import keep_store_files
 from memtui.engine.layouts import detectors
 from memtui.engine.layouts.listing import Listing
 from memtui.engine.paths import LAYOUT_DIRS, Scan, Top, discover, is_inside, list_files
+from memtui.i18n import Msg, msg
 
 
 def listing(root: str, top: Top | None = None) -> tuple[Scan, Listing]:
@@ -35,8 +36,10 @@ def listing(root: str, top: Top | None = None) -> tuple[Scan, Listing]:
 
 def no_layout(path: str) -> str:
     """Why `path` is not a store: what each layout is detected by (SPEC §1-§3)."""
-    looked = "; ".join(lay.looks_for for lay in detectors().values())
-    return f"{path} holds no memory store: looked for {looked}"
+    from memtui.engine.words import clauses  # a store that opens never needs it
+
+    looked = clauses([Msg(lay.looks_for) for lay in detectors().values()])
+    return msg("{path} holds no memory store: looked for {looked}", path=path, looked=looked)
 
 
 def looks_like_store(path: str) -> bool:

@@ -12,6 +12,7 @@ from memtui.engine.layouts.common import read_late, unreadable
 from memtui.engine.model import Entry
 from memtui.engine.rawfile import not_readable
 from memtui.engine.write.transaction import WriteError
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -65,7 +66,7 @@ def resolve(store: Store, ref: str, expect: str | None = None) -> Entry:
         if entry is None:
             raise EntryNotFound(
                 unread_reason(store, _normalise(base))
-                or f"no entry {ref!r} in this store (see `memtui list`)"
+                or msg("no entry {ref!r} in this store (see `memtui list`)", ref=ref)
             )
         check_shown(entry.id, entry_text(store, entry), fp, entry.file)
         return entry
@@ -109,7 +110,9 @@ def unread_reason(store: Store, wanted: str) -> str | None:
     owner = for_kind(kind)
     rel = name if kind == "file" else owner.file_of(kind, name) if owner else None
     why = unreadable(store, rel) if rel else None
-    return None if why is None or rel is None else f"{not_readable(rel, why)}; nothing was changed"
+    if why is None or rel is None:
+        return None
+    return msg("{not_readable}; nothing was changed", not_readable=not_readable(rel, why))
 
 
 def _normalise(ref: str) -> str:

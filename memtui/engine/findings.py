@@ -4,31 +4,36 @@ declared (all_codes), and collecting findings with their declared levels."""
 from __future__ import annotations
 
 from memtui.engine.model import ERROR, WARNING, Finding
+from memtui.i18n import N_, msg
 
 # The codes no one layout owns: code -> (default level, what it means). Each layout
 # declares its own (Layout.codes); a finding's level comes from its layout's table,
 # then this one. Codes are a contract: never rename.
 SHARED: dict[str, tuple[str, str]] = {
-    "json-invalid": (ERROR, "a JSON file that does not parse or has the wrong shape"),
+    "json-invalid": (ERROR, N_("a JSON file that does not parse or has the wrong shape")),
     "entry-injection": (
         ERROR,
-        "text the agent would take as an instruction planted in its memory: to ignore its "
-        "rules, hide from the user or send data out, hidden HTML, invisible characters",
+        N_(
+            "text the agent would take as an instruction planted in its memory: to ignore its "
+            "rules, hide from the user or send data out, hidden HTML, invisible characters"
+        ),
     ),
-    "secret": (ERROR, "an API key, token, private key or password in memory, by its format"),
+    "secret": (ERROR, N_("an API key, token, private key or password in memory, by its format")),
     "cut-correction": (
         WARNING,
-        "an entry past the cut restates or corrects one before it, so the agent acts on the "
-        "stale one",
+        N_(
+            "an entry past the cut restates or corrects one before it, so the agent acts on "
+            "the stale one"
+        ),
     ),
-    "path-escape": (ERROR, "a reference or link that leads outside the root"),
-    "fence-unclosed": (WARNING, "a ``` or ~~~ code fence that is never closed"),
-    "unreadable": (ERROR, "not UTF-8, binary, or over the size limit"),
-    "config-invalid": (WARNING, "memtui.toml could not be used as written"),
-    "txn-interrupted": (ERROR, "a change was interrupted; memtui's next change settles it"),
+    "path-escape": (ERROR, N_("a reference or link that leads outside the root")),
+    "fence-unclosed": (WARNING, N_("a ``` or ~~~ code fence that is never closed")),
+    "unreadable": (ERROR, N_("not UTF-8, binary, or over the size limit")),
+    "config-invalid": (WARNING, N_("memtui.toml could not be used as written")),
+    "txn-interrupted": (ERROR, N_("a change was interrupted; memtui's next change settles it")),
     "recovery-conflict": (
         WARNING,
-        "an interrupted change could not reach a file the agent wrote since; both kept",
+        N_("an interrupted change could not reach a file the agent wrote since; both kept"),
     ),
 }
 
@@ -83,9 +88,9 @@ def unparsed(exc: Exception) -> str:
     """Why a JSON, TOML or YAML text does not parse, in words: Python's own messages
     for these two speak to a programmer (`sys.set_int_max_str_digits()`)."""
     if isinstance(exc, RecursionError):
-        return "it is nested too deeply to read"
+        return msg("it is nested too deeply to read")
     if "integer string conversion" in str(exc):
-        return "it holds a number of 4,300 digits or more"
+        return msg("it holds a number of 4,300 digits or more")
     return str(exc)
 
 
@@ -120,8 +125,21 @@ class Findings:
     ) -> None:
         declared = self._codes.get(code)
         if declared is None:  # a layout's slip: shown, never a crash of `check`
-            who = f"the {self._layout} layout" if self._layout else "memtui"
-            message += f" (code {code!r} is not declared by {who}: a bug to report)"
+            message = (
+                msg(
+                    "{message} (code {code!r} is not declared by the {layout} layout: a bug "
+                    "to report)",
+                    message=message,
+                    code=code,
+                    layout=self._layout,
+                )
+                if self._layout
+                else msg(
+                    "{message} (code {code!r} is not declared by memtui: a bug to report)",
+                    message=message,
+                    code=code,
+                )
+            )
             level = level or ERROR
         else:
             level = level or declared[0]

@@ -11,6 +11,7 @@ from typing import Any
 from memtui.engine.ops.common import Refused, current_text
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Transaction
+from memtui.i18n import msg
 
 _MOVE = object()  # a planned change's kind: rel arrives from another path
 
@@ -49,14 +50,18 @@ class Batch:
     def write(self, rel: str, data: bytes, mode: int | None = None) -> None:
         self.as_read(rel)
         if rel in self._gone or self._planned.get(rel, (None,))[0] is _MOVE:
-            raise Refused(f"{rel} is moved by another fix of this run: fix them one by one")
+            raise Refused(
+                msg("{rel} is moved by another fix of this run: fix them one by one", rel=rel)
+            )
         before = self._planned.get(rel)
         self._planned[rel] = (data, before[1] if before else mode, None)
 
     def move(self, src: str, dst: str) -> None:
         self.as_read(src)
         if src in self._planned or dst in self._planned or src in self._gone:
-            raise Refused(f"{src} is changed by another fix of this run: fix them one by one")
+            raise Refused(
+                msg("{src} is changed by another fix of this run: fix them one by one", src=src)
+            )
         self._planned[dst] = (_MOVE, None, src)
         self._gone.add(src)
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.model import Finding
 from memtui.engine.ops.common import Refused
 from memtui.engine.write.transaction import Receipt
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.fix_batch import Batch
@@ -123,8 +124,12 @@ def plan(store: Any, finding: Finding, choose: tuple[str, ...] = ()) -> Fix:
     planner = _planner(finding)
     if planner is None:
         raise Refused(
-            f"no quick fix for {finding.code} ({where(finding)}); fixes exist for: "
-            + ", ".join(f"{code} ({layout})" for layout, code in _every())
+            msg(
+                "no quick fix for {code} ({where}); fixes exist for: {codes}",
+                code=finding.code,
+                where=where(finding),
+                codes=", ".join(f"{code} ({layout})" for layout, code in _every()),
+            )
         )
     return planner(store.root, store, finding, tuple(choose))
 
@@ -142,9 +147,14 @@ def plan_all(store: Any, findings: list[Finding], choose: tuple[str, ...] = ()) 
     first = fixes[0]
     if not first.choices or any(fix.choices != first.choices for fix in fixes):
         raise Refused(
-            f"the {len(fixes):,} {first.finding.code} findings each ask for "
-            f"{first.ask or 'their own choice'}: name one by its number or FILE:LINE "
-            "(`memtui fix` lists them); nothing was changed"
+            msg(
+                "the {count:,} {code} findings each ask for {value}: name one "
+                "by its number or FILE:LINE (`memtui fix` lists them); nothing "
+                "was changed",
+                count=len(fixes),
+                code=first.finding.code,
+                value=first.ask or "their own choice",
+            )
         )
     return [plan(store, fix.finding, choose) for fix in fixes]
 
@@ -270,7 +280,11 @@ def find_finding(store: Any, ref: str) -> Finding:
     if ref.isdigit():
         n = int(ref)
         if not 1 <= n <= len(found):
-            raise Refused(f"there is no finding {n}: `memtui check` lists {len(found):,}")
+            raise Refused(
+                msg(
+                    "there is no finding {n}: `memtui check` lists {count:,}", n=n, count=len(found)
+                )
+            )
         return found[n - 1]
     match = _AT_LINE.fullmatch(ref)
     if match:
@@ -280,13 +294,20 @@ def find_finding(store: Any, ref: str) -> Finding:
         if hits and hits[0].code == ref:
             return hits[0]  # a code: its first finding
     if not hits:
-        raise Refused(f"no finding {ref!r} (see `memtui check`); nothing was changed")
+        raise Refused(msg("no finding {ref!r} (see `memtui check`); nothing was changed", ref=ref))
     if len(hits) > 1:
         fixes = [f for f in hits if fixable(f)]
         if len(fixes) == 1:
             return fixes[0]
         listed = ", ".join(f"{f.code}" for f in hits)
-        raise Refused(f"{ref} has {len(hits):,} findings ({listed}): name one by its number")
+        raise Refused(
+            msg(
+                "{ref} has {count:,} findings ({listed}): name one by its number",
+                ref=ref,
+                count=len(hits),
+                listed=listed,
+            )
+        )
     return hits[0]
 
 
@@ -306,7 +327,10 @@ def unchanged(batch: Batch, store: Any, rel: str) -> bytes:
     seen = store.texts.get(rel)
     if data is None or seen is None or sha256(data) != seen.digest():
         raise Refused(
-            f"{rel} changed since it was checked (the agent wrote to it?); "
-            "nothing was changed: check again"
+            msg(
+                "{rel} changed since it was checked (the agent wrote to it?); "
+                "nothing was changed: check again",
+                rel=rel,
+            )
         )
     return data

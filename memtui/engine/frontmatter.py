@@ -14,6 +14,8 @@ import re
 from functools import cache
 from typing import Any, NamedTuple
 
+from memtui.i18n import msg
+
 
 @cache
 def _loader() -> Any:
@@ -62,7 +64,7 @@ def split(text: str) -> Split:
             return _new_split(Split, (None, text, 0))
     close = _CLOSE_LINE.search(text, first_nl)
     if close is None:
-        raise FrontMatterError("front matter has no closing '---' line")
+        raise FrontMatterError(msg("front matter has no closing '---' line"))
     pos, end = close.start() + 1, close.end()
     body_start = end + 1 if end < len(text) else end
     line_no = text.count("\n", 0, pos) + 1
@@ -78,26 +80,37 @@ def load(yaml_text: str) -> dict[str, Any]:
     if fast is not None:
         return fast
     if has_alias(yaml_text):
-        raise FrontMatterError("front matter is not read: it uses YAML anchors or aliases (&x, *x)")
+        raise FrontMatterError(
+            msg("front matter is not read: it uses YAML anchors or aliases (&x, *x)")
+        )
     import yaml
 
     try:
         data = yaml.load(yaml_text, Loader=_loader())
     except RecursionError:
-        raise FrontMatterError("front matter is nested too deeply") from None
+        raise FrontMatterError(msg("front matter is nested too deeply")) from None
     except Exception as exc:  # PyYAML's constructors also raise ValueError, KeyError, ...
         if not isinstance(exc, yaml.YAMLError):
             from memtui.engine.findings import unparsed
 
-            raise FrontMatterError(f"front matter is not valid YAML: {unparsed(exc)}") from None
+            said = msg("front matter is not valid YAML: {why}", why=unparsed(exc))
+            raise FrontMatterError(said) from None
         mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 2})" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise FrontMatterError(f"front matter is not valid YAML{where}: {problem}") from None
+        said = (
+            msg("front matter is not valid YAML: {why}", why=problem)
+            if mark is None
+            else msg(
+                "front matter is not valid YAML (line {line}): {why}",
+                line=mark.line + 2,
+                why=problem,
+            )
+        )
+        raise FrontMatterError(said) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise FrontMatterError("front matter is not a mapping of keys to values")
+        raise FrontMatterError(msg("front matter is not a mapping of keys to values"))
     return data
 
 

@@ -11,6 +11,7 @@ import re
 from memtui.engine.ops.common import Refused
 from memtui.engine.textfile import BOM
 from memtui.engine.write.transaction import Conflict
+from memtui.i18n import msg
 
 DIGITS = 12
 _FP = re.compile(r"[0-9a-f]{12}")
@@ -42,8 +43,11 @@ def checked(expect: str | None) -> str | None:
     value = expect.strip().lower() if isinstance(expect, str) else ""
     if not _FP.fullmatch(value):
         raise Refused(
-            f"{expect!r} is not a fingerprint (12 hex digits, as `memtui list --json` "
-            "and `memtui show --json` print it)"
+            msg(
+                "{expect!r} is not a fingerprint (12 hex digits, as `memtui "
+                "list --json` and `memtui show --json` print it)",
+                expect=expect,
+            )
         )
     return value
 
@@ -56,7 +60,14 @@ def split_expect(ref: str, expect: str | None = None) -> tuple[str, str | None]:
         return ref, want
     inline = match.group(1).lower()
     if want is not None and want != inline:
-        raise Refused(f"{ref!r} carries fingerprint {inline}, but {want} was expected")
+        raise Refused(
+            msg(
+                "{ref!r} carries fingerprint {inline}, but {want} was expected",
+                ref=ref,
+                inline=inline,
+                want=want,
+            )
+        )
     return ref[: match.start()], inline
 
 
@@ -66,13 +77,22 @@ def check_shown(entry_id: str, text: str | None, expect: str | None, where: str)
         return
     if text is None:
         raise Conflict(
-            f"{entry_id} is no longer in {where} (removed or renamed since it was shown, by "
-            "the agent?); nothing was changed — reload and try again"
+            msg(
+                "{entry_id} is no longer in {where} (removed or renamed since "
+                "it was shown, by the agent?); nothing was changed — reload "
+                "and try again",
+                entry_id=entry_id,
+                where=where,
+            )
         )
     if fingerprint(text) != expect:
         raise Conflict(
-            f"{entry_id} changed since it was shown (the agent wrote to {where}?); "
-            "nothing was changed — reload and try again"
+            msg(
+                "{entry_id} changed since it was shown (the agent wrote to "
+                "{where}?); nothing was changed — reload and try again",
+                entry_id=entry_id,
+                where=where,
+            )
         )
 
 

@@ -12,6 +12,7 @@ import os
 import stat
 
 from memtui.engine.errors import MemtuiError
+from memtui.i18n import msg
 
 CHUNK = 1 << 20
 REASON_MAX_CHARS = 2000  # a reject reason is a sentence; it goes into every file and audit
@@ -37,7 +38,9 @@ def read_input(path: str, limit: int, what: str | None = None) -> str:
     try:
         fd = os.dup(0) if path == "-" else os.open(path, flags)  # stdin: its mode, untouched
     except OSError as exc:
-        raise InputMissing(f"cannot read {name}: {exc.strerror or exc}") from None
+        raise InputMissing(
+            msg("cannot read {name}: {value}", name=name, value=exc.strerror or exc)
+        ) from None
     try:
         data = _read_bounded(fd, name, limit, own=path != "-")
     finally:
@@ -49,9 +52,11 @@ def _read_bounded(fd: int, name: str, limit: int, own: bool) -> bytes:
     try:
         info = os.fstat(fd)
     except OSError as exc:
-        raise InputMissing(f"cannot read {name}: {exc.strerror or exc}") from None
+        raise InputMissing(
+            msg("cannot read {name}: {value}", name=name, value=exc.strerror or exc)
+        ) from None
     if stat.S_ISDIR(info.st_mode):
-        raise InputMissing(f"cannot read {name}: it is a folder")
+        raise InputMissing(msg("cannot read {name}: it is a folder", name=name))
     if stat.S_ISREG(info.st_mode) and info.st_size > limit:
         raise InputError(_too_large(name, limit, info.st_size))
     chunks: list[bytes] = []
@@ -64,9 +69,13 @@ def _read_bounded(fd: int, name: str, limit: int, own: bool) -> bytes:
         except BlockingIOError:
             first = None
         except OSError as exc:
-            raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
+            raise InputError(
+                msg("cannot read {name}: {value}", name=name, value=exc.strerror or exc)
+            ) from None
         if first == b"":
-            raise InputError(f"{name} is a pipe that nothing is writing to; nothing changed")
+            raise InputError(
+                msg("{name} is a pipe that nothing is writing to; nothing changed", name=name)
+            )
         if first:
             chunks.append(_no_nul(first, name))
     if own and not os.get_blocking(fd):
@@ -76,7 +85,9 @@ def _read_bounded(fd: int, name: str, limit: int, own: bool) -> bytes:
         try:
             chunk = os.read(fd, min(CHUNK, limit + 1 - total))
         except OSError as exc:
-            raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
+            raise InputError(
+                msg("cannot read {name}: {value}", name=name, value=exc.strerror or exc)
+            ) from None
         if not chunk:
             break
         chunks.append(_no_nul(chunk, name))
@@ -90,7 +101,9 @@ def _no_nul(chunk: bytes, name: str) -> bytes:
     """NUL bytes make a file binary (the reader calls it unreadable): /dev/zero is
     refused at its first chunk, not after the whole limit."""
     if b"\x00" in chunk:
-        raise InputError(f"{name} is binary (it contains NUL bytes); nothing changed")
+        raise InputError(
+            msg("{name} is binary (it contains NUL bytes); nothing changed", name=name)
+        )
     return chunk
 
 
@@ -101,22 +114,40 @@ def decode_input(data: bytes, name: str) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise InputError(
-            f"{name} is not valid UTF-8 (byte {exc.start}, line {line}); nothing changed"
+            msg(
+                "{name} is not valid UTF-8 (byte {start}, line {line}); nothing changed",
+                name=name,
+                start=exc.start,
+                line=line,
+            )
         ) from None
 
 
 def check_reason(reason: str) -> str:
     if len(reason) > REASON_MAX_CHARS:
         raise InputError(
-            f"the reason is {len(reason):,} characters, more than {REASON_MAX_CHARS:,}; "
-            "say it in a sentence (nothing changed)"
+            msg(
+                "the reason is {count:,} characters, more than "
+                "{REASON_MAX_CHARS:,}; say it in a sentence (nothing changed)",
+                count=len(reason),
+                REASON_MAX_CHARS=REASON_MAX_CHARS,
+            )
         )
     return reason
 
 
 def _too_large(name: str, limit: int, size: int | None = None) -> str:
-    got = f" ({size:,} bytes)" if size is not None else ""
-    return (
-        f"{name} is larger than the {limit:,}-byte limit{got} (max_file_bytes in memtui.toml); "
-        "nothing changed"
+    if size is None:
+        return msg(
+            "{name} is larger than the {limit:,}-byte limit (max_file_bytes in memtui.toml); "
+            "nothing changed",
+            name=name,
+            limit=limit,
+        )
+    return msg(
+        "{name} is larger than the {limit:,}-byte limit ({size:,} bytes) (max_file_bytes in "
+        "memtui.toml); nothing changed",
+        name=name,
+        limit=limit,
+        size=size,
     )

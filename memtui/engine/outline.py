@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from memtui.engine.layouts import layout
 from memtui.engine.model import Finding, OutlineItem
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -65,7 +66,10 @@ def _outline(store: Store) -> list[OutlineItem]:
     if others:
         out.append(
             rows.group(
-                "other", "Other files", len(others), chunked("other", "files", others, rows.plain)
+                "other",
+                msg("Other files"),
+                len(others),
+                chunked("other", msg("files"), others, rows.plain),
             )
         )
     return out
@@ -82,7 +86,12 @@ def chunked(key: str, what: str, items: Sequence[T], make: Callable[[T], Outline
             part = items[start : start + CHUNK]
             out.append(
                 OutlineItem(
-                    f"{what} {start + 1:,}–{start + len(part):,}",
+                    msg(
+                        "{what} {first:,}–{last:,}",
+                        what=what,
+                        first=start + 1,
+                        last=start + len(part),
+                    ),
                     key=f"{key}-{start // CHUNK}",
                     style="muted",
                     children=lambda part=part: tuple(make(item) for item in part),
@@ -156,7 +165,7 @@ class Rows:
     def file_badges(self, rel: str) -> list[Badge | None]:
         out: list[Badge | None] = []
         if rel in self.store.unreadable:
-            out.append(("unreadable", "error"))
+            out.append((msg("unreadable"), "error"))
         out.append(tally(f for f in self.by_file.get(rel, ()) if f.code != "unreadable"))
         reads = self.heat.get(rel)
         if reads:
@@ -231,7 +240,8 @@ class Rows:
         folder: str | None = None,
         holds: tuple[str, ...] = (),
     ) -> OutlineItem:
-        row = self.row(f"{title} ({count:,})", *badges, key=key, children=children, style="group")
+        label = msg("{title} ({count:,})", title=title, count=count)
+        row = self.row(label, *badges, key=key, children=children, style="group")
         return replace(row, folder=folder, holds=holds)
 
 
@@ -241,8 +251,8 @@ PREFIX = ARCHIVE + "/"
 def archive_group(rows: Rows, archived: list[str]) -> OutlineItem:
     """The archive/ folder's rows: each archived file with the verb and id that
     restores it, as a layout says (Layout.restorable)."""
-    kids = chunked("archive", "archived", archived, lambda rel: archived_row(rows, rel))
-    return rows.group("archive", "archive", len(archived), kids, folder=ARCHIVE)
+    kids = chunked("archive", msg("archived"), archived, lambda rel: archived_row(rows, rel))
+    return rows.group("archive", msg("archive"), len(archived), kids, folder=ARCHIVE)
 
 
 def restorable(rel: str) -> tuple[str, str] | None:
@@ -281,7 +291,7 @@ def book_rows(
     kids = tuple(archived)
     return [
         OutlineItem(
-            f"archived ({len(kids):,})",
+            msg("archived ({n:,})", n=len(kids)),
             key="archived",  # not the label: its count changes
             file=book,
             children=lambda: tuple(row(a) for a in kids),

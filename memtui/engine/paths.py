@@ -6,6 +6,7 @@ import os
 from operator import attrgetter
 
 from memtui.engine.errors import MemtuiError
+from memtui.i18n import msg
 
 
 class StoreError(MemtuiError):
@@ -15,7 +16,7 @@ class StoreError(MemtuiError):
 def resolve_root(path: str | os.PathLike[str]) -> str:
     real = os.path.realpath(os.fspath(path))
     if not os.path.isdir(real):
-        raise StoreError(f"{os.fspath(path)} is not a folder")
+        raise StoreError(msg("{fspath} is not a folder", fspath=os.fspath(path)))
     return real
 
 

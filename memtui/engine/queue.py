@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from memtui.engine.errors import MemtuiError
 from memtui.engine.layouts.queue_spec import QueueFace, QueueOption
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.base import Layout
@@ -173,8 +174,13 @@ def full_ids(root: str, refs: Sequence[str]) -> list[str]:
         found = held.get(name, []) if name is not None else []
         if len(found) > 1:
             raise AmbiguousId(
-                f"{ref.strip()} is the id of {len(found)} queued items here: "
-                f"{', '.join(found)}; give the full id. Nothing was changed"
+                msg(
+                    "{strip} is the id of {count} queued items here: {join}; give "
+                    "the full id. Nothing was changed",
+                    strip=ref.strip(),
+                    count=len(found),
+                    join=", ".join(found),
+                )
             )
         if name is not None and found:
             ref = found[0] + ref.strip()[len(name) :]  # an `@FINGERPRINT` kept
@@ -237,7 +243,7 @@ def owner(ref: str) -> Layout:
     if found is None or not found.keeps_queue:
         found = for_kind(bare_kind(ref))
     if found is None or not found.keeps_queue:
-        raise NotQueued(f"{ref}: no queue holds an item of this kind")
+        raise NotQueued(msg("{ref}: no queue holds an item of this kind", ref=ref))
     return found
 
 
@@ -448,8 +454,13 @@ def nothing_said(found: Queues) -> str:
     it has none (and which layouts keep one)."""
     present = list(found.faces)
     if not present:
-        return (
-            f"this store has no approval queue (those of the {', '.join(queue_layouts())} layouts)"
+        return msg(
+            "this store has no approval queue (those of the {join} layouts)",
+            join=", ".join(queue_layouts()),
         )
-    which = "queue is" if len(present) == 1 else "queues are"
-    return f"nothing to approve — the store's {which} empty ({', '.join(present)})"
+    if len(present) == 1:
+        return msg("nothing to approve — the store's queue is empty ({join})", join=present[0])
+    return msg(
+        "nothing to approve — the store's queues are empty ({join})",
+        join=", ".join(present),
+    )

@@ -9,6 +9,8 @@ import os
 import stat
 import time
 
+from memtui.i18n import Msg, msg
+
 # A file changed this recently may change again within the same timestamp tick
 # (Linux stamps files from a coarse clock): its stat can't vouch for its content.
 RACY_NS = 2_000_000_000
@@ -39,14 +41,14 @@ def not_regular(mode: int) -> str:
     """What stands where a regular file should be, as the reason it is not read (one
     wording for the reader, `context` and the write path's refusals)."""
     if stat.S_ISDIR(mode):
-        return "a folder, not a file"
+        return msg("a folder, not a file")
     if stat.S_ISFIFO(mode):
-        return "a FIFO, not a regular file"
+        return msg("a FIFO, not a regular file")
     if stat.S_ISSOCK(mode):
-        return "a socket, not a regular file"
+        return msg("a socket, not a regular file")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device, not a regular file"
-    return "not a regular file"
+        return msg("a device, not a regular file")
+    return msg("not a regular file")
 
 
 def not_a_file(abspath: str) -> str | None:
@@ -63,12 +65,18 @@ def not_a_file(abspath: str) -> str | None:
 def not_readable(rel: str, reason: str) -> str:
     """A file that could not be read, named with why: what findings' neighbours, `context`
     and refusals say of it."""
-    return f"{rel} is not readable: {reason}"
+    return msg("{file} is not readable: {reason}", file=rel, reason=reason)
+
+
+def never_shown(rel: str, reason: str) -> Msg:
+    """The finding on a file no layout reads as text: what it is, and that it stays so."""
+    return msg("{file} is {reason}; never shown as text, never written", file=rel, reason=reason)
 
 
 def too_large(limit: int, size: int | None = None) -> str:
-    got = f" ({size:,} bytes)" if size is not None else ""
-    return f"larger than the {limit:,}-byte limit{got}"
+    if size is None:
+        return msg("larger than the {limit:,}-byte limit", limit=limit)
+    return msg("larger than the {limit:,}-byte limit ({size:,} bytes)", limit=limit, size=size)
 
 
 def read_bytes(abspath: str, limit: int) -> bytes | str:
@@ -84,7 +92,7 @@ def read_raw(abspath: str, limit: int) -> tuple[bytes, Stamp | None] | str:
     try:
         fd = os.open(abspath, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not hang us
     except OSError as exc:
-        return f"cannot be read: {exc.strerror or exc}"
+        return msg("cannot be read: {error}", error=exc.strerror or str(exc))
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -97,7 +105,7 @@ def read_raw(abspath: str, limit: int) -> tuple[bytes, Stamp | None] | str:
         else:  # read as it was stat'ed (a same-size change shows in the times)
             stamp = stamp_of(info)
     except OSError as exc:
-        return f"cannot be read: {exc.strerror or exc}"
+        return msg("cannot be read: {error}", error=exc.strerror or str(exc))
     finally:
         os.close(fd)
     if len(raw) > limit:  # grew while we read it

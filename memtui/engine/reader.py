@@ -14,9 +14,10 @@ from memtui.engine.findings import Findings
 from memtui.engine.markdown import Fences, fences
 from memtui.engine.model import Finding
 from memtui.engine.paths import LAYOUT_DIRS, is_inside
-from memtui.engine.rawfile import not_a_file, stamp_of
+from memtui.engine.rawfile import never_shown, not_a_file, stamp_of
 from memtui.engine.records import maker
 from memtui.engine.textfile import BOM, TextFile, Unreadable, read_file, unchanged
+from memtui.i18n import msg
 
 SCANNED_DIRS = frozenset(["", *(name for name, _ in LAYOUT_DIRS)])
 LINK_OUT = "a link that leads outside the store root (not followed)"
@@ -83,16 +84,14 @@ class StoreReader:
 
     def _cannot(self, rel: str, reason: str) -> None:
         self.unreadable[rel] = reason
+        v = {"file": rel, "reason": reason}
         self.findings.add(
             "unreadable",
             rel,
             None,
-            f"{rel} is {reason}; "
-            + (
-                "shown raw (bad bytes as \\xNN), never written"
-                if reason.startswith("not valid UTF-8")
-                else "never shown as text, never written"
-            ),
+            msg("{file} is {reason}; shown raw (bad bytes as \\xNN), never written", **v)
+            if reason.startswith("not valid UTF-8")
+            else never_shown(rel, reason),
         )
 
     def read_first(self, rels: Iterable[str]) -> list[TextFile | None]:
@@ -122,8 +121,11 @@ class StoreReader:
                 "fence-unclosed",
                 tf.path,
                 found.unclosed,
-                f"the code fence on line {found.unclosed} is never closed: memtui reads the "
-                "headings after it as headings, a Markdown viewer shows them as code",
+                msg(
+                    "the code fence on line {line} is never closed: memtui reads the "
+                    "headings after it as headings, a Markdown viewer shows them as code",
+                    line=found.unclosed,
+                ),
             )
         return found
 

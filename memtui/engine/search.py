@@ -26,6 +26,7 @@ from memtui.engine.errors import MemtuiError
 from memtui.engine.paths import discover_top, resolve_root
 from memtui.engine.rawfile import read_bytes
 from memtui.engine.search_grep import Prefilter
+from memtui.i18n import msg
 
 
 class Hit(NamedTuple):
@@ -56,7 +57,7 @@ def search(
     """
 
     if not query:
-        raise BadQuery("the search query is empty")
+        raise BadQuery(msg("the search query is empty"))
     fold = query == query.lower() if ignore_case is None else ignore_case
     pattern = _pattern(query, fold) if regex else None
     root = resolve_root(root_path)
@@ -107,7 +108,7 @@ def _pattern(query: str, fold: bool) -> re.Pattern[str]:
     try:
         return re.compile(query, re.MULTILINE | (re.IGNORECASE if fold else 0))
     except re.error as exc:
-        raise BadQuery(f"bad regular expression: {exc}") from None
+        raise BadQuery(msg("bad regular expression: {exc}", exc=exc)) from None
 
 
 def _folded_hits(rel: str, data: bytes, query: str) -> Iterator[Hit]:

@@ -27,6 +27,7 @@ from memtui.engine.paths import StoreError, resolve_root
 from memtui.engine.reader import Memo, StoreReader
 from memtui.engine.scan.findings import scan_store
 from memtui.engine.textfile import TextFile
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
@@ -134,17 +135,25 @@ def _interrupted(root: str, reader: StoreReader) -> None:
             "txn-interrupted",
             f".history/journal/{txid}.json",
             None,
-            f"change {txid} was interrupted; the next change memtui makes (or opening the app) "
-            "finishes it, or undoes it if a file changed meanwhile",
+            msg(
+                "change {id} was interrupted; the next change memtui makes (or opening the "
+                "app) finishes it, or undoes it if a file changed meanwhile",
+                id=txid,
+            ),
         )
     for txid, rels in unapplied(root):
         reader.findings.add(
             "recovery-conflict",
             rels[0],
             None,
-            f"change {txid} was interrupted, and the agent wrote {', '.join(rels)} before it "
-            f"could be finished: the agent's version is kept as it is, memtui's is in "
-            f"{UNAPPLIED}/{txid}/; compare them, then delete that folder",
+            msg(
+                "change {id} was interrupted, and the agent wrote {files} before it could be "
+                "finished: the agent's version is kept as it is, memtui's is in {folder}/; "
+                "compare them, then delete that folder",
+                id=txid,
+                files=", ".join(rels),
+                folder=UNAPPLIED + "/" + txid,
+            ),
         )
 
 
@@ -202,10 +211,18 @@ def _open(
     if os.path.lexists(os.path.join(root, ".history")):  # else no change to report
         _interrupted(root, reader)
     for rel in scan.bad_names:
-        reader.findings.add("unreadable", rel, None, f"{rel}: the file name is not valid UTF-8")
+        said = msg("{file}: the file name is not valid UTF-8", file=rel)
+        reader.findings.add("unreadable", rel, None, said)
     for rel, real in scan.escapes:
         reader.findings.add(
-            "path-escape", rel, None, f"{rel} is a link to {real}, outside the store root; not read"
+            "path-escape",
+            rel,
+            None,
+            msg(
+                "{file} is a link to {target}, outside the store root; not read",
+                file=rel,
+                target=real,
+            ),
         )
     data = {}
     detected = [name for name, found in detectors().items() if found.detect(top)]

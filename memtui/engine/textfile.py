@@ -19,6 +19,7 @@ from memtui.engine.rawfile import (  # noqa: F401 - re-exported
     unchanged,
 )
 from memtui.engine.records import maker
+from memtui.i18n import msg
 
 BOM = b"\xef\xbb\xbf"
 
@@ -60,13 +61,15 @@ _new_text = maker(TextFile)  # one per file read: 17,000 at a large store's open
 
 def decode(path: str, raw: bytes, stamp: Stamp | None = None) -> TextFile | Unreadable:
     if b"\x00" in raw:
-        return Unreadable(path, "binary file (contains NUL bytes)")
+        return Unreadable(path, msg("binary file (contains NUL bytes)"))
     bom = raw.startswith(BOM)
     try:
         text = raw[3:].decode("utf-8") if bom else raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        return Unreadable(path, f"not valid UTF-8 (byte {exc.start}, line {line})")
+        return Unreadable(
+            path, msg("not valid UTF-8 (byte {byte}, line {line})", byte=exc.start, line=line)
+        )
     return _new_text(path, text, bom, len(raw), stamp)
 
 

@@ -3,20 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from memtui.engine.model import ERROR, INFO, LEVELS, WARNING
+from memtui.engine.model import ERROR, LEVELS, WARNING
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
-
-# "info" is a mass noun: `3 info`, as the level is named.
-_LEVEL_NOUNS = {
-    ERROR: ("error", "errors"),
-    WARNING: ("warning", "warnings"),
-    INFO: ("info", "info"),
-}
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:
@@ -24,7 +18,7 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
-def listed(items: Iterable[object], empty: str = "nothing") -> str:
+def listed(items: Iterable[object], empty: str = msg("nothing")) -> str:
     """Items as people write them, `a, b` (not a Python list); `empty` for none."""
     return ", ".join(str(item) for item in items) or empty
 
@@ -34,5 +28,37 @@ def level_counts(store: Store) -> list[tuple[str, int, str]]:
     out = []
     for level in LEVELS:
         n = store.count(level)
-        out.append((level, n, counted(n, *_LEVEL_NOUNS[level])))
+        out.append((level, n, _level_said(level, n)))
     return out
+
+
+def _level_said(level: str, n: int) -> str:
+    # a template per form (1 error, 2 errors), for the translators; "info" is a mass noun
+    if level == ERROR:
+        return msg("{n:,} error", n=n) if n == 1 else msg("{n:,} errors", n=n)
+    if level == WARNING:
+        return msg("{n:,} warning", n=n) if n == 1 else msg("{n:,} warnings", n=n)
+    return msg("{n:,} info", n=n)
+
+
+def clauses(parts: Sequence[str]) -> str:
+    """Clauses joined with "; ", each a Msg of its own: the join is a Msg too, so a face
+    translates every clause (a list of problems, a receipt's summary)."""
+    return _folded(parts, lambda a, b: msg("{first}; {then}", first=a, then=b))
+
+
+def dotted(parts: Sequence[str]) -> str:
+    """Fields joined with " · " (a head line: name, file, size, state), as clauses()."""
+    return _folded(parts, lambda a, b: msg("{first} · {then}", first=a, then=b))
+
+
+def commas(parts: Sequence[str]) -> str:
+    """Items joined with ", " (a summary line's counts), as clauses()."""
+    return _folded(parts, lambda a, b: msg("{first}, {then}", first=a, then=b))
+
+
+def _folded(parts: Sequence[str], join: Callable[[str, str], str]) -> str:
+    joined = parts[0] if parts else ""
+    for part in parts[1:]:
+        joined = join(joined, part)
+    return joined

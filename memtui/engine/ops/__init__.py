@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.errors import MemtuiError
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.write.transaction import Receipt
@@ -56,7 +57,14 @@ def mark(root: str, entry_id: str, state: str, **shown: Any) -> Receipt:
         layout, kind, name = None, "", ""
     if layout is None or state not in layout.marks.get(kind, ()):
         kinds = [f"{k}:" for lay in registry().values() for k, s in lay.marks.items() if state in s]
-        raise Refused(f"{entry_id!r} is not marked {state}: {', '.join(kinds)} ids are")
+        raise Refused(
+            msg(
+                "{entry_id!r} is not marked {state}: {join} ids are",
+                entry_id=entry_id,
+                state=state,
+                join=", ".join(kinds),
+            )
+        )
     return layout.mark(root, kind, name, state, **shown)
 
 
@@ -76,5 +84,12 @@ def _owner(entry_id: str, verb: str) -> tuple[Any, str, str]:
     layout = for_kind(kind) if name else None
     if layout is None:
         kinds = ", ".join(f"{k}:" for lay in registry().values() for k in lay.kinds)
-        raise NotAnEntry(f"{entry_id}: {verb} takes {kinds} ids (see `memtui list`)")
+        raise NotAnEntry(
+            msg(
+                "{entry_id}: {verb} takes {kinds} ids (see `memtui list`)",
+                entry_id=entry_id,
+                verb=verb,
+                kinds=kinds,
+            )
+        )
     return layout, kind, name

@@ -23,6 +23,7 @@ from memtui.engine.ops.lines import append_block, block_lines, cut, encode, load
 from memtui.engine.ops.places import Fits, Place, at_heading, block, locate, put_back, removal, rows
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Conflict, Transaction
+from memtui.i18n import msg
 
 Record = dict[str, Any]
 
@@ -79,7 +80,13 @@ def pick(
     last archived, or the one whose text has the fingerprint `picked`."""
     hits = next((h for i in ids if (h := [(n, r) for n, r in found if r["id"] == i])), [])
     if not hits:
-        raise Refused(f"{entry_id} is not archived (nothing in {book} by that id)")
+        raise Refused(
+            msg(
+                "{entry_id} is not archived (nothing in {book} by that id)",
+                entry_id=entry_id,
+                book=book,
+            )
+        )
     return _picked(hits, picked, entry_id, what)
 
 
@@ -89,7 +96,14 @@ def _picked(
     if picked is not None:
         hits = [(i, r) for i, r in hits if fingerprint(r["text"]) == picked]
         if not hits:
-            raise Conflict(f"{entry_id}: no archived {what} has the text shown; {AGAIN}")
+            raise Conflict(
+                msg(
+                    "{entry_id}: no archived {what} has the text shown; {AGAIN}",
+                    entry_id=entry_id,
+                    what=what,
+                    AGAIN=AGAIN,
+                )
+            )
     return hits[-1]
 
 
@@ -100,7 +114,14 @@ def check_shown(
     book's (the tree shows the book's row); else the book changed since."""
     whole = None if tf is None else fingerprint(tf.text)
     if shown is not None and shown not in (fingerprint(record["text"]), whole):
-        raise Conflict(f"{entry_id} changed in {book} since it was shown; {AGAIN}")
+        raise Conflict(
+            msg(
+                "{entry_id} changed in {book} since it was shown; {AGAIN}",
+                entry_id=entry_id,
+                book=book,
+                AGAIN=AGAIN,
+            )
+        )
 
 
 def take_out(tx: Transaction, book: str, tf: TextFile | None, lines: list[str], at: int) -> None:
@@ -174,7 +195,14 @@ def restore_section(
     path = rel()
     tf = load(tx, path, limits, must_exist=False)
     if tf is None:
-        raise Refused(f"{path} no longer exists; {entry_id} stays archived in {book}")
+        raise Refused(
+            msg(
+                "{path} no longer exists; {entry_id} stays archived in {book}",
+                path=path,
+                entry_id=entry_id,
+                book=book,
+            )
+        )
     tx.write(path, tf.encode(put_back_block(tf.text, record, at_heading(shown["level"]))))
     take_out(tx, book, tf_book, lines, at)
     tx.details.update({"file": path, "from": book})

@@ -16,6 +16,7 @@ from memtui.engine.rawfile import not_readable, too_large
 from memtui.engine.textfile import TextFile, Unreadable, decode
 from memtui.engine.write.errors import Refused  # here, where every operation finds it
 from memtui.engine.write.transaction import Transaction
+from memtui.i18n import msg
 
 
 def thresholds(root: str) -> Thresholds:
@@ -36,13 +37,16 @@ def current_text(
     raw = tx.read(rel)
     if raw is None:
         if must_exist:
-            raise Refused(f"{rel} does not exist")
+            raise Refused(msg("{rel} does not exist", rel=rel))
         return None
     limit = (limits or thresholds(tx.root)).max_file_bytes
     got = decode(rel, raw) if len(raw) <= limit else Unreadable(rel, too_large(limit, len(raw)))
     if isinstance(got, Unreadable):
         raise Refused(
-            f"{not_readable(rel, got.reason)}; memtui never writes it, nothing was changed"
+            msg(
+                "{not_readable}; memtui never writes it, nothing was changed",
+                not_readable=not_readable(rel, got.reason),
+            )
         )
     return got
 
@@ -85,9 +89,11 @@ def update_json(tx: Transaction, rel: str, mutate: Callable[[dict[str, Any]], No
             data = json.loads(tf.text)
         except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
             why = unparsed(exc)
-            raise Refused(f"{rel} does not parse ({why}); it is never overwritten") from None
+            raise Refused(
+                msg("{rel} does not parse ({why}); it is never overwritten", rel=rel, why=why)
+            ) from None
         if not isinstance(data, dict):
-            raise Refused(f"{rel} is not a JSON object; it is never overwritten")
+            raise Refused(msg("{rel} is not a JSON object; it is never overwritten", rel=rel))
         match = _INDENT.search(tf.text)
         indent = (
             (match.group(1) if "\t" in match.group(1) else len(match.group(1)))

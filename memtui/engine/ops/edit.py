@@ -13,6 +13,7 @@ from memtui.engine.ops.common import Refused
 from memtui.engine.ops.replace import replace_entry, whole
 from memtui.engine.paths import LAYOUT_DIRS, is_temp_name
 from memtui.engine.write.transaction import HISTORY, Receipt, WriteError, check_path
+from memtui.i18n import msg
 
 
 def edit_entry(
@@ -36,14 +37,14 @@ def edit_entry(
     meta-rules, SPEC §3) changes only if the user insists.
     """
     if not isinstance(new_text, str):
-        raise Refused("the new text must be text")
+        raise Refused(msg("the new text must be text"))
     ref = entry_id.strip()
     kind, sep, name = ref.partition(":")
     if not sep:  # a bare id: the kind a layout claims (Detection.bare_kind)
         kind, name = bare_kind(ref), ref
     owner = for_kind(kind)
     if (owner is None and kind != "file") or not name:
-        raise Refused(f"{ref!r} is not an entry id (see `memtui list`)")
+        raise Refused(msg("{ref!r} is not an entry id (see `memtui list`)", ref=ref))
     name, expect = split_expect(name, expect)
     options = {"seen_text": seen_text, "expect": expect, "insist": insist, "dry_run": dry_run}
     if owner is not None:
@@ -66,13 +67,15 @@ def _file(root: str, path: str) -> str:
         raise Refused(str(exc)) from None
     parts = rel.split("/")
     if parts[0] == HISTORY:
-        raise Refused(f"{rel} is memtui's own history; roll back with `memtui rollback`")
+        raise Refused(
+            msg("{rel} is memtui's own history; roll back with `memtui rollback`", rel=rel)
+        )
     if any(is_temp_name(p) for p in parts):
-        raise Refused(f"{rel} is a temp file of a write in progress; not an entry")
+        raise Refused(msg("{rel} is a temp file of a write in progress; not an entry", rel=rel))
     folders = dict(LAYOUT_DIRS)
     inside = len(parts) == 1 or (parts[0] in folders and (len(parts) == 2 or folders[parts[0]]))
     if not inside or any(p.startswith(".") for p in parts[:-1]):
-        raise Refused(f"{rel} is not a file of this store (see `memtui list`)")
+        raise Refused(msg("{rel} is not a file of this store (see `memtui list`)", rel=rel))
     if not os.path.isfile(os.path.join(root, rel)):
-        raise Refused(f"no entry file:{rel} (it does not exist)")
+        raise Refused(msg("no entry file:{rel} (it does not exist)", rel=rel))
     return rel

@@ -16,11 +16,12 @@ from memtui.engine.model import Span
 from memtui.engine.ops.common import Refused
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Conflict
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.ops.replace import Targeting
 
-AGAIN = "nothing was changed — reload and try again"
+AGAIN = msg("nothing was changed — reload and try again")
 NTH = re.compile(r"(.*)#(\d{1,6})", re.S)  # `Notes#2`: the second section headed Notes
 
 
@@ -70,7 +71,14 @@ class Sections:
         return target
 
     def changed(self, entry_id: str) -> Conflict:
-        return Conflict(f"{entry_id} changed since it was shown ({self.why_changed}); {AGAIN}")
+        return Conflict(
+            msg(
+                "{entry_id} changed since it was shown ({why_changed}); {AGAIN}",
+                entry_id=entry_id,
+                why_changed=self.why_changed,
+                AGAIN=AGAIN,
+            )
+        )
 
     def locate(
         self, tf: TextFile, entry_id: str, heading: str | None, fp: str | None, level: int
@@ -85,15 +93,32 @@ class Sections:
         noun = self.noun
         if not pool:
             if fp is not None:
-                raise Conflict(f"{entry_id} is no longer in {tf.path} ({self.who}?); {AGAIN}")
-            raise Refused(f"no {noun} {heading!r} in {tf.path}")
+                raise Conflict(
+                    msg(
+                        "{entry_id} is no longer in {path} ({who}?); {AGAIN}",
+                        entry_id=entry_id,
+                        path=tf.path,
+                        who=self.who,
+                        AGAIN=AGAIN,
+                    )
+                )
+            raise Refused(
+                msg("no {noun} {heading!r} in {path}", noun=noun, heading=heading, path=tf.path)
+            )
         if fp is None:
             if len(pool) == 1 and nth == 1:
                 return pool[0]
             raise Refused(
-                f"{len(pool)} {noun}s of {tf.path} are headed {heading!r}: one is named with "
-                f"its place and fingerprint, as `memtui list` prints it ({entry_id}#2@…); "
-                "nothing was changed"
+                msg(
+                    "{count} {noun}s of {path} are headed {heading!r}: one is "
+                    "named with its place and fingerprint, as `memtui list` prints "
+                    "it ({entry_id}#2@…); nothing was changed",
+                    count=len(pool),
+                    noun=noun,
+                    path=tf.path,
+                    heading=heading,
+                    entry_id=entry_id,
+                )
             )
         text = tf.text
         shown = [
@@ -103,7 +128,17 @@ class Sections:
             return pool[nth - 1]
         if shown:
             raise Conflict(
-                f"{entry_id} moved since it was shown ({self.who} wrote to {tf.path}): it is "
-                f"now the {noun} headed {heading!r} number {shown[0] + 1}; {AGAIN}"
+                msg(
+                    "{entry_id} moved since it was shown ({who} wrote to {path}): "
+                    "it is now the {noun} headed {heading!r} number {value}; "
+                    "{AGAIN}",
+                    entry_id=entry_id,
+                    who=self.who,
+                    path=tf.path,
+                    noun=noun,
+                    heading=heading,
+                    value=shown[0] + 1,
+                    AGAIN=AGAIN,
+                )
             )
         raise self.changed(entry_id)

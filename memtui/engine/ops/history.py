@@ -17,6 +17,7 @@ from memtui.engine.write.dirs import Dirs
 from memtui.engine.write.errors import Unsafe
 from memtui.engine.write.files import read_at, read_or_none, sha256
 from memtui.engine.write.transaction import HISTORY, Receipt, Transaction, check_path
+from memtui.i18n import msg
 
 STATS = "memory_stats.json"
 
@@ -118,20 +119,27 @@ def _order(s: Snapshot) -> tuple[str, int]:
 def pick(root: str, rel: str, name: str | None) -> Snapshot:
     found = snapshots(root, rel)
     if not found:
-        raise Refused(f"{rel} has no history yet")
+        raise Refused(msg("{rel} has no history yet", rel=rel))
     if name is None:
         return found[0]
     folder = os.path.dirname(found[0].path)
     wanted = _snapshot_name(root, folder, name)
     if wanted is None:
         raise Refused(
-            f"{name} is not a snapshot of {rel} (its snapshots are in {folder}/; "
-            f"see `memtui history {rel}`); nothing changed"
+            msg(
+                "{name} is not a snapshot of {rel} (its snapshots are in "
+                "{folder}/; see `memtui history {rel}`); nothing changed",
+                name=name,
+                rel=rel,
+                folder=folder,
+            )
         )
     for snap in found:
         if snap.name == wanted:
             return snap
-    raise Refused(f"{rel} has no snapshot {name!r} (see `memtui history {rel}`)")
+    raise Refused(
+        msg("{rel} has no snapshot {name!r} (see `memtui history {rel}`)", rel=rel, name=name)
+    )
 
 
 def _snapshot_name(root: str, folder: str, given: str) -> str | None:
@@ -180,9 +188,11 @@ def rollback(
         got = tx.read_own(snap.path)  # never through a link out of .history
         data, mode = got if got is not None else (None, None)
         if data is None or sha256(data) != snap.digest:
-            raise Refused(f"snapshot {snap.path} changed while rolling back; nothing changed")
+            raise Refused(
+                msg("snapshot {path} changed while rolling back; nothing changed", path=snap.path)
+            )
         if tx.read(rel) == data:
-            raise Refused(f"{rel} is already at snapshot {snap.name}")
+            raise Refused(msg("{rel} is already at snapshot {name}", rel=rel, name=snap.name))
         expect = tx.SEEN if expected is None else None if expected == ABSENT else expected
         own = snap.kept_by == "memtui"  # an agent's copy has its own mode, not the file's
         tx.write(rel, data, expect=expect, mode=mode if own else None)  # the mode it had, too
@@ -201,5 +211,7 @@ def _text(data: bytes | None, rel: str) -> str:
         return ""
     got = decode(rel, data)
     if isinstance(got, Unreadable):
-        raise Refused(f"{rel} is {got.reason}; it cannot be shown as a diff")
+        raise Refused(
+            msg("{rel} is {reason}; it cannot be shown as a diff", rel=rel, reason=got.reason)
+        )
     return got.text

@@ -13,13 +13,14 @@ from memtui.engine.config import Thresholds
 from memtui.engine.ops.common import Refused, current_text
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Transaction, WriteError
+from memtui.i18n import msg
 
 Line = tuple[int, int, str]  # (char start, char stop incl. its "\n", content without EOL)
 
 
 def check_root(root: str) -> None:
     if not os.path.isdir(root):
-        raise Refused(f"{root} is not a folder")
+        raise Refused(msg("{root} is not a folder", root=root))
 
 
 def load(
@@ -131,13 +132,13 @@ def one_line(value: str | None, what: str, *, required: bool = True) -> str | No
     """A field value that must fit on one line."""
     if value is None:
         if required:
-            raise Refused(f"{what} is required")
+            raise Refused(msg("{what} is required", what=what))
         return None
     if not isinstance(value, str):
-        raise Refused(f"{what} must be text")
+        raise Refused(msg("{what} must be text", what=what))
     text = value.strip()
     if "\n" in text or "\r" in text:
-        raise Refused(f"{what} must be one line")
+        raise Refused(msg("{what} must be one line", what=what))
     if required and not text:
-        raise Refused(f"{what} is empty")
+        raise Refused(msg("{what} is empty", what=what))
     return text

@@ -20,6 +20,7 @@ from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import check_root, eol_of_text, line_ranges, load
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Conflict, Receipt, Transaction
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.config import Thresholds
@@ -57,7 +58,7 @@ def section(rel: str, name: str, expect: str | None) -> Locate:
     def locate(tf: TextFile) -> tuple[int, int]:
         spans = [s.span for s in sections(tf, 2, False) if s.name.strip() == wanted]
         if not spans:
-            raise Refused(f"no section {wanted!r} in {rel}")
+            raise Refused(msg("no section {wanted!r} in {rel}", wanted=wanted, rel=rel))
         shown = [sp for sp in spans if fingerprint(tf.text[sp.char_start : sp.char_stop]) == expect]
         span = (shown or spans)[0]
         return span.char_start, span.char_stop
@@ -90,8 +91,12 @@ def replace_entry(
         expect = fingerprint(seen_text)
     if not new_text.strip():
         raise Refused(
-            f"{entry_id}: the new text is empty; an edit never removes an entry (archiving "
-            "it does: `memtui archive`, or x in the app); nothing was written"
+            msg(
+                "{entry_id}: the new text is empty; an edit never removes an "
+                "entry (archiving it does: `memtui archive`, or x in the app); "
+                "nothing was written",
+                entry_id=entry_id,
+            )
         )
     check_root(root)
     limits = thresholds(root)
@@ -100,8 +105,11 @@ def replace_entry(
         why = read_only(tx.root, rel)
         if why is not None and not insist:
             raise Refused(
-                f"{why}; to change them anyway, insist (`memtui edit --insist`, or ctrl+u in "
-                "the app)"
+                msg(
+                    "{why}; to change them anyway, insist (`memtui edit --insist`, "
+                    "or ctrl+u in the app)",
+                    why=why,
+                )
             )
         tf = load(tx, rel, limits)
         assert tf is not None
@@ -110,8 +118,13 @@ def replace_entry(
         except Refused:
             if seen_text is not None:
                 raise Conflict(
-                    f"{entry_id} is no longer in {rel} (removed or renumbered since you read "
-                    "it, by the agent?); nothing was changed — reload and try again"
+                    msg(
+                        "{entry_id} is no longer in {rel} (removed or renumbered since "
+                        "you read it, by the agent?); nothing was changed — reload and "
+                        "try again",
+                        entry_id=entry_id,
+                        rel=rel,
+                    )
                 ) from None
             raise
         old = tf.text[start:stop]
@@ -119,8 +132,12 @@ def replace_entry(
         # the last event adds one); fit() keeps them.
         if seen_text is not None and old.rstrip() != seen_text.rstrip():
             raise Conflict(
-                f"{entry_id} changed since you read it (the agent wrote to it): "
-                f"{what_changed(seen_text, old)}; nothing was changed — reload and try again"
+                msg(
+                    "{entry_id} changed since you read it (the agent wrote to it): "
+                    "{what_changed}; nothing was changed — reload and try again",
+                    entry_id=entry_id,
+                    what_changed=what_changed(seen_text, old),
+                )
             )
         check_shown(entry_id, old, expect, rel)
         new = fit(new_text, old, tf.text)
@@ -175,10 +192,15 @@ def what_changed(seen: str, now: str) -> str:
     a, b = seen.split("\n"), now.split("\n")
     for index, (x, y) in enumerate(zip(a, b, strict=False)):
         if x != y:
-            return f"line {index + 1} of the entry was {_short(x)}, now {_short(y)}"
+            return msg(
+                "line {value} of the entry was {short}, now {short2}",
+                value=index + 1,
+                short=_short(x),
+                short2=_short(y),
+            )
     if len(b) > len(a):
-        return f"{len(b) - len(a):,} line(s) were added to it"
-    return f"{len(a) - len(b):,} line(s) were removed from it"
+        return msg("{value:,} line(s) were added to it", value=len(b) - len(a))
+    return msg("{value:,} line(s) were removed from it", value=len(a) - len(b))
 
 
 def _short(line: str, limit: int = 60) -> str:
@@ -192,8 +214,12 @@ def _check_heading(entry_id: str, new: str, level: int) -> None:
     if not match or len(match.group(1)) != level:
         marks = "#" * level
         raise Refused(
-            f"{entry_id}: the text must begin with its `{marks} ` heading line, or it would "
-            "merge into the entry before it"
+            msg(
+                "{entry_id}: the text must begin with its `{marks} ` heading "
+                "line, or it would merge into the entry before it",
+                entry_id=entry_id,
+                marks=marks,
+            )
         )
 
 
@@ -202,4 +228,6 @@ def _check_json(rel: str, new: str) -> None:
         try:
             json.loads(new)
         except (ValueError, RecursionError) as exc:
-            raise Refused(f"{rel}: the new text is not valid JSON ({exc}); not written") from None
+            raise Refused(
+                msg("{rel}: the new text is not valid JSON ({exc}); not written", rel=rel, exc=exc)
+            ) from None

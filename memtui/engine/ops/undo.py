@@ -15,6 +15,7 @@ from memtui.engine.oplog import Operation, find
 from memtui.engine.ops.common import Refused
 from memtui.engine.write.files import sha256
 from memtui.engine.write.transaction import Receipt, Transaction
+from memtui.i18n import msg
 
 
 @dataclass(slots=True)
@@ -51,9 +52,12 @@ def undo(
     op = find(root, opid)
     if op is None:
         raise Refused(
-            "nothing to undo: the operation log is empty"
+            msg("nothing to undo: the operation log is empty")
             if opid is None
-            else f"no operation {opid!r} in the log (see `memtui log`); nothing was changed"
+            else msg(
+                "no operation {opid!r} in the log (see `memtui log`); nothing was changed",
+                opid=opid,
+            )
         )
     paths = net_effect(op)
     if op.op == "purge" or (not paths and any(f.get("purged") for f in op.files)):
@@ -62,15 +66,22 @@ def undo(
             "secret out of the file's history, so nothing holds it any more"
         )
     if not paths:
-        raise Refused(f"operation {op.opid} ({op.op}) changed no file; nothing to undo")
+        raise Refused(
+            msg("operation {opid} ({op}) changed no file; nothing to undo", opid=op.opid, op=op.op)
+        )
     details = {"undoes": op.opid, "op": op.op}
     with Transaction(root, "undo", details=details, dry_run=dry_run) as tx:
         for rel, p in paths.items():
             data = tx.read(rel)
             if (None if data is None else sha256(data)) != p.after:
                 raise Refused(
-                    f"{rel} changed since operation {op.opid} ({op.op}) — the agent wrote to "
-                    "it? — so it cannot be put back; nothing was changed"
+                    msg(
+                        "{rel} changed since operation {opid} ({op}) — the agent wrote "
+                        "to it? — so it cannot be put back; nothing was changed",
+                        rel=rel,
+                        opid=op.opid,
+                        op=op.op,
+                    )
                 )
         done: set[str] = set()
         for rel, p in paths.items():
@@ -89,8 +100,12 @@ def undo(
             got = tx.read_own(p.snapshot) if p.snapshot else None
             if got is None or sha256(got[0]) != p.before:
                 raise Refused(
-                    f"{rel} cannot be put back: its snapshot from operation {op.opid} is "
-                    "missing or changed; nothing was changed"
+                    msg(
+                        "{rel} cannot be put back: its snapshot from operation {opid} "
+                        "is missing or changed; nothing was changed",
+                        rel=rel,
+                        opid=op.opid,
+                    )
                 )
             tx.write(rel, got[0], mode=got[1])
         return tx.commit()

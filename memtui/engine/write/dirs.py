@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from memtui.engine.paths import is_inside
 from memtui.engine.write.errors import Unsafe
 from memtui.engine.write.faults import fault_point
+from memtui.i18n import msg
 
 _DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 ModeFor = Callable[[str], int]  # relative folder path -> the mode wanted for it
@@ -109,7 +110,9 @@ class Dirs:
             raise self._refusal(parent, name, rel, exc) from None
         if not own and not is_inside(self.root, _where(fd, os.path.join(self.root, rel))):
             os.close(fd)
-            raise Unsafe(f"{rel!r} leads outside the store root; refused; nothing was changed")
+            raise Unsafe(
+                msg("{rel!r} leads outside the store root; refused; nothing was changed", rel=rel)
+            )
         return fd
 
     def _mkdir(self, parent: int, name: str, rel: str, mode_for: ModeFor | None) -> None:
@@ -137,12 +140,23 @@ class Dirs:
             is_link = False
         if is_link or exc.errno == errno.ELOOP:
             return Unsafe(
-                f"{rel} is a symbolic link; memtui keeps its own files only in real folders "
-                "inside the store; nothing was changed"
+                msg(
+                    "{rel} is a symbolic link; memtui keeps its own files only in "
+                    "real folders inside the store; nothing was changed",
+                    rel=rel,
+                )
             )
         if exc.errno == errno.ENOTDIR:
-            return Unsafe(f"{rel} is a file where memtui expects a folder; nothing was changed")
-        return Unsafe(f"{rel} cannot be opened ({exc.strerror}); nothing was changed")
+            return Unsafe(
+                msg("{rel} is a file where memtui expects a folder; nothing was changed", rel=rel)
+            )
+        return Unsafe(
+            msg(
+                "{rel} cannot be opened ({strerror}); nothing was changed",
+                rel=rel,
+                strerror=exc.strerror,
+            )
+        )
 
 
 def _where(fd: int, path: str) -> str:

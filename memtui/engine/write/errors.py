@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 
 from memtui.engine.errors import MemtuiError
+from memtui.i18n import N_, Msg, msg
 
 
 class WriteError(MemtuiError):
@@ -36,30 +37,35 @@ class LockTimeout(WriteError):
 
 
 _PLAIN = {
-    errno.EROFS: "the file system is read-only",
-    errno.ENOSPC: "the disk is full",
-    errno.EDQUOT: "the disk quota is used up",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "permission denied",
-    errno.EISDIR: "it is a folder where a file should be",
-    errno.ENOTDIR: "a file stands where a folder should be",
-    errno.ELOOP: "it is a symbolic link, which memtui does not follow here",
-    errno.ENXIO: "it is not a regular file",
-    errno.EIO: "an input/output error",
-    errno.ENAMETOOLONG: "the name is too long",
-    errno.EMLINK: "too many links",
+    errno.EROFS: N_("the file system is read-only"),
+    errno.ENOSPC: N_("the disk is full"),
+    errno.EDQUOT: N_("the disk quota is used up"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.EISDIR: N_("it is a folder where a file should be"),
+    errno.ENOTDIR: N_("a file stands where a folder should be"),
+    errno.ELOOP: N_("it is a symbolic link, which memtui does not follow here"),
+    errno.ENXIO: N_("it is not a regular file"),
+    errno.EIO: N_("an input/output error"),
+    errno.ENAMETOOLONG: N_("the name is too long"),
+    errno.EMLINK: N_("too many links"),
 }
 
 
 def plain(exc: OSError) -> str:
     """An OSError in words, without Python's `[Errno n]`."""
-    return _PLAIN.get(exc.errno or 0) or (exc.strerror or str(exc)).lower()
+    said = _PLAIN.get(exc.errno or 0)
+    return Msg(said) if said else (exc.strerror or str(exc)).lower()
 
 
 def os_failure(rel: str, exc: OSError, applied: bool = False) -> WriteError:
-    tail = (
-        "the change was interrupted and is settled by the next memtui command"
-        if applied
-        else "nothing was changed"
-    )
-    return WriteError(f"{rel}: {plain(exc)}; {tail}")
+    if applied:
+        return WriteError(
+            msg(
+                "{rel}: {plain}; the change was interrupted and is settled by the next memtui "
+                "command",
+                rel=rel,
+                plain=plain(exc),
+            )
+        )
+    return WriteError(msg("{rel}: {plain}; nothing was changed", rel=rel, plain=plain(exc)))

@@ -20,6 +20,7 @@ from memtui.engine.rawfile import not_readable, not_regular, too_large
 from memtui.engine.write import groupsync, parallel
 from memtui.engine.write.errors import Unsafe, WriteError, plain
 from memtui.engine.write.faults import crash_point, fault_point  # noqa: F401 - re-exported
+from memtui.i18n import msg
 
 NO_LIMIT = 1 << 62
 _READ = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -39,10 +40,20 @@ def _regular(fd: int, rel: str, limit: int) -> os.stat_result:
     """The file's stat, or Unsafe saying why it is not read (the reader's words)."""
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
-        raise Unsafe(f"{not_readable(rel, not_regular(info.st_mode))}; nothing was changed")
+        raise Unsafe(
+            msg(
+                "{not_readable}; nothing was changed",
+                not_readable=not_readable(rel, not_regular(info.st_mode)),
+            )
+        )
     if info.st_size > limit:
         why = too_large(limit, info.st_size)
-        raise Unsafe(f"{not_readable(rel, why)}; memtui never writes it, nothing was changed")
+        raise Unsafe(
+            msg(
+                "{not_readable}; memtui never writes it, nothing was changed",
+                not_readable=not_readable(rel, why),
+            )
+        )
     return info
 
 
@@ -58,8 +69,12 @@ def read_at(
         return None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise Unsafe(f"{rel} is a symbolic link; memtui does not write through links") from None
-        raise WriteError(f"{rel} cannot be read: {plain(exc)}; nothing was changed") from None
+            raise Unsafe(
+                msg("{rel} is a symbolic link; memtui does not write through links", rel=rel)
+            ) from None
+        raise WriteError(
+            msg("{rel} cannot be read: {plain}; nothing was changed", rel=rel, plain=plain(exc))
+        ) from None
     try:
         info = _regular(fd, rel, limit)
         chunks = []
@@ -71,7 +86,13 @@ def read_at(
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:
-                raise Unsafe(f"{rel} grew past the {limit}-byte limit; nothing was changed")
+                raise Unsafe(
+                    msg(
+                        "{rel} grew past the {limit}-byte limit; nothing was changed",
+                        rel=rel,
+                        limit=limit,
+                    )
+                )
         return b"".join(chunks), info.st_mode & 0o7777
     finally:
         os.close(fd)
@@ -171,7 +192,9 @@ def append_at(dir_fd: int, name: str, data: bytes, rel: str, mode: int) -> None:
         fd = os.open(name, flags, 0o600, dir_fd=dir_fd)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise Unsafe(f"{rel} is a symbolic link; memtui does not write through it") from None
+            raise Unsafe(
+                msg("{rel} is a symbolic link; memtui does not write through it", rel=rel)
+            ) from None
         raise
     try:
         info = _regular(fd, rel, NO_LIMIT)

@@ -18,6 +18,7 @@ from memtui.engine.paths import LOCK_NAME
 from memtui.engine.write import progress
 from memtui.engine.write.errors import LockTimeout, Unsafe, WriteError, plain
 from memtui.engine.write.faults import fault_point
+from memtui.i18n import msg
 
 WAIT_SECONDS = 10.0
 # Never blocks (a FIFO here would hang the open), never follows a link out of the store.
@@ -53,13 +54,23 @@ def open_lock_file(
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENXIO):
             raise Unsafe(
-                f"{name} is a {'symbolic link' if exc.errno == errno.ELOOP else 'FIFO'}, "
-                "not the lock file the agent shares; nothing was changed"
+                msg(
+                    "{name} is a symbolic link, not the lock file the agent shares; nothing "
+                    "was changed",
+                    name=name,
+                )
+                if exc.errno == errno.ELOOP
+                else msg(
+                    "{name} is a FIFO, not the lock file the agent shares; nothing was changed",
+                    name=name,
+                )
             ) from None
-        raise WriteError(f"{name}: {plain(exc)}; nothing was changed") from None
+        raise WriteError(
+            msg("{name}: {plain}; nothing was changed", name=name, plain=plain(exc))
+        ) from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise Unsafe(f"{name} is not a regular file; nothing was changed")
+        raise Unsafe(msg("{name} is not a regular file; nothing was changed", name=name))
     return fd
 
 
@@ -103,8 +114,12 @@ class StoreLock:
                     if time.monotonic() >= deadline:
                         os.close(fd)
                         raise LockTimeout(
-                            f"the lock {self.name} is held by another writer (the agent?) "
-                            f"and was not free within {self.wait:g} s; nothing was changed"
+                            msg(
+                                "the lock {name} is held by another writer (the agent?) and "
+                                "was not free within {wait:g} s; nothing was changed",
+                                name=self.name,
+                                wait=self.wait,
+                            )
                         ) from None
                     time.sleep(delay)
                     delay = min(delay * 2, 0.05)

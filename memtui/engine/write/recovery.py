@@ -24,6 +24,7 @@ from memtui.engine.write.errors import JournalStuck, Unsafe
 from memtui.engine.write.faults import fault_point
 from memtui.engine.write.files import Unsynced, read_at, sha256, unlink_quietly, write_new
 from memtui.engine.write.snapshots import HISTORY, keep, stamp
+from memtui.i18n import msg
 
 UNAPPLIED = f"{HISTORY}/unapplied"
 
@@ -61,8 +62,13 @@ def _load(dirs: Dirs, txid: str) -> dict[str, Any]:
             raise ValueError("not a journal record")
     except (OSError, ValueError, RecursionError, Unsafe) as exc:
         raise JournalStuck(
-            f"the interrupted change {journal.JOURNAL}/{txid}.json cannot be read ({exc}); "
-            "it is left as it is and nothing was changed"
+            msg(
+                "the interrupted change {JOURNAL}/{txid}.json cannot be read "
+                "({exc}); it is left as it is and nothing was changed",
+                JOURNAL=journal.JOURNAL,
+                txid=txid,
+                exc=exc,
+            )
         ) from None
     return record
 
@@ -173,7 +179,9 @@ def _undo(dirs: Dirs, change: dict[str, Any]) -> None:
     snap_folder = dirs.own(os.path.dirname(snap), create=False) if snap else None
     got = None if snap_folder is None else read_at(snap_folder, os.path.basename(snap), snap)
     if got is None or sha256(got[0]) != change["before"]:
-        raise JournalStuck(f"cannot undo {rel}: its snapshot is missing; nothing was changed")
+        raise JournalStuck(
+            msg("cannot undo {rel}: its snapshot is missing; nothing was changed", rel=rel)
+        )
     if folder is None:
         folder = dirs.store(os.path.dirname(rel))
     temp = f".{name}.memtui-undo.tmp"

@@ -53,6 +53,7 @@ from memtui.engine.write.operation import current as current_operation
 from memtui.engine.write.operation import new_id
 from memtui.engine.write.operation import notes as audit_notes
 from memtui.engine.write.snapshots import HISTORY, keep, stamp
+from memtui.i18n import msg
 
 AUDIT = journal.AUDIT
 _SEEN: Any = object()  # expect: the version this transaction read
@@ -180,7 +181,9 @@ class Transaction:
         from memtui.engine.store import looks_like_store, no_layout
 
         if not looks_like_store(self.root):
-            raise WriteError(f"{no_layout(self.root)}; nothing was created or changed")
+            raise WriteError(
+                msg("{no_layout}; nothing was created or changed", no_layout=no_layout(self.root))
+            )
 
     def __exit__(self, *exc: object) -> None:
         try:
@@ -313,7 +316,7 @@ class Transaction:
     def replan(self, rel: str, data: bytes) -> None:
         """Change the bytes planned for rel (from an after_snapshots callback)."""
         if rel not in self._data:
-            raise WriteError(f"internal: {rel} is not planned")
+            raise WriteError(msg("internal: {rel} is not planned", rel=rel))
         self._data[rel] = data
 
     def _finish_plan(self, where: Where) -> None:
@@ -328,11 +331,13 @@ class Transaction:
         key = extra.get("source") or checked
         if expect is _SEEN:
             if key not in self._seen:
-                raise WriteError(f"internal: {key} was not read before it was changed")
+                raise WriteError(msg("internal: {key} was not read before it was changed", key=key))
             expect = self._seen[key]
         touched = {checked, key}
         if touched & self._touched:
-            raise WriteError(f"internal: {checked} is changed twice in one transaction")
+            raise WriteError(
+                msg("internal: {checked} is changed twice in one transaction", checked=checked)
+            )
         self._touched |= touched
         data = extra.pop("data", None)
         if data is not None:
@@ -345,8 +350,13 @@ class Transaction:
     def _check_size(self, checked: str, data: bytes) -> None:
         if len(data) > self._limit:
             raise WriteError(
-                f"{checked} would be {len(data):,} bytes, over the {self._limit:,}-byte limit "
-                "(max_file_bytes); nothing was changed"
+                msg(
+                    "{checked} would be {count:,} bytes, over the {_limit:,}-byte "
+                    "limit (max_file_bytes); nothing was changed",
+                    checked=checked,
+                    count=len(data),
+                    _limit=self._limit,
+                )
             )
 
     def _siblings(self) -> modes.Siblings:
@@ -418,8 +428,12 @@ class Transaction:
             journal.audit(self.dirs, record, mode)
         except OSError as exc:
             raise WriteError(
-                f"the change was made, but {AUDIT} could not be written ({exc.strerror}); "
-                "the next memtui command writes it"
+                msg(
+                    "the change was made, but {AUDIT} could not be written "
+                    "({strerror}); the next memtui command writes it",
+                    AUDIT=AUDIT,
+                    strerror=exc.strerror,
+                )
             ) from None
 
     def _preflight(self) -> None:
@@ -437,9 +451,13 @@ class Transaction:
         except FileNotFoundError:
             return
         if stat.S_ISLNK(info.st_mode):
-            raise Unsafe(f"{AUDIT} is a symbolic link; memtui does not write through it")
+            raise Unsafe(
+                msg("{AUDIT} is a symbolic link; memtui does not write through it", AUDIT=AUDIT)
+            )
         if not stat.S_ISREG(info.st_mode):
-            raise Unsafe(f"{AUDIT} is not a regular file (a FIFO?); nothing was changed")
+            raise Unsafe(
+                msg("{AUDIT} is not a regular file (a FIFO?); nothing was changed", AUDIT=AUDIT)
+            )
 
     def _check_conflicts(self) -> dict[str, bytes | None]:
         """Each file must still be the version expected; say what changed if not."""
@@ -458,11 +476,11 @@ class Transaction:
                 raise Conflict(describe_conflict(rel, step["before"], self._old.get(rel), data))
             if step["action"] == "move":
                 if data is None:
-                    raise Conflict(f"{rel} does not exist")
+                    raise Conflict(msg("{rel} does not exist", rel=rel))
                 if self._current(step["path"]) is not None or os.path.lexists(
                     os.path.join(self.root, step["path"])
                 ):
-                    raise Conflict(f"{step['path']} already exists; not overwritten")
+                    raise Conflict(msg("{step} already exists; not overwritten", step=step["path"]))
         return current
 
     def _snapshot(self, current: dict[str, bytes | None], private: int) -> dict[str, str]:
@@ -590,8 +608,11 @@ class Transaction:
                 got = None
             if got is None or got[0] != self._data[step["path"]]:
                 raise ReadBackMismatch(
-                    f"read-back of {step['path']} differs from what was written; "
-                    f"the previous version is kept in .history/"
+                    msg(
+                        "read-back of {step} differs from what was written; the "
+                        "previous version is kept in .history/",
+                        step=step["path"],
+                    )
                 )
 
     def _receipt(self, current: dict[str, bytes | None], snapshots: dict[str, str]) -> Receipt:
@@ -638,36 +659,52 @@ def check_path(root: str, rel: str, inside_dirs: set[str] | None = None) -> str:
     """A relative path that stays inside the root and is not a link; else WriteError."""
     norm = os.path.normpath(rel.replace("\\", "/"))
     if os.path.isabs(rel) or norm == ".." or norm.startswith("../") or norm in ("", "."):
-        raise WriteError(f"{rel!r} leads outside the store root; refused")
+        raise WriteError(msg("{rel!r} leads outside the store root; refused", rel=rel))
     if norm == LOCK_NAME or norm.split("/")[0] == HISTORY:
-        raise WriteError(f"{rel!r} is memtui's own bookkeeping; refused")
+        raise WriteError(msg("{rel!r} is memtui's own bookkeeping; refused", rel=rel))
     full = os.path.join(root, norm)
     folder = os.path.dirname(full)
     if inside_dirs is None or folder not in inside_dirs:
         if not is_inside(root, os.path.realpath(folder)):
-            raise WriteError(f"{rel!r} leads outside the store root; refused")
+            raise WriteError(msg("{rel!r} leads outside the store root; refused", rel=rel))
         if inside_dirs is not None:
             inside_dirs.add(folder)
     if os.path.islink(full):
-        raise WriteError(f"{rel!r} is a symbolic link; memtui does not write through links")
+        raise WriteError(
+            msg("{rel!r} is a symbolic link; memtui does not write through links", rel=rel)
+        )
     return norm
 
 
 def describe_conflict(rel: str, expected: str | None, seen: bytes | None, now: bytes | None) -> str:
     if now is None:
-        return f"{rel} was removed since it was read (by the agent?); nothing was changed"
+        return msg(
+            "{rel} was removed since it was read (by the agent?); nothing was changed", rel=rel
+        )
     if expected is None:
-        return f"{rel} was created since it was read (by the agent?); nothing was changed"
-    what = ""
+        return msg(
+            "{rel} was created since it was read (by the agent?); nothing was changed", rel=rel
+        )
     if seen is not None and sha256(seen) == expected:  # else the caller's version is older
-        old_lines, new_lines = seen.count(b"\n"), now.count(b"\n")
+        old, new = seen.count(b"\n"), now.count(b"\n")
         if now.startswith(seen):
-            what = f": {new_lines - old_lines:,} line(s) appended"
-        else:
-            what = f": now {new_lines:,} lines, was {old_lines:,}"
-    return (
-        f"{rel} changed since it was read (the agent wrote to it{what}); nothing was "
-        "changed — reload and try again"
+            return msg(
+                "{rel} changed since it was read (the agent wrote to it: {n:,} line(s) "
+                "appended); nothing was changed — reload and try again",
+                rel=rel,
+                n=new - old,
+            )
+        return msg(
+            "{rel} changed since it was read (the agent wrote to it: now {new:,} lines, was "
+            "{old:,}); nothing was changed — reload and try again",
+            rel=rel,
+            new=new,
+            old=old,
+        )
+    return msg(
+        "{rel} changed since it was read (the agent wrote to it); nothing was changed — "
+        "reload and try again",
+        rel=rel,
     )
 
 

@@ -5,6 +5,7 @@ when asked."""
 from __future__ import annotations
 
 from memtui.engine.commands import Ask, Command
+from memtui.i18n import N_
 from memtui.layouts.claude.detect import TYPES
 
 COMMANDS = (
@@ -13,19 +14,19 @@ COMMANDS = (
         "memtui.layouts.claude.ops:add_memory",
         verb="add",
         name="memory",
-        help="a Claude Code memory <file>.md (front matter) with its MEMORY.md line",
+        help=N_("a Claude Code memory <file>.md (front matter) with its MEMORY.md line"),
         asks=(
-            Ask("file", "the memory's file, e.g. feedback_testing.md"),
-            Ask("type", "the memory's type", flag="--type", choices=TYPES),
-            Ask("description", "what recall sees, one line", flag="--description"),
-            Ask("title", "its name: (default: the file name)", flag="--title", optional=True),
+            Ask("file", N_("the memory's file, e.g. feedback_testing.md")),
+            Ask("type", N_("the memory's type"), flag="--type", choices=TYPES),
+            Ask("description", N_("what recall sees, one line"), flag="--description"),
+            Ask("title", N_("its name: (default: the file name)"), flag="--title", optional=True),
             Ask(
                 "hook",
-                "the index line's hook (default: the description)",
+                N_("the index line's hook (default: the description)"),
                 flag="--hook",
                 optional=True,
             ),
-            Ask("body", "the memory (-: stdin)", flag="--body-file", metavar="F", kind="file"),
+            Ask("body", N_("the memory (-: stdin)"), flag="--body-file", metavar="F", kind="file"),
         ),
     ),
 )

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from memtui.engine.layouts.base import Detection
 from memtui.engine.paths import LAYOUT_DIRS, LOCK_NAME
+from memtui.i18n import N_, msg
 from memtui.layouts.companion.detect import EVENTS as COMPANION_EVENTS
 from memtui.layouts.companion.detect import MOOD, PERSONA
 from memtui.layouts.openclaw.detect import detect as openclaw_workspace
@@ -36,8 +37,8 @@ LINK = re.compile(r"\[([^\]]*)\]\(\s*<?([^)<>\s]+?\.md)>?(?:\s+\"[^\"]*\")?\s*\)
 
 class ClaudeDetection(Detection):
     name = "claude"
-    looks_for = "MEMORY.md linking to .md memories, or .md memories with a type: (claude)"
-    title = "a Claude Code memory folder"
+    looks_for = N_("MEMORY.md linking to .md memories, or .md memories with a type: (claude)")
+    title = msg("a Claude Code memory folder")
     full = "memtui.layouts.claude.layout:Claude"
     commands_at = "memtui.layouts.claude.commands:COMMANDS"
     order = 40

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Listing
 from memtui.engine.textfile import iter_lines
+from memtui.i18n import Msg, msg
 from memtui.layouts.claude import rules
-from memtui.layouts.claude.rules import INDEX, target_of
+from memtui.layouts.claude.rules import INDEX, Cut, target_of
 
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader
@@ -26,30 +27,11 @@ def _index(reader: StoreReader, data: ClaudeData) -> None:
     cut = data.loaded
     assert cut is not None and data.index is not None
     add = reader.findings.add
-    counted = " (front matter and HTML comments, which Claude takes off, not counted)"
-    counted = counted if cut.stripped else ""
-    if cut.first_unloaded_line is not None:
-        why = (
-            f"{cut.line_count:,} lines (Claude loads {rules.MAX_LINES:,})"
-            if cut.by_lines
-            else f"{cut.unit_count:,} UTF-16 units (Claude loads {rules.MAX_UNITS:,})"
-        )
-        add(
-            "index-truncated",
-            INDEX,
-            cut.first_unloaded_line,
-            f"MEMORY.md is {why}{counted}: line {cut.first_unloaded_line} and every line "
-            "after it are never loaded; move detail into memory files and shorten the index",
-        )
+    first = cut.first_unloaded_line
+    if first is not None:
+        add("index-truncated", INDEX, first, _truncated(cut, first))
     elif cut.line_count >= rules.WARN_LINES or cut.unit_count >= rules.WARN_UNITS:
-        add(
-            "index-size",
-            INDEX,
-            None,
-            f"MEMORY.md has {cut.line_count:,} lines and {cut.unit_count:,} UTF-16 units"
-            f"{counted}: Claude stops loading it at {rules.MAX_LINES} lines or "
-            f"{rules.MAX_UNITS:,} units",
-        )
+        add("index-size", INDEX, None, _size(cut))
     code = reader.fences(data.index).lines(data.index.text)
     pointer_lines = {line.span.start for line in data.lines}
     for i, _offset, raw in iter_lines(data.index.text):
@@ -60,8 +42,13 @@ def _index(reader: StoreReader, data: ClaudeData) -> None:
                 "index-line-long",
                 INDEX,
                 i + 1,
-                f"MEMORY.md line {i + 1} has {len(raw):,} characters (keep index lines under "
-                f"{rules.LONG_LINE}: a pointer and a one-line hook)",
+                msg(
+                    "MEMORY.md line {n} has {chars:,} characters (keep index lines under "
+                    "{limit}: a pointer and a one-line hook)",
+                    n=i + 1,
+                    chars=len(raw),
+                    limit=rules.LONG_LINE,
+                ),
             )
         content = raw.strip()
         if not content or i in pointer_lines or (content.startswith("#") and i not in code):
@@ -74,9 +61,12 @@ def _index(reader: StoreReader, data: ClaudeData) -> None:
             "index-content",
             INDEX,
             i + 1,
-            f"MEMORY.md line {i + 1} is not a pointer to a memory: Claude's index holds "
-            "one `- [Title](file.md) — hook` line a memory; this content belongs in a memory "
-            "file (the agent loads the index every session, and its cut drops what is long)",
+            msg(
+                "MEMORY.md line {n} is not a pointer to a memory: Claude's index holds "
+                "one `- [Title](file.md) — hook` line a memory; this content belongs in a memory "
+                "file (the agent loads the index every session, and its cut drops what is long)",
+                n=i + 1,
+            ),
         )
 
 
@@ -95,8 +85,12 @@ def _pointers(reader: StoreReader, data: ClaudeData) -> None:
                 "pointer-duplicate",
                 INDEX,
                 n,
-                f"MEMORY.md line {n} points to {line.target} "
-                f"again (first on line {first[line.target]})",
+                msg(
+                    "MEMORY.md line {n} points to {file} again (first on line {first})",
+                    n=n,
+                    file=line.target,
+                    first=first[line.target],
+                ),
             )
             continue
         first[line.target] = n
@@ -105,7 +99,11 @@ def _pointers(reader: StoreReader, data: ClaudeData) -> None:
                 "pointer-missing",
                 INDEX,
                 n,
-                f"MEMORY.md line {n} points to {line.target}, which does not exist",
+                msg(
+                    "MEMORY.md line {n} points to {file}, which does not exist",
+                    n=n,
+                    file=line.target,
+                ),
             )
 
 
@@ -124,7 +122,11 @@ def _escape(reader: StoreReader, n: int, ref: str) -> None:
         "path-escape",
         INDEX,
         n,
-        f"MEMORY.md line {n} links to {ref}, outside the memory folder; not followed",
+        msg(
+            "MEMORY.md line {n} links to {ref}, outside the memory folder; not followed",
+            n=n,
+            ref=ref,
+        ),
     )
 
 
@@ -140,33 +142,108 @@ def _memories(reader: StoreReader, data: ClaudeData) -> None:
                 "topic-orphan",
                 m.file,
                 None,
-                f"{m.file} is a memory no MEMORY.md line points "
-                "to: the agent sees it only if recall happens to pick it",
+                msg(
+                    "{file} is a memory no MEMORY.md line points "
+                    "to: the agent sees it only if recall happens to pick it",
+                    file=m.file,
+                ),
             )
         if m.type not in rules.TYPES:
-            said = "has no type" if m.type is None else f"has type {m.type!r}"
-            add(
-                "memory-type",
-                m.file,
-                1,
-                f"{m.file} {said} in front matter recall can read "
-                f"(the first {rules.RECALL_LINES} lines); use one of "
-                f"{', '.join(rules.TYPES)}",
-            )
+            add("memory-type", m.file, 1, _typed(m.file, m.type))
         if not (m.description or "").strip():
             add(
                 "memory-description",
                 m.file,
                 1,
-                f"{m.file} has no description: recall picks memories by their description",
+                msg(
+                    "{file} has no description: recall picks memories by their description",
+                    file=m.file,
+                ),
             )
     if len(data.memories) > rules.RECALL_FILES:
         past = [m.file for m in data.memories[rules.RECALL_FILES :]]
-        few = ", ".join(past[:5]) + (f" and {len(past) - 5} more" if len(past) > 5 else "")
-        add(
-            "recall-cutoff",
-            past[0],
-            None,
-            f"{len(data.memories):,} memory files: recall reads "
-            f"only the {rules.RECALL_FILES} newest, so {few} can no longer be recalled",
+        add("recall-cutoff", past[0], None, _cutoff(len(data.memories), past))
+
+
+def _truncated(cut: Cut, first: int) -> Msg:
+    # one whole sentence a case, for the translators: by lines or by units, stripped or not
+    v = {"first": first, "lines": cut.line_count, "units": cut.unit_count}
+    v |= {"max_lines": rules.MAX_LINES, "max_units": rules.MAX_UNITS}
+    if cut.by_lines and cut.stripped:
+        return msg(
+            "MEMORY.md is {lines:,} lines (Claude loads {max_lines:,}) (front matter and "
+            "HTML comments, which Claude takes off, not counted): line {first} and every "
+            "line after it are never loaded; move detail into memory files and shorten "
+            "the index",
+            **v,
         )
+    if cut.by_lines:
+        return msg(
+            "MEMORY.md is {lines:,} lines (Claude loads {max_lines:,}): line {first} and "
+            "every line after it are never loaded; move detail into memory files and "
+            "shorten the index",
+            **v,
+        )
+    if cut.stripped:
+        return msg(
+            "MEMORY.md is {units:,} UTF-16 units (Claude loads {max_units:,}) (front matter "
+            "and HTML comments, which Claude takes off, not counted): line {first} and every "
+            "line after it are never loaded; move detail into memory files and shorten "
+            "the index",
+            **v,
+        )
+    return msg(
+        "MEMORY.md is {units:,} UTF-16 units (Claude loads {max_units:,}): line {first} and "
+        "every line after it are never loaded; move detail into memory files and shorten "
+        "the index",
+        **v,
+    )
+
+
+def _size(cut: Cut) -> Msg:
+    v = {"lines": cut.line_count, "units": cut.unit_count}
+    v |= {"max_lines": rules.MAX_LINES, "max_units": rules.MAX_UNITS}
+    if cut.stripped:
+        return msg(
+            "MEMORY.md has {lines:,} lines and {units:,} UTF-16 units (front matter and HTML "
+            "comments, which Claude takes off, not counted): Claude stops loading it at "
+            "{max_lines} lines or {max_units:,} units",
+            **v,
+        )
+    return msg(
+        "MEMORY.md has {lines:,} lines and {units:,} UTF-16 units: Claude stops loading it "
+        "at {max_lines} lines or {max_units:,} units",
+        **v,
+    )
+
+
+def _typed(file: str, kind: str | None) -> Msg:
+    v = {"file": file, "lines": rules.RECALL_LINES, "types": ", ".join(rules.TYPES)}
+    if kind is None:
+        return msg(
+            "{file} has no type in front matter recall can read (the first {lines} lines); "
+            "use one of {types}",
+            **v,
+        )
+    return msg(
+        "{file} has type {type!r} in front matter recall can read (the first {lines} "
+        "lines); use one of {types}",
+        type=kind,
+        **v,
+    )
+
+
+def _cutoff(count: int, past: list[str]) -> Msg:
+    v = {"count": count, "newest": rules.RECALL_FILES, "files": ", ".join(past[:5])}
+    if len(past) > 5:
+        return msg(
+            "{count:,} memory files: recall reads only the {newest} newest, so {files} and "
+            "{more} more can no longer be recalled",
+            more=len(past) - 5,
+            **v,
+        )
+    return msg(
+        "{count:,} memory files: recall reads only the {newest} newest, so {files} can no "
+        "longer be recalled",
+        **v,
+    )

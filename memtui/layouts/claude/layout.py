@@ -18,6 +18,8 @@ from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused, unread_context
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.textfile import TextFile, iter_lines
+from memtui.engine.words import clauses
+from memtui.i18n import msg
 from memtui.layouts.claude import rules
 from memtui.layouts.claude.codes import CODES
 from memtui.layouts.claude.detect import ClaudeDetection, field, recall_meta
@@ -78,8 +80,8 @@ def _own(rel: str) -> bool:
 class Claude(ClaudeDetection, Layout):
     kinds = ("claude", "claude-index")
     codes = CODES
-    archived_to = "to .archive/ with its MEMORY.md lines, out of Claude's recall"
-    restored_from = "from .archive/ with its MEMORY.md lines, back in Claude's recall"
+    archived_to = msg("to .archive/ with its MEMORY.md lines, out of Claude's recall")
+    restored_from = msg("from .archive/ with its MEMORY.md lines, back in Claude's recall")
 
     # --- detection and parse ---------------------------------------------------
 
@@ -131,14 +133,20 @@ class Claude(ClaudeDetection, Layout):
             return unread_context(store, INDEX)
         notes = []
         if cut.stripped:
-            notes.append("front matter and HTML comments taken off, as Claude does")
-        if cut.first_unloaded_line is not None:
-            why = "200 lines" if cut.by_lines else "25,000 UTF-16 units"
-            notes.append(  # the lines past it: context.unloaded
-                f"Claude loads MEMORY.md up to {why}; the closing '> WARNING:' paragraph "
-                "is Claude's own, appended after the cut"
+            notes.append(msg("front matter and HTML comments taken off, as Claude does"))
+        if cut.first_unloaded_line is not None:  # the lines past it: context.unloaded
+            notes.append(
+                msg(
+                    "Claude loads MEMORY.md up to 200 lines; the closing '> WARNING:' paragraph "
+                    "is Claude's own, appended after the cut"
+                )
+                if cut.by_lines
+                else msg(
+                    "Claude loads MEMORY.md up to 25,000 UTF-16 units; the closing '> WARNING:' "
+                    "paragraph is Claude's own, appended after the cut"
+                )
             )
-        note = "; ".join(notes)
+        note = clauses(notes)
         cf = ContextFile(INDEX, cut.text, cut.first_unloaded_line, cut.loaded_lines, note)
         if cut.warning and hasattr(cf, "agent_lines"):
             # the blank line and the warning are Claude's words (ContextFile.agent_lines,
@@ -183,14 +191,22 @@ class Claude(ClaudeDetection, Layout):
         from memtui.layouts.claude.ops import archive_memory
 
         if kind != "claude":
-            raise refused(f"{kind}:{name}: archive the memory (claude:{name}) with its line")
+            raise refused(
+                msg(
+                    "{kind}:{name}: archive the memory (claude:{name}) with its line",
+                    kind=kind,
+                    name=name,
+                )
+            )
         return archive_memory(root, name, **op_options(shown))
 
     def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.claude.ops import restore_memory
 
         if kind != "claude":
-            raise refused(f"{kind}:{name}: restore the memory (claude:{name})")
+            raise refused(
+                msg("{kind}:{name}: restore the memory (claude:{name})", kind=kind, name=name)
+            )
         return restore_memory(root, name, **op_options(shown))
 
 

@@ -19,6 +19,7 @@ from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import check_root, encode, eol_of_text, load, one_line
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Receipt, Transaction, WriteError
+from memtui.i18n import msg
 from memtui.layouts.claude.rules import (
     ARCHIVE,
     ARCHIVE_LINES,
@@ -40,9 +41,13 @@ def memory_rel(name: str) -> str:
     rel = os.path.normpath(name.replace("\\", "/")) if name else ""
     parts = rel.split("/")
     if not rel.endswith(".md") or rel.startswith(("/", "..")) or "\x00" in rel:
-        raise Refused(f"claude:{name} is not a memory file (a .md path inside the folder)")
+        raise Refused(
+            msg("claude:{name} is not a memory file (a .md path inside the folder)", name=name)
+        )
     if parts[-1] == INDEX or parts[0] in (ARCHIVE, ".history"):
-        raise Refused(f"claude:{name} is not a memory (MEMORY.md is edited as file:MEMORY.md)")
+        raise Refused(
+            msg("claude:{name} is not a memory (MEMORY.md is edited as file:MEMORY.md)", name=name)
+        )
     return rel
 
 
@@ -81,9 +86,9 @@ def archive_memory(
         raw = _read(tx, rel)
         check_shown_bytes(f"claude:{rel}", raw, expect, rel)
         if raw is None:
-            raise Refused(f"no memory {rel} in this folder")
+            raise Refused(msg("no memory {rel} in this folder", rel=rel))
         if os.path.lexists(os.path.join(tx.root, dst)):
-            raise Refused(f"{dst} already exists (archived before?); not overwritten")
+            raise Refused(msg("{dst} already exists (archived before?); not overwritten", dst=dst))
         index = load(tx, INDEX, limits, must_exist=False)
         hits = _lines_to(index.text, rel) if index else []
         tx.move(rel, dst)
@@ -114,9 +119,11 @@ def restore_memory(
         raw = _read(tx, src)
         check_shown_bytes(f"claude:{rel}", raw, expect, src)
         if raw is None:
-            raise Refused(f"no archived memory {rel} ({src} does not exist)")
+            raise Refused(msg("no archived memory {rel} ({src} does not exist)", rel=rel, src=src))
         if os.path.lexists(os.path.join(tx.root, rel)):
-            raise Refused(f"{rel} exists again; the archived copy stays in {src}")
+            raise Refused(
+                msg("{rel} exists again; the archived copy stays in {src}", rel=rel, src=src)
+            )
         book = load(tx, LINES, limits, must_exist=False)
         mine, rest = _split_book(book.text if book else "", rel)
         tx.move(src, rel)
@@ -181,19 +188,23 @@ def add_memory(
     `- [title](file) — hook` at the end of MEMORY.md. Both, or neither."""
     file = file if file.endswith(".md") else f"{file}.md"
     if not NAME.fullmatch(file) or file == INDEX:
-        raise Refused(f"memory file {file!r}: use letters, digits, . _ - (e.g. feedback_x.md)")
+        raise Refused(
+            msg("memory file {file!r}: use letters, digits, . _ - (e.g. feedback_x.md)", file=file)
+        )
     if type not in TYPES:
-        raise Refused(f"memory type {type!r}: use one of {', '.join(TYPES)}")
-    desc = one_line(description, "the description")
-    name = one_line(title, "the title", required=False) or file[: -len(".md")]
-    line_hook = one_line(hook, "the hook", required=False) or desc
+        raise Refused(
+            msg("memory type {type!r}: use one of {join}", type=type, join=", ".join(TYPES))
+        )
+    desc = one_line(description, msg("the description"))
+    name = one_line(title, msg("the title"), required=False) or file[: -len(".md")]
+    line_hook = one_line(hook, msg("the hook"), required=False) or desc
     if not isinstance(body, str) or not body.strip():
-        raise Refused("the memory's body is empty")
+        raise Refused(msg("the memory's body is empty"))
     check_root(root)
     limits = thresholds(root)
     with Transaction(root, "add-memory", details={"file": file}, dry_run=dry_run) as tx:
         if _read(tx, file) is not None:
-            raise Refused(f"{file} already exists; edit it (claude:{file}) instead")
+            raise Refused(msg("{file} already exists; edit it (claude:{file}) instead", file=file))
         index = load(tx, INDEX, limits, must_exist=False)
         old = index.text if index else ""
         eol = eol_of_text(old)
@@ -206,9 +217,10 @@ def add_memory(
         tx.write(INDEX, encode(index, new))
         loaded = cut(new)
         if loaded.first_unloaded_line is not None:
-            tx.details["warning"] = (
-                f"MEMORY.md is past Claude's cut: the agent loads up to line "
-                f"{loaded.first_unloaded_line - 1}, so the new line is not loaded"
+            tx.details["warning"] = msg(
+                "MEMORY.md is past Claude's cut: the agent loads up to line "
+                "{value}, so the new line is not loaded",
+                value=loaded.first_unloaded_line - 1,
             )
         return tx.commit()
 
@@ -223,7 +235,7 @@ def claude_target(
     if kind == "claude":
         rel = memory_rel(name)
         if not os.path.isfile(os.path.join(root, rel)):
-            raise Refused(f"no memory claude:{rel} ({rel} does not exist)")
+            raise Refused(msg("no memory claude:{rel} ({rel} does not exist)", rel=rel))
         return rel, lambda tf: (0, len(tf.text)), 0
     target = memory_rel(name)
 
@@ -234,6 +246,6 @@ def claude_target(
             if match and target_of(match.group(2)) == target:
                 return start, start + len(row)
             start += len(row)
-        raise Refused(f"no MEMORY.md line points to {target}")
+        raise Refused(msg("no MEMORY.md line points to {target}", target=target))
 
     return INDEX, line, 0

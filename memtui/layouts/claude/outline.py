@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import ERROR, WARNING, OutlineItem
 from memtui.engine.outline import Rows, tally
+from memtui.i18n import msg
 from memtui.layouts.claude import rules
 from memtui.layouts.claude.rules import ARCHIVE, ARCHIVED, INDEX
 
@@ -31,7 +32,7 @@ def outline(store: Store, data: ClaudeData) -> list[OutlineItem]:
     all_found = tally(f for m in data.memories for f in found.get(m.file, ()))
     items.append(
         OutlineItem(
-            f"memories ({len(data.memories):,})",
+            msg("memories ({n:,})", n=len(data.memories)),
             key="memories",  # not the label: its count changes with an archive
             badges=(*_over(len(data.memories)), *([all_found] if all_found else [])),
             children=lambda: tuple(
@@ -43,7 +44,7 @@ def outline(store: Store, data: ClaudeData) -> list[OutlineItem]:
     if data.archived:
         items.append(
             OutlineItem(
-                f"archived ({len(data.archived):,})",
+                msg("archived ({n:,})", n=len(data.archived)),
                 key="archived",
                 file=ARCHIVE,
                 children=lambda: tuple(_archived(rel) for rel in data.archived),
@@ -60,7 +61,10 @@ def _index(
     cut = data.loaded
     assert cut is not None
     first = cut.first_unloaded_line
-    badge = (f"{cut.line_count:,} lines", ERROR if first else _level(cut))
+    badge = (
+        msg("{line_count:,} lines", line_count=cut.line_count),
+        ERROR if first else _level(cut),
+    )
     seen: set[str] = set()
 
     def rows() -> tuple[OutlineItem, ...]:
@@ -69,7 +73,7 @@ def _index(
             n = line.span.lineno
             badges = []
             if first is not None and n >= first:
-                badges.append(("not loaded", ERROR))
+                badges.append((msg("not loaded"), ERROR))
             if (INDEX, n) in levels:
                 badges.append((levels[(INDEX, n)], levels[(INDEX, n)]))
             eid = f"claude-index:{line.target}" if line.target not in seen else None
@@ -98,7 +102,7 @@ def _level(cut: rules.Cut) -> str:
 
 def _over(count: int) -> tuple[tuple[str, str], ...]:
     return (
-        ((f"{count - rules.RECALL_FILES:,} past recall", WARNING),)
+        ((msg("{value:,} past recall", value=count - rules.RECALL_FILES), WARNING),)
         if count > rules.RECALL_FILES
         else ()
     )
@@ -113,9 +117,9 @@ def _memory(
         (m.type or "no type", INFO if m.type in rules.TYPES else WARNING)
     ]
     if m.modified_at is not None:  # Claude's own stamp (metadata.modified)
-        badges.append((f"modified {m.modified_at.date().isoformat()}", INFO))
+        badges.append((msg("modified {date}", date=m.modified_at.date().isoformat()), INFO))
     if i >= rules.RECALL_FILES:
-        badges.append(("not recalled", WARNING))
+        badges.append((msg("not recalled"), WARNING))
     if findings:
         badges.append(findings)
     label = m.name or m.file

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection
 from memtui.engine.paths import LAYOUT_DIRS, is_inside
+from memtui.i18n import N_, msg
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
@@ -92,8 +93,8 @@ THRESHOLDS: dict[str, int | float] = {
 
 class ClineDetection(Detection):
     name = "cline"
-    looks_for = "memory-bank/ holding projectbrief.md, activeContext.md, progress.md, … (cline)"
-    title = "a Cline Memory Bank"  # what it holds, in words (`memtui demo --help`)
+    looks_for = N_("memory-bank/ holding projectbrief.md, activeContext.md, progress.md, … (cline)")
+    title = msg("a Cline Memory Bank")  # what it holds, in words (`memtui demo --help`)
     full = "memtui.layouts.cline.layout:Cline"
     order = 70
     dotfiles = (BOOK,)  # the archive book at the root: no other root dotfile is shown

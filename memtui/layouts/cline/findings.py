@@ -6,6 +6,7 @@ import datetime as dt
 import os
 from typing import TYPE_CHECKING
 
+from memtui.i18n import Msg, msg
 from memtui.layouts.cline import rules
 from memtui.layouts.cline.parse import at
 
@@ -33,15 +34,8 @@ def check(reader: StoreReader, data: ClineData) -> None:
 
     for name in data.missing:
         rel = at(data.bank, name)
-        there = "is a folder, not a file" if os.path.isdir(os.path.join(reader.root, rel)) else ""
-        add(
-            "bank-core-missing",
-            rel,
-            None,
-            f"{rel} {there or 'is missing'}: it is one of the six core files the Memory Bank "
-            "instructions have the model read at the start of every task "
-            '("initialize memory bank" writes it)',
-        )
+        folder = os.path.isdir(os.path.join(reader.root, rel))
+        add("bank-core-missing", rel, None, _missing(rel, folder))
     _sizes(reader, data, add)
     _stale(reader, data, add)
     for f in data.files:
@@ -51,8 +45,13 @@ def check(reader: StoreReader, data: ClineData) -> None:
                     "bank-heading-duplicate",
                     f.rel,
                     s.span.lineno,
-                    f"{f.rel}: {s.count} sections are headed {s.heading!r}; each is named by "
-                    "its place and fingerprint (`memtui list`), and the model may merge them",
+                    msg(
+                        "{file}: {count} sections are headed {heading!r}; each is named by "
+                        "its place and fingerprint (`memtui list`), and the model may merge them",
+                        file=f.rel,
+                        count=s.count,
+                        heading=s.heading,
+                    ),
                 )
 
 
@@ -67,26 +66,39 @@ def _sizes(reader: StoreReader, data: ClineData, add: Add) -> None:
                 "bank-file-size",
                 f.rel,
                 None,
-                f"{f.rel} is about {rules.tokens(f.tf.size):,} tokens ({f.tf.size:,} bytes), past "
-                f"its share of the bank's budget ({per_file:,}): the model reads it whole at "
-                "the start of every task; move what is done or settled out of it",
+                msg(
+                    "{file} is about {tokens:,} tokens ({bytes:,} bytes), past its share of "
+                    "the bank's budget ({budget:,}): the model reads it whole at the start of "
+                    "every task; move what is done or settled out of it",
+                    file=f.rel,
+                    tokens=rules.tokens(f.tf.size),
+                    bytes=f.tf.size,
+                    budget=per_file,
+                ),
             )
     total, warn = data.tokens, limit(t, "cline_bank_warn_tokens")
     most = max(readable, key=lambda f: f.tf.size if f.tf else 0, default=None)
     if most is None or total <= warn:
         return
     over = total > limit(t, "cline_bank_max_tokens")
-    window = f"the {rules.USABLE_TOKENS:,} tokens Cline lets a task use"
-    said = "more than" if over else f"{total * 100 // rules.USABLE_TOKENS}% of"
-    add(
-        "bank-size",
-        most.rel,
-        None,
-        f"the Memory Bank is about {total:,} tokens, {said} {window}, read at the start of "
-        f"every task before any work{' (the task starts truncated)' if over else ''}; "
-        f"its largest file is {most.rel}",
-        rules.BANK_OVER if over else "",
+    v = {"tokens": total, "window": rules.USABLE_TOKENS, "file": most.rel}
+    said = (
+        msg(
+            "the Memory Bank is about {tokens:,} tokens, more than the {window:,} tokens Cline "
+            "lets a task use, read at the start of every task before any work (the task starts "
+            "truncated); its largest file is {file}",
+            **v,
+        )
+        if over
+        else msg(
+            "the Memory Bank is about {tokens:,} tokens, {percent}% of the {window:,} tokens "
+            "Cline lets a task use, read at the start of every task before any work; its "
+            "largest file is {file}",
+            percent=total * 100 // rules.USABLE_TOKENS,
+            **v,
+        )
     )
+    add("bank-size", most.rel, None, said, rules.BANK_OVER if over else "")
 
 
 def _stale(reader: StoreReader, data: ClineData, add: Add) -> None:
@@ -101,19 +113,18 @@ def _stale(reader: StoreReader, data: ClineData, add: Add) -> None:
     a_date, p_date = _dated(active, reader.today), _dated(progress, reader.today)
     if a_date is not None and p_date is not None:
         gap = (p_date - a_date).days
-        when = f"is dated {a_date.isoformat()}, {PROGRESS} {p_date.isoformat()}"
+        v = {"file": active.rel, "other": PROGRESS, "date": a_date, "other_date": p_date}
+        said = msg(
+            "{file} is dated {date}, {other} {other_date}: it holds the current focus and "
+            "next steps the model starts each task from, and {other} has moved on since; "
+            'update it ("update memory bank")',
+            **{k: str(x) for k, x in v.items()},
+        )
     else:
         gap = (_mtime(reader.root, progress.rel) - _mtime(reader.root, active.rel)) / DAY
-        when = f"was last changed {_span(gap)} before {PROGRESS} (neither carries a date)"
+        said = _undated(active.rel, gap)
     if gap > 0 and gap >= days:
-        add(
-            "bank-stale",
-            active.rel,
-            None,
-            f"{active.rel} {when}: it holds the current focus and next steps the model starts "
-            f'each task from, and {PROGRESS} has moved on since; update it ("update memory '
-            'bank")',
-        )
+        add("bank-stale", active.rel, None, said)
 
 
 def _dated(f: BankFile, today: dt.date) -> dt.date | None:
@@ -128,7 +139,53 @@ def _mtime(root: str, rel: str) -> float:
         return 0.0
 
 
-def _span(days: float) -> str:
+def _missing(rel: str, folder: bool) -> Msg:
+    if folder:
+        return msg(
+            "{file} is a folder, not a file: it is one of the six core files the Memory Bank "
+            "instructions have the model read at the start of every task "
+            '("initialize memory bank" writes it)',
+            file=rel,
+        )
+    return msg(
+        "{file} is missing: it is one of the six core files the Memory Bank instructions "
+        'have the model read at the start of every task ("initialize memory bank" writes it)',
+        file=rel,
+    )
+
+
+def _undated(rel: str, days: float) -> Msg:
+    # one whole sentence a unit and a form (1 day, 2 days), for the translators
+    v = {"file": rel, "other": PROGRESS}
     if days >= 1:
-        return f"{int(days):,} day{'s' if int(days) != 1 else ''}"
-    return f"{int(days * 24):,} hour{'s' if int(days * 24) != 1 else ''}"
+        if int(days) == 1:
+            return msg(
+                "{file} was last changed {n:,} day before {other} (neither carries a date): "
+                "it holds the current focus and next steps the model starts each task from, "
+                'and {other} has moved on since; update it ("update memory bank")',
+                n=int(days),
+                **v,
+            )
+        return msg(
+            "{file} was last changed {n:,} days before {other} (neither carries a date): "
+            "it holds the current focus and next steps the model starts each task from, "
+            'and {other} has moved on since; update it ("update memory bank")',
+            n=int(days),
+            **v,
+        )
+    hours = int(days * 24)
+    if hours == 1:
+        return msg(
+            "{file} was last changed {n:,} hour before {other} (neither carries a date): "
+            "it holds the current focus and next steps the model starts each task from, "
+            'and {other} has moved on since; update it ("update memory bank")',
+            n=hours,
+            **v,
+        )
+    return msg(
+        "{file} was last changed {n:,} hours before {other} (neither carries a date): "
+        "it holds the current focus and next steps the model starts each task from, "
+        'and {other} has moved on since; update it ("update memory bank")',
+        n=hours,
+        **v,
+    )

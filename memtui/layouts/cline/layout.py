@@ -17,6 +17,8 @@ from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import OpsModule, late, not_read
 from memtui.engine.model import ContextFile, Entry, OutlineItem
 from memtui.engine.textfile import TextFile
+from memtui.engine.words import commas
+from memtui.i18n import msg
 from memtui.layouts.cline import rules
 from memtui.layouts.cline.detect import BANK, BOOK, CORE, RULES_BANK, ClineDetection, in_bank
 from memtui.layouts.cline.parse import KIND, file_part, section_id
@@ -31,8 +33,8 @@ class Cline(ClineDetection, OpsModule, Layout):
     ops = "memtui.layouts.cline.ops"
     kinds = (KIND,)
     codes = rules.CODES
-    archived_to = f"out of the bank, to {BOOK}, with its place"
-    restored_from = f"from {BOOK} to its place in its file"
+    archived_to = msg("out of the bank, to {BOOK}, with its place", BOOK=BOOK)
+    restored_from = msg("from {BOOK} to its place in its file", BOOK=BOOK)
 
     def parse(self, reader: StoreReader, top: Listing) -> ClineData:
         from memtui.layouts.cline.findings import check
@@ -72,11 +74,17 @@ class Cline(ClineDetection, OpsModule, Layout):
     def summary(self, data: Any) -> list[str]:
         """Its line of the one-screen summary: the bank's files, what they cost the model
         at every task start, the core files missing, the sections archived."""
-        files = f"{len(data.files):,} bank file{'s' if len(data.files) != 1 else ''}"
-        said = [f"{files} (~{data.tokens:,} tokens at every task start)"]
-        said += [f"{len(data.missing):,} core missing"] if data.missing else []
-        said += [f"{len(data.archived):,} archived"] if data.archived else []
-        return [", ".join(said)]
+        n, tokens = len(data.files), data.tokens
+        said = [
+            msg("{n:,} bank file (~{tokens:,} tokens at every task start)", n=n, tokens=tokens)
+            if n == 1
+            else msg(
+                "{n:,} bank files (~{tokens:,} tokens at every task start)", n=n, tokens=tokens
+            )
+        ]
+        said += [msg("{n:,} core missing", n=len(data.missing))] if data.missing else []
+        said += [msg("{n:,} archived", n=len(data.archived))] if data.archived else []
+        return [commas(said)]
 
     def outline(self, store: Store, data: Any) -> list[OutlineItem]:
         from memtui.layouts.cline.outline import outline

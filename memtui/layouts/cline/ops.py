@@ -19,6 +19,7 @@ from memtui.engine.ops.headed import Sections, one_section
 from memtui.engine.ops.lines import check_root, load
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Receipt, Transaction
+from memtui.i18n import msg
 from memtui.layouts.cline.detect import BOOK, bank_of, in_bank
 from memtui.layouts.cline.parse import KIND, at, file_part, record_of
 
@@ -30,23 +31,31 @@ def _split(name: str) -> tuple[str, str | None]:
     heading = name[len(file) + 1 :].strip() if len(file) < len(name) else None
     norm = os.path.normpath(file.replace("\\", "/")) if file else ""
     if norm != file or "\x00" in file or in_bank("", file) is None or file.startswith("/"):
-        raise Refused(f"{KIND}:{name} is not a Memory Bank file (a .md path in the bank)")
+        raise Refused(
+            msg(
+                "{KIND}:{name} is not a Memory Bank file (a .md path in the bank)",
+                KIND=KIND,
+                name=name,
+            )
+        )
     if heading == "":
-        raise Refused(f"{KIND}:{name}: no section heading after #")
+        raise Refused(msg("{KIND}:{name}: no section heading after #", KIND=KIND, name=name))
     return file, heading
 
 
 def _bank_file(root: str, file: str) -> str:
     bank = bank_of(root)
     if bank is None:
-        raise Refused(f"{root} holds no Cline Memory Bank (memory-bank/ with its core files)")
+        raise Refused(
+            msg("{root} holds no Cline Memory Bank (memory-bank/ with its core files)", root=root)
+        )
     return at(bank, file)
 
 
 # --- finding the entry the user saw ---------------------------------------------
 
 
-SECTIONS = Sections("section", "the agent", "the agent wrote to it")
+SECTIONS = Sections(msg("section"), msg("the agent"), msg("the agent wrote to it"))
 
 
 def locate_entry(tf: TextFile, entry_id: str, heading: str | None, fp: str | None) -> Span:
@@ -111,8 +120,12 @@ def _one_section(entry_id: str, new: str) -> None:
     """The new text is one `## ` section from its first line to its end."""
     if not one_section(new, 2):
         raise Refused(
-            f"{entry_id}: the text must be one section, beginning with its `## ` heading line "
-            "and holding no other `#` or `##` heading; nothing was written"
+            msg(
+                "{entry_id}: the text must be one section, beginning with its "
+                "`## ` heading line and holding no other `#` or `##` heading; "
+                "nothing was written",
+                entry_id=entry_id,
+            )
         )
 
 
@@ -126,8 +139,14 @@ def archive(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
     file, heading = _split(name)
     if heading is None:
         raise Refused(
-            f"{entry_id}: a bank file is not archived whole (the model is told to read every "
-            f"file of the bank); archive one of its sections ({KIND}:{file}#<heading>)"
+            msg(
+                "{entry_id}: a bank file is not archived whole (the model is "
+                "told to read every file of the bank); archive one of its "
+                "sections ({KIND}:{file}#<heading>)",
+                entry_id=entry_id,
+                KIND=KIND,
+                file=file,
+            )
         )
     check_root(root)
     limits = thresholds(root)
@@ -149,13 +168,15 @@ def restore(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
     entry_id = f"{KIND}:{name}"
     file, heading = _split(name)
     if heading is None:
-        raise Refused(f"{entry_id}: only a section is archived, and restored")
+        raise Refused(
+            msg("{entry_id}: only a section is archived, and restored", entry_id=entry_id)
+        )
     check_root(root)
     limits = thresholds(root)
     with Transaction(root, "restore", details={"entry": entry_id}, dry_run=dry_run) as tx:
         book.restore_section(
             tx, BOOK, limits, record_of, lambda: _bank_file(tx.root, file),
             entry_id=entry_id, prefix=f"{KIND}:{file}", heading=heading, level=2,
-            picked=picked, shown=shown, what="section",
+            picked=picked, shown=shown, what=msg("section"),
         )  # fmt: skip
         return tx.commit()

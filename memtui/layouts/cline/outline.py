@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import WARNING, OutlineItem
 from memtui.engine.outline import Rows, book_rows
+from memtui.i18n import msg
 from memtui.layouts.cline import rules
 from memtui.layouts.cline.detect import BOOK
 from memtui.layouts.cline.findings import limit
@@ -17,7 +18,9 @@ if TYPE_CHECKING:
     from memtui.engine.store import Store
     from memtui.layouts.cline.parse import Archived, BankFile, ClineData
 
-WHOLE = "a bank file is not archived whole: the model is told to read them all (x on a section)"
+WHOLE = msg(
+    "a bank file is not archived whole: the model is told to read them all (x on a section)"
+)
 
 
 def outline(store: Store, data: ClineData) -> list[OutlineItem]:
@@ -25,7 +28,11 @@ def outline(store: Store, data: ClineData) -> list[OutlineItem]:
     share = limit(store.config.thresholds, "cline_file_tokens")
     items = [_file(rows, f, share) for f in data.files]
     items += [
-        OutlineItem(f"{name} (missing)", file=at(data.bank, name), badges=(("missing", WARNING),))
+        OutlineItem(
+            msg("{name} (missing)", name=name),
+            file=at(data.bank, name),
+            badges=((msg("missing"), WARNING),),
+        )
         for name in data.missing
     ]
     items += book_rows(BOOK, data.archived, _id, _label)
@@ -36,7 +43,7 @@ def _file(rows: Rows, f: BankFile, share: int | float) -> OutlineItem:
     badges = list(filter(None, rows.file_badges(f.rel)))
     if f.tf is not None:
         cost = rules.tokens(f.tf.size)
-        badges.insert(0, (f"~{cost:,} tokens", WARNING if cost > share else "muted"))
+        badges.insert(0, (msg("~{cost:,} tokens", cost=cost), WARNING if cost > share else "muted"))
     kids = tuple(
         OutlineItem(s.heading, file=f.rel, line=s.span.lineno, entry_id=section_id(f, s),
                     verbs=("edit", "archive"))

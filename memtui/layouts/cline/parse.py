@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 from memtui.engine import archive_records as records
 from memtui.engine.markdown import Headed, numbered, sections
-from memtui.engine.rawfile import not_regular
+from memtui.engine.rawfile import never_shown, not_regular
+from memtui.i18n import msg
 from memtui.layouts.cline import rules
 from memtui.layouts.cline.detect import BANK, BOOK, CORE, bank_of, in_bank, is_folder
 
@@ -104,9 +105,7 @@ def _folders_named_md(reader: StoreReader, bank: str, missing: tuple[str, ...]) 
             if rel in reader.unreadable or (parent == bank and name in missing):
                 continue
             reader.unreadable[rel] = why = not_regular(stat.S_IFDIR)
-            reader.findings.add(
-                "unreadable", rel, None, f"{rel} is {why}; never shown as text, never written"
-            )
+            reader.findings.add("unreadable", rel, None, never_shown(rel, why))
 
 
 def _walk(root: str, top: str) -> Iterator[tuple[str, list[str]]]:
@@ -130,7 +129,7 @@ def _sections(reader: StoreReader, tf: TextFile) -> tuple[BankSection, ...]:
 
 
 def _archived(reader: StoreReader) -> tuple[Archived, ...]:
-    return tuple(records.archived_sections(reader, BOOK, "an archived section memtui wrote"))
+    return tuple(records.archived_sections(reader, BOOK, msg("an archived section memtui wrote")))
 
 
 record_of = records.section_record  # an archive record, or None (not JSON, wrong shape)

@@ -12,16 +12,17 @@ import datetime as dt
 import re
 
 from memtui.engine.model import ERROR, INFO, WARNING
+from memtui.i18n import N_
 from memtui.layouts.cline.detect import CORE, THRESHOLDS, USABLE_TOKENS  # noqa: F401 - re-exported
 
 BYTES_PER_TOKEN = 4  # the usual estimate for English text (a CJK character is ~1 token)
 
 CODES: dict[str, tuple[str, str]] = {
-    "bank-core-missing": (WARNING, "one of the six core Memory Bank files is missing"),
-    "bank-size": (WARNING, "the bank, read whole at every task start, against a token budget"),
-    "bank-file-size": (WARNING, "a Memory Bank file past its share of the token budget"),
-    "bank-stale": (WARNING, "activeContext.md is older than progress.md"),
-    "bank-heading-duplicate": (INFO, "two `## ` sections of one file share a heading"),
+    "bank-core-missing": (WARNING, N_("one of the six core Memory Bank files is missing")),
+    "bank-size": (WARNING, N_("the bank, read whole at every task start, against a token budget")),
+    "bank-file-size": (WARNING, N_("a Memory Bank file past its share of the token budget")),
+    "bank-stale": (WARNING, N_("activeContext.md is older than progress.md")),
+    "bank-heading-duplicate": (INFO, N_("two `## ` sections of one file share a heading")),
 }
 BANK_OVER = ERROR  # bank-size past cline_bank_max_tokens
 

@@ -20,6 +20,7 @@ import os
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection, there
+from memtui.i18n import N_, msg
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -69,8 +70,8 @@ THRESHOLDS: dict[str, int | float] = {"codex_summary_tokens": 2_500}
 
 class CodexDetection(Detection):
     name = "codex"
-    looks_for = "memory_summary.md, raw_memories.md or rollout_summaries/ (codex)"
-    title = "a Codex memories folder"
+    looks_for = N_("memory_summary.md, raw_memories.md or rollout_summaries/ (codex)")
+    title = msg("a Codex memories folder")
     full = "memtui.layouts.codex.layout:Codex"
     order = 85
     dotfiles = (BOOK,)

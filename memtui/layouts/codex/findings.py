@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
+from memtui.i18n import msg
 from memtui.layouts.codex import rules
 from memtui.layouts.codex.detect import HANDBOOK, ROLLOUTS, SUMMARY
 from memtui.layouts.codex.prompt import BYTES_PER_TOKEN, approx_tokens, inject
@@ -41,9 +42,14 @@ def check(reader: StoreReader, data: CodexData) -> None:
             "rollout-missing",
             HANDBOOK,
             line,
-            f"{HANDBOOK} line {line} names {ROLLOUTS}/{name}, which is not there: Codex "
-            "prunes the rollout summaries a consolidation no longer selects, and the model, "
-            "sent there by this line, finds nothing",
+            msg(
+                "{file} line {line} names {target}, which is not there: Codex prunes the "
+                "rollout summaries a consolidation no longer selects, and the model, sent "
+                "there by this line, finds nothing",
+                file=HANDBOOK,
+                line=line,
+                target=ROLLOUTS + "/" + name,
+            ),
         )
 
 
@@ -57,8 +63,17 @@ def _summary(reader: StoreReader, text: str, bom: bool, add: Add) -> None:
             "summary-truncated",
             SUMMARY,
             first,
-            f"{SUMMARY} is about {approx_tokens(got.bytes):,} tokens ({got.bytes:,} bytes "
-            f"trimmed), past the {tokens:,} Codex injects at session start: it keeps the "
-            f"first and last {tokens * BYTES_PER_TOKEN // 2:,} bytes and leaves out the "
-            f"middle, from line {first} to line {again}; the model never sees that part",
+            msg(
+                "{file} is about {tokens:,} tokens ({bytes:,} bytes trimmed), past the "
+                "{budget:,} Codex injects at session start: it keeps the first and last "
+                "{kept:,} bytes and leaves out the middle, from line {first} to line {again}; "
+                "the model never sees that part",
+                file=SUMMARY,
+                tokens=approx_tokens(got.bytes),
+                bytes=got.bytes,
+                budget=tokens,
+                kept=tokens * BYTES_PER_TOKEN // 2,
+                first=first,
+                again=again,
+            ),
         )

@@ -23,6 +23,8 @@ from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import OpsModule, late, not_read
 from memtui.engine.model import ContextFile, Entry, OutlineItem
 from memtui.engine.textfile import TextFile
+from memtui.engine.words import clauses, commas
+from memtui.i18n import msg
 from memtui.layouts.codex import rules
 from memtui.layouts.codex.detect import BOOK, ROLLOUTS, SUMMARY, CodexDetection, knows
 from memtui.layouts.codex.parse import KIND, block_id, file_part
@@ -37,8 +39,8 @@ class Codex(CodexDetection, OpsModule, Layout):
     ops = "memtui.layouts.codex.ops"
     kinds = (KIND,)
     codes = rules.CODES
-    archived_to = f"out of MEMORY.md, to {BOOK}, with its place"
-    restored_from = f"from {BOOK} to its place in MEMORY.md"
+    archived_to = msg("out of MEMORY.md, to {BOOK}, with its place", BOOK=BOOK)
+    restored_from = msg("from {BOOK} to its place in MEMORY.md", BOOK=BOOK)
 
     def parse(self, reader: StoreReader, top: Listing) -> CodexData:
         from memtui.layouts.codex.findings import check
@@ -74,9 +76,10 @@ class Codex(CodexDetection, OpsModule, Layout):
     def summary(self, data: Any) -> list[str]:
         """Its line of the one-screen summary."""
         rollouts = sum(f.rel.startswith(f"{ROLLOUTS}/") for f in data.files)
-        said = [f"{len(data.files):,} files", f"{rollouts:,} rollout summaries"]
-        said += [f"{len(data.archived):,} archived"] if data.archived else []
-        return [", ".join(said) + "; only memory_summary.md is injected at session start"]
+        said = [msg("{n:,} files", n=len(data.files)), msg("{n:,} rollout summaries", n=rollouts)]
+        said += [msg("{n:,} archived", n=len(data.archived))] if data.archived else []
+        only = msg("only memory_summary.md is injected at session start")
+        return [clauses([commas(said), only])]
 
     def details(self, store: Store, data: Any, entry: Entry) -> dict[str, Any]:
         """Who writes the entry's file, and whether memtui may change it."""

@@ -24,6 +24,7 @@ from memtui.engine.ops.headed import Sections, one_section
 from memtui.engine.ops.lines import check_root, load
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Receipt, Transaction
+from memtui.i18n import msg
 from memtui.layouts.codex import rules
 from memtui.layouts.codex.detect import BOOK, HANDBOOK, SUMMARY, knows
 from memtui.layouts.codex.parse import KIND, LEVELS, file_part, record_of
@@ -36,21 +37,37 @@ def _split(name: str) -> tuple[str, str | None]:
     heading = name[len(rel) + 1 :].strip() if len(rel) < len(name) else None
     norm = os.path.normpath(rel.replace("\\", "/")) if rel else ""
     if norm != rel or "\x00" in rel or rel.startswith("/") or not knows(rel) or rel == BOOK:
-        raise Refused(f"{KIND}:{name} is not a file of the Codex memories folder")
+        raise Refused(
+            msg("{KIND}:{name} is not a file of the Codex memories folder", KIND=KIND, name=name)
+        )
     why = rules.rebuilt(rel)
     if why is not None:
-        raise Refused(f"{KIND}:{name}: {why}, so a change to it would be lost; nothing was changed")
+        raise Refused(
+            msg(
+                "{KIND}:{name}: {why}, so a change to it would be lost; nothing was changed",
+                KIND=KIND,
+                name=name,
+                why=why,
+            )
+        )
     if heading == "":
-        raise Refused(f"{KIND}:{name}: no heading after #")
+        raise Refused(msg("{KIND}:{name}: no heading after #", KIND=KIND, name=name))
     if heading is not None and not LEVELS.get(rel):
-        raise Refused(f"{KIND}:{name}: {rel} is one entry, not split into blocks")
+        raise Refused(
+            msg(
+                "{KIND}:{name}: {rel} is one entry, not split into blocks",
+                KIND=KIND,
+                name=name,
+                rel=rel,
+            )
+        )
     return rel, heading
 
 
 # --- finding the entry the user saw ---------------------------------------------
 
 
-SECTIONS = Sections("block", "Codex", "Codex wrote to it?")
+SECTIONS = Sections(msg("block"), "Codex", msg("Codex wrote to it?"))
 
 
 def locate_entry(tf: TextFile, entry_id: str, heading: str | None, fp: str | None) -> Span:
@@ -108,8 +125,14 @@ def _one_block(entry_id: str, new: str, level: int) -> None:
     if not one_section(new, level):
         mark = "#" * level
         raise Refused(
-            f"{entry_id}: the text must be one block, beginning with its `{mark} ` heading "
-            f"line and holding no other heading of {level} `#` or fewer; nothing was written"
+            msg(
+                "{entry_id}: the text must be one block, beginning with its "
+                "`{mark} ` heading line and holding no other heading of "
+                "{level} `#` or fewer; nothing was written",
+                entry_id=entry_id,
+                mark=mark,
+                level=level,
+            )
         )
 
 
@@ -117,9 +140,15 @@ def _versioned(entry_id: str, after: str) -> None:
     """memory_summary.md must keep `v1` as its first line (consolidation.md)."""
     if after.split("\n", 1)[0].rstrip("\r") != rules.VERSION_LINE:
         raise Refused(
-            f"{entry_id}: {SUMMARY} would not start with the line `{rules.VERSION_LINE}`, and "
-            "Codex's next memory consolidation would then discard it and write the whole "
-            "summary again (consolidation.md), losing this edit; nothing was written"
+            msg(
+                "{entry_id}: {SUMMARY} would not start with the line "
+                "`{VERSION_LINE}`, and Codex's next memory consolidation would "
+                "then discard it and write the whole summary again "
+                "(consolidation.md), losing this edit; nothing was written",
+                entry_id=entry_id,
+                SUMMARY=SUMMARY,
+                VERSION_LINE=rules.VERSION_LINE,
+            )
         )
 
 
@@ -130,8 +159,15 @@ def _handbook_block(name: str, verb: str) -> tuple[str, str]:
     rel, heading = _split(name)
     if rel != HANDBOOK or heading is None:
         raise Refused(
-            f"{KIND}:{name}: only a block of {HANDBOOK} is {verb} ({KIND}:{HANDBOOK}#<Task "
-            f"Group: …>): the summary is what Codex injects, the other files are read whole"
+            msg(
+                "{KIND}:{name}: only a block of {HANDBOOK} is {verb} "
+                "({KIND}:{HANDBOOK}#<Task Group: …>): the summary is what "
+                "Codex injects, the other files are read whole",
+                KIND=KIND,
+                name=name,
+                HANDBOOK=HANDBOOK,
+                verb=verb,
+            )
         )
     return rel, heading
 
@@ -167,7 +203,7 @@ def restore(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
         book.restore_section(
             tx, BOOK, limits, record_of, lambda: rel,
             entry_id=entry_id, prefix=f"{KIND}:{rel}", heading=heading, level=1,
-            picked=picked, shown=shown, what="block",
+            picked=picked, shown=shown, what=msg("block"),
         )  # fmt: skip
         return tx.commit()
 

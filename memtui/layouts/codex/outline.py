@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import ERROR, OutlineItem
 from memtui.engine.outline import Rows, book_rows
+from memtui.i18n import msg
 from memtui.layouts.codex import rules
 from memtui.layouts.codex.detect import BOOK, HANDBOOK, ROLLOUTS, SUMMARY
 from memtui.layouts.codex.findings import budget
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from memtui.engine.store import Store
     from memtui.layouts.codex.parse import Archived, CodexData, CodexFile
 
-ONLY_HANDBOOK = "only a MEMORY.md block is archived (x on a # Task Group block)"
+ONLY_HANDBOOK = msg("only a MEMORY.md block is archived (x on a # Task Group block)")
 
 
 def outline(store: Store, data: CodexData) -> list[OutlineItem]:
@@ -34,7 +35,7 @@ def outline(store: Store, data: CodexData) -> list[OutlineItem]:
                 key=ROLLOUTS,
                 folder=ROLLOUTS,
                 holds=tuple(f.rel for f in rollouts),
-                badges=(("rebuilt by Codex", "muted"),),
+                badges=((msg("rebuilt by Codex"), "muted"),),
                 children=lambda: tuple(_file(rows, f, limit, short=True) for f in rollouts),
             )
         )
@@ -46,7 +47,7 @@ def _file(rows: Rows, f: CodexFile, limit: int, short: bool = False) -> OutlineI
     badges = list(filter(None, rows.file_badges(f.rel)))
     rebuilt = rules.rebuilt(f.rel)
     if rebuilt is not None:
-        badges.insert(0, ("rebuilt by Codex", "muted"))
+        badges.insert(0, (msg("rebuilt by Codex"), "muted"))
     elif f.rel == SUMMARY and f.tf is not None:
         over = f.tf.size > limit
         badges.insert(0, ("injected, cut" if over else "injected", ERROR if over else "muted"))

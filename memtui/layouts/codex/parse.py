@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 
 from memtui.engine import archive_records as records
 from memtui.engine.markdown import Headed, numbered, sections
-from memtui.engine.rawfile import not_regular
+from memtui.engine.rawfile import never_shown, not_regular
+from memtui.i18n import msg
 from memtui.layouts.codex.detect import (
     BOOK,
     DIFF,
@@ -133,7 +134,7 @@ def _folders_named_md(reader: StoreReader) -> None:
                         "unreadable",
                         rel,
                         None,
-                        f"{rel} is {why}; never shown as text, never written",
+                        never_shown(rel, why),
                     )
 
 
@@ -150,7 +151,7 @@ def _rollout_refs(tf: TextFile) -> tuple[tuple[int, str], ...]:
 
 
 def _archived(reader: StoreReader) -> tuple[Archived, ...]:
-    return tuple(records.archived_sections(reader, BOOK, "a block memtui archived"))
+    return tuple(records.archived_sections(reader, BOOK, msg("a block memtui archived")))
 
 
 record_of = records.section_record  # an archive record, or None (not JSON, wrong shape)

@@ -22,14 +22,15 @@ from. Sources, openai/codex (rust-v0.160.0 and main):
 from __future__ import annotations
 
 from memtui.engine.model import ERROR, WARNING
+from memtui.i18n import N_, msg
 from memtui.layouts.codex.detect import DIFF, EXTENSIONS, HANDBOOK, RAW, ROLLOUTS, SKILLS, SUMMARY
 
 CODES: dict[str, tuple[str, str]] = {
     "summary-truncated": (
         ERROR,
-        "memory_summary.md past the tokens Codex injects: its middle never reaches the model",
+        N_("memory_summary.md past the tokens Codex injects: its middle never reaches the model"),
     ),
-    "rollout-missing": (WARNING, "MEMORY.md names a rollout summary that is not there"),
+    "rollout-missing": (WARNING, N_("MEMORY.md names a rollout summary that is not there")),
 }
 VERSION_LINE = "v1"
 AD_HOC = "ad_hoc"  # the extension whose notes the model writes when asked to remember
@@ -42,28 +43,34 @@ def rebuilt(rel: str) -> str | None:
     """Why Codex overwrites `rel` from its own state, so that a change to it is lost
     (None: Codex keeps a change made to it)."""
     if rel == RAW:
-        return (
-            f"Codex rebuilds {RAW} from its state DB (the stage-1 outputs) at the start of "
-            f"every memory consolidation ({STORAGE}, rebuild_raw_memories_file_from_memories)"
+        return msg(
+            "Codex rebuilds {file} from its state DB (the stage-1 outputs) at the start of "
+            "every memory consolidation ({source}, rebuild_raw_memories_file_from_memories)",
+            file=RAW,
+            source=STORAGE,
         )
     if rel.startswith(f"{ROLLOUTS}/"):
-        return (
-            f"Codex rewrites every file of {ROLLOUTS}/ from its state DB at the start of "
-            f"every memory consolidation and deletes those no longer selected ({STORAGE}, "
-            "sync_rollout_summaries_from_memories)"
+        return msg(
+            "Codex rewrites every file of {folder}/ from its state DB at the start of "
+            "every memory consolidation and deletes those no longer selected ({source}, "
+            "sync_rollout_summaries_from_memories)",
+            folder=ROLLOUTS,
+            source=STORAGE,
         )
     parts = rel.split("/")
     if parts[0] == EXTENSIONS and len(parts) >= 3 and _synced(parts[1], parts[2:]):
-        return (
-            f"Codex syncs a memory extension's resources/, manifest.json and instructions.md "
+        return msg(
+            "Codex syncs a memory extension's resources/, manifest.json and instructions.md "
             "from the extension's own source at the start of a consolidation, and prunes "
-            f"resources past {RETENTION_DAYS} days "
-            "(codex-rs/memories/write/src/extensions/persistent.rs, prune.rs)"
+            "resources past {days} days "
+            "(codex-rs/memories/write/src/extensions/persistent.rs, prune.rs)",
+            days=RETENTION_DAYS,
         )
     if rel == DIFF:
-        return (
-            f"Codex writes {DIFF} before each memory consolidation and removes it after "
-            "(codex-rs/memories/write/src/workspace.rs)"
+        return msg(
+            "Codex writes {file} before each memory consolidation and removes it after "
+            "(codex-rs/memories/write/src/workspace.rs)",
+            file=DIFF,
         )
     return None
 

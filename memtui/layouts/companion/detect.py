@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection, there
+from memtui.i18n import N_, msg
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
@@ -22,8 +23,8 @@ BARE_EVENT = re.compile(r"[EL]\d+(?:#\d+)?(?:@[0-9a-fA-F]{12})?", re.IGNORECASE)
 
 class CompanionDetection(Detection):
     name = "companion"
-    looks_for = "memory/events.md, memory/persona.md or memory/mood_state.md (companion)"
-    title = "events, mood and profile"
+    looks_for = N_("memory/events.md, memory/persona.md or memory/mood_state.md (companion)")
+    title = msg("events, mood and profile")
     full = "memtui.layouts.companion.layout:Companion"
     commands_at = "memtui.layouts.companion.commands:COMMANDS"
     order = 20

@@ -14,6 +14,7 @@ from memtui.engine.ops.replace import EditedText, Target, replace_entry, section
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.files import read_or_none
 from memtui.engine.write.transaction import Receipt
+from memtui.i18n import msg
 from memtui.layouts.companion.ids import pick_event
 from memtui.layouts.companion.ops import parse_event_ref
 from memtui.layouts.companion.parse import EVENT_ID, EVENTS, HEADS, PROFILE, _events, small_int
@@ -52,8 +53,12 @@ def _check_event_edit(entry_id: str, old: str, new: str, after: str) -> None:
     heads = _events(TextFile("", new, False, 0))
     if len(heads) != 1:
         raise Refused(
-            f"{entry_id}: the text holds {len(heads)} `### ` event headings; an edit keeps one "
-            "event (add events with `memtui add event`)"
+            msg(
+                "{entry_id}: the text holds {count} `### ` event headings; an "
+                "edit keeps one event (add events with `memtui add event`)",
+                entry_id=entry_id,
+                count=len(heads),
+            )
         )
     number = heads[0].number
     was = next(iter(_events(TextFile("", old, False, 0))), None)
@@ -61,8 +66,14 @@ def _check_event_edit(entry_id: str, old: str, new: str, after: str) -> None:
         return
     if sum(1 for n in _event_numbers(after) if n == number) > 1:
         raise Refused(
-            f"{entry_id}: E{number:03d} is already another event's number (in {EVENTS} or "
-            "its archive); renumbering onto it would make two events with one id"
+            msg(
+                "{entry_id}: E{number:03d} is already another event's number "
+                "(in {EVENTS} or its archive); renumbering onto it would make "
+                "two events with one id",
+                entry_id=entry_id,
+                number=number,
+                EVENTS=EVENTS,
+            )
         )
 
 

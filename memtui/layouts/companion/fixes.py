@@ -21,6 +21,7 @@ from memtui.engine.ops.lines import (
     line_ranges,
 )
 from memtui.engine.textfile import TextFile
+from memtui.i18n import msg
 from memtui.layouts.companion.ops import ARCHIVE_PROFILE
 from memtui.layouts.companion.parse import CORE_WORDS, MOOD, PROFILE
 
@@ -42,7 +43,14 @@ def trim_mood(root: str, store: Any, finding: Finding, _choose: tuple[str, ...])
         mood = read_checked(batch, store, MOOD)
         starts = snapshot_starts(mood.text)
         if len(starts) <= keep:
-            raise Refused(f"{MOOD} has {len(starts):,} snapshots, not more than {keep:,}")
+            raise Refused(
+                msg(
+                    "{MOOD} has {count:,} snapshots, not more than {keep:,}",
+                    MOOD=MOOD,
+                    count=len(starts),
+                    keep=keep,
+                )
+            )
         start = starts[keep]
         # the oldest run to the end of the file, or to the next heading after them
         stop = next(
@@ -55,12 +63,17 @@ def trim_mood(root: str, store: Any, finding: Finding, _choose: tuple[str, ...])
         eol = eol_of_text(old, eol_of_text(mood.text))
         batch.write(MOOD, mood.encode(cut(mood.text, start, stop, separators=True)))
         batch.write(ARCHIVE_MOOD, encode(archive, append_block(old, moved, eol)))
-        return (
-            f"archive the {len(starts) - keep:,} oldest mood snapshot(s) to {ARCHIVE_MOOD}, "
-            f"keeping the newest {keep:,}"
+        return msg(
+            "archive the {value:,} oldest mood snapshot(s) to "
+            "{ARCHIVE_MOOD}, keeping the newest {keep:,}",
+            value=len(starts) - keep,
+            ARCHIVE_MOOD=ARCHIVE_MOOD,
+            keep=keep,
         )
 
-    title = f"trim {MOOD} to its newest {keep:,} snapshots (the rest archived)"
+    title = msg(
+        "trim {MOOD} to its newest {keep:,} snapshots (the rest archived)", MOOD=MOOD, keep=keep
+    )
     details = {"keep": keep, "to": ARCHIVE_MOOD}
     return Fix(finding, title, root, "fix-mood-snapshots", step, details)
 
@@ -77,30 +90,52 @@ def is_core(words: str) -> bool:
 def _category(tf: TextFile, line: int | None) -> Section:
     found = next((s for s in sections(tf, 2) if s.span.lineno == line), None)
     if found is None:
-        raise Refused(f"{PROFILE}:{line} is not a category heading any more; check again")
+        raise Refused(
+            msg(
+                "{PROFILE}:{line} is not a category heading any more; check again",
+                PROFILE=PROFILE,
+                line=line,
+            )
+        )
     return found
 
 
 def archive_items(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -> Fix:
     tf = store.texts.get(PROFILE)
     if tf is None:
-        raise Refused(f"{PROFILE} cannot be read")
+        raise Refused(msg("{PROFILE} cannot be read", PROFILE=PROFILE))
     category = _category(tf, finding.line)
     name = category.name.strip()
     if is_core(name):
         raise Refused(
-            f"{name!r} is a protected core category: nothing is offered for archiving; "
-            f"archive an item explicitly with `memtui archive profile:{name} --item TEXT`"
+            msg(
+                "{name!r} is a protected core category: nothing is offered for "
+                "archiving; archive an item explicitly with `memtui archive "
+                "profile:{name} --item TEXT`",
+                name=name,
+            )
         )
     offered = tuple(item for item in category.items if not is_core(item))
     wanted = [item_text(c) if c[:1] in "-*•" else c.strip() for c in choose]
     for item in wanted:
         if item not in offered:
-            raise Refused(f"{item!r} is not an item offered under {name!r}; nothing was changed")
+            raise Refused(
+                msg(
+                    "{item!r} is not an item offered under {name!r}; nothing was changed",
+                    item=item,
+                    name=name,
+                )
+            )
 
     def step(batch: Batch) -> str:
         if not wanted:
-            raise Refused(f"choose which of the {len(offered):,} items under {name!r} to archive")
+            raise Refused(
+                msg(
+                    "choose which of the {count:,} items under {name!r} to archive",
+                    count=len(offered),
+                    name=name,
+                )
+            )
         profile = read_checked(batch, store, PROFILE)
         section = _category(profile, finding.line)
         rows = line_ranges(profile.text, section.span.char_start, section.span.char_stop)
@@ -123,7 +158,12 @@ def archive_items(root: str, store: Any, finding: Finding, choose: tuple[str, ..
             new = insert_after_content(old, home.span.char_start, home.span.char_stop, lines, eol)
         batch.write(PROFILE, profile.encode(text))
         batch.write(ARCHIVE_PROFILE, encode(archive, new))
-        return f"archive {len(hits):,} item(s) of {name!r} to {ARCHIVE_PROFILE}"
+        return msg(
+            "archive {count:,} item(s) of {name!r} to {ARCHIVE_PROFILE}",
+            count=len(hits),
+            name=name,
+            ARCHIVE_PROFILE=ARCHIVE_PROFILE,
+        )
 
     return Fix(
         finding,

@@ -17,6 +17,7 @@ from memtui.engine.identity import checked, fingerprint
 from memtui.engine.model import Event
 from memtui.engine.ops.common import Refused
 from memtui.engine.write.transaction import Conflict
+from memtui.i18n import msg
 from memtui.layouts.companion.parse import MAX_DIGITS
 
 _EVENT = re.compile(r"(?:event:)?([EL])(\d+)(?:#(\d+))?(?:@([0-9a-fA-F]{12}))?", re.IGNORECASE)
@@ -47,17 +48,26 @@ def event_ref(ref: str, expect: str | None = None) -> EventRef | None:
     letter, digits, nth_text, inline = match.groups()
     longest = max(len(digits), len(nth_text or ""))
     if longest > MAX_DIGITS:  # int() refuses 4,300+ digits
-        raise Refused(f"an event id with a {longest:,}-digit number names no event")
+        raise Refused(
+            msg("an event id with a {longest:,}-digit number names no event", longest=longest)
+        )
     want = checked(expect)
     if inline is not None and want is not None and inline.lower() != want:
-        raise Refused(f"{ref!r} carries fingerprint {inline.lower()}, but {want} was expected")
+        raise Refused(
+            msg(
+                "{ref!r} carries fingerprint {lower}, but {want} was expected",
+                ref=ref,
+                lower=inline.lower(),
+                want=want,
+            )
+        )
     nth = int(nth_text or 1)
     if letter.upper() == "E" and int(digits) == 0:
-        raise Refused("E000 is the last_active sentinel the agent writes; it is not an event")
+        raise Refused(msg("E000 is the last_active sentinel the agent writes; it is not an event"))
     if nth < 1:
-        raise Refused(f"{ref!r}: events sharing a number are counted from #1")
+        raise Refused(msg("{ref!r}: events sharing a number are counted from #1", ref=ref))
     if letter.upper() == "L" and nth != 1:
-        raise Refused(f"{ref!r}: an event without a number is named by its line alone")
+        raise Refused(msg("{ref!r}: an event without a number is named by its line alone", ref=ref))
     label = f"E{int(digits):03d}" if letter.upper() == "E" else f"L{int(digits)}"
     return EventRef(label, nth, inline.lower() if inline else want)
 
@@ -104,7 +114,7 @@ def pick_event(
         if numbered and len(pool) == 1 and at is not None:
             return at
         if numbered and at is None:
-            raise Refused(f"no event {ref.shown} in {where}")
+            raise Refused(msg("no event {shown} in {where}", shown=ref.shown, where=where))
         raise Refused(_which(events, ref, pool, at, where))
     if at is not None and fingerprint(at.text) == ref.fp:
         return at
@@ -131,23 +141,36 @@ def _which(
     """Why an id without a fingerprint names no one event, and the ids to use."""
     if ref.label.startswith("L"):
         line = ref.label[1:]
-        why = (
-            f"event:{ref.label} has no number: it is known only by its line, which the "
-            "agent's writes can move, so it is named with its fingerprint too"
-        )
         if at is None:
-            return (
-                f"{why}; no event without a number starts at line {line} now; nothing was changed"
+            return msg(
+                "event:{label} has no number: it is known only by its line, which the agent's "
+                "writes can move, so it is named with its fingerprint too; no event without a "
+                "number starts at line {line} now; nothing was changed",
+                label=ref.label,
+                line=line,
             )
-        return (
-            f"{why}: the event now at line {line} is {_id_of(events, at)} ({_gist(at)}); "
-            "nothing was changed"
+        return msg(
+            "event:{label} has no number: it is known only by its line, which the agent's "
+            "writes can move, so it is named with its fingerprint too: the event now at line "
+            "{line} is {id} ({gist}); nothing was changed",
+            label=ref.label,
+            line=line,
+            id=_id_of(events, at),
+            gist=_gist(at),
         )
-    names = ", ".join(f"{_id_of(events, e)} ({_gist(e)})" for e in pool[:_LISTED])
-    more = f" and {len(pool) - _LISTED} more" if len(pool) > _LISTED else ""
-    return (
-        f"{ref.label} names {len(pool)} events in {where} (they share the number); say which "
-        f"one: {names}{more} (`memtui list` prints these ids); nothing was changed"
+    v = {"label": ref.label, "count": len(pool), "where": where}
+    v["names"] = ", ".join(f"{_id_of(events, e)} ({_gist(e)})" for e in pool[:_LISTED])
+    if len(pool) > _LISTED:
+        return msg(
+            "{label} names {count} events in {where} (they share the number); say which "
+            "one: {names} and {more} more (`memtui list` prints these ids); nothing was changed",
+            more=len(pool) - _LISTED,
+            **v,
+        )
+    return msg(
+        "{label} names {count} events in {where} (they share the number); say which "
+        "one: {names} (`memtui list` prints these ids); nothing was changed",
+        **v,
     )
 
 
@@ -157,18 +180,50 @@ def _not_as_shown(
     """Why an id with a fingerprint names no event now: it moved, changed or is gone."""
     assert ref.fp is not None
     moved = [e for e in pool if fingerprint(e.text) == ref.fp]
-    again = "nothing was changed — reload and try again"
+    v = {
+        "id": ref.shown,
+        "where": where,
+        "again": msg("nothing was changed — reload and try again"),
+    }
     if moved:
-        now = ", ".join(_id_of(events, e) for e in moved[:_LISTED])
-        now = f"it is now {now}" if len(moved) == 1 else f"identical events are now {now}"
-        instead = "; another event is at its place" if at is not None else ""
-        return (
-            f"event:{ref.shown} moved since it was shown (the agent wrote to {where}): "
-            f"{now}{instead}; {again}"
-        )
+        return _moved(v, ", ".join(_id_of(events, e) for e in moved[:_LISTED]), len(moved), at)
     if at is not None:
-        return f"event:{ref.shown} changed since it was shown (the agent wrote to {where}); {again}"
-    return (
-        f"event:{ref.shown} is no longer in {where} (removed or renumbered since it was "
-        f"shown, by the agent?); {again}"
+        return msg(
+            "event:{id} changed since it was shown (the agent wrote to {where}); {again}", **v
+        )
+    return msg(
+        "event:{id} is no longer in {where} (removed or renumbered since it was shown, by the "
+        "agent?); {again}",
+        **v,
+    )
+
+
+def _moved(v: dict[str, str], now: str, count: int, at: Event | None) -> str:
+    # one sentence a case: one event or identical ones, another at its place or not
+    if count == 1 and at is None:
+        return msg(
+            "event:{id} moved since it was shown (the agent wrote to {where}): it is now "
+            "{now}; {again}",
+            now=now,
+            **v,
+        )
+    if count == 1:
+        return msg(
+            "event:{id} moved since it was shown (the agent wrote to {where}): it is now "
+            "{now}; another event is at its place; {again}",
+            now=now,
+            **v,
+        )
+    if at is None:
+        return msg(
+            "event:{id} moved since it was shown (the agent wrote to {where}): identical "
+            "events are now {now}; {again}",
+            now=now,
+            **v,
+        )
+    return msg(
+        "event:{id} moved since it was shown (the agent wrote to {where}): identical "
+        "events are now {now}; another event is at its place; {again}",
+        now=now,
+        **v,
     )

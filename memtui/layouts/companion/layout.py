@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused
 from memtui.engine.model import Entry, Event, Mood, OutlineItem
+from memtui.i18n import msg
 from memtui.layouts.companion import parse as companion
 from memtui.layouts.companion.codes import CODES
 from memtui.layouts.companion.detect import CompanionDetection
@@ -31,7 +32,7 @@ class Companion(CompanionDetection, Layout):
     )
     views = frozenset({"timeline", "mood"})
     marks = {"event": ("done", "open")}  # 状态 已完成 / 待跟进
-    item_archived_to = f"to archive/{companion.PROFILE}"
+    item_archived_to = msg("to archive/{PROFILE}", PROFILE=companion.PROFILE)
 
     def demo(self, sink: Any, rng: Any, size: int, today: Any) -> dict[str, int]:
         from memtui.layouts.companion.demo import build_companion
@@ -65,14 +66,21 @@ class Companion(CompanionDetection, Layout):
                 if eid is not None:
                     yield event_entry(e, eid, titles)
         for c in data.profile:
-            title = f"{c.name} ({len(c.items)} items)"
+            title = msg("{name} ({count} items)", name=c.name, count=len(c.items))
             yield Entry(f"profile:{c.name}", "profile", self.name, title, c.span.file, c.span)
 
     def summary(self, data: Any) -> list[str]:
         events = [e for e in data.events if not e.is_sentinel]
         open_n = sum(1 for e in data.events if e.is_open)
-        last = data.last_active or "unknown"
-        return [f"{len(events):,} events ({open_n:,} open), last active {last}"]
+        last = data.last_active or msg("unknown")
+        return [
+            msg(
+                "{count:,} events ({open_n:,} open), last active {last}",
+                count=len(events),
+                open_n=open_n,
+                last=last,
+            )
+        ]
 
     def details(self, store: Store, data: Any, entry: Entry) -> dict[str, Any]:
         """An event's fields, as `events --json` gives them."""
@@ -172,5 +180,5 @@ def event_entry(e: Event, eid: str, titles: bool = True) -> Entry:
 def _item(shown: dict[str, Any]) -> str:
     item = shown.get("item")
     if not item:
-        raise refused("profile entries need the item to archive or restore (--item TEXT)")
+        raise refused(msg("profile entries need the item to archive or restore (--item TEXT)"))
     return str(item)

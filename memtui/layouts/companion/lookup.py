@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memtui.engine.entries import EntryNotFound, unread_reason
+from memtui.i18n import msg
 from memtui.layouts.companion.ids import event_ids, event_ref, pick_event
 from memtui.layouts.companion.parse import EVENTS
 
@@ -27,7 +28,7 @@ def find(
     if ref.label.startswith("E") and not any(e.label == ref.label for e in events):
         raise EntryNotFound(
             unread_reason(store, "event:")
-            or f"no entry event:{ref.shown} in this store (see `memtui list`)"
+            or msg("no entry event:{event} in this store (see `memtui list`)", event=ref.shown)
         )
     event = pick_event(events, ref, EVENTS)
     return event, id_in(events, event)

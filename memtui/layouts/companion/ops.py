@@ -34,6 +34,7 @@ from memtui.engine.ops.places import at_heading, block, locate, put_back, remova
 from memtui.engine.ops.places_book import Book
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Receipt, Transaction
+from memtui.i18n import msg
 from memtui.layouts.companion.ids import EventRef, event_ref, pick_event
 from memtui.layouts.companion.parse import (
     EVENT_TYPES,
@@ -73,7 +74,9 @@ def parse_event_ref(ref: str, expect: str | None = None) -> EventRef:
     with `@FINGERPRINT` (identity.event_ref); Refused if `ref` is no event id."""
     got = event_ref(ref, expect) if isinstance(ref, str) else None
     if got is None:
-        raise Refused(f"{ref!r} is not an event id (event:E020, E020, E020#2@… or L12@…)")
+        raise Refused(
+            msg("{ref!r} is not an event id (event:E020, E020, E020#2@… or L12@…)", ref=ref)
+        )
     return got
 
 
@@ -86,7 +89,7 @@ def set_event_status(
     """Set the value on the event's **状态** line (the line is added after the last
     field line if the event has none). Nothing else in events.md changes. `expect`:
     the event's fingerprint as shown (identity); refused if it is not that now."""
-    value = one_line(status, "the status")
+    value = one_line(status, msg("the status"))
     assert value is not None
     ref = parse_event_ref(event_id, expect)
     check_root(root)
@@ -145,7 +148,9 @@ def _real_date(value: str | dt.date | None, what: str) -> str | None:
         return value.isoformat()
     text = value.strip() if isinstance(value, str) else ""
     if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text) or parse_date(text) is None:
-        raise Refused(f"{what} {value!r} is not a real date (YYYY-MM-DD)")
+        raise Refused(
+            msg("{what} {value!r} is not a real date (YYYY-MM-DD)", what=what, value=value)
+        )
     return text
 
 
@@ -154,7 +159,7 @@ def due_date(type: str, due: str | dt.date | None) -> str | None:
     needs one), or None; refused with the reason. Faces ask it before adding."""
     due_text = _real_date(due, "到期日")
     if type.strip() == PROMISE and due_text is None:
-        raise Refused(f"a {PROMISE} (promise) needs a due date (到期日)")
+        raise Refused(msg("a {PROMISE} (promise) needs a due date (到期日)", PROMISE=PROMISE))
     return due_text
 
 
@@ -172,19 +177,27 @@ def add_event(
 ) -> Receipt:
     """Append a new event at the end of memory/events.md, numbered after the
     largest non-000 number, in the seed's format."""
-    kind = one_line(type, "the type")
+    kind = one_line(type, msg("the type"))
     if kind not in EVENT_TYPES:
-        raise Refused(f"type {type!r} is not one of {' / '.join(EVENT_TYPES)}")
-    text_content = one_line(content, "the content")
+        raise Refused(
+            msg("type {type!r} is not one of {join}", type=type, join=" / ".join(EVENT_TYPES))
+        )
+    text_content = one_line(content, msg("the content"))
     state = one_line(user_state, "用户状态", required=False)
     follow = one_line(follow_up, "后续", required=False)
     if stars is not None:
         if isinstance(stars, bool) or not isinstance(stars, int) or not 1 <= stars <= 5:
-            raise Refused(f"情绪强度 must be 1-5 stars, not {stars!r}")
+            raise Refused(msg("情绪强度 must be 1-5 stars, not {stars!r}", stars=stars))
         if kind != EMOTIONAL:
-            raise Refused(f"情绪强度 (stars) is only for {EMOTIONAL}, not {kind}")
+            raise Refused(
+                msg(
+                    "情绪强度 (stars) is only for {EMOTIONAL}, not {kind}",
+                    EMOTIONAL=EMOTIONAL,
+                    kind=kind,
+                )
+            )
     due_text = due_date(kind, due)
-    date_text = _real_date(day, "the date") or config.today().isoformat()
+    date_text = _real_date(day, msg("the date")) or config.today().isoformat()
     check_root(root)
     limits = thresholds(root)
     with Transaction(root, "add-event", details={"type": kind}, dry_run=dry_run) as tx:
@@ -265,9 +278,13 @@ def _refuse_shared_summary(real: str) -> None:
         names = []
     if any(n in COMPANIONS or TOPIC_LIKE.fullmatch(n) for n in names):
         raise Refused(
-            f"{SUMMARY} and {WORKSPACE_INDEX} are the same file here (a case-insensitive "
-            "file system?) and it is the workspace index: the unresolved block is not "
-            "written into it"
+            msg(
+                "{SUMMARY} and {WORKSPACE_INDEX} are the same file here (a "
+                "case-insensitive file system?) and it is the workspace index: "
+                "the unresolved block is not written into it",
+                SUMMARY=SUMMARY,
+                WORKSPACE_INDEX=WORKSPACE_INDEX,
+            )
         )
 
 
@@ -344,21 +361,34 @@ def _move_event(
     with Transaction(root, op, details=details, dry_run=dry_run) as tx:
         src = load(tx, source, limits, must_exist=source == EVENTS)
         if src is None:
-            raise Refused(f"no event {ref.shown} in {source} ({source} does not exist)")
+            raise Refused(
+                msg(
+                    "no event {shown} in {source} ({source} does not exist)",
+                    shown=ref.shown,
+                    source=source,
+                )
+            )
         event = pick_event(_events(src), ref, source)
         dst = load(tx, target, limits, must_exist=False)
         dst_events = _events(dst) if dst else []
         if target == EVENTS and event.number and any(e.number == event.number for e in dst_events):
             raise Refused(
-                f"{EVENTS} already has an event {label} (the agent numbers after the "
-                f"events it sees); edit one of the numbers before restoring"
+                msg(
+                    "{EVENTS} already has an event {label} (the agent numbers "
+                    "after the events it sees); edit one of the numbers before "
+                    "restoring",
+                    EVENTS=EVENTS,
+                    label=label,
+                )
             )
         if target == ARCHIVE_EVENTS and event.number:
             highest = max((e.number for e in _events(src) if e.number), default=0)
             if event.number == highest:
-                tx.details["warning"] = (
-                    f"{label} is the highest number in {EVENTS}: the agent's next event "
-                    f"will reuse it; restoring it later needs a renumbering"
+                tx.details["warning"] = msg(
+                    "{label} is the highest number in {EVENTS}: the agent's next "
+                    "event will reuse it; restoring it later needs a renumbering",
+                    label=label,
+                    EVENTS=EVENTS,
                 )
         src_text = src.text
         moved = block_lines(src_text[event.span.char_start : event.span.char_stop])
@@ -443,8 +473,8 @@ def _move_item(
     dry_run: bool,
 ) -> Receipt:
     source, target = where
-    name = one_line(category, "the category")
-    wanted = one_line(item, "the item")
+    name = one_line(category, msg("the category"))
+    wanted = one_line(item, msg("the item"))
     assert name is not None and wanted is not None
     wanted = wanted.lstrip("-*• \t") if wanted[:1] in _ITEM_MARKS else wanted
     name, expect = split_expect(name, expect)
@@ -457,7 +487,7 @@ def _move_item(
         section = _section(src, name) if src else None
         if src is None or section is None:
             check_shown(f"profile:{name}", None, expect, source)
-            raise Refused(f"no category {name!r} in {source}")
+            raise Refused(msg("no category {name!r} in {source}", name=name, source=source))
         text = src.text
         shown = text[section.span.char_start : section.span.char_stop]
         check_shown(f"profile:{name}", shown, expect, source)
@@ -474,7 +504,14 @@ def _move_item(
             None,
         )
         if hit is None:
-            raise Refused(f"no item {wanted!r} under {name!r} in {source}")
+            raise Refused(
+                msg(
+                    "no item {wanted!r} under {name!r} in {source}",
+                    wanted=wanted,
+                    name=name,
+                    source=source,
+                )
+            )
         dst = load(tx, target, limits, must_exist=False)
         dst_text = dst.text if dst else ""
         eol = eol_of_text(dst_text, eol_of_text(text))
@@ -485,12 +522,22 @@ def _move_item(
                 if any(
                     item_text(r[2]) == wanted for r in rows_there[1:] if r[2][:1] in _ITEM_MARKS
                 ):
-                    raise Refused(f"{target} already has {wanted!r} under {name!r}")
+                    raise Refused(
+                        msg(
+                            "{target} already has {wanted!r} under {name!r}",
+                            target=target,
+                            wanted=wanted,
+                            name=name,
+                        )
+                    )
                 count = len(home.item_lines) + 1
                 if count > limits.profile_category_max:
-                    tx.details["warning"] = (
-                        f"{name!r} now has {count:,} items, more than "
-                        f"{limits.profile_category_max:,}: choose one to archive"
+                    tx.details["warning"] = msg(
+                        "{name!r} now has {count:,} items, more than "
+                        "{profile_category_max:,}: choose one to archive",
+                        name=name,
+                        count=count,
+                        profile_category_max=limits.profile_category_max,
                     )
             new_dst = insert_after_content(
                 dst_text, home.span.char_start, home.span.char_stop, [hit[2]], eol

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import OutlineItem
 from memtui.engine.outline import Badge, Rows
+from memtui.i18n import msg
 from memtui.layouts.companion.model import Companion
 from memtui.layouts.companion.parse import EVENTS, MOOD, MOOD_AUX, PERSONA, PROFILE, SUMMARY
 
@@ -30,13 +31,15 @@ def outline(store: Store, c: Companion) -> list[OutlineItem]:
             real = [e for e in c.events if not e.is_sentinel]
             opened = sum(1 for e in real if e.is_open)
             overdue = sum(1 for f in rows.by_file.get(rel, ()) if f.code == "event-overdue")
-            badges.append((f"{opened:,}/{len(real):,} open", "muted"))
+            badges.append(
+                (msg("{opened:,}/{count:,} open", opened=opened, count=len(real)), "muted")
+            )
             if overdue:
-                badges.append((f"{overdue:,} overdue", "warning"))
+                badges.append((msg("{overdue:,} overdue", overdue=overdue), "warning"))
         elif rel == PERSONA:
-            badges.append((f"{len(c.persona_details):,} details", "muted"))
+            badges.append((msg("{count:,} details", count=len(c.persona_details)), "muted"))
         elif rel == PROFILE and c.profile:
-            badges.append((f"{len(c.profile):,} categories", "muted"))
+            badges.append((msg("{count:,} categories", count=len(c.profile)), "muted"))
             kids = lambda: _profile(store, c)  # noqa: E731
         elif rel == MOOD and c.mood is not None:
             m = c.mood
@@ -44,9 +47,9 @@ def outline(store: Store, c: Companion) -> list[OutlineItem]:
             e = "?" if m.energy is None else f"{m.energy:.2f}"
             badges.append((f"v {v} · e {e}", "muted"))  # the snapshots: the Mood pane
             if m.healing_guard_on:
-                badges.append(("guard on", "warning"))
+                badges.append((msg("guard on"), "warning"))
         elif rel == SUMMARY and "unresolved-stale" in rows.codes(rel):
-            badges.append(("stale", "warning"))
+            badges.append((msg("stale"), "warning"))
         shown = rel.rpartition("/")[2]
         out.append(rows.file(rel, shown, *badges, entry=rows.entry_for(rel), children=kids))
     return out
@@ -58,7 +61,7 @@ def _profile(store: Store, c: Companion) -> tuple[OutlineItem, ...]:
     out = []
     for cat in c.profile:
         level = "warning" if len(cat.items) > limit else "ok"
-        core = ("★ core", "heat") if cat.core else None
+        core = (msg("★ core"), "heat") if cat.core else None
         out.append(
             Rows.row(
                 cat.name,

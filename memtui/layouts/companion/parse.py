@@ -16,6 +16,7 @@ from memtui.engine.reader import StoreReader
 from memtui.engine.records import maker
 from memtui.engine.textfile import LineCounter, TextFile, iter_lines
 from memtui.engine.words import listed
+from memtui.i18n import msg
 from memtui.layouts.companion.detect import EVENTS, PERSONA
 from memtui.layouts.companion.model import Companion, ProfileCategory
 from memtui.layouts.companion.vocab import EVENT_TYPES  # noqa: F401 - re-exported
@@ -58,7 +59,7 @@ def parse(reader: StoreReader) -> Companion:
             "sentinel-missing",
             EVENTS,
             None,
-            "no `### [E000] … · last_active` sentinel: the last active time is unknown",
+            msg("no `### [E000] … · last_active` sentinel: the last active time is unknown"),
         )
     mood = _mood(reader)
     profile = _profile(reader)
@@ -279,13 +280,17 @@ def _check_events(reader: StoreReader, events: list[Event]) -> None:
         line = e.span.start + 1
         number = e.number
         if number is None:
-            add("event-missing-id", EVENTS, line, "event heading has no usable [ENNN] number")
+            add("event-missing-id", EVENTS, line, msg("event heading has no usable [ENNN] number"))
         elif number and number in first_line:
             add(
                 "event-duplicate-id",
                 EVENTS,
                 line,
-                f"{e.label} is already used on line {first_line[number]}",
+                msg(
+                    "{event} is already used on line {first}",
+                    event=e.label,
+                    first=first_line[number],
+                ),
             )
         elif number:
             first_line[number] = line
@@ -294,28 +299,39 @@ def _check_events(reader: StoreReader, events: list[Event]) -> None:
                 "event-bad-date",
                 EVENTS,
                 line,
-                f"{e.label}: {e.date or 'no date'!r} is not a real date",
+                msg("{event}: {date!r} is not a real date", event=e.label, date=e.date)
+                if e.date
+                else msg("{event}: 'no date' is not a real date", event=e.label),
             )
         if number == 0:  # the sentinel
             continue
         if e.stars_raw is not None:
             stars = e.stars
             if stars is not None and not 1 <= stars <= 5:
-                add("event-stars", EVENTS, line, f"{e.label}: 情绪强度 is {stars:,} stars, not 1-5")
+                said = msg("{event}: 情绪强度 is {n:,} stars, not 1-5", event=e.label, n=stars)
+                add("event-stars", EVENTS, line, said)
         due_text = e.due
         due = parse_date(due_text) if due_text else None
         if due_text and due is None:
             add(
-                "event-bad-date", EVENTS, line, f"{e.label}: 到期日 {due_text!r} is not a real date"
+                "event-bad-date",
+                EVENTS,
+                line,
+                msg("{event}: 到期日 {due!r} is not a real date", event=e.label, due=due_text),
             )
         if not due_text and e.type == PROMISE:
-            add("promise-no-due", EVENTS, line, f"{e.label}: a 约定 (promise) without 到期日")
+            said = msg("{event}: a 约定 (promise) without 到期日", event=e.label)
+            add("promise-no-due", EVENTS, line, said)
         if due and due < today and e.is_open:
             add(
                 "event-overdue",
                 EVENTS,
                 line,
-                f"{e.label} was due {due.isoformat()} and is still open",
+                msg(
+                    "{event} was due {due} and is still open",
+                    event=e.label,
+                    due=due.isoformat(),
+                ),
             )
 
 
@@ -397,14 +413,21 @@ def _unresolved(reader: StoreReader, events: list[Event]) -> tuple[str, ...] | N
     expected = [e.label for e in unresolved_expected(events, reader.thresholds.unresolved_max)]
     unknown = SUMMARY in reader.unreadable or EVENTS in reader.unreadable  # not "empty"
     if (ids or []) != expected and (ids is not None or expected) and not unknown:
-        where = "no 【最近未解决事项】 block" if ids is None else f"it lists {listed(ids)}"
-        reader.findings.add(
-            "unresolved-stale",
-            SUMMARY,
-            block_line,
-            f"MEMORY.md's unresolved block is stale: {where}, events.md gives "
-            f"{listed(expected)} (run `memtui index`)",
+        said = (
+            msg(
+                "MEMORY.md's unresolved block is stale: no 【最近未解决事项】 block, events.md "
+                "gives {expected} (run `memtui index`)",
+                expected=listed(expected),
+            )
+            if ids is None
+            else msg(
+                "MEMORY.md's unresolved block is stale: it lists {ids}, events.md gives "
+                "{expected} (run `memtui index`)",
+                ids=listed(ids),
+                expected=listed(expected),
+            )
         )
+        reader.findings.add("unresolved-stale", SUMMARY, block_line, said)
     return None if ids is None else tuple(ids)
 
 
@@ -455,7 +478,11 @@ def _mood(reader: StoreReader) -> Mood | None:
             "mood-snapshots",
             MOOD,
             snapshots[t.mood_max_snapshots].line,
-            f"{len(snapshots):,} snapshots; keep the newest {t.mood_max_snapshots:,}",
+            msg(
+                "{n:,} snapshots; keep the newest {keep:,}",
+                n=len(snapshots),
+                keep=t.mood_max_snapshots,
+            ),
         )
     for newer, older in itertools.pairwise(snapshots):
         for key, bound in (("valence", t.mood_step_valence), ("energy", t.mood_step_energy)):
@@ -465,8 +492,17 @@ def _mood(reader: StoreReader) -> Mood | None:
                     "mood-step",
                     MOOD,
                     newer.line,
-                    f"{key} moved {b:+.2f} → {a:+.2f} (|Δ| {abs(a - b):.2f} > {bound:.2f}) "
-                    f"between {older.time} and {newer.time}",
+                    msg(
+                        "{key} moved {old:+.2f} → {new:+.2f} (|Δ| {step:.2f} > {bound:.2f}) "
+                        "between {then} and {now}",
+                        key=key,
+                        old=b,
+                        new=a,
+                        step=abs(a - b),
+                        bound=bound,
+                        then=older.time,
+                        now=newer.time,
+                    ),
                 )
     if snapshots:
         newest = snapshots[0]
@@ -475,8 +511,15 @@ def _mood(reader: StoreReader) -> Mood | None:
                 "mood-top-mismatch",
                 MOOD,
                 top.get("valence", (None, 1))[1],
-                f"current valence/energy {valence}/{energy} differ from the newest snapshot "
-                f"{newest.valence}/{newest.energy} ({newest.time})",
+                msg(
+                    "current valence/energy {valence}/{energy} differ from the newest snapshot "
+                    "{new_valence}/{new_energy} ({time})",
+                    valence=valence,
+                    energy=energy,
+                    new_valence=newest.valence,
+                    new_energy=newest.energy,
+                    time=newest.time,
+                ),
             )
     last_decay, g4c = _mood_aux(reader)
     mood = Mood(MOOD, valence, energy, snapshots, last_decay, g4c)
@@ -486,9 +529,15 @@ def _mood(reader: StoreReader) -> Mood | None:
             "mood-guard",
             MOOD,
             snapshots[0].line,
-            f"valence rose {then:+.2f} → {now:+.2f} at {snapshots[0].time} while "
-            f"consecutive_g4c_count is {g4c} (the healing-loop guard forbids a positive step "
-            "until it resets)",
+            msg(
+                "valence rose {then:+.2f} → {now:+.2f} at {time} while "
+                "consecutive_g4c_count is {count} (the healing-loop guard forbids a positive "
+                "step until it resets)",
+                then=then,
+                now=now,
+                time=snapshots[0].time,
+                count=g4c,
+            ),
         )
     return mood
 
@@ -504,10 +553,12 @@ def _checked(reader: StoreReader, raw: str | None, key: str, line: int) -> float
     value = _number(raw)
     low = -1.0 if key == "valence" else 0.0
     if value is None or not low <= value <= 1.0:
-        shown = "missing" if raw is None else repr(raw)
-        reader.findings.add(
-            "mood-range", MOOD, line, f"{key} {shown} is not a number in [{low}, 1.0]"
+        said = (
+            msg("{key} missing is not a number in [{low}, 1.0]", key=key, low=low)
+            if raw is None
+            else msg("{key} {raw!r} is not a number in [{low}, 1.0]", key=key, raw=raw, low=low)
         )
+        reader.findings.add("mood-range", MOOD, line, said)
     return value
 
 
@@ -537,13 +588,17 @@ def _profile(reader: StoreReader) -> list[ProfileCategory]:
         core = any(word in s.name.casefold() for word in CORE_WORDS)
         found.append(ProfileCategory(s.name, s.items, core, s.span))
         if len(s.items) > limit:
-            note = " (a core category: you choose what to archive)" if core else ""
-            reader.findings.add(
-                "profile-category-full",
-                PROFILE,
-                s.span.lineno,
-                f"category {s.name!r} has {len(s.items):,} items, more than {limit:,}{note}",
+            v = {"name": s.name, "n": len(s.items), "limit": limit}
+            said = (
+                msg(
+                    "category {name!r} has {n:,} items, more than {limit:,} (a core category: "
+                    "you choose what to archive)",
+                    **v,
+                )
+                if core
+                else msg("category {name!r} has {n:,} items, more than {limit:,}", **v)
             )
+            reader.findings.add("profile-category-full", PROFILE, s.span.lineno, said)
     return found
 
 

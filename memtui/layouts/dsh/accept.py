@@ -19,7 +19,9 @@ from typing import Any
 
 from memtui.engine.ops.common import Refused, now_iso
 from memtui.engine.textfile import BOM
+from memtui.engine.words import clauses
 from memtui.engine.write.transaction import Receipt, Transaction, WriteError
+from memtui.i18n import msg
 from memtui.layouts.dsh.books import (
     Counts,
     Tokens,
@@ -73,11 +75,13 @@ def accept(
     edited = any(v is not None for v in edits.values())
     rels = targets(root, ids, all_pending)
     if edited and (all_pending or len(rels) != 1):
-        raise Refused("target, entry_type and body edit exactly one candidate")
+        raise Refused(msg("target, entry_type and body edit exactly one candidate"))
     if entry_type is not None and entry_type not in ("fact", "sop"):
-        raise Refused(f"entry_type must be fact or sop, not {entry_type!r}")
+        raise Refused(
+            msg("entry_type must be fact or sop, not {entry_type!r}", entry_type=entry_type)
+        )
     if target is not None and not str(target).strip():
-        raise Refused("the edited target is empty")
+        raise Refused(msg("the edited target is empty"))
     if not rels:
         return []
     wanted = normalise_expected(expected)
@@ -103,7 +107,9 @@ def accept(
                 plan.taken += 1
                 if cand.problem:
                     if single:
-                        raise Refused(f"candidate {cand.id} {cand.problem}")
+                        raise Refused(
+                            msg("candidate {id} {problem}", id=cand.id, problem=cand.problem)
+                        )
                     plan.refused.append({"id": cand.id, "reason": cand.problem})
                     continue
                 plan.add(cand)
@@ -173,7 +179,7 @@ class _AcceptPlan:
             tx.write(f"{SOPS}/{name}.md", versions[-1], versions=versions[:-1])
         if not self.accepted:
             details.update(
-                summary=f"accepted nothing; refused {len(self.refused)}",
+                summary=msg("accepted nothing; refused {n}", n=len(self.refused)),
                 accepted=[],
                 refused=self.refused,
             )
@@ -227,18 +233,21 @@ class _AcceptPlan:
         parts = []
         if facts_report.get("facts_added"):
             added = facts_report["facts_added"]
-            parts.append(f"{sum(added.values())} fact line(s) into {', '.join(added)}")
+            n, into = sum(added.values()), ", ".join(added)
+            parts.append(msg("{n} fact line(s) into {sections}", n=n, sections=into))
         if created:
-            parts.append(f"{len(created)} new sop(s)")
+            parts.append(msg("{n} new sop(s)", n=len(created)))
         if superseded:
-            parts.append(f"{len(superseded)} sop(s) superseded (old text in .history/)")
-        summary = f"accepted {len(self.accepted)} candidate(s)"
-        summary += f": {'; '.join(parts)}" if parts else ""
+            parts.append(msg("{n} sop(s) superseded (old text in .history/)", n=len(superseded)))
+        head = msg("accepted {n} candidate(s)", n=len(self.accepted))
+        if parts:
+            head = msg("{head}: {parts}", head=head, parts=clauses(parts))
+        said = [head]
         if self.refused:
-            summary += f"; refused {len(self.refused)}"
+            said.append(msg("refused {n}", n=len(self.refused)))
         if index:
-            summary += "; index rebuilt"
-        details.update(summary=summary, chunk=self.number)
+            said.append(msg("index rebuilt"))
+        details.update(summary=clauses(said), chunk=self.number)
         details["accepted"] = [c.id for c in self.accepted]
         if self.refused:
             details["refused"] = self.refused

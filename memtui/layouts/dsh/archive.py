@@ -14,8 +14,10 @@ from memtui.engine.identity import check_shown, check_shown_bytes, split_expect
 from memtui.engine.ops.common import Refused, current_text, now_iso, thresholds
 from memtui.engine.ops.places import Place, at_heading, locate, put_back, removal, rows
 from memtui.engine.ops.places_book import Book
+from memtui.engine.words import clauses
 from memtui.engine.write.files import sha256
 from memtui.engine.write.transaction import Receipt, Transaction
+from memtui.i18n import msg
 from memtui.layouts.dsh.books import (
     FactsState,
     counts,
@@ -63,7 +65,8 @@ def archive(
             _, moved, state, sops = _move_sop(tx, name, restoring=False, expect=expect)
         book.made(moved, shared=False)
         fields = {"status": "archived", "archivedAt": now_iso(), "archivedTo": moved}
-        summary = f"{kind}:{name} archived to {moved}"
+        entry = kind + ":" + name  # a value computed outside msg(): Babel reads the call
+        summary = msg("{entry} archived to {path}", entry=entry, path=moved)
         return _finish_move(
             tx, (kind, name), (state, sops), fields, summary, (book, record), archived_to=moved
         )
@@ -79,12 +82,14 @@ def _archive_section(
     spans = [span for n, span, _ in found if n == name]
     if tf is None or not spans:
         check_shown(f"fact:{name}", None, expect, FACTS)
-        raise Refused(f"facts.md has no section {name!r}")
+        raise Refused(msg("facts.md has no section {name!r}", name=name))
     # fact:NAME is shown as its first section (entries.resolve); all of them move
     check_shown(f"fact:{name}", tf.text[spans[0].char_start : spans[0].char_stop], expect, FACTS)
     dst = refuse_path(archived_section(name), tx.root)
     if os.path.lexists(os.path.join(tx.root, dst)):
-        raise Refused(f"{dst} exists already (an earlier archive); restore or rename it first")
+        raise Refused(
+            msg("{dst} exists already (an earlier archive); restore or rename it first", dst=dst)
+        )
     text, pieces, places = tf.text, list[str](), list[Place]()
     for span in reversed(spans):
         after, piece = cut_span(text, span)
@@ -123,10 +128,14 @@ def restore(
             block = current_text(tx, src, must_exist=False)
             check_shown(f"fact:{name}", block.text if block else None, expect, src)
             if block is None:
-                raise Refused(f"fact:{name} is not archived ({src} does not exist)")
+                raise Refused(
+                    msg("fact:{name} is not archived ({src} does not exist)", name=name, src=src)
+                )
             tf, state, _ = read_facts(tx)
             if name in state.names:
-                raise Refused(f"facts.md has a section {name!r} again; restore refused")
+                raise Refused(
+                    msg("facts.md has a section {name!r} again; restore refused", name=name)
+                )
             old = tf.text if tf else ""
             new = _put_sections(old, block.text, record, book) if record else None
             if new is None:  # archived before places were kept, or changed since
@@ -144,7 +153,13 @@ def restore(
             src, target, state, sops = _move_sop(tx, name, restoring=True, expect=expect)
         book.leaving.add(src)
         fields = {"status": "active", "restoredAt": now_iso()}
-        summary = f"{kind}:{name} restored from {src} to {target}"
+        entry = kind + ":" + name
+        summary = msg(
+            "{entry} restored from {source} to {path}",
+            entry=entry,
+            source=src,
+            path=target,
+        )
         return _finish_move(
             tx, (kind, name), (state, sops), fields, summary, (book, record), restored_from=src
         )
@@ -187,15 +202,15 @@ def _move_sop(
     check_shown_bytes(f"sop:{name}", raw, expect, src)
     if raw is None:
         raise Refused(
-            f"sop:{name} is not archived ({src} does not exist)"
+            msg("sop:{name} is not archived ({src} does not exist)", name=name, src=src)
             if restoring
-            else f"sop:{name} does not exist"
+            else msg("sop:{name} does not exist", name=name)
         )
     if os.path.lexists(os.path.join(tx.root, dst)):
         raise Refused(
-            f"{dst} exists again; restore refused (not overwritten)"
+            msg("{dst} exists again; restore refused (not overwritten)", dst=dst)
             if restoring
-            else f"{dst} exists already (an earlier archive); not overwritten"
+            else msg("{dst} exists already (an earlier archive); not overwritten", dst=dst)
         )
     tx.move(src, dst)
     _, state, _ = read_facts(tx)
@@ -245,8 +260,8 @@ def _finish_move(
     else:
         index = _plan_putting_back(tx, counted, books, record or {})
         book.settle()
-    rebuilt = "; index rebuilt" if index else ""
-    tx.details.update(summary=summary + rebuilt, entry=key, **details)
+    said = clauses([summary, msg("index rebuilt")]) if index else summary
+    tx.details.update(summary=said, entry=key, **details)
     tx.details.update(index or {})
     return tx.commit()
 

@@ -13,6 +13,7 @@ from typing import Any
 from memtui.engine.ops.common import Refused, current_text, thresholds, update_json
 from memtui.engine.textfile import line_count
 from memtui.engine.write.transaction import Transaction
+from memtui.i18n import msg
 from memtui.layouts.dsh.parse import FACTS, INDEX, META, STATS, expected_auto
 from memtui.layouts.dsh.store import (
     ARCHIVE_FACTS,
@@ -34,7 +35,9 @@ def meta_entries(data: dict[str, Any]) -> dict[str, Any]:
     data.setdefault("version", 1)
     entries = data.setdefault("entries", {})
     if not isinstance(entries, dict) or not all(isinstance(v, dict) for v in entries.values()):
-        raise Refused(f'{META}: "entries" is not an object of objects; it is never overwritten')
+        raise Refused(
+            msg('{META}: "entries" is not an object of objects; it is never overwritten', META=META)
+        )
     return entries
 
 

@@ -17,6 +17,7 @@ from memtui.engine.write import progress
 from memtui.engine.write.files import read_or_none
 from memtui.engine.write.operation import operation
 from memtui.engine.write.transaction import Receipt
+from memtui.i18n import msg
 from memtui.layouts.dsh.store import PENDING, check_expected, md_files, resolve_ids
 
 # flock wakes a blocked waiter on release, but a process that asks again at once usually
@@ -105,9 +106,9 @@ def targets(root: str, ids: Any, all_pending: bool) -> list[str]:
     if isinstance(ids, str):
         ids = [ids]
     if all_pending and ids:
-        raise Refused("name candidates or ask for all of them, not both")
+        raise Refused(msg("name candidates or ask for all of them, not both"))
     if all_pending:
         return md_files(root, PENDING)
     if not ids:
-        raise Refused("no candidate named (give ids, or all_pending=True)")
+        raise Refused(msg("no candidate named (give ids, or all_pending=True)"))
     return resolve_ids(root, list(ids))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine.commands import Ask, Command
+from memtui.i18n import N_
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -17,10 +18,10 @@ OPS = "memtui.layouts.dsh.entries"
 
 EVIDENCE = Ask(
     "evidence",
-    "how it was verified",
-    prompt="Evidence: how was it verified? (No Execution, No Memory)",
+    N_("how it was verified"),
+    prompt=N_("Evidence: how was it verified? (No Execution, No Memory)"),
     flag="--evidence",
-    placeholder="ran …",
+    placeholder=N_("ran …"),
     check=f"{HERE}:check_evidence",
 )
 
@@ -28,9 +29,9 @@ COMMANDS = (
     Command(
         "dsh.maintain-report",
         f"{HERE}:maintain",
-        title="Run maintenance (dry run)",
-        about="Duplicates, near-duplicates and what apply would change; nothing is written",
-        label="maintenance",
+        title=N_("Run maintenance (dry run)"),
+        about=N_("Duplicates, near-duplicates and what apply would change; nothing is written"),
+        label=N_("maintenance"),
         writes=False,
         then="dsh.maintain",
     ),
@@ -38,37 +39,37 @@ COMMANDS = (
         "dsh.maintain",
         f"{HERE}:maintain",
         verb="maintain",
-        help="really remove exact duplicates",
-        title="Run maintenance and apply",
-        about="Remove exact duplicate facts, refresh counts",
-        label="maintain",
-        confirm="Remove exact duplicate facts and refresh counts? (undo: history)",
+        help=N_("really remove exact duplicates"),
+        title=N_("Run maintenance and apply"),
+        about=N_("Remove exact duplicate facts, refresh counts"),
+        label=N_("maintain"),
+        confirm=N_("Remove exact duplicate facts and refresh counts? (undo: history)"),
     ),
     Command(
         "dsh.rebuild-index",
         f"{OPS}:rebuild_index",
-        title="Rebuild the dsh index",
-        about="The automatic segment of index.txt",
-        label="rebuild index",
+        title=N_("Rebuild the dsh index"),
+        about=N_("The automatic segment of index.txt"),
+        label=N_("rebuild index"),
     ),
     Command(
         "dsh.add-fact",
         f"{OPS}:add_fact",
         verb="add",
         name="fact",
-        help="a fact line in a facts.md section",
-        title="Add a fact",
-        about="To a facts.md section, with its evidence",
-        label="add fact to {section}",
+        help=N_("a fact line in a facts.md section"),
+        title=N_("Add a fact"),
+        about=N_("To a facts.md section, with its evidence"),
+        label=N_("add fact to {section}"),
         asks=(
             Ask(
                 "section",
-                "the facts.md section (## NAME), e.g. PYTHON_ENV",
-                prompt="Add a fact to which section of facts.md?",
+                N_("the facts.md section (## NAME), e.g. PYTHON_ENV"),
+                prompt=N_("Add a fact to which section of facts.md?"),
                 options=f"{HERE}:sections",
-                other="The new section",
+                other=N_("The new section"),
             ),
-            Ask("text", "the fact, one line", prompt="The fact, for ## {section}"),
+            Ask("text", N_("the fact, one line"), prompt=N_("The fact, for ## {section}")),
             EVIDENCE,
         ),
     ),
@@ -77,10 +78,12 @@ COMMANDS = (
         f"{OPS}:add_sop",
         verb="add",
         name="sop",
-        help="a sops/<name>.md procedure",
+        help=N_("a sops/<name>.md procedure"),
         asks=(
-            Ask("name", "the sop's name: sops/<name>.md"),
-            Ask("body", "the procedure (-: stdin)", flag="--body-file", metavar="F", kind="file"),
+            Ask("name", N_("the sop's name: sops/<name>.md")),
+            Ask(
+                "body", N_("the procedure (-: stdin)"), flag="--body-file", metavar="F", kind="file"
+            ),
             EVIDENCE,
         ),
     ),

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection, there
 from memtui.engine.layouts.queue_spec import QueueOption
+from memtui.i18n import N_, msg
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -50,8 +51,8 @@ OPTIONS = (
 
 class DshDetection(Detection):
     name = "dsh"
-    looks_for = "index.txt beside facts.md, sops/ or pending/ (dsh)"
-    title = "facts, sops and pending candidates"
+    looks_for = N_("index.txt beside facts.md, sops/ or pending/ (dsh)")
+    title = msg("facts, sops and pending candidates")
     full = "memtui.layouts.dsh.layout:Dsh"
     commands_at = "memtui.layouts.dsh.commands:COMMANDS"
     order = 30

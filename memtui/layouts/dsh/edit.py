@@ -13,6 +13,7 @@ from memtui.engine.ops.replace import EditedText, Target, replace_entry, section
 from memtui.engine.textfile import TextFile, decode
 from memtui.engine.write.files import read_or_none
 from memtui.engine.write.transaction import Receipt
+from memtui.i18n import msg
 from memtui.layouts.dsh.parse import FACTS
 from memtui.layouts.dsh.parse import INDEX as DSH_INDEX
 from memtui.layouts.dsh.structure import check_structure
@@ -44,9 +45,16 @@ def read_only(root: str, rel: str) -> str | None:
 def in_folder(root: str, folder: str, name: str) -> str:
     rel = f"{folder}/{name}.md"
     if "/" in name or "\\" in name or name in (".", "..") or "\x00" in name:
-        raise Refused(f"{name!r} is not a name in {folder}/")
+        raise Refused(msg("{name!r} is not a name in {folder}/", name=name, folder=folder))
     if not os.path.isfile(os.path.join(root, rel)):
-        raise Refused(f"no entry {folder[:-1]}:{name} ({rel} does not exist)")
+        raise Refused(
+            msg(
+                "no entry {folder}:{name} ({rel} does not exist)",
+                folder=folder[:-1],
+                name=name,
+                rel=rel,
+            )
+        )
     return rel
 
 
@@ -73,4 +81,4 @@ def candidate_file(root: str, cid: str) -> str:
             continue
         if str(meta.get("id")) == cid:
             return f"pending/{file}"
-    raise Refused(f"no entry pending:{cid} (no such candidate in pending/)")
+    raise Refused(msg("no entry pending:{cid} (no such candidate in pending/)", cid=cid))

@@ -9,8 +9,10 @@ from typing import Any
 
 from memtui.engine.ops.common import Refused, now_iso
 from memtui.engine.textfile import BOM, line_count
+from memtui.engine.words import clauses
 from memtui.engine.write.files import sha256
 from memtui.engine.write.transaction import Conflict, Receipt, Transaction
+from memtui.i18n import msg
 from memtui.layouts.dsh.books import (
     FactsState,
     Tokens,
@@ -35,7 +37,7 @@ MANUAL = "manual"
 
 def _manual(evidence: Any) -> dict[str, Any]:
     if not isinstance(evidence, str) or not evidence.strip():
-        raise Refused("memory needs evidence: how was it verified? (No Execution, No Memory)")
+        raise Refused(msg("memory needs evidence: how was it verified? (No Execution, No Memory)"))
     return {
         "evidence": evidence.strip(),
         "sourceSession": None,
@@ -60,8 +62,9 @@ def _meta(tx: Transaction, key: str, change: Callable[[dict[str, Any]], None]) -
     update_meta(tx, [key], change)
 
 
-def _index_summary(index: dict[str, Any] | None) -> str:
-    return "; index rebuilt" if index else ""
+def _index_summary(said: str, index: dict[str, Any] | None) -> str:
+    """`said`, and that the index was rebuilt if it was."""
+    return clauses([said, msg("index rebuilt")]) if index else said
 
 
 def _plan_books(
@@ -109,8 +112,14 @@ def plan_rebuild_index(tx: Transaction) -> bool:
     cap = l1_cap(tx.root)
     after = index["index_lines_after"]
     tx.details.update(
-        summary=f"index.txt automatic segment rebuilt: {len(state.names):,} fact "
-        f"section(s), {len(sops):,} sop(s); {index['index_lines_before']:,} → {after:,} lines",
+        summary=msg(
+            "index.txt automatic segment rebuilt: {sections:,} fact section(s), {sops:,} "
+            "sop(s); {before:,} → {after:,} lines",
+            sections=len(state.names),
+            sops=len(sops),
+            before=index["index_lines_before"],
+            after=after,
+        ),
         **index,
     )
     if after > cap:
@@ -137,24 +146,35 @@ def add_fact(
     prov = _manual(evidence)
     problem = section_problem(section)
     if problem:
-        raise Refused(f"fact section: {problem.replace('target ', '')}")
+        raise Refused(msg("fact section: {replace}", replace=problem.replace("target ", "")))
     section = section.strip()
     facts = body_facts(text or "")
     if not facts:
-        raise Refused("no fact given")
+        raise Refused(msg("no fact given"))
     tx = begin(root, "add-fact", dry_run)
     with tx:
         tf, _, found = read_facts(tx)
         old = tf.text if tf else ""
         edit = add_facts(old, {section: facts}, found)
         if not edit.added:
-            raise Refused(f"{section} already holds {'these facts' if len(facts) > 1 else 'it'}")
+            raise Refused(
+                msg(
+                    "{section} already holds {value}",
+                    section=section,
+                    value="these facts" if len(facts) > 1 else "it",
+                )
+            )
         tx.write(FACTS, tf.encode(edit.text) if tf else edit.text.encode("utf-8"))
         state = FactsState(edit.names, edit.count)
         index = _record_added(tx, ("fact", section), prov, state, sop_names(tx.root))
-        where = f"new section {section}" if edit.created else section
+        n = edit.added[section]
+        said = (
+            msg("{n} fact line(s) added to new section {section}", n=n, section=section)
+            if edit.created
+            else msg("{n} fact line(s) added to {section}", n=n, section=section)
+        )
         tx.details.update(
-            summary=f"{edit.added[section]} fact line(s) added to {where}" + _index_summary(index),
+            summary=_index_summary(said, index),
             section=section,
             facts_added=edit.added[section],
         )
@@ -176,18 +196,24 @@ def add_sop(
     prov = _manual(evidence)
     problem = sop_name_problem(name)
     if problem:
-        raise Refused(f"sop name: {problem.replace('target ', '')}")
+        raise Refused(msg("sop name: {replace}", replace=problem.replace("target ", "")))
     if not body.strip():
-        raise Refused("the sop text is empty")
+        raise Refused(msg("the sop text is empty"))
     tx = begin(root, "add-sop", dry_run)
     with tx:
         rel = refuse_path(f"{SOPS}/{name}.md", tx.root)
         if tx.read(rel) is not None:
-            raise Refused(f"sop:{name} exists already; update it instead (old text to .history/)")
+            raise Refused(
+                msg(
+                    "sop:{name} exists already; update it instead (old text to .history/)",
+                    name=name,
+                )
+            )
         tx.write(rel, _body_bytes(body, None), mode=tx.LIKE_SIBLINGS)  # the user's own text
         _, state, _ = read_facts(tx)
         index = _record_added(tx, ("sop", name), prov, state, sop_names(tx.root, add={name}))
-        tx.details.update(summary=f"sop {name} written" + _index_summary(index), sop=name)
+        said = _index_summary(msg("sop {name} written", name=name), index)
+        tx.details.update(summary=said, sop=name)
         tx.details.update(index or {})
         return tx.commit()
 
@@ -205,21 +231,27 @@ def update_sop(
     `expected`: sha256 of the version the user edited (Conflict if it changed since)."""
     problem = sop_name_problem(name)
     if problem:
-        raise Refused(f"sop name: {problem.replace('target ', '')}")
+        raise Refused(msg("sop name: {replace}", replace=problem.replace("target ", "")))
     tx = begin(root, "update-sop", dry_run)
     with tx:
         rel = refuse_path(f"{SOPS}/{name}.md", tx.root)
         old = tx.read(rel)
         if old is None:
-            raise Refused(f"sop:{name} does not exist (add it, or accept a candidate)")
+            raise Refused(
+                msg("sop:{name} does not exist (add it, or accept a candidate)", name=name)
+            )
         if expected is not None and sha256(old) != expected:
             raise Conflict(
-                f"{rel} changed since you opened it (by the agent?); nothing was changed — "
-                "reload and edit again"
+                msg(
+                    "{rel} changed since you opened it (by the agent?); nothing "
+                    "was changed — reload and edit again",
+                    rel=rel,
+                )
             )
         new = _body_bytes(body, old)
         if new == old:
-            tx.details.update(summary=f"sop {name} unchanged", sop=name, unchanged=True)
+            said = msg("sop {name} unchanged", name=name)
+            tx.details.update(summary=said, sop=name, unchanged=True)
             return tx.commit()
         tx.write(rel, new)
         now = now_iso()
@@ -235,7 +267,7 @@ def update_sop(
         _meta(tx, f"sop:{name}", change)
         fill_snapshot_paths(tx, META, tokens)
         tx.details.update(
-            summary=f"sop {name} updated (the old text is kept in .history/)",
+            summary=msg("sop {name} updated (the old text is kept in .history/)", name=name),
             sop=name,
             lines_before=line_count(old.decode("utf-8", "replace")),
             lines_after=line_count(new.decode("utf-8", "replace")),

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused
 from memtui.engine.model import Entry, OutlineItem
+from memtui.i18n import msg
 from memtui.layouts.dsh import parse as dsh
 from memtui.layouts.dsh import queue as dsh_queue
 from memtui.layouts.dsh.codes import CODES
@@ -63,8 +64,13 @@ class Dsh(DshDetection, Layout):
     def summary(self, data: Any) -> list[str]:
         facts = sum(len(s.facts) for s in data.fact_sections)
         return [
-            f"{facts:,} facts in {len(data.fact_sections):,} sections, {len(data.sops):,} sops, "
-            f"{len(data.candidates):,} pending"
+            msg(
+                "{facts:,} facts in {count:,} sections, {count2:,} sops, {count3:,} pending",
+                facts=facts,
+                count=len(data.fact_sections),
+                count2=len(data.sops),
+                count3=len(data.candidates),
+            )
         ]
 
     def details(self, store: Store, data: Any, entry: Entry) -> dict[str, Any]:
@@ -114,7 +120,7 @@ class Dsh(DshDetection, Layout):
         from memtui.layouts.dsh import ops
 
         if kind == "pending":
-            raise refused("a pending candidate leaves with `memtui reject` (or accept)")
+            raise refused(msg("a pending candidate leaves with `memtui reject` (or accept)"))
         return ops.archive(root, f"{kind}:{name}", **op_options(shown))
 
     def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:

@@ -23,7 +23,9 @@ from memtui.engine.model import item_text
 from memtui.engine.ops.common import current_text, now_iso, update_json
 from memtui.engine.similar import similar_pairs
 from memtui.engine.textfile import decode, line_count
+from memtui.engine.words import clauses
 from memtui.engine.write.transaction import Receipt
+from memtui.i18n import msg
 from memtui.layouts.dsh.books import FactsState, counts, plan_index, plan_stats, sop_names
 from memtui.layouts.dsh.parse import FACTS, INDEX, REPORT
 from memtui.layouts.dsh.store import begin
@@ -95,13 +97,19 @@ def maintain(root: str | os.PathLike[str], *, apply: bool = False) -> Receipt:
             data.update(report)
 
         update_json(tx, REPORT, write_report)
-        verb = "removed" if apply else "found (apply removes them)"
-        tx.details.update(
-            summary=f"{len(duplicates):,} exact duplicate fact(s) {verb}; "
-            f"{near_found:,} near-duplicate pair(s) reported; index {before:,} → {after:,} lines"
-            + ("" if index else " (already current)"),
-            **report,
-        )
+        n = len(duplicates)
+        said = [
+            msg("{n:,} exact duplicate fact(s) removed", n=n)
+            if apply
+            else msg("{n:,} exact duplicate fact(s) found (apply removes them)", n=n),
+            msg("{n:,} near-duplicate pair(s) reported", n=near_found),
+            msg("index {before:,} → {after:,} lines", before=before, after=after)
+            if index
+            else msg(
+                "index {before:,} → {after:,} lines (already current)", before=before, after=after
+            ),
+        ]
+        tx.details.update(summary=clauses(said), **report)
         return tx.commit()
 
 

@@ -18,6 +18,8 @@ from memtui.engine.model import item_text
 from memtui.engine.reader import StoreReader
 from memtui.engine.records import maker
 from memtui.engine.textfile import TextFile, iter_lines, line_count, split_lines
+from memtui.engine.words import clauses
+from memtui.i18n import Msg, msg
 from memtui.layouts.dsh.candidate import Candidate
 from memtui.layouts.dsh.detect import DSH_INDEX as INDEX
 from memtui.layouts.dsh.detect import FACTS
@@ -100,7 +102,11 @@ def _index(reader: StoreReader) -> tuple[int, list[str], list[str] | None]:
             "l1-size",
             INDEX,
             None,
-            f"index.txt has {count:,} lines, over the {t.l1_max_lines:,}-line cap",
+            msg(
+                "index.txt has {n:,} lines, over the {cap:,}-line cap",
+                n=count,
+                cap=t.l1_max_lines,
+            ),
             level="error",
         )
     elif count >= t.l1_warn_lines:
@@ -108,7 +114,11 @@ def _index(reader: StoreReader) -> tuple[int, list[str], list[str] | None]:
             "l1-size",
             INDEX,
             None,
-            f"index.txt has {count:,} lines (cap {t.l1_max_lines:,}): run maintenance soon",
+            msg(
+                "index.txt has {n:,} lines (cap {cap:,}): run maintenance soon",
+                n=count,
+                cap=t.l1_max_lines,
+            ),
         )
     rules: list[str] = []
     auto: list[str] | None = None
@@ -137,7 +147,11 @@ def _check_auto(
             "index-stale",
             INDEX,
             None,
-            f"index.txt has no `{AUTO_BEGIN}` … `{AUTO_END}` segment (run `memtui index`)",
+            msg(
+                "index.txt has no `{begin}` … `{end}` segment (run `memtui index`)",
+                begin=AUTO_BEGIN,
+                end=AUTO_END,
+            ),
         )
         return
     listed: dict[str, set[str]] = {"[FACTS]": set(), "[SOPS]": set()}
@@ -152,21 +166,23 @@ def _check_auto(
         missing = sorted(exists - listed[tag])
         gone = sorted(listed[tag] - exists)
         if missing:
-            problems.append(f"{tag} lacks {_few(missing)}")
+            problems.append(msg("{tag} lacks {names}", tag=tag, names=_few(missing)))
         if gone:
-            problems.append(f"{tag} lists {_few(gone)}, which no longer exist")
+            said = msg("{tag} lists {names}, which no longer exist", tag=tag, names=_few(gone))
+            problems.append(said)
     if problems:
-        reader.findings.add(
-            "index-stale",
-            INDEX,
-            None,
-            "the automatic segment is stale: " + "; ".join(problems) + " (run `memtui index`)",
+        said = msg(
+            "the automatic segment is stale: {problems} (run `memtui index`)",
+            problems=clauses(problems),
         )
+        reader.findings.add("index-stale", INDEX, None, said)
 
 
 def _few(names: list[str], limit: int = 5) -> str:
     shown = ", ".join(names[:limit])
-    return shown + (f" and {len(names) - limit:,} more" if len(names) > limit else "")
+    if len(names) <= limit:
+        return shown
+    return msg("{names} and {more:,} more", names=shown, more=len(names) - limit)
 
 
 def _facts(reader: StoreReader) -> list[FactSection]:
@@ -202,7 +218,7 @@ def _parse_facts(reader: StoreReader, tf: TextFile) -> list[FactSection]:
                 "fact-duplicate",
                 FACTS,
                 numbers[i],
-                f"the same fact is already on line {numbers[first]}",
+                msg("the same fact is already on line {first}", first=numbers[first]),
             )
     return found
 
@@ -266,7 +282,7 @@ def _parse_candidate(reader: StoreReader, tf: TextFile | None, path: str) -> Can
             split = frontmatter.split(tf.text)
             body_start = len(tf.text) - len(split.body)
             if split.yaml_text is None:
-                problem = "no front matter (`---` … `---`)"
+                problem = msg("no front matter (`---` … `---`)")
             else:
                 meta = frontmatter.load(split.yaml_text)
         except frontmatter.FrontMatterError as exc:
@@ -275,7 +291,7 @@ def _parse_candidate(reader: StoreReader, tf: TextFile | None, path: str) -> Can
     if tf is not None and problem is None:
         problem = _candidate_problem(entry_type, target)
         if problem:
-            reader.findings.add("pending-bad-frontmatter", path, 1, f"candidate {stem}: {problem}")
+            reader.findings.add("pending-bad-frontmatter", path, 1, _bad(stem, problem))
         elif entry_type == "sop" and (problem := sop_name_problem(target)):
             # accept refuses it too, so it is reported here, not only when accepted. The
             # name is checked first, from its text alone: a bare name's escape check
@@ -283,14 +299,12 @@ def _parse_candidate(reader: StoreReader, tf: TextFile | None, path: str) -> Can
             if problem.endswith(OUTSIDE):
                 reader.findings.add("path-escape", path, None, problem)
             else:
-                reader.findings.add(
-                    "pending-bad-frontmatter", path, 1, f"candidate {stem}: {problem}"
-                )
+                reader.findings.add("pending-bad-frontmatter", path, 1, _bad(stem, problem))
         elif entry_type == "sop" and reader.escapes("sops", f"{target}.md"):
-            problem = f"target {target!r} {OUTSIDE}"
+            problem = msg("target {name!r} leads outside the store root", name=target)
             reader.findings.add("path-escape", path, None, problem)
     elif problem:
-        reader.findings.add("pending-bad-frontmatter", path, 1, f"candidate {stem}: {problem}")
+        reader.findings.add("pending-bad-frontmatter", path, 1, _bad(stem, problem))
     evidence = _text(meta.get("evidence"))
     valid = tf is not None and problem is None
     if valid and not (evidence and evidence.strip()):
@@ -298,7 +312,10 @@ def _parse_candidate(reader: StoreReader, tf: TextFile | None, path: str) -> Can
             "pending-no-evidence",
             path,
             1,
-            f"candidate {stem} has no evidence and cannot be accepted (No Execution, No Memory)",
+            msg(
+                "candidate {name} has no evidence and cannot be accepted (No Execution, No Memory)",
+                name=stem,
+            ),
         )
     seqs = meta.get("source_seqs")
     if tf is None:
@@ -341,21 +358,28 @@ def _plain_sop_name(name: Any) -> bool:
 
 def _sop_name_problem(name: Any) -> str | None:
     if not isinstance(name, str) or not name.strip():
-        return "no target"
+        return msg("no target")
     joined = posixpath.normpath(posixpath.join("sops", name.replace("\\", "/")))
     if os.path.isabs(name) or joined == ".." or joined.startswith(("../", "/")):
-        return f"target {name!r} {OUTSIDE}"
+        return msg("target {name!r} leads outside the store root", name=name)
     if "/" in name or "\\" in name:  # inside the root, but not one file in sops/
-        return f"target {name!r} is not a bare sop name (a sop is one file, sops/<name>.md)"
+        return msg(
+            "target {name!r} is not a bare sop name (a sop is one file, sops/<name>.md)",
+            name=name,
+        )
     if name != name.strip() or name.startswith(".") or _CONTROL.search(name):
-        return f"target {name!r} is not a usable sop name"
+        return msg("target {name!r} is not a usable sop name", name=name)
     return None
+
+
+def _bad(stem: str, problem: str) -> Msg:
+    return msg("candidate {name}: {problem}", name=stem, problem=problem)
 
 
 def _candidate_problem(entry_type: str | None, target: str | None) -> str | None:
     if entry_type not in ENTRY_TYPES:
-        return f"entry_type is {entry_type!r}, not fact or sop"
-    return None if target else "no target"
+        return msg("entry_type is {type!r}, not fact or sop", type=entry_type)
+    return None if target else msg("no target")
 
 
 def _text(value: Any) -> str | None:
@@ -382,11 +406,13 @@ def _parse_json(reader: StoreReader, tf: TextFile, shape: Any) -> dict[str, Any]
         data = json.loads(tf.text)
     except (ValueError, RecursionError) as exc:  # ValueError: also ints of 4,300+ digits
         where = getattr(exc, "lineno", None)
-        reader.findings.add("json-invalid", path, where, f"{path} does not parse: {unparsed(exc)}")
+        said = msg("{file} does not parse: {why}", file=path, why=unparsed(exc))
+        reader.findings.add("json-invalid", path, where, said)
         return None
     problem = shape(data)
     if problem:
-        reader.findings.add("json-invalid", path, None, f"{path} has the wrong shape: {problem}")
+        said = msg("{file} has the wrong shape: {why}", file=path, why=problem)
+        reader.findings.add("json-invalid", path, None, said)
         return None
     return data
 
@@ -397,19 +423,19 @@ def _object_shape(data: Any) -> str | None:
 
 def _meta_shape(data: Any) -> str | None:
     if not isinstance(data, dict):
-        return "the top level is not an object"
+        return msg("the top level is not an object")
     entries = data.get("entries", {})
     if not isinstance(entries, dict) or not all(isinstance(v, dict) for v in entries.values()):
-        return '"entries" is not an object of objects'
+        return msg('"entries" is not an object of objects')
     return None
 
 
 def _heat_shape(data: Any) -> str | None:
     if not isinstance(data, dict):
-        return "the top level is not an object"
+        return msg("the top level is not an object")
     for key, value in data.items():
         if not isinstance(value, dict) or not isinstance(value.get("reads", 0), int):
-            return f'{key!r} is not {{"reads": N, "lastRead": …}}'
+            return msg('{key!r} is not {{"reads": N, "lastRead": …}}', key=key)
     return None
 
 
@@ -418,7 +444,10 @@ def _heat(reader: StoreReader, data: dict[str, Any] | None) -> dict[str, int]:
     for path, value in (data or {}).items():
         if reader.escapes("", path):
             reader.findings.add(
-                "path-escape", HEAT, None, f"read stats name {path!r}, outside the store root"
+                "path-escape",
+                HEAT,
+                None,
+                msg("read stats name {path!r}, outside the store root", path=path),
             )
             continue
         heat[path] = int(value.get("reads", 0))

@@ -12,8 +12,10 @@ from memtui.engine import frontmatter
 from memtui.engine.identity import check_shown_bytes, split_expect
 from memtui.engine.ops.common import Refused, now_iso
 from memtui.engine.textfile import Unreadable, decode
+from memtui.engine.words import clauses
 from memtui.engine.write.files import read_or_none, sha256
 from memtui.engine.write.transaction import Receipt, WriteError
+from memtui.i18n import msg
 from memtui.layouts.dsh.books import Counts, plan_stats, read_facts, sop_names
 from memtui.layouts.dsh.chunks import Pace, chunked, precheck, stop, targets
 from memtui.layouts.dsh.store import (
@@ -43,7 +45,7 @@ def reject(
     to their front matter (the rest of each file byte-identical); one receipt per chunk."""
     root = os.path.realpath(os.fspath(root))
     if not isinstance(reason, str) or not reason.strip():
-        raise Refused("a reject needs a reason")
+        raise Refused(msg("a reject needs a reason"))
     reason = reason.strip()
     rels = targets(root, ids, False)
     wanted = normalise_expected(expected)
@@ -73,7 +75,7 @@ def reject(
                 check_expected(rel, raw, wanted)
                 if new is None:
                     if single:
-                        raise Refused(f"candidate {cid} {problem}")
+                        raise Refused(msg("candidate {cid} {problem}", cid=cid, problem=problem))
                     refused.append({"id": cid, "reason": f"{problem}"})
                     continue
                 dst = free_name(tx.root, ARCHIVE_REJECTED, cid, names)
@@ -92,9 +94,14 @@ def reject(
                     Counts(state.count, len(state.names), sops, pending, rejected=len(done)),
                 )
             tx.details.update(
-                summary=f"rejected {len(done)} candidate(s)"
-                + (f"; refused {len(refused)}" if refused else "")
-                + f" (reason: {reason})",
+                summary=msg(
+                    "{said} (reason: {reason})",
+                    said=clauses(
+                        [msg("rejected {n} candidate(s)", n=len(done))]
+                        + ([msg("refused {n}", n=len(refused))] if refused else [])
+                    ),
+                    reason=reason,
+                ),
                 rejected=list(done),
                 reason=reason,
                 chunk=number,
@@ -165,29 +172,37 @@ def unreject(
     root = os.path.realpath(os.fspath(root))
     name, expect = split_expect(name, expect)
     if not name or "/" in name or "\\" in name or name.startswith("."):
-        raise Refused(f"{name!r} is not a rejected candidate's name (archive/rejected/<name>.md)")
+        raise Refused(
+            msg(
+                "{name!r} is not a rejected candidate's name (archive/rejected/<name>.md)",
+                name=name,
+            )
+        )
     src = f"{ARCHIVE_REJECTED}/{name}.md"
     tx = begin(root, "unreject", dry_run)
     with tx:
         raw = tx.read(src)
         check_shown_bytes(f"pending:{name}", raw, expect, src)
         if raw is None:
-            raise Refused(f"no rejected candidate {name} ({src} does not exist)")
+            raise Refused(
+                msg("no rejected candidate {name} ({src} does not exist)", name=name, src=src)
+            )
         got = decode(src, raw)
         if isinstance(got, Unreadable):
-            raise Refused(f"{src} is {got.reason}; move it by hand")
+            raise Refused(msg("{src} is {reason}; move it by hand", src=src, reason=got.reason))
         text = _without_reject_keys(got.text)
         cid = _original_name(name, _candidate_id(text))
         dst = f"{PENDING}/{cid}.md"
         if read_or_none(os.path.join(tx.root, dst)) is not None:
-            raise Refused(f"{dst} exists: a candidate of that id is pending again")
+            raise Refused(msg("{dst} exists: a candidate of that id is pending again", dst=dst))
         tx.write(dst, got.encode(text), expect=None)
         tx.remove(src)
         _, state, _ = read_facts(tx)
         pending = len(md_files(tx.root, PENDING)) + 1
         sops = len(sop_names(tx.root))
         plan_stats(tx, Counts(state.count, len(state.names), sops, pending, rejected=-1))
-        tx.details.update(summary=f"{name} is pending again", candidate=cid, moved_to=dst)
+        said = msg("{name} is pending again", name=name)
+        tx.details.update(summary=said, candidate=cid, moved_to=dst)
         return tx.commit()
 
 

@@ -20,6 +20,7 @@ from memtui.engine.paths import Scan, list_files
 from memtui.engine.textfile import Unreadable, decode
 from memtui.engine.write.files import sha256
 from memtui.engine.write.transaction import Conflict, Transaction, WriteError, check_path
+from memtui.i18n import msg
 from memtui.layouts.dsh.parse import ENTRY_TYPES, sop_name_problem
 
 PENDING, SOPS = "pending", "sops"
@@ -27,7 +28,7 @@ ARCHIVE_PENDING, ARCHIVE_REJECTED = "archive/pending", "archive/rejected"
 ARCHIVE_SOPS, ARCHIVE_FACTS = "archive/sops", "archive/facts"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 # An id with no file in pending/: a typo, another store, or settled meanwhile.
-NOT_PENDING = "is not a pending item of this store (see `memtui pending`)"
+NOT_PENDING = msg("is not a pending item of this store (see `memtui pending`)")
 
 
 LOCK_WAIT: float | None = None  # seconds to wait for the store lock; None: the lock's 10 s
@@ -83,9 +84,13 @@ def section_problem(name: Any) -> str | None:
     if not isinstance(name, str) or not name.strip():
         return "no target"
     if _CONTROL.search(name.strip()):
-        return f"target {name!r} is not a usable facts.md section name (control characters)"
+        return msg(
+            "target {name!r} is not a usable facts.md section name (control characters)", name=name
+        )
     if name.strip().startswith(".") or "·" in name:  # `·` separates names in index.txt
-        return f"target {name!r} is not a usable facts.md section name (· or a leading .)"
+        return msg(
+            "target {name!r} is not a usable facts.md section name (· or a leading .)", name=name
+        )
     return None
 
 
@@ -99,10 +104,17 @@ def check_entry(entry_id: str) -> tuple[str, str]:
     """("fact", SECTION) or ("sop", name) from an entry id; Refused otherwise."""
     kind, _, name = entry_id.partition(":")
     if kind not in ENTRY_TYPES or not name:
-        raise Refused(f"{entry_id!r}: only fact:<SECTION> and sop:<name> entries apply here")
+        raise Refused(
+            msg(
+                "{entry_id!r}: only fact:<SECTION> and sop:<name> entries apply here",
+                entry_id=entry_id,
+            )
+        )
     problem = sop_name_problem(name) if kind == "sop" else section_problem(name)
     if problem:
-        raise Refused(f"{entry_id}: {problem.replace('target ', '')}")
+        raise Refused(
+            msg("{entry_id}: {replace}", entry_id=entry_id, replace=problem.replace("target ", ""))
+        )
     return kind, name.strip()
 
 
@@ -178,14 +190,14 @@ def validate(cand: Candidate, edits: dict[str, Any]) -> Candidate:
     if cand.entry_type == "fact" and cand.target:
         cand.target = cand.target.strip()
     if cand.problem is None and not (cand.evidence and cand.evidence.strip()):
-        cand.problem = "has no evidence (No Execution, No Memory); it cannot be accepted"
+        cand.problem = msg("has no evidence (No Execution, No Memory); it cannot be accepted")
     return cand
 
 
 def target_problem(entry_type: str | None, target: str | None) -> str | None:
     """Why a candidate's entry_type and target cannot be accepted, or None."""
     if entry_type not in ENTRY_TYPES:
-        return f"has entry_type {entry_type!r}, not fact or sop"
+        return msg("has entry_type {entry_type!r}, not fact or sop", entry_type=entry_type)
     return sop_name_problem(target) if entry_type == "sop" else section_problem(target)
 
 
@@ -200,13 +212,13 @@ def parse_front(text: str) -> tuple[dict[str, Any], str, str | None]:
     try:
         split = frontmatter.split(text)
     except frontmatter.FrontMatterError as exc:
-        return {}, text, f"has broken front matter: {exc}"
+        return {}, text, msg("has broken front matter: {exc}", exc=exc)
     if split.yaml_text is None:
         return {}, split.body, "has no front matter (`---` … `---`)"
     try:
         return frontmatter.load(split.yaml_text), split.body, None
     except frontmatter.FrontMatterError as exc:
-        return {}, split.body, f"has broken front matter: {exc}"
+        return {}, split.body, msg("has broken front matter: {exc}", exc=exc)
 
 
 def normalise_id(ref: str) -> str:
@@ -218,7 +230,7 @@ def normalise_id(ref: str) -> str:
     if raw.startswith(PENDING + "/") and raw.endswith(".md"):
         raw = raw[len(PENDING) + 1 : -3]
     if not raw or raw in (".", "..") or "/" in raw or "\\" in raw or _CONTROL.search(raw):
-        raise Refused(f"{ref!r} is not a candidate id")
+        raise Refused(msg("{ref!r} is not a candidate id", ref=ref))
     return raw
 
 
@@ -275,8 +287,16 @@ def check_expected(rel: str, raw: bytes | None, expected: dict[str, str]) -> Non
     digest = sha256 if len(want) == 64 else fingerprint_bytes
     now = None if raw is None else digest(raw)
     if now != want:
-        what = "was removed" if raw is None else "changed"
         raise Conflict(
-            f"{rel} {what} since you saw it (by the agent?); nothing was changed — "
-            "reload and try again"
+            msg(
+                "{rel} was removed since you saw it (by the agent?); nothing was changed — "
+                "reload and try again",
+                rel=rel,
+            )
+            if raw is None
+            else msg(
+                "{rel} changed since you saw it (by the agent?); nothing was changed — reload "
+                "and try again",
+                rel=rel,
+            )
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from memtui.engine import frontmatter
 from memtui.engine.ops.common import Refused
+from memtui.i18n import msg
 from memtui.layouts.dsh.store import PENDING, SOPS, candidate_problem, parse_front
 
 
@@ -20,14 +21,20 @@ def check_structure(rel: str, old: str, new: str) -> None:
         problem = candidate_problem(new)
         if problem:
             raise Refused(
-                f"{rel}: the new text {problem}; a candidate begins with its front matter "
-                "(a `---` line, its keys with entry_type and target, a `---` line); "
-                "nothing was written"
+                msg(
+                    "{rel}: the new text {problem}; a candidate begins with its "
+                    "front matter (a `---` line, its keys with entry_type and "
+                    "target, a `---` line); nothing was written",
+                    rel=rel,
+                    problem=problem,
+                )
             )
     elif folder == SOPS:
         problem = _sop_problem(old, new)
         if problem:
-            raise Refused(f"{rel}: the new text {problem}; nothing was written")
+            raise Refused(
+                msg("{rel}: the new text {problem}; nothing was written", rel=rel, problem=problem)
+            )
 
 
 def _sop_problem(old: str, new: str) -> str | None:

@@ -18,6 +18,7 @@ from memtui.engine.markdown import ITEM_MARKS, sections
 from memtui.engine.model import Span, item_text
 from memtui.engine.ops.common import eol_of
 from memtui.engine.textfile import TextFile
+from memtui.i18n import msg
 from memtui.layouts.dsh.parse import AUTO_BEGIN, AUTO_END, fact_key
 
 _NOT_WORD = re.compile(r"[\W_]+")
@@ -316,8 +317,13 @@ def index_with_auto(text: str, auto: list[str]) -> str:
         return text + "".join(line + eol for line in lines)
     if end is None:
         raise MarkerError(
-            f"index.txt has a `{AUTO_BEGIN}` line but no `{AUTO_END}` after it; "
-            "fix the markers by hand (memtui only rewrites a closed segment)"
+            msg(
+                "index.txt has a `{AUTO_BEGIN}` line but no `{AUTO_END}` after "
+                "it; fix the markers by hand (memtui only rewrites a closed "
+                "segment)",
+                AUTO_BEGIN=AUTO_BEGIN,
+                AUTO_END=AUTO_END,
+            )
         )
     prefix = text[:begin] if text[:begin].endswith("\n") else text[:begin] + eol
     return prefix + "".join(line + eol for line in auto) + text[end:]

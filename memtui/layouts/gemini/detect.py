@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection
+from memtui.i18n import N_, msg
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
@@ -73,8 +74,8 @@ def settings_of(root: str, home: bool) -> Mapping[str, object] | str | None:
     try:
         data = json.loads(strip_comments(got.decode("utf-8-sig")))
     except (ValueError, RecursionError) as exc:
-        return f"not JSON ({exc})"
-    return data if isinstance(data, dict) else "not a JSON object"
+        return msg("not JSON ({error})", error=str(exc))
+    return data if isinstance(data, dict) else msg("not a JSON object")
 
 
 def strip_comments(text: str) -> str:
@@ -187,8 +188,8 @@ def is_folder(entry: os.DirEntry[str]) -> bool:
 
 class GeminiDetection(Detection):
     name = "gemini"
-    looks_for = "GEMINI.md (or settings' context.fileName), ~/.gemini/tmp/*/memory/ (gemini)"
-    title = "Gemini CLI's GEMINI.md memory"
+    looks_for = N_("GEMINI.md (or settings' context.fileName), ~/.gemini/tmp/*/memory/ (gemini)")
+    title = msg("Gemini CLI's GEMINI.md memory")
     full = "memtui.layouts.gemini.layout:Gemini"
     order = 80
     home = True  # only the memory is the store: never a project's code, a home's keys

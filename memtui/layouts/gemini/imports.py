@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from memtui.engine.paths import is_inside
 from memtui.engine.textfile import TextFile, read_file
+from memtui.i18n import Msg, msg
 
 MAX_DEPTH = 5  # processImports' importState.maxDepth
 CODE = re.compile(r"(`+)([\s\S]*?)\1")  # findCodeRegions
@@ -107,8 +108,12 @@ class Importer:
             full = os.path.normpath(os.path.join(base, ref))
             if full in chain:
                 out.append(f"<!-- File already processed: {ref} -->")
-                said = f"@{ref} imports a file already on its import chain (a cycle): Gemini CLI "
-                self._problem("import-cycle", path, text, start, ref, said + "inlines it once")
+                said = msg(
+                    "@{ref} imports a file already on its import chain (a cycle): Gemini CLI "
+                    "inlines it once",
+                    ref=ref,
+                )
+                self._problem("import-cycle", path, text, start, ref, said)
                 continue
             got, failed = self._read(full, path, text, start, ref)
             if failed:
@@ -129,17 +134,19 @@ class Importer:
         rel = self.rel(full)
         real = os.path.realpath(full)
         if rel is None or not is_inside(self.root, real):
-            said = (
-                f"@{ref} imports {full}, outside this store: Gemini CLI inlines it, memtui "
-                "does not read it (nothing outside the store is read)"
+            said = msg(
+                "@{ref} imports {path}, outside this store: Gemini CLI inlines it, memtui "
+                "does not read it (nothing outside the store is read)",
+                ref=ref,
+                path=full,
             )
             self._problem("import-outside", path, text, at, ref, said)
             return "", "memtui: not read, outside the store"
         if not os.path.lexists(full):
             self._problem(
                 "import-missing", path, text, at, ref,
-                f"@{ref} imports {rel}, which does not exist: the model is given an "
-                "\"Import failed\" comment in its place",
+                msg("@{ref} imports {file}, which does not exist: the model is given an "
+                    "\"Import failed\" comment in its place", ref=ref, file=rel),
             )  # fmt: skip
             return "", f"ENOENT: no such file or directory, access '{full}'"
         got = self.texts.get(full) or self.lookup(rel)
@@ -149,8 +156,9 @@ class Importer:
             if isinstance(got, str):
                 who = self.rel(path) or path
                 self.problems.append(
-                    Problem("unreadable", rel, None, f"{rel} (imported by {who}) is {got}; "
-                            "never shown as text, never written")
+                    Problem("unreadable", rel, None, msg(
+                        "{file} (imported by {by}) is {reason}; never shown as text, never "
+                        "written", file=rel, by=who, reason=got))
                 )  # fmt: skip
         if isinstance(got, str):
             if got.startswith("a folder"):
@@ -160,14 +168,30 @@ class Importer:
         return ("\ufeff" if got.bom else "") + got.text, ""
 
     def _refused(self, path: str, text: str, at: int, ref: str, proot: str) -> None:
-        refused = 'Gemini CLI refuses the import: the model is given "Import failed: … Path '
-        refused += 'traversal attempt" in its place'
         if URL.match(ref):
-            self._problem("import-refused", path, text, at, ref, f"@{ref} is a URL; {refused}")
+            said = msg(
+                "@{ref} is a URL; Gemini CLI refuses the import: the model is given "
+                '"Import failed: … Path traversal attempt" in its place',
+                ref=ref,
+            )
+            self._problem("import-refused", path, text, at, ref, said)
             return
-        marked = self.markers_at(proot)
-        where = "the project root" if marked else "its file's folder (no .git at or above it)"
-        said = f"@{ref} leads outside {where}, {proot}: {refused}"
+        if self.markers_at(proot):
+            said = msg(
+                "@{ref} leads outside the project root, {root}: Gemini CLI refuses the "
+                'import: the model is given "Import failed: … Path traversal attempt" in '
+                "its place",
+                ref=ref,
+                root=proot,
+            )
+        else:
+            said = msg(
+                "@{ref} leads outside its file's folder (no .git at or above it), {root}: "
+                'Gemini CLI refuses the import: the model is given "Import failed: … Path '
+                'traversal attempt" in its place',
+                ref=ref,
+                root=proot,
+            )
         self._problem("path-escape", path, text, at, ref, said)
 
     def _problem(self, code: str, path: str, text: str, at: int, ref: str, message: str) -> None:
@@ -184,10 +208,12 @@ class Importer:
         return os.path.relpath(full, self.root).replace(os.sep, "/")
 
 
-def _depth_said(ref: str) -> str:
-    return (
-        f"@{ref} is {MAX_DEPTH} imports deep: Gemini CLI stops there and gives the model "
-        "the line as written"
+def _depth_said(ref: str) -> Msg:
+    return msg(
+        "@{ref} is {depth} imports deep: Gemini CLI stops there and gives the model "
+        "the line as written",
+        ref=ref,
+        depth=MAX_DEPTH,
     )
 
 

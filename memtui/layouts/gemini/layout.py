@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import not_read
 from memtui.engine.model import ContextFile, Entry, OutlineItem
+from memtui.engine.words import clauses, commas
+from memtui.i18n import msg
 from memtui.layouts.gemini import rules
 from memtui.layouts.gemini.detect import BOOK, GeminiDetection
 from memtui.layouts.gemini.parse import (
@@ -54,8 +56,8 @@ if TYPE_CHECKING:
 class Gemini(GeminiDetection, Layout):
     kinds = (KIND, MEMORY_KIND)
     codes = rules.CODES
-    archived_to = f"out of its file, to {BOOK}, with its place"
-    restored_from = f"from {BOOK} to its place in its file"
+    archived_to = msg("out of its file, to {BOOK}, with its place", BOOK=BOOK)
+    restored_from = msg("from {BOOK} to its place in its file", BOOK=BOOK)
 
     def parse(self, reader: StoreReader, top: Listing) -> GeminiData:
         from memtui.layouts.gemini.parse import parse
@@ -98,10 +100,15 @@ class Gemini(GeminiDetection, Layout):
     def summary(self, data: Any) -> list[str]:
         loaded = [f for f in data.files if f.loaded]
         memories = sum(len(f.memories) for f in data.files)
-        said = [f"{len(loaded):,} context file{'s' if len(loaded) != 1 else ''} loaded at start"]
-        said += [f"{memories:,} Added Memories"] if memories else []
-        said += [f"{len(data.archived):,} archived"] if data.archived else []
-        return [", ".join(said)]
+        n = len(loaded)
+        said = [
+            msg("{n:,} context file loaded at start", n=n)
+            if n == 1
+            else msg("{n:,} context files loaded at start", n=n)
+        ]
+        said += [msg("{n:,} Added Memories", n=memories)] if memories else []
+        said += [msg("{n:,} archived", n=len(data.archived))] if data.archived else []
+        return [commas(said)]
 
     def outline(self, store: Store, data: Any) -> list[OutlineItem]:
         from memtui.layouts.gemini.outline import outline
@@ -115,10 +122,12 @@ class Gemini(GeminiDetection, Layout):
         for f in (f for f in data.files if f.loaded):
             why = store.unreadable.get(f.rel)
             if f.inlined is None:
-                out.append(not_read(f.rel, why or "no longer there"))
+                out.append(not_read(f.rel, why or msg("no longer there")))
                 continue
             text = rules.block(os.path.join(store.root, f.rel), f.inlined)
-            note = _note(store, data, f) + ("" if text else "; empty once trimmed: left out")
+            note = _note(store, data, f)
+            if not text:
+                note = clauses([note, msg("empty once trimmed: left out")])
             out.append(ContextFile(f.rel, text, None, len(text.splitlines()), note))
         return out
 
@@ -156,24 +165,37 @@ def _memory_title(f: GFile, m: Any, titles: bool) -> str:
 def _note(store: Store, data: GeminiData, f: GFile) -> str:
     """Where the file's block goes, and what else Gemini CLI loads with it."""
     if f.tier == GLOBAL:
-        return (
+        return msg(
             "global context: system instruction, in <global_context> (blocks joined by a "
             "blank line); the active extensions' context files (extensions/*/) go in "
             "<extension_context>, instructions they ship, not memory: not shown"
         )
     if f.tier == PRIVATE:
-        whose = f" of {f.project}" if f.project else ""
-        return (
-            f"private project memory{whose}: system instruction, in <user_project_memory> "
-            "after `--- Private Project Memory Index (private, not committed to repo) ---`"
+        if f.project:
+            return msg(
+                "private project memory of {project}: system instruction, in "
+                "<user_project_memory> after `--- Private Project Memory Index (private, not "
+                "committed to repo) ---`",
+                project=f.project,
+            )
+        return msg(
+            "private project memory: system instruction, in <user_project_memory> after "
+            "`--- Private Project Memory Index (private, not committed to repo) ---`"
         )
     assert f.tier == PROJECT
     parents = outside_parents(store.root, data.names, data.markers)
-    above = f"; before it, from outside this store: {', '.join(parents)}" if parents else ""
-    return (
+    if parents:
+        return msg(
+            "project context when Gemini CLI starts here in a trusted folder: first message, "
+            "in <project_context>; before it, from outside this store: {parents}; also "
+            "loaded, outside this store: ~/.gemini/GEMINI.md and the project's private "
+            "~/.gemini/tmp/<project-id>/memory/MEMORY.md",
+            parents=", ".join(parents),
+        )
+    return msg(
         "project context when Gemini CLI starts here in a trusted folder: first message, in "
-        f"<project_context>{above}; also loaded, outside this store: ~/.gemini/GEMINI.md and "
-        "the project's private ~/.gemini/tmp/<project-id>/memory/MEMORY.md"
+        "<project_context>; also loaded, outside this store: ~/.gemini/GEMINI.md and the "
+        "project's private ~/.gemini/tmp/<project-id>/memory/MEMORY.md"
     )
 
 

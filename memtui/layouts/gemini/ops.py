@@ -25,6 +25,7 @@ from memtui.engine.ops.lines import check_root, load
 from memtui.engine.ops.places import at_heading, content, rows
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Conflict, Receipt, Transaction
+from memtui.i18n import msg
 from memtui.layouts.gemini import rules
 from memtui.layouts.gemini.detect import BOOK
 from memtui.layouts.gemini.parse import KIND, MEMORY_KIND, file_part, record_of
@@ -41,17 +42,28 @@ class Target:
         if kind == MEMORY_KIND:
             file, _, n = name.rpartition("#")
             if not file or not n.isdigit() or int(n) < 1:
-                raise Refused(f"{self.entry_id}: a memory is named `{MEMORY_KIND}:<file>#<n>`")
+                raise Refused(
+                    msg(
+                        "{entry_id}: a memory is named `{MEMORY_KIND}:<file>#<n>`",
+                        entry_id=self.entry_id,
+                        MEMORY_KIND=MEMORY_KIND,
+                    )
+                )
             self.file, self.heading, self.n = file, None, int(n)
         else:
             self.file = file_part(name)
             rest = name[len(self.file) + 1 :].strip() if len(self.file) < len(name) else None
             if rest == "":
-                raise Refused(f"{self.entry_id}: no section heading after #")
+                raise Refused(msg("{entry_id}: no section heading after #", entry_id=self.entry_id))
             self.heading, self.n = rest, 0
         norm = os.path.normpath(self.file) if self.file else ""
         if norm != self.file or self.file.startswith("/") or not self.file.endswith(".md"):
-            raise Refused(f"{self.entry_id} is not a Gemini memory file (a .md path in the store)")
+            raise Refused(
+                msg(
+                    "{entry_id} is not a Gemini memory file (a .md path in the store)",
+                    entry_id=self.entry_id,
+                )
+            )
 
     @property
     def whole(self) -> bool:
@@ -74,25 +86,46 @@ class Target:
         added = [s.span for s in sections(tf, 2, False) if s.name.strip() == rules.ADDED]
         found = [m.span for m in _memories(tf, added[0])] if added else []
         if fp is None and len(found) < self.n:
-            raise Refused(f"{tf.path} has no memory number {self.n} under {ADDED_LINE!r}")
+            raise Refused(
+                msg(
+                    "{path} has no memory number {n} under {ADDED_LINE!r}",
+                    path=tf.path,
+                    n=self.n,
+                    ADDED_LINE=ADDED_LINE,
+                )
+            )
         return self._shown(tf, found, self.n, fp)
 
     def _section(self, tf: TextFile, fp: str | None) -> Span:
         heading = self.heading or ""
         spans, nth = headed(tf, heading, 2)
         if fp is None and not spans:
-            raise Refused(f"no section {heading!r} in {tf.path}")
+            raise Refused(msg("no section {heading!r} in {path}", heading=heading, path=tf.path))
         if fp is None and (len(spans) > 1 or nth > 1):
             raise Refused(
-                f"{len(spans)} sections of {tf.path} are headed {heading!r}: one is named "
-                f"with its place and fingerprint, as `memtui list` prints it; {AGAIN}"
+                msg(
+                    "{count} sections of {path} are headed {heading!r}: one is "
+                    "named with its place and fingerprint, as `memtui list` prints "
+                    "it; {AGAIN}",
+                    count=len(spans),
+                    path=tf.path,
+                    heading=heading,
+                    AGAIN=AGAIN,
+                )
             )
         return self._shown(tf, spans, nth, fp)
 
     def _shown(self, tf: TextFile, spans: list[Span], nth: int, fp: str | None) -> Span:
         """The `nth` of `spans` if it is still the text shown (fingerprint `fp`)."""
         if nth > len(spans):
-            raise Conflict(f"{self.entry_id} is no longer in {tf.path} (the agent?); {AGAIN}")
+            raise Conflict(
+                msg(
+                    "{entry_id} is no longer in {path} (the agent?); {AGAIN}",
+                    entry_id=self.entry_id,
+                    path=tf.path,
+                    AGAIN=AGAIN,
+                )
+            )
         span = spans[nth - 1]
         if fp is not None and fingerprint(_text(tf, span)) != fp:
             raise _changed(self.entry_id)
@@ -116,9 +149,15 @@ def check_extraction(root: str, rel: str) -> None:
     holder = _live_holder(lock)
     if holder is not None:
         raise Refused(
-            f"{rel}: Gemini CLI's memory extraction (pid {holder}) holds "
-            f"{'/'.join(parts[:3])}/{EXTRACTION_LOCK}; nothing was written, try again when it "
-            "is done"
+            msg(
+                "{rel}: Gemini CLI's memory extraction (pid {holder}) holds "
+                "{join}/{EXTRACTION_LOCK}; nothing was written, try again when "
+                "it is done",
+                rel=rel,
+                holder=holder,
+                join="/".join(parts[:3]),
+                EXTRACTION_LOCK=EXTRACTION_LOCK,
+            )
         )
 
 
@@ -142,7 +181,13 @@ def _live_holder(lock: str) -> int | None:
 
 
 def _changed(entry_id: str) -> Conflict:
-    return Conflict(f"{entry_id} changed since it was shown (the agent wrote to it); {AGAIN}")
+    return Conflict(
+        msg(
+            "{entry_id} changed since it was shown (the agent wrote to it); {AGAIN}",
+            entry_id=entry_id,
+            AGAIN=AGAIN,
+        )
+    )
 
 
 def _text(tf: TextFile, span: Span) -> str:
@@ -193,8 +238,12 @@ def _one_section(entry_id: str, new: str) -> None:
     found = sections(TextFile("", new, False, 0), 2, False)
     if len(found) != 1 or found[0].span.char_start != 0 or found[0].span.char_stop != len(new):
         raise Refused(
-            f"{entry_id}: the text must be one section, beginning with its `## ` heading line "
-            "and holding no other `#` or `##` heading; nothing was written"
+            msg(
+                "{entry_id}: the text must be one section, beginning with its "
+                "`## ` heading line and holding no other `#` or `##` heading; "
+                "nothing was written",
+                entry_id=entry_id,
+            )
         )
 
 
@@ -206,8 +255,12 @@ def _one_memory(entry_id: str, new: str) -> None:
         or any(not (x[:1] in " \t" and x.strip()) for x in lines[1:])
     ):
         raise Refused(
-            f"{entry_id}: a memory is one `- ` line (further lines indented, none blank), as "
-            "save_memory wrote them; nothing was written"
+            msg(
+                "{entry_id}: a memory is one `- ` line (further lines "
+                "indented, none blank), as save_memory wrote them; nothing was "
+                "written",
+                entry_id=entry_id,
+            )
         )
 
 
@@ -220,8 +273,14 @@ def archive(root: str, kind: str, name: str, **shown: Any) -> Receipt:
     target = Target(kind, name)
     if target.whole:
         raise Refused(
-            f"{target.entry_id}: a context file is not archived whole (Gemini CLI loads it "
-            f"by name); archive one of its sections ({KIND}:{target.file}#<heading>) or memories"
+            msg(
+                "{entry_id}: a context file is not archived whole (Gemini CLI "
+                "loads it by name); archive one of its sections "
+                "({KIND}:{file}#<heading>) or memories",
+                entry_id=target.entry_id,
+                KIND=KIND,
+                file=target.file,
+            )
         )
     check_root(root)
     limits = thresholds(root)
@@ -260,7 +319,12 @@ def restore(root: str, kind: str, name: str, **shown: Any) -> Receipt:
     want = checked(shown.get("expect"))
     target = Target(kind, name)
     if target.whole:
-        raise Refused(f"{target.entry_id}: only a section or a memory is archived, and restored")
+        raise Refused(
+            msg(
+                "{entry_id}: only a section or a memory is archived, and restored",
+                entry_id=target.entry_id,
+            )
+        )
     check_root(root)
     limits = thresholds(root)
     dry_run = bool(shown.get("dry_run"))
@@ -271,7 +335,14 @@ def restore(root: str, kind: str, name: str, **shown: Any) -> Receipt:
         book.check_shown(want, record, tf_book, target.entry_id, BOOK)
         tf = load(tx, target.file, limits, must_exist=False)
         if tf is None:
-            raise Refused(f"{target.file} no longer exists; {target.entry_id} stays in {BOOK}")
+            raise Refused(
+                msg(
+                    "{file} no longer exists; {entry_id} stays in {BOOK}",
+                    file=target.file,
+                    entry_id=target.entry_id,
+                    BOOK=BOOK,
+                )
+            )
         tx.write(target.file, tf.encode(_put_back(tf.text, record, bool(target.n))))
         book.take_out(tx, BOOK, tf_book, lines, at_line)
         tx.details.update(file=target.file, to=target.file, **{"from": BOOK})

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import OutlineItem
 from memtui.engine.outline import Rows, book_rows
+from memtui.i18n import N_, msg
 from memtui.layouts.gemini import rules
 from memtui.layouts.gemini.detect import BOOK
 from memtui.layouts.gemini.parse import KIND, MEMORY_KIND, memory_id, section_id
@@ -16,14 +17,14 @@ if TYPE_CHECKING:
     from memtui.engine.store import Store
     from memtui.layouts.gemini.parse import Archived, GeminiData, GFile, GSection
 
-WHOLE = "a context file is not archived whole: Gemini CLI loads it by name (x on a section)"
+WHOLE = msg("a context file is not archived whole: Gemini CLI loads it by name (x on a section)")
 TIERS = {
-    "global": "global",
-    "private": "private memory",
-    "project": "project",
-    "subfolder": "when its folder is used",
-    "note": "read on demand",
-    "imported": "imported",
+    "global": N_("global"),
+    "private": N_("private memory"),
+    "project": N_("project"),
+    "subfolder": N_("when its folder is used"),
+    "note": N_("read on demand"),
+    "imported": N_("imported"),
 }
 
 

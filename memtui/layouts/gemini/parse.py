@@ -20,6 +20,7 @@ from memtui.engine import archive_records as records
 from memtui.engine.markdown import ITEM_STARTS, Headed, numbered, sections
 from memtui.engine.model import Span
 from memtui.engine.rawfile import not_regular
+from memtui.i18n import msg
 from memtui.layouts.gemini import rules
 from memtui.layouts.gemini.detect import (
     BOOK,
@@ -124,8 +125,8 @@ def parse(reader: StoreReader, top: Listing) -> GeminiData:
         where = SETTINGS if home else PROJECT_SETTINGS
         reader.findings.add(
             "settings-invalid", where, None,
-            f"{where} is {settings}: Gemini CLI stops at it; memtui reads the context file "
-            "names as GEMINI.md alone",
+            msg("{file} is {reason}: Gemini CLI stops at it; memtui reads the context file "
+                "names as GEMINI.md alone", file=where, reason=settings),
         )  # fmt: skip
     names, markers = names_in(settings), markers_in(settings)
     found = [(rel, tier, "") for rel, tier in _loaded_files(reader, home, names)]
@@ -181,7 +182,8 @@ def _there(reader: StoreReader, rel: str) -> bool:
     reader.unreadable[rel] = why = not_regular(stat.S_IFDIR)
     reader.findings.add(
         "unreadable", rel, None,
-        f"{rel} is {why}: Gemini CLI finds it and skips it, loading nothing in its place",
+        msg("{file} is {reason}: Gemini CLI finds it and skips it, loading nothing in its "
+            "place", file=rel, reason=why),
     )  # fmt: skip
     return True
 
@@ -280,8 +282,9 @@ def _duplicates(reader: StoreReader, files: list[GFile]) -> None:
             if s.nth == 2:
                 reader.findings.add(
                     "gemini-heading-duplicate", f.rel, s.span.lineno,
-                    f"{f.rel}: {s.count} sections are headed {s.heading!r}; each is named by "
-                    "its place and fingerprint (`memtui list`)",
+                    msg("{file}: {count} sections are headed {heading!r}; each is named by "
+                        "its place and fingerprint (`memtui list`)", file=f.rel,
+                        count=s.count, heading=s.heading),
                 )  # fmt: skip
 
 
@@ -289,7 +292,11 @@ def _archived(reader: StoreReader) -> tuple[Archived, ...]:
     """The book's records; a line that is none is said, and left alone."""
 
     def said(n: int) -> str:
-        return f"{BOOK} line {n} is not a record memtui wrote: left as it is, restores nothing"
+        return msg(
+            "{file} line {n} is not a record memtui wrote: left as it is, restores nothing",
+            file=BOOK,
+            n=n,
+        )
 
     found = records.book_records(reader, BOOK, record_of, said)
     return tuple(Archived(record["id"], record["text"], n) for n, record in found)

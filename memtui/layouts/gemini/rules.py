@@ -18,17 +18,18 @@ from __future__ import annotations
 
 from memtui.engine.layouts.common import JS_SPACE
 from memtui.engine.model import INFO, WARNING
+from memtui.i18n import N_
 
 ADDED = "Gemini Added Memories"  # memoryTool.ts MEMORY_SECTION_HEADER, without its `## `
 
 CODES: dict[str, tuple[str, str]] = {
-    "import-missing": (WARNING, "an @import names a file that does not exist"),
-    "import-cycle": (WARNING, "an @import of a file already on its import chain"),
-    "import-depth": (WARNING, "an @import past the fifth level, left as written"),
-    "import-refused": (WARNING, "an @import of a URL, which Gemini CLI refuses"),
-    "import-outside": (INFO, "an @import Gemini CLI reads outside the store, memtui does not"),
-    "settings-invalid": (WARNING, "settings.json does not parse: the context file names"),
-    "gemini-heading-duplicate": (INFO, "two `## ` sections of one file share a heading"),
+    "import-missing": (WARNING, N_("an @import names a file that does not exist")),
+    "import-cycle": (WARNING, N_("an @import of a file already on its import chain")),
+    "import-depth": (WARNING, N_("an @import past the fifth level, left as written")),
+    "import-refused": (WARNING, N_("an @import of a URL, which Gemini CLI refuses")),
+    "import-outside": (INFO, N_("an @import Gemini CLI reads outside the store, memtui does not")),
+    "settings-invalid": (WARNING, N_("settings.json does not parse: the context file names")),
+    "gemini-heading-duplicate": (INFO, N_("two `## ` sections of one file share a heading")),
 }
 
 

@@ -4,6 +4,7 @@ hermes`. Data only: it runs through the hermes engine code, imported when asked.
 from __future__ import annotations
 
 from memtui.engine.commands import Ask, Command
+from memtui.i18n import N_
 
 COMMANDS = (
     Command(
@@ -11,15 +12,15 @@ COMMANDS = (
         "memtui.layouts.hermes.ops:add_entry",
         verb="add",
         name="hermes",
-        help="an entry in Hermes' MEMORY.md (memory) or USER.md (user), as its add does",
+        help=N_("an entry in Hermes' MEMORY.md (memory) or USER.md (user), as its add does"),
         asks=(
             Ask(
                 "target",
-                "MEMORY.md (the agent's notes) or USER.md (the user profile)",
+                N_("MEMORY.md (the agent's notes) or USER.md (the user profile)"),
                 choices=("memory", "user"),
                 metavar="memory|user",
             ),
-            Ask("text", "the entry (it may span lines; stripped as Hermes strips it)"),
+            Ask("text", N_("the entry (it may span lines; stripped as Hermes strips it)")),
         ),
     ),
 )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from memtui.engine.rawfile import not_readable
 from memtui.engine.textfile import TextFile
+from memtui.i18n import msg
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.detect import ARCHIVE
 from memtui.layouts.hermes.replay import QUEUE, SKILLS, Record, parse_record, replay
@@ -103,14 +104,22 @@ def limits_of(reader: StoreReader) -> dict[str, int]:
         return dict(rules.DEFAULT_LIMITS)
     limits, problem = configured_limits(tf.text)
     if problem:
-        who = "memtui counts against Hermes'" if problem == ALIASES else "Hermes falls back to its"
-        reader.findings.add(
-            "config-invalid",
-            rules.CONFIG,
-            None,
-            f"{rules.CONFIG}: {problem}; {who} default limits "
-            f"({rules.DEFAULT_LIMITS['memory']:,} / {rules.DEFAULT_LIMITS['user']:,} characters)",
+        v = {"file": rules.CONFIG, "problem": problem}
+        v |= {"memory": rules.DEFAULT_LIMITS["memory"], "user": rules.DEFAULT_LIMITS["user"]}
+        said = (
+            msg(
+                "{file}: {problem}; memtui counts against Hermes' default limits "
+                "({memory:,} / {user:,} characters)",
+                **v,
+            )
+            if problem == ALIASES
+            else msg(
+                "{file}: {problem}; Hermes falls back to its default limits "
+                "({memory:,} / {user:,} characters)",
+                **v,
+            )
         )
+        reader.findings.add("config-invalid", rules.CONFIG, None, said)
     return limits
 
 
@@ -139,14 +148,14 @@ def configured_limits(text: str) -> tuple[dict[str, int], str | None]:
         try:
             limits[target] = int(value)
         except (TypeError, ValueError, OverflowError):
-            why = f"memory.{key} is {value!r}, not a whole number"
+            why = msg("memory.{key} is {value!r}, not a whole number", key=key, value=value)
             return dict(rules.DEFAULT_LIMITS), problem or why
     return limits, problem
 
 
 # A few lines of nested aliases stand for gigabytes once expanded (or printed): refused
 # before YAML builds anything, as front matter refuses them.
-ALIASES = "it uses YAML anchors or aliases (&x, *x), which memtui does not expand"
+ALIASES = msg("it uses YAML anchors or aliases (&x, *x), which memtui does not expand")
 
 
 def _memory_section(text: str) -> tuple[str | None, dict[str, Any] | None]:
@@ -159,12 +168,13 @@ def _memory_section(text: str) -> tuple[str | None, dict[str, Any] | None]:
     try:
         data = yaml.safe_load(text)
     except (yaml.YAMLError, ValueError, RecursionError) as exc:
-        return f"it does not parse as YAML ({' '.join(str(exc).split())[:200]})", None
+        said = " ".join(str(exc).split())[:200]
+        return msg("it does not parse as YAML ({error})", error=said), None
     if data is None:
         return None, None
     section = data.get("memory") if isinstance(data, dict) else None
     if section is not None and not isinstance(section, dict):
-        return "`memory:` is not a mapping", None
+        return msg("`memory:` is not a mapping"), None
     return None, section
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection
 from memtui.engine.paths import LOCK_NAME, subfolders
+from memtui.i18n import N_, msg
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -30,8 +31,8 @@ PEEK = 65_536  # how much of a memory file detection reads for a separator
 
 class HermesDetection(Detection):
     name = "hermes"
-    looks_for = "memories/MEMORY.md, memories/USER.md or pending/memory/*.json (hermes)"
-    title = "a Hermes Agent home"
+    looks_for = N_("memories/MEMORY.md, memories/USER.md or pending/memory/*.json (hermes)")
+    title = msg("a Hermes Agent home")
     full = "memtui.layouts.hermes.layout:Hermes"
     commands_at = "memtui.layouts.hermes.commands:COMMANDS"
     order = 50

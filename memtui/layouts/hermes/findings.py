@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memtui.engine.model import ERROR, INFO, WARNING
+from memtui.i18n import Msg, msg
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.data import ARCHIVE, BOM_CHAR, HermesData, MemoryFile
 
@@ -30,22 +31,32 @@ def check(reader: StoreReader, data: HermesData) -> None:
                 "pending-bad-record",
                 item.rel,
                 None,
-                f"{item.rel} is {item.error}: Hermes cannot replay it; reject it",
+                msg(
+                    "{file} is {error}: Hermes cannot replay it; reject it",
+                    file=item.rel,
+                    error=item.error,
+                ),
             )
         elif item.kind in _QUEUE_CODES and item.record is not None:
             reader.findings.add(
                 _QUEUE_CODES[item.kind],
                 item.rel,
                 None,
-                f"staged {item.record.action} on {rules.FILES[item.record.target]}: "
-                f"approving it would be refused, {item.problem}",
+                msg(
+                    "staged {action} on {file}: approving it would be refused, {problem}",
+                    action=item.record.action,
+                    file=rules.FILES[item.record.target],
+                    problem=item.problem,
+                ),
                 WARNING if item.kind == "threat" else None,  # Hermes refuses it: no error
             )
     for item in data.skills:
         if item.error is not None:
-            reader.findings.add("json-invalid", item.rel, None, f"{item.rel} is {item.error}")
+            said = msg("{file} is {error}", file=item.rel, error=item.error)
+            reader.findings.add("json-invalid", item.rel, None, said)
     for line, why in data.archive_errors:
-        reader.findings.add("json-invalid", ARCHIVE, line, f"{ARCHIVE} line {line} is {why}")
+        said = msg("{file} line {line} is {error}", file=ARCHIVE, line=line, error=why)
+        reader.findings.add("json-invalid", ARCHIVE, line, said)
 
 
 def _memory_file(reader: StoreReader, mf: MemoryFile, loaded: bool) -> None:
@@ -60,13 +71,7 @@ def _memory_file(reader: StoreReader, mf: MemoryFile, loaded: bool) -> None:
             "char-limit",
             mf.rel,
             None,
-            f"{name} holds {chars:,} of its {limit:,} characters ({rules.share(chars, limit)}%"
-            + (
-                "): Hermes refuses every add and replace that does not shrink it"
-                if over
-                else f"); Hermes refuses an add past {limit:,}"
-            )
-            + ("" if loaded else f"; it is {rules.not_loaded(mf.target)}"),
+            _full(name, mf, over, loaded),
             level=(ERROR if over else None) if loaded else INFO,
         )
     if mf.drift:
@@ -75,7 +80,11 @@ def _memory_file(reader: StoreReader, mf: MemoryFile, loaded: bool) -> None:
             "memory-drift",
             mf.rel,
             rules.line_at(text, at) if at is not None else None,
-            f"{name}: Hermes refuses to replace or remove entries here: {mf.drift}",
+            msg(
+                "{file}: Hermes refuses to replace or remove entries here: {why}",
+                file=name,
+                why=mf.drift,
+            ),
         )
     first: dict[str, int] = {}
     for n, piece in enumerate(mf.pieces, 1):
@@ -85,8 +94,13 @@ def _memory_file(reader: StoreReader, mf: MemoryFile, loaded: bool) -> None:
                 "entry-duplicate",
                 mf.rel,
                 line,
-                f"{name} entry {n} repeats entry {first[piece.text]}: Hermes drops the copy "
-                "on its next write",
+                msg(
+                    "{file} entry {n} repeats entry {first}: Hermes drops the copy on its "
+                    "next write",
+                    file=name,
+                    n=n,
+                    first=first[piece.text],
+                ),
             )
         else:
             first[piece.text] = n
@@ -96,7 +110,41 @@ def _memory_file(reader: StoreReader, mf: MemoryFile, loaded: bool) -> None:
                 "entry-injection",
                 mf.rel,
                 line,
-                f"{name} entry {n} reads like a prompt injection ({', '.join(found)}): Hermes "
-                "replaces it with a [BLOCKED] note in the prompt; archive or edit it",
+                msg(
+                    "{file} entry {n} reads like a prompt injection ({found}): Hermes "
+                    "replaces it with a [BLOCKED] note in the prompt; archive or edit it",
+                    file=name,
+                    n=n,
+                    found=", ".join(found),
+                ),
                 WARNING,  # blocked from the prompt: not the engine's error of one that is not
             )
+
+
+def _full(name: str, mf: MemoryFile, over: bool, loaded: bool) -> Msg:
+    # one whole sentence a case: over the limit or near it, loaded or not
+    v = {"file": name, "chars": mf.chars, "limit": mf.limit}
+    v |= {"share": rules.share(mf.chars, mf.limit), "unloaded": rules.not_loaded(mf.target)}
+    if over and loaded:
+        return msg(
+            "{file} holds {chars:,} of its {limit:,} characters ({share}%): Hermes refuses "
+            "every add and replace that does not shrink it",
+            **v,
+        )
+    if over:
+        return msg(
+            "{file} holds {chars:,} of its {limit:,} characters ({share}%): Hermes refuses "
+            "every add and replace that does not shrink it; it is {unloaded}",
+            **v,
+        )
+    if loaded:
+        return msg(
+            "{file} holds {chars:,} of its {limit:,} characters ({share}%); Hermes refuses "
+            "an add past {limit:,}",
+            **v,
+        )
+    return msg(
+        "{file} holds {chars:,} of its {limit:,} characters ({share}%); Hermes refuses an "
+        "add past {limit:,}; it is {unloaded}",
+        **v,
+    )

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options, refused, unread_context
 from memtui.engine.model import ContextFile, Entry, OutlineItem
+from memtui.engine.words import clauses
+from memtui.i18n import msg
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.codes import CODES
 from memtui.layouts.hermes.data import ARCHIVE, HermesData, Staged, read_home
@@ -38,8 +40,8 @@ if TYPE_CHECKING:
 class Hermes(HermesDetection, Layout):
     kinds = (ENTRY, PENDING, ARCHIVED)
     codes = CODES
-    archived_to = "to memories/archived.jsonl (Hermes never reads it) and leaves its file"
-    restored_from = "from memories/archived.jsonl to its place in its file"
+    archived_to = msg("to memories/archived.jsonl (Hermes never reads it) and leaves its file")
+    restored_from = msg("from memories/archived.jsonl to its place in its file")
 
     # --- detection and parse ---------------------------------------------------
 
@@ -98,7 +100,9 @@ class Hermes(HermesDetection, Layout):
             if block is None:
                 continue
             first = last = None
-            note = f"frozen into the system prompt at session start, with its gauge ({name})"
+            note = msg(
+                "frozen into the system prompt at session start, with its gauge ({name})", name=name
+            )
             if block.omitted is not None:
                 head, gone = block.omitted
                 joined = rules.join(shown)
@@ -106,12 +110,16 @@ class Hermes(HermesDetection, Layout):
                 # the tail is given again from the line after the one it starts inside
                 tail = head + gone
                 last = rules.line_at(joined, tail) - (joined[tail - 1] == "\n")
-                note = (
-                    f"{name} is past Hermes' render cap: {gone:,} characters from line {first} "
-                    "on are left out of the prompt (the head and the tail are kept)"
+                note = msg(
+                    "{name} is past Hermes' render cap: {gone:,} characters from line {first} "
+                    "on are left out of the prompt (the head and the tail are kept)",
+                    name=name,
+                    gone=gone,
+                    first=first,
                 )
             lines = block.text.count("\n") + 1
-            note += f"; {rules.alongside(loading.provider)}" if loading.provider else ""
+            if loading.provider:
+                note = clauses([note, rules.alongside(loading.provider)])
             out.append(ContextFile(mf.rel, block.text, first, lines, note, last))
         return out
 
@@ -140,7 +148,7 @@ class Hermes(HermesDetection, Layout):
 
         if kind != ENTRY:
             given = shown.get("entry_id", f"{kind}:{name}").strip()
-            raise refused(f"{given!r} is not an entry id (see `memtui list`)")
+            raise refused(msg("{given!r} is not an entry id (see `memtui list`)", given=given))
         options = {k: shown.get(k) for k in ("seen_text", "expect")}
         dry_run = bool(shown.get("dry_run"))
         return edit_entry(root, f"{kind}:{name}", new_text, **options, dry_run=dry_run)
@@ -149,14 +157,27 @@ class Hermes(HermesDetection, Layout):
         from memtui.layouts.hermes.ops import archive_entry
 
         if kind != ENTRY:
-            raise refused(f"{kind}:{name}: archive an entry (hermes:memory#N or hermes:user#N)")
+            raise refused(
+                msg(
+                    "{kind}:{name}: archive an entry (hermes:memory#N or hermes:user#N)",
+                    kind=kind,
+                    name=name,
+                )
+            )
         return archive_entry(root, name, **op_options(shown))
 
     def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         from memtui.layouts.hermes.ops import restore_entry
 
         if kind != ARCHIVED:
-            raise refused(f"{kind}:{name}: restore an archived entry ({ARCHIVED}:<id>)")
+            raise refused(
+                msg(
+                    "{kind}:{name}: restore an archived entry ({ARCHIVED}:<id>)",
+                    kind=kind,
+                    name=name,
+                    ARCHIVED=ARCHIVED,
+                )
+            )
         return restore_entry(root, name, **op_options(shown))
 
     # --- the approval queue (engine.queue) -------------------------------------

@@ -20,6 +20,7 @@ from memtui.engine.ops.common import Refused, eol_of, thresholds
 from memtui.engine.ops.lines import check_root, encode, load
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Conflict, Receipt, Transaction, WriteError
+from memtui.i18n import msg
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.data import ARCHIVE, configured_limits
 
@@ -30,7 +31,12 @@ def parse_ref(name: str) -> tuple[str, int]:
     """`memory#3` -> ("memory", 3); Refused if it names no entry of either file."""
     match = _REF.fullmatch(name.strip())
     if match is None:
-        raise Refused(f"hermes:{name} is not a Hermes entry id (hermes:memory#N or hermes:user#N)")
+        raise Refused(
+            msg(
+                "hermes:{name} is not a Hermes entry id (hermes:memory#N or hermes:user#N)",
+                name=name,
+            )
+        )
     return match.group(1), int(match.group(2))
 
 
@@ -68,8 +74,13 @@ def open_file(
     why = rules.drift(tf.text, limit) if tf is not None and not drifting else None
     if why:
         raise Refused(
-            f"{rel}: Hermes would refuse to rewrite this file, {why}; fix it in an editor "
-            "first (memtui check shows the line); nothing was changed"
+            msg(
+                "{rel}: Hermes would refuse to rewrite this file, {why}; fix "
+                "it in an editor first (memtui check shows the line); nothing "
+                "was changed",
+                rel=rel,
+                why=why,
+            )
         )
     return rel, tf, limit
 
@@ -79,18 +90,38 @@ def checked(rel: str, new: str, expected: list[str], limit: int) -> None:
     got = rules.split_entries(new)
     if got != expected:
         raise Refused(
-            f"{rel}: Hermes would read {len(got):,} entries where {len(expected):,} are meant "
-            "(an entry may not hold a line that is only §); nothing was changed"
+            msg(
+                "{rel}: Hermes would read {count:,} entries where {count2:,} "
+                "are meant (an entry may not hold a line that is only §); "
+                "nothing was changed",
+                rel=rel,
+                count=len(got),
+                count2=len(expected),
+            )
         )
     why = rules.drift(new, limit)
     if why:
-        raise Refused(f"{rel}: Hermes would refuse to write the result, {why}; nothing was changed")
+        raise Refused(
+            msg(
+                "{rel}: Hermes would refuse to write the result, {why}; nothing was changed",
+                rel=rel,
+                why=why,
+            )
+        )
 
 
 def _piece(tf: TextFile | None, rel: str, target: str, n: int) -> rules.Piece:
     found = rules.pieces(tf.text) if tf else []
     if n > len(found):
-        raise Refused(f"no entry hermes:{target}#{n} ({rel} has {len(found):,} entries)")
+        raise Refused(
+            msg(
+                "no entry hermes:{target}#{n} ({rel} has {count:,} entries)",
+                target=target,
+                n=n,
+                rel=rel,
+                count=len(found),
+            )
+        )
     return found[n - 1]
 
 
@@ -112,7 +143,12 @@ def edit_entry(
     target, n = parse_ref(name)
     new = new_text.strip() if isinstance(new_text, str) else ""
     if not new:
-        raise Refused(f"{entry_id}: the new text is empty; archive the entry to take it out")
+        raise Refused(
+            msg(
+                "{entry_id}: the new text is empty; archive the entry to take it out",
+                entry_id=entry_id,
+            )
+        )
     check_root(root)
     with Transaction(root, "edit", details={"entry": f"hermes:{name}"}, dry_run=dry_run) as tx:
         rel, tf, limit = open_file(tx, target)
@@ -122,15 +158,24 @@ def edit_entry(
             if seen_text is None:
                 raise
             raise Conflict(
-                f"hermes:{name} is no longer in {rel} (the agent removed entries since you "
-                "read it?); nothing was changed — reload and try again"
+                msg(
+                    "hermes:{name} is no longer in {rel} (the agent removed "
+                    "entries since you read it?); nothing was changed — reload and "
+                    "try again",
+                    name=name,
+                    rel=rel,
+                )
             ) from None
         assert tf is not None
         old = tf.text[piece.start : piece.stop]
         if seen_text is not None and old.strip() != seen_text.strip():
             raise Conflict(
-                f"hermes:{name} changed since you read it (the agent wrote {rel}); nothing "
-                "was changed — reload and try again"
+                msg(
+                    "hermes:{name} changed since you read it (the agent wrote "
+                    "{rel}); nothing was changed — reload and try again",
+                    name=name,
+                    rel=rel,
+                )
             )
         check_shown(f"hermes:{name}", old, expect, rel)
         text = tf.text[: piece.start] + _in_eol(new, tf.text) + tf.text[piece.stop :]
@@ -146,23 +191,29 @@ def edit_entry(
 def add_entry(root: str, target: str, text: str, *, dry_run: bool = False) -> Receipt:
     """Append an entry as Hermes' add does: refused if it exists or is over the limit."""
     if target not in rules.FILES:
-        raise Refused(f"{target!r}: a Hermes entry goes to memory or user")
+        raise Refused(msg("{target!r}: a Hermes entry goes to memory or user", target=target))
     new = text.strip() if isinstance(text, str) else ""
     if not new:
-        raise Refused("the entry is empty; nothing was added")
+        raise Refused(msg("the entry is empty; nothing was added"))
     check_root(root)
     with Transaction(root, "add-entry", details={"target": target}, dry_run=dry_run) as tx:
         rel, tf, limit = open_file(tx, target)
         old = tf.text if tf else ""
         entries = rules.split_entries(old)
         if rules.hermes_view(new) in entries:
-            raise Refused(f"{rel} already holds this entry; Hermes adds no duplicate")
+            raise Refused(msg("{rel} already holds this entry; Hermes adds no duplicate", rel=rel))
         expected = [*entries, rules.hermes_view(new)]
         total = rules.char_count(rules.dedupe(expected))
         if total > limit:
             raise Refused(
-                f"{rel} would hold {total:,} of its {limit:,} characters; Hermes refuses an "
-                "add over the limit (archive or shorten an entry first); nothing was changed"
+                msg(
+                    "{rel} would hold {total:,} of its {limit:,} characters; "
+                    "Hermes refuses an add over the limit (archive or shorten an "
+                    "entry first); nothing was changed",
+                    rel=rel,
+                    total=total,
+                    limit=limit,
+                )
             )
         body = old.rstrip()
         sep = _in_eol(rules.DELIMITER, old) if body else ""
@@ -239,25 +290,46 @@ def restore_entry(
         lines = (book.text if book else "").split("\n")
         at = next((i for i, ln in enumerate(lines) if _record_id(ln) == rid), None)
         if at is None or book is None:
-            raise Refused(f"no archived entry hermes-archived:{rid} in {ARCHIVE}")
+            raise Refused(
+                msg(
+                    "no archived entry hermes-archived:{rid} in {ARCHIVE}", rid=rid, ARCHIVE=ARCHIVE
+                )
+            )
         record = json.loads(lines[at])
         check_shown(f"hermes-archived:{rid}", lines[at], expect, ARCHIVE)
         target, entry, index = record["target"], str(record["text"]), int(record["index"])
         if target not in rules.FILES:
-            raise Refused(f"hermes-archived:{rid} names no Hermes file ({target!r})")
+            raise Refused(
+                msg(
+                    "hermes-archived:{rid} names no Hermes file ({target!r})",
+                    rid=rid,
+                    target=target,
+                )
+            )
         rel, tf, limit = open_file(tx, target)
         old = tf.text if tf else ""
         found = rules.pieces(old)
         entries = [p.text for p in found]
         if rules.hermes_view(entry) in entries:
-            raise Refused(f"{rel} holds this entry again; the archived copy stays in {ARCHIVE}")
+            raise Refused(
+                msg(
+                    "{rel} holds this entry again; the archived copy stays in {ARCHIVE}",
+                    rel=rel,
+                    ARCHIVE=ARCHIVE,
+                )
+            )
         place = min(max(index, 1), len(found) + 1) - 1
         expected = [*entries[:place], rules.hermes_view(entry), *entries[place:]]
         total = rules.char_count(rules.dedupe(expected))
         if total > limit:
             raise Refused(
-                f"{rel} would hold {total:,} of its {limit:,} characters, over Hermes' limit; "
-                "make room first; nothing was changed"
+                msg(
+                    "{rel} would hold {total:,} of its {limit:,} characters, over "
+                    "Hermes' limit; make room first; nothing was changed",
+                    rel=rel,
+                    total=total,
+                    limit=limit,
+                )
             )
         sep = _in_eol(rules.DELIMITER, old)
         if place < len(found):

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import ERROR, WARNING, OutlineItem
 from memtui.engine.outline import Rows, tally
-from memtui.engine.words import counted
+from memtui.i18n import msg
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.data import ARCHIVE, HermesData, MemoryFile, Staged
 from memtui.layouts.hermes.ids import (
@@ -26,7 +26,12 @@ if TYPE_CHECKING:
 def gauge(chars: int, limit: int) -> tuple[str, str]:
     """(`67% · 1,474/2,200 chars`, level) as a badge: warning from 80%, error over."""
     level = ERROR if chars > limit else WARNING if chars >= limit * rules.WARN_SHARE else "ok"
-    return f"{rules.share(chars, limit)}% · {chars:,}/{limit:,} chars", level
+    return msg(
+        "{share}% · {chars:,}/{limit:,} chars",
+        share=rules.share(chars, limit),
+        chars=chars,
+        limit=limit,
+    ), level
 
 
 def outline(store: Store, data: HermesData) -> list[OutlineItem]:
@@ -39,17 +44,17 @@ def outline(store: Store, data: HermesData) -> list[OutlineItem]:
     if data.queue or data.skills:
         items.append(
             OutlineItem(
-                f"pending ({len(data.queue):,})",
+                msg("pending ({n:,})", n=len(data.queue)),
                 key="pending",  # not the label: its count changes
                 file="pending/memory",
-                badges=((counted(len(data.skills), "skill"), "info"),) if data.skills else (),
+                badges=((_skills(len(data.skills)), "info"),) if data.skills else (),
                 children=lambda: tuple(_staged(q) for q in (*data.queue, *data.skills)),
             )
         )
     if data.archived:
         items.append(
             OutlineItem(
-                f"archived ({len(data.archived):,})",
+                msg("archived ({n:,})", n=len(data.archived)),
                 key="archived",
                 file=ARCHIVE,
                 children=lambda: tuple(
@@ -76,7 +81,7 @@ def _file(
 ) -> OutlineItem:
     badges = [gauge(mf.chars, mf.limit)]
     if mf.drift:
-        badges.append(("drift: Hermes refuses writes", ERROR))
+        badges.append((msg("drift: Hermes refuses writes"), ERROR))
     if findings:
         badges.append(findings)
     mine = [(eid, piece) for eid, f, piece in entry_ids(data) if f is mf]
@@ -92,7 +97,7 @@ def _file(
                     file=mf.rel,
                     line=span.lineno,
                     entry_id=eid,
-                    badges=((f"{len(piece.text):,} chars", "info"),)
+                    badges=((msg("{count:,} chars", count=len(piece.text)), "info"),)
                     + (((level, level),) if level else ()),
                     verbs=("edit", "archive"),
                 )
@@ -108,12 +113,16 @@ def _file(
 def _staged(item: Staged) -> OutlineItem:
     rec = item.record
     if item.skill:
-        badge = ("skill: read-only", "info")
+        badge = (msg("skill: read-only"), "info")
     elif item.error or item.problem:
         badge = (item.kind or "bad record", ERROR if item.error else WARNING)
     else:
-        badge = ("applies", "ok")
+        badge = (msg("applies"), "ok")
     label = (rec.summary if rec else "") or item.rel.rsplit("/", 1)[-1]
     return OutlineItem(
         title_of(label), file=item.rel, entry_id=pending_id(item), badges=(badge,), verbs=()
     )
+
+
+def _skills(n: int) -> str:
+    return msg("{n:,} skill", n=n) if n == 1 else msg("{n:,} skills", n=n)

@@ -19,6 +19,7 @@ from memtui.engine.ops.common import Refused
 from memtui.engine.queue import Gauge, QueuePreview, each
 from memtui.engine.textfile import TextFile, Unreadable, decode
 from memtui.engine.write.transaction import Receipt, Transaction, WriteError
+from memtui.i18n import msg
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.data import with_bom
 from memtui.layouts.hermes.detect import PENDING
@@ -35,18 +36,27 @@ def record_rel(item_id: str, expect: str | None = None) -> tuple[str, str, str |
     name = ref.removeprefix(f"{PENDING}:")
     if name.startswith("skills/"):
         raise Refused(
-            f"{ref}: staged skill writes are shown read-only; review them in Hermes "
-            "(/skills pending)"
+            msg(
+                "{ref}: staged skill writes are shown read-only; review them "
+                "in Hermes (/skills pending)",
+                ref=ref,
+            )
         )
     if not _NAME.fullmatch(name):
-        raise Refused(f"{ref} names no staged write (see `memtui pending`)")
+        raise Refused(msg("{ref} names no staged write (see `memtui pending`)", ref=ref))
     return ref, f"{QUEUE}/{name}.json", fp
 
 
 def _record(tx: Transaction, ref: str, rel: str, fp: str | None) -> bytes:
     raw = tx.read(rel)
     if raw is None:
-        raise Refused(f"no staged write {ref} ({rel} does not exist: approved or rejected?)")
+        raise Refused(
+            msg(
+                "no staged write {ref} ({rel} does not exist: approved or rejected?)",
+                ref=ref,
+                rel=rel,
+            )
+        )
     check_shown_bytes(ref, raw, fp, rel)
     return raw
 
@@ -55,7 +65,12 @@ def _decoded(ref: str, rel: str, raw: bytes) -> TextFile:
     got = decode(rel, raw)
     if isinstance(got, Unreadable):
         raise Refused(
-            f"{ref}: {rel} cannot be read ({got.reason}); nothing was changed (reject it)"
+            msg(
+                "{ref}: {rel} cannot be read ({reason}); nothing was changed (reject it)",
+                ref=ref,
+                rel=rel,
+                reason=got.reason,
+            )
         )
     return got
 
@@ -67,8 +82,13 @@ def _approve_one(root: str, item_id: str, expect: str | None, dry_run: bool) -> 
         record = parse_record(rel, tf.text)
         if isinstance(record, str):
             raise Refused(
-                f"{ref}: {rel} is {record}; Hermes cannot replay it, nothing was changed "
-                "(reject it)"
+                msg(
+                    "{ref}: {rel} is {record}; Hermes cannot replay it, nothing "
+                    "was changed (reject it)",
+                    ref=ref,
+                    rel=rel,
+                    record=record,
+                )
             )
         target_rel, target, limit = open_file(tx, record.target, drifting=True)
         # Hermes reads the file as UTF-8 text: a BOM is part of its first entry
@@ -77,7 +97,7 @@ def _approve_one(root: str, item_id: str, expect: str | None, dry_run: bool) -> 
         try:
             after = replay(record, old, limit)
         except ReplayRefused as exc:
-            raise Refused(f"{ref}: {exc}; nothing was changed") from None
+            raise Refused(msg("{ref}: {exc}; nothing was changed", ref=ref, exc=exc)) from None
         new = rules.join(after)
         noop = record.action == "add" and after == before  # "Entry already exists"
         if not noop and (target is None or new != old):
@@ -114,7 +134,7 @@ def approve(root: str, ids: list[str], **shown: Any) -> list[Receipt]:
 def reject(root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
     """Take each staged write out of pending/ unapplied; the reason goes in the audit."""
     if not isinstance(reason, str) or not reason.strip():
-        raise Refused("a rejection needs a reason (it is kept in the audit)")
+        raise Refused(msg("a rejection needs a reason (it is kept in the audit)"))
     root, dry_run, why = os.path.realpath(root), bool(shown.get("dry_run")), reason.strip()
     return each(ids, "reject", lambda i, fp: _reject_one(root, i, why, fp, dry_run), **shown)
 

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from memtui.i18n import msg
 from memtui.layouts.hermes import rules
 from memtui.layouts.hermes.detect import QUEUE, SKILLS  # noqa: F401 - re-exported
 
@@ -48,18 +49,22 @@ def parse_record(rel: str, text: str) -> Record | str:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        return f"not JSON ({exc})"
+        return msg("not JSON ({error})", error=str(exc))
     if not isinstance(data, dict):
-        return "not a JSON object"
+        return msg("not a JSON object")
     payload = data.get("payload")
     if not isinstance(payload, dict):
-        return "no `payload` object (the write to replay)"
+        return msg("no `payload` object (the write to replay)")
     action = payload.get("action")
     if action not in ACTIONS:
-        return f"payload action {action!r} is none of {', '.join(ACTIONS)}"
+        return msg(
+            "payload action {action!r} is none of {actions}",
+            action=action,
+            actions=", ".join(ACTIONS),
+        )
     target = payload.get("target", "memory")
     if target not in rules.FILES:
-        return f"payload target {target!r} is neither memory nor user"
+        return msg("payload target {target!r} is neither memory nor user", target=target)
     why = _payload_problem(payload)
     if why:
         return why
@@ -84,12 +89,12 @@ def _payload_problem(payload: dict[str, Any]) -> str | None:
     if payload["action"] == "batch":
         ops = payload.get("operations")
         if not isinstance(ops, list) or not all(isinstance(op, dict) for op in ops):
-            return "a batch whose `operations` is not a list of objects"
+            return msg("a batch whose `operations` is not a list of objects")
         texts = ops
     for item in texts:
         for key in ("content", "old_text"):
             if item.get(key) is not None and not isinstance(item.get(key), str):
-                return f"a record whose `{key}` is not text"
+                return msg("a record whose `{key}` is not text", key=key)
     return None
 
 
@@ -105,80 +110,84 @@ def replay(record: Record, text: str, limit: int) -> list[str]:
     old = (payload.get("old_text") or "").strip()
     if record.action == "add":
         if not content:
-            raise ReplayRefused("bad", "the content to add is empty")
+            raise ReplayRefused("bad", msg("the content to add is empty"))
         _scan(content, "")
         if content in entries:
             return entries  # "Entry already exists (no duplicate added)."
-        return _within([*entries, content], limit, "adding it")
+        return _within([*entries, content], limit, msg("adding it"))
     if not old:
-        raise ReplayRefused("bad", f"a {record.action} without old_text names no entry")
+        raise ReplayRefused(
+            "bad", msg("a {action} without old_text names no entry", action=record.action)
+        )
     if record.action == "replace":
         if not content:
-            raise ReplayRefused("bad", "the replacement content is empty (a remove deletes)")
+            raise ReplayRefused("bad", msg("the replacement content is empty (a remove deletes)"))
         _scan(content, "")
     _no_drift(text, limit)
     at = _match(entries, old, "")
     if record.action == "remove":
         return entries[:at] + entries[at + 1 :]
-    return _within([*entries[:at], content, *entries[at + 1 :]], limit, "the replacement")
+    return _within([*entries[:at], content, *entries[at + 1 :]], limit, msg("the replacement"))
 
 
 def _batch(ops: list[dict[str, Any]], entries: list[str], text: str, limit: int) -> list[str]:
     """apply_batch: every op against a working copy, all or nothing, the limit checked
     on the final result only."""
     if not ops:
-        raise ReplayRefused("bad", "the batch has no operations")
+        raise ReplayRefused("bad", msg("the batch has no operations"))
     for i, op in enumerate(ops):
         if op.get("action") in ("add", "replace") and op.get("content"):
-            _scan(op["content"], f"operation {i + 1}: ")
+            _scan(op["content"], msg("operation {n}: ", n=i + 1))
     _no_drift(text, limit)
     working = list(entries)
     for i, op in enumerate(ops):
         act = op.get("action")
         content = (op.get("content") or "").strip()
         old = (op.get("old_text") or "").strip()
-        where = f"operation {i + 1} ({act or 'unknown'}): "
+        where = msg("operation {n} ({action}): ", n=i + 1, action=act or "unknown")
         if act == "add":
             if not content:
-                raise ReplayRefused("bad", where + "content is required")
+                raise ReplayRefused("bad", _at(where, msg("content is required")))
             if content not in working:  # a duplicate is skipped, not a failure
                 working.append(content)
         elif act in ("replace", "remove"):
             if not old:
-                raise ReplayRefused("bad", where + "old_text is required")
+                raise ReplayRefused("bad", _at(where, msg("old_text is required")))
             if act == "replace" and not content:
-                raise ReplayRefused("bad", where + "content is required")
+                raise ReplayRefused("bad", _at(where, msg("content is required")))
             at = _match(working, old, where)
             if act == "replace":
                 working[at] = content
             else:
                 working.pop(at)
         else:
-            raise ReplayRefused("bad", where + "unknown action (add, replace or remove)")
-    return _within(working, limit, f"all {len(ops)} operations")
+            said = msg("unknown action (add, replace or remove)")
+            raise ReplayRefused("bad", _at(where, said))
+    return _within(working, limit, msg("all {n} operations", n=len(ops)))
 
 
 def _scan(content: str, where: str) -> None:
     why = rules.threat_message(content)
     if why:
-        raise ReplayRefused("threat", f"{where}Hermes' threat scan blocks the content: {why}")
+        said = msg("Hermes' threat scan blocks the content: {why}", why=why)
+        raise ReplayRefused("threat", _at(where, said))
 
 
 def _no_drift(text: str, limit: int) -> None:
     why = rules.drift(text, limit)
     if why:
-        raise ReplayRefused("drift", f"Hermes refuses to rewrite the file: {why}")
+        raise ReplayRefused("drift", msg("Hermes refuses to rewrite the file: {why}", why=why))
 
 
 def _match(entries: list[str], old: str, where: str) -> int:
     """The one entry `old` is a substring of (identical copies count as one)."""
     hits = [i for i, e in enumerate(entries) if old in e]
     if not hits:
-        raise ReplayRefused("stale", f"{where}stale: no entry contains {_short(old)} any more")
+        said = msg("stale: no entry contains {text} any more", text=_short(old))
+        raise ReplayRefused("stale", _at(where, said))
     if len({entries[i] for i in hits}) > 1:
-        raise ReplayRefused(
-            "ambiguous", f"{where}ambiguous: {len(hits):,} entries contain {_short(old)}"
-        )
+        said = msg("ambiguous: {n:,} entries contain {text}", n=len(hits), text=_short(old))
+        raise ReplayRefused("ambiguous", _at(where, said))
     return hits[0]
 
 
@@ -187,9 +196,19 @@ def _within(entries: list[str], limit: int, what: str) -> list[str]:
     if total > limit:
         raise ReplayRefused(
             "over-limit",
-            f"over the limit: {what} would make it {total:,}/{limit:,} characters",
+            msg(
+                "over the limit: {what} would make it {total:,}/{limit:,} characters",
+                what=what,
+                total=total,
+                limit=limit,
+            ),
         )
     return entries
+
+
+def _at(where: str, said: str) -> str:
+    """`said` of one operation of a batch (`where`: which), or of the record."""
+    return msg("{where}{said}", where=where, said=said) if where else said
 
 
 def _short(text: str, width: int = 60) -> str:

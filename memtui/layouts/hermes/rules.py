@@ -12,6 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from memtui.i18n import Msg, msg
 from memtui.layouts.hermes.detect import CONFIG, MEMORY, USER
 
 DELIMITER = "\n§\n"  # MemoryStore's ENTRY_DELIMITER
@@ -90,15 +91,17 @@ def drift(text: str, limit: int) -> str | None:
         return None
     parsed = split_entries(view)
     if view.strip() != join(parsed):
-        return (
-            "it does not survive Hermes' own parse and join (blank lines or spaces around a "
-            "§ separator, or a § line that is not one)"
+        return msg(
+            "it does not survive Hermes' own parse and join (blank lines "
+            "or spaces around a § separator, or a § line that is not one)"
         )
     longest = max((len(e) for e in parsed), default=0)
     if longest > limit:
-        return (
-            f"one entry is {longest:,} characters, longer than the whole {limit:,}-character "
-            "limit (free text appended to it?)"
+        return msg(
+            "one entry is {longest:,} characters, longer than the whole "
+            "{limit:,}-character limit (free text appended to it?)",
+            longest=longest,
+            limit=limit,
         )
     return None
 
@@ -195,8 +198,9 @@ def threat_message(content: str) -> str | None:
         return None
     first = found[0]
     if first.startswith("invisible_unicode_"):
-        return f"it contains the invisible character {first.removeprefix('invisible_unicode_')}"
-    return f"it matches Hermes' threat pattern '{first}'"
+        char = first.removeprefix("invisible_unicode_")
+        return msg("it contains the invisible character {char}", char=char)
+    return msg("it matches Hermes' threat pattern '{pattern}'", pattern=first)
 
 
 # --- what the agent sees ------------------------------------------------------------
@@ -264,18 +268,22 @@ def render_block(target: str, entries: list[str], limit: int) -> Block | None:
     return Block(f"{SEPARATOR}\n{title} {gauge}\n{SEPARATOR}\n{content}", omitted)
 
 
-def not_loaded(target: str) -> str:
+def not_loaded(target: str) -> Msg:
     """Why a file is in no prompt: its switch is off in config.yaml."""
-    return (
-        f"not loaded: memory.{ENABLED_KEYS[target]} is false in {CONFIG}, so Hermes puts no "
-        f"{FILES[target].rsplit('/', 1)[-1]} block in the system prompt"
+    return msg(
+        "not loaded: memory.{key} is false in {config}, so Hermes puts no {file} block in "
+        "the system prompt",
+        key=ENABLED_KEYS[target],
+        config=CONFIG,
+        file=FILES[target].rsplit("/", 1)[-1],
     )
 
 
-def alongside(provider: str) -> str:
+def alongside(provider: str) -> Msg:
     """What an external memory provider means for the files: they are still loaded."""
-    return (
-        f"memory.provider is {provider!r}, an external provider Hermes runs alongside these "
+    return msg(
+        "memory.provider is {provider!r}, an external provider Hermes runs alongside these "
         "files (they are still loaded); what it adds to the prompt and recalls each turn is "
-        "not on this disk"
+        "not on this disk",
+        provider=provider,
     )

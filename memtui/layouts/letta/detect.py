@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection
 from memtui.engine.paths import LAYOUT_DIRS, subfolders
+from memtui.i18n import N_, msg
 from memtui.layouts.letta.place import THRESHOLDS, repo_at
 
 if TYPE_CHECKING:
@@ -27,8 +28,8 @@ if TYPE_CHECKING:
 
 class LettaDetection(Detection):
     name = "letta"
-    looks_for = "a git repository whose system/ holds .md files with front matter (letta)"
-    title = "a Letta Code memory repository (MemFS)"
+    looks_for = N_("a git repository whose system/ holds .md files with front matter (letta)")
+    title = msg("a Letta Code memory repository (MemFS)")
     full = "memtui.layouts.letta.layout:Letta"
     order = 90
     thresholds = THRESHOLDS

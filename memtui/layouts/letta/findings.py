@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memtui.engine.model import WARNING
+from memtui.i18n import N_, Msg, msg
 from memtui.layouts.letta import rules
 
 if TYPE_CHECKING:
@@ -17,17 +18,17 @@ if TYPE_CHECKING:
     Add = Callable[..., None]  # check's add(code, file, message, level="")
 
 STATES = {
-    "M": "modified",
-    "A": "added",
-    "D": "deleted",
-    "R": "renamed",
-    "T": "type changed",
-    "?": "not tracked",
-    "U": "in a merge conflict",
+    "M": N_("modified"),
+    "A": N_("added"),
+    "D": N_("deleted"),
+    "R": N_("renamed"),
+    "T": N_("type changed"),
+    "?": N_("not tracked"),
+    "U": N_("in a merge conflict"),
 }
 
 
-NO_REPO = (
+NO_REPO = msg(
     "this folder is no git repository of its own (Letta Code keeps each agent's memory "
     "as one): what `context` shows is what the agent would compile from these files once "
     "they are its committed memory; memtui writes here without committing"
@@ -46,7 +47,11 @@ def check(reader: StoreReader, data: LettaData) -> None:
     if not data.repo:
         add("letta-no-repo", None, NO_REPO)
     if data.git_error:
-        add("letta-git", None, f"{data.git_error}; what the agent loads is unknown")
+        add(
+            "letta-git",
+            None,
+            msg("{error}; what the agent loads is unknown", error=data.git_error),
+        )
     for rel, code in sorted(data.changed.items()):
         add("letta-uncommitted", rel, uncommitted(rel, code))
     for f in data.files:
@@ -58,27 +63,37 @@ def check(reader: StoreReader, data: LettaData) -> None:
                 add(
                     "letta-limit",
                     f.rel,
-                    f"{f.rel}: its body is {length:,} characters, over the `limit: {f.limit:,}` "
-                    "its front matter gives; Letta Code keeps `limit` as a legacy key and "
-                    "no longer enforces it (memory-git-hooks.ts): the prompt gets it whole",
+                    msg(
+                        "{file}: its body is {length:,} characters, over the `limit: {limit:,}` "
+                        "its front matter gives; Letta Code keeps `limit` as a legacy key and "
+                        "no longer enforces it (memory-git-hooks.ts): the prompt gets it whole",
+                        file=f.rel,
+                        length=length,
+                        limit=f.limit,
+                    ),
                 )
     for rel in data.unloaded:
         add(
             "letta-name-unloaded",
             rel,
-            f"{rel} is committed, but git quotes its name in `git ls-tree` (a character "
-            "past ASCII, a quote, a backslash or a control character), so Letta Code's "
-            "prompt compilation never reads it; rename it with plain ASCII characters",
+            msg(
+                "{file} is committed, but git quotes its name in `git ls-tree` (a character "
+                "past ASCII, a quote, a backslash or a control character), so Letta Code's "
+                "prompt compilation never reads it; rename it with plain ASCII characters",
+                file=rel,
+            ),
         )
     _size(reader, data, add)
 
 
-def uncommitted(rel: str, code: str) -> str:
-    state = next((STATES[c] for c in code if c in STATES), "changed")
-    return (
-        f"{rel} is {state} in the working tree, not committed: the agent loads the committed "
+def uncommitted(rel: str, code: str) -> Msg:
+    state = next((STATES[c] for c in code if c in STATES), N_("changed"))
+    return msg(
+        "{file} is {state} in the working tree, not committed: the agent loads the committed "
         "HEAD until it is, and Letta Code's memory tools refuse to write while the "
-        "repository has uncommitted changes (commit it, or discard it)"
+        "repository has uncommitted changes (commit it, or discard it)",
+        file=rel,
+        state=msg(state),
     )
 
 
@@ -92,17 +107,31 @@ def _front(add: Add, f: MemFile, data: LettaData) -> None:
     head = data.committed.get(f.rel)
     if f.rel in data.changed or head is None:
         text = ("\ufeff" if f.tf.bom else "") + f.tf.text
-        said, now = rules.hook_problems(text, head), "the pre-commit hook refuses to commit it"
-        level = ""
+        said, level, hook = rules.hook_problems(text, head), "", True
     else:
-        said, level = rules.tool_problems(head), WARNING
-        now = "Letta Code's memory tool refuses to edit it, and the pre-commit hook to commit it"
+        said, level, hook = rules.tool_problems(head), WARNING, False
     described = [s for s in said if s in rules.DESCRIPTION_SAID]
     other = [s for s in said if s not in rules.DESCRIPTION_SAID]
     if other:
-        add("letta-frontmatter", f.rel, f"{f.rel}: {'; '.join(other)}: {now}", level)
+        add("letta-frontmatter", f.rel, _refused(f.rel, other, hook), level)
     if described:
-        add("letta-description", f.rel, f"{f.rel}: {'; '.join(described)}: {now}")
+        add("letta-description", f.rel, _refused(f.rel, described, hook))
+
+
+def _refused(rel: str, said: list[str], hook: bool) -> Msg:
+    # what Letta Code's hook or tool says is its own (English) text: a value
+    if hook:
+        return msg(
+            "{file}: {said}: the pre-commit hook refuses to commit it",
+            file=rel,
+            said="; ".join(said),
+        )
+    return msg(
+        "{file}: {said}: Letta Code's memory tool refuses to edit it, and the pre-commit "
+        "hook to commit it",
+        file=rel,
+        said="; ".join(said),
+    )
 
 
 def _size(reader: StoreReader, data: LettaData, add: Add) -> None:
@@ -117,7 +146,12 @@ def _size(reader: StoreReader, data: LettaData, add: Add) -> None:
     add(
         "letta-prompt-size",
         most.rel,
-        f"system/ is about {total:,} tokens (4 bytes a token), past the {at:,} at which "
-        f"Letta Code flags the system prompt for /doctor; its largest block is {most.rel}: "
-        "move detail to external memory (outside system/) and link it",
+        msg(
+            "system/ is about {tokens:,} tokens (4 bytes a token), past the {at:,} at which "
+            "Letta Code flags the system prompt for /doctor; its largest block is {file}: "
+            "move detail to external memory (outside system/) and link it",
+            tokens=total,
+            at=at,
+            file=most.rel,
+        ),
     )

@@ -16,6 +16,7 @@ import subprocess
 from dataclasses import dataclass
 
 from memtui.engine.errors import MemtuiError
+from memtui.i18n import msg
 
 READ_SECONDS = 10  # a read of a small repository; a hung git must not hang memtui
 COMMIT_SECONDS = 60  # a commit runs the repository's hooks
@@ -58,8 +59,11 @@ def run(
     exe = shutil.which("git")
     if exe is None:
         raise GitError(
-            "git is not installed (or not on PATH): the Letta memory repository's "
-            "committed state cannot be read, and nothing can be committed"
+            msg(
+                "git is not installed (or not on PATH): the Letta memory "
+                "repository's committed state cannot be read, and nothing can "
+                "be committed"
+            )
         )
     # A store may be anyone's folder: its own config runs no command of memtui's reads
     # (an fsmonitor hook), and git keeps refusing a repository another user owns.
@@ -76,9 +80,18 @@ def run(
             check=False,
         )
     except subprocess.TimeoutExpired:
-        raise GitError(f"git {args[0]} took longer than {timeout:g} s in {root}") from None
+        raise GitError(
+            msg(
+                "git {args} took longer than {timeout:g} s in {root}",
+                args=args[0],
+                timeout=timeout,
+                root=root,
+            )
+        ) from None
     except OSError as exc:
-        raise GitError(f"git could not be run in {root}: {exc.strerror or exc}") from None
+        raise GitError(
+            msg("git could not be run in {root}: {value}", root=root, value=exc.strerror or exc)
+        ) from None
     return Done(got.returncode, got.stdout, got.stderr.decode("utf-8", "replace").strip())
 
 
@@ -139,7 +152,9 @@ def changed(root: str) -> dict[str, str]:
     whose working copy or index differs from HEAD (untracked files included)."""
     got = run(root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
     if got.code != 0:
-        raise GitError(f"git status failed in {root}: {got.err or got.code}")
+        raise GitError(
+            msg("git status failed in {root}: {value}", root=root, value=got.err or got.code)
+        )
     out: dict[str, str] = {}
     items = got.out.decode("utf-8", "surrogateescape").split("\0")
     skip = False
@@ -205,14 +220,16 @@ def git_path(root: str, name: str) -> str | None:
 BUSY = (
     (
         "index.lock",
-        "git holds .git/index.lock (another git is running, or one crashed and "
-        "left it; remove it only if no git is running)",
+        msg(
+            "git holds .git/index.lock (another git is running, or one "
+            "crashed and left it; remove it only if no git is running)"
+        ),
     ),
-    ("rebase-merge", "a rebase is under way"),
-    ("rebase-apply", "a rebase is under way"),
-    ("MERGE_HEAD", "a merge is under way"),
-    ("CHERRY_PICK_HEAD", "a cherry-pick is under way"),
-    ("REVERT_HEAD", "a revert is under way"),
+    ("rebase-merge", msg("a rebase is under way")),
+    ("rebase-apply", msg("a rebase is under way")),
+    ("MERGE_HEAD", msg("a merge is under way")),
+    ("CHERRY_PICK_HEAD", msg("a cherry-pick is under way")),
+    ("REVERT_HEAD", msg("a revert is under way")),
 )
 
 
@@ -249,7 +266,7 @@ def commit(root: str, paths: list[str], message: str) -> str:
     unsigned = ("-c", "commit.gpgsign=false")  # as letta-code commits (memory-git-signing.ts)
     added = run(root, "add", "-A", "--", *paths, timeout=COMMIT_SECONDS)
     if added.code != 0:
-        raise GitError(f"git add refused: {added.err}")
+        raise GitError(msg("git add refused: {err}", err=added.err))
     done = run(
         root,
         *who,
@@ -267,5 +284,5 @@ def commit(root: str, paths: list[str], message: str) -> str:
         run(root, "reset", "-q", "HEAD", "--", *paths, timeout=COMMIT_SECONDS)
         out = done.out.decode("utf-8", "replace").strip()  # a hook speaks on either
         said = "\n".join(part for part in (out, done.err) if part)
-        raise GitError(said or f"git commit exited with status {done.code}")
+        raise GitError(said or msg("git commit exited with status {code}", code=done.code))
     return head(root) or ""

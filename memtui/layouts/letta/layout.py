@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import OpsModule
 from memtui.engine.model import ContextFile, Entry, OutlineItem
+from memtui.engine.words import clauses
+from memtui.i18n import N_, Msg, msg
 from memtui.layouts.letta import rules
 from memtui.layouts.letta.detect import LettaDetection
 from memtui.layouts.letta.parse import KIND, is_memory
@@ -31,9 +33,9 @@ if TYPE_CHECKING:
     from memtui.layouts.letta.parse import LettaData
 
 PARTS = {
-    "self": "<self>: the agent's persona, every turn",
-    "memory": "a memory block in <memory>, every turn",
-    "external": "external memory: only its path, in <external_projection>; read on demand",
+    "self": N_("<self>: the agent's persona, every turn"),
+    "memory": N_("a memory block in <memory>, every turn"),
+    "external": N_("external memory: only its path, in <external_projection>; read on demand"),
 }
 
 
@@ -42,8 +44,8 @@ class Letta(LettaDetection, OpsModule, Layout):
     edit_options = ("expect", "dry_run", "seen_text", "insist")
     kinds = (KIND,)
     codes = rules.CODES
-    archived_to = "out of system/ to archive/system/ (committed): out of the prompt"
-    restored_from = "from archive/ back to system/ (committed)"
+    archived_to = msg("out of system/ to archive/system/ (committed): out of the prompt")
+    restored_from = msg("from archive/ back to system/ (committed)")
 
     def parse(self, reader: StoreReader, top: Listing) -> LettaData:
         from memtui.layouts.letta.findings import check
@@ -91,23 +93,24 @@ class Letta(LettaDetection, OpsModule, Layout):
         joined by "\\n" are the agent's text); then what it does not load yet."""
         head = f"HEAD {data.head[:7]}" if data.head else ""
         if not data.repo:
-            head = "the working tree: no git repository of its own"
+            head = msg("the working tree: no git repository of its own")
         out = []
         for p in data.pieces:
-            note = f"{PARTS[p.part]} (from {head})"
+            note = msg("{part} (from {head})", part=Msg(PARTS[p.part]), head=head)
             if p.rel in data.changed:
-                note += "; its working copy has uncommitted changes: the agent gets this text"
+                said = msg("its working copy has uncommitted changes: the agent gets this text")
+                note = clauses([note, said])
             lines = p.text.count("\n") + 1
             out.append(
                 ContextFile(p.rel, p.text, None, lines, note, unreadable=_working(store, p.rel))
             )
         loaded = {p.rel for p in data.pieces}
         why = data.git_error or (
-            "no commit yet: the agent loads nothing"
+            msg("no commit yet: the agent loads nothing")
             if not data.head
-            else "not committed: the agent loads it once it is"
+            else msg("not committed: the agent loads it once it is")
         )
-        quoted = "git quotes its name in `ls-tree`, so Letta Code's compilation skips it"
+        quoted = msg("git quotes its name in `ls-tree`, so Letta Code's compilation skips it")
         for f in data.files:
             if f.rel in loaded or f.part not in ("self", "memory"):
                 continue
@@ -157,7 +160,9 @@ def _working(store: Store, rel: str) -> str | None:
         return None
     why = store.unreadable.get(rel)
     if why is not None:
-        return f"the working copy is {why}; the agent still loads the committed version"
+        return msg(
+            "the working copy is {why}; the agent still loads the committed version", why=why
+        )
     if rel not in store.files:
-        return "deleted in the working tree, not committed; the agent still loads it"
+        return msg("deleted in the working tree, not committed; the agent still loads it")
     return None

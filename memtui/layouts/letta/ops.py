@@ -29,6 +29,7 @@ from memtui.engine.identity import check_shown, split_expect
 from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import check_root, load
 from memtui.engine.write.transaction import Receipt, Transaction
+from memtui.i18n import msg
 from memtui.layouts.letta import git
 from memtui.layouts.letta.parse import KIND, is_memory
 from memtui.layouts.letta.place import has_repo
@@ -43,7 +44,13 @@ def path_of(name: str) -> str:
     """The file an id's name is, checked: a memory `.md` path inside the repository."""
     norm = os.path.normpath(name) if name else ""
     if norm != name or name.startswith("/") or "\x00" in name or not is_memory(name):
-        raise Refused(f"{KIND}:{name} is not a memory file of the repository (a .md path)")
+        raise Refused(
+            msg(
+                "{KIND}:{name} is not a memory file of the repository (a .md path)",
+                KIND=KIND,
+                name=name,
+            )
+        )
     return name
 
 
@@ -58,12 +65,19 @@ def ready(root: str) -> None:
     try:
         folder = git.git_dir(root)
     except git.GitError as exc:
-        raise Refused(f"{exc}; nothing was written") from None
+        raise Refused(msg("{exc}; nothing was written", exc=exc)) from None
     if folder is None:
-        raise Refused(f"{root} is not a git repository (git rev-parse failed); nothing was written")
+        raise Refused(
+            msg(
+                "{root} is not a git repository (git rev-parse failed); nothing was written",
+                root=root,
+            )
+        )
     why = git.busy(folder)
     if why is not None:
-        raise Refused(f"{why}: memtui cannot commit now, so it writes nothing; try again later")
+        raise Refused(
+            msg("{why}: memtui cannot commit now, so it writes nothing; try again later", why=why)
+        )
 
 
 def committed_text(root: str, rel: str) -> str | None:
@@ -92,7 +106,7 @@ def read_only(root: str, rel: str) -> str | None:
 def _refuse_read_only(root: str, entry_id: str, rel: str) -> None:
     why = read_only(root, rel)
     if why is not None:
-        raise Refused(f"{entry_id}: {why}; nothing was written")
+        raise Refused(msg("{entry_id}: {why}; nothing was written", entry_id=entry_id, why=why))
 
 
 def exclude(root: str) -> None:
@@ -190,9 +204,13 @@ def edit(
         said = hook_problems(change.after, head)
         if said:
             raise Refused(
-                f"{entry_id}: Letta Code's pre-commit hook would refuse this text: "
-                f"{'; '.join(said)} (a memory file begins with front matter holding a "
-                "non-empty `description:`); nothing was written"
+                msg(
+                    "{entry_id}: Letta Code's pre-commit hook would refuse this "
+                    "text: {join} (a memory file begins with front matter holding "
+                    "a non-empty `description:`); nothing was written",
+                    entry_id=entry_id,
+                    join="; ".join(said),
+                )
             )
 
     if not dry_run:
@@ -222,11 +240,20 @@ def archive(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
     rel = path_of(name)
     entry_id = f"{KIND}:{rel}"
     if rel.startswith(ARCHIVE):
-        raise Refused(f"{entry_id} is archived already (restore it: memtui restore {entry_id})")
+        raise Refused(
+            msg(
+                "{entry_id} is archived already (restore it: memtui restore {entry_id})",
+                entry_id=entry_id,
+            )
+        )
     if not rel.startswith(SYSTEM):
         raise Refused(
-            f"{entry_id} is not in system/: the agent sees only its path, and reads it on "
-            "demand; only a block of system/ (what the prompt holds) is archived"
+            msg(
+                "{entry_id} is not in system/: the agent sees only its path, "
+                "and reads it on demand; only a block of system/ (what the "
+                "prompt holds) is archived",
+                entry_id=entry_id,
+            )
         )
     return _move(root, "archive", entry_id, rel, ARCHIVE + rel, fp, dry_run)
 
@@ -237,7 +264,9 @@ def restore(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
     rel = path_of(name).removeprefix(ARCHIVE)
     entry_id = f"{KIND}:{rel}"
     if not rel.startswith(SYSTEM):
-        raise Refused(f"{entry_id}: only a block of system/ is archived, and restored")
+        raise Refused(
+            msg("{entry_id}: only a block of system/ is archived, and restored", entry_id=entry_id)
+        )
     return _move(root, "restore", entry_id, ARCHIVE + rel, rel, fp, dry_run)
 
 
@@ -253,11 +282,21 @@ def _move(
     with Transaction(root, verb, details={"entry": entry_id}, dry_run=dry_run) as tx:
         tf = load(tx, src, limits, must_exist=False)
         if tf is None:
-            where = "archived" if verb == "restore" else "there"
-            raise Refused(f"{entry_id} is not {where} ({src} does not exist); nothing was changed")
+            v = {"entry_id": entry_id, "src": src}
+            raise Refused(
+                msg("{entry_id} is not archived ({src} does not exist); nothing was changed", **v)
+                if verb == "restore"
+                else msg("{entry_id} is not there ({src} does not exist); nothing was changed", **v)
+            )
         check_shown(entry_id, tf.text, fp, src)
         if tx.read(dst) is not None:
-            raise Refused(f"{dst} exists already: {entry_id} is left where it is")
+            raise Refused(
+                msg(
+                    "{dst} exists already: {entry_id} is left where it is",
+                    dst=dst,
+                    entry_id=entry_id,
+                )
+            )
         tx.move(src, dst)
         parent = os.path.dirname(src)
         while parent.startswith(ARCHIVE):  # archive/system/ goes when a restore empties it

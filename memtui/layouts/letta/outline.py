@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import WARNING, OutlineItem
 from memtui.engine.outline import Rows
+from memtui.i18n import msg
 from memtui.layouts.letta import rules
 from memtui.layouts.letta.parse import KIND
 
@@ -23,7 +24,7 @@ GROUPS = (  # what each is to the agent, shortly: a tree row is narrow
     ("skill", "skills"),
     ("archived", "archived"),  # out of system/ (archive/system/)
 )
-WHOLE = "a file outside system/ is not archived: the agent sees only its path already"
+WHOLE = msg("a file outside system/ is not archived: the agent sees only its path already")
 
 
 def outline(store: Store, data: LettaData) -> list[OutlineItem]:
@@ -45,9 +46,9 @@ def outline(store: Store, data: LettaData) -> list[OutlineItem]:
 def _file(rows: Rows, f: MemFile, data: LettaData) -> OutlineItem:
     badges = list(filter(None, rows.file_badges(f.rel)))
     if f.tf is not None and f.part in ("self", "memory"):
-        badges.insert(0, (f"~{rules.tokens(f.tf.size):,} tokens", "muted"))
+        badges.insert(0, (msg("~{tokens:,} tokens", tokens=rules.tokens(f.tf.size)), "muted"))
     if f.rel in data.changed:
-        badges.append(("uncommitted", WARNING))
+        badges.append((msg("uncommitted"), WARNING))
     if f.read_only:
         badges.append(("read-only", "muted"))
     readable = f.tf is not None

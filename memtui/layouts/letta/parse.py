@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from memtui.engine.rawfile import not_regular
+from memtui.engine.rawfile import never_shown, not_regular
 from memtui.layouts.letta import git
 from memtui.layouts.letta.compile import Piece, block, projection
 from memtui.layouts.letta.place import has_repo
@@ -138,9 +138,7 @@ def _folders_named_md(reader: StoreReader) -> None:
             if rel in reader.unreadable:
                 continue
             reader.unreadable[rel] = why = not_regular(stat.S_IFDIR)
-            reader.findings.add(
-                "unreadable", rel, None, f"{rel} is {why}; never shown as text, never written"
-            )
+            reader.findings.add("unreadable", rel, None, never_shown(rel, why))
 
 
 def _walk(root: str) -> Iterator[tuple[str, list[str]]]:

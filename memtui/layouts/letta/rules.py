@@ -18,6 +18,7 @@ import re
 import unicodedata
 
 from memtui.engine.model import ERROR, INFO, WARNING
+from memtui.i18n import N_
 from memtui.layouts.letta.place import DOCTOR_TOKENS, THRESHOLDS  # noqa: F401 - re-exported
 
 SYSTEM = "system/"  # in-context memory blocks (system-prompt-compilation.ts)
@@ -36,29 +37,35 @@ BYTES_PER_TOKEN = 4  # SYSTEM_PROMPT_BYTES_PER_TOKEN (system-prompt-size.ts)
 CODES: dict[str, tuple[str, str]] = {
     "letta-uncommitted": (
         WARNING,
-        "a memory file differs from the committed HEAD: the agent loads HEAD, and its "
-        "memory tools refuse to write while the repository has uncommitted changes",
+        N_(
+            "a memory file differs from the committed HEAD: the agent loads HEAD, and its "
+            "memory tools refuse to write while the repository has uncommitted changes"
+        ),
     ),
     "letta-frontmatter": (
         ERROR,
-        "front matter the pre-commit hook refuses (missing, never closed, an unknown key) "
-        "or the memory tool cannot edit",
+        N_(
+            "front matter the pre-commit hook refuses (missing, never closed, an unknown key) "
+            "or the memory tool cannot edit"
+        ),
     ),
-    "letta-description": (WARNING, "front matter without a non-empty `description:`"),
+    "letta-description": (WARNING, N_("front matter without a non-empty `description:`")),
     "letta-prompt-size": (
         WARNING,
-        "system/ past the token estimate at which Letta Code flags the prompt for /doctor",
+        N_("system/ past the token estimate at which Letta Code flags the prompt for /doctor"),
     ),
-    "letta-limit": (INFO, "a block longer than the legacy `limit:` its front matter gives"),
+    "letta-limit": (INFO, N_("a block longer than the legacy `limit:` its front matter gives")),
     "letta-name-unloaded": (
         WARNING,
-        "a committed .md file whose name git quotes: the prompt compilation skips it",
+        N_("a committed .md file whose name git quotes: the prompt compilation skips it"),
     ),
-    "letta-git": (ERROR, "git cannot read the repository: what the agent loads is unknown"),
+    "letta-git": (ERROR, N_("git cannot read the repository: what the agent loads is unknown")),
     "letta-no-repo": (
         INFO,
-        "a memory folder that is no git repository of its own: read as the agent would "
-        "compile it once committed; memtui commits nothing there",
+        N_(
+            "a memory folder that is no git repository of its own: read as the agent would "
+            "compile it once committed; memtui commits nothing there"
+        ),
     ),
 }
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection
 from memtui.engine.paths import is_inside
+from memtui.i18n import N_, msg
 from memtui.layouts.hermes.detect import bare_memories, hermes_home, hermes_shaped
 
 if TYPE_CHECKING:
@@ -83,8 +84,8 @@ def in_tool(top: str, rel: str) -> str | None:
 
 class MemoryToolDetection(Detection):
     name = NAME
-    looks_for = "memories/ of the memory_20250818 tool, not Hermes' or Codex's (memory-tool)"
-    title = "the /memories folder of Anthropic's memory tool"
+    looks_for = N_("memories/ of the memory_20250818 tool, not Hermes' or Codex's (memory-tool)")
+    title = msg("the /memories folder of Anthropic's memory tool")
     full = "memtui.layouts.memory_tool.layout:MemoryTool"
     order = 95
     dotfiles = (BOOK,)  # the archive book at the root: no other root dotfile is shown

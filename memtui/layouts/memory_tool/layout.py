@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import OpsModule, not_read, unreadable
 from memtui.engine.model import ContextFile, Entry, OutlineItem
+from memtui.engine.words import commas
+from memtui.i18n import msg
 from memtui.layouts.memory_tool import rules, view
 from memtui.layouts.memory_tool.detect import BOOK, MEMORIES, VIRTUAL, MemoryToolDetection, in_tool
 from memtui.layouts.memory_tool.parse import KIND, at
@@ -28,20 +30,27 @@ if TYPE_CHECKING:
     from memtui.engine.store import Store
     from memtui.layouts.memory_tool.parse import ToolData
 
-FIRST = (
-    f"what `view {VIRTUAL}` returns at the start of a session, as the tool's own text (the "
+FIRST = msg(
+    "what `view {root}` returns at the start of a session, as the tool's own text (the "
     "texts of these rows joined by newlines, an unlisted file's empty one aside): names and "
-    "sizes two levels deep, hidden names left out; the model views a file's content on demand"
+    "sizes two levels deep, hidden names left out; the model views a file's content on demand",
+    root=VIRTUAL,
 )
-ROW = f"its row of the `view {VIRTUAL}` listing; the model views its content on demand"
+ROW = msg(
+    "its row of the `view {root}` listing; the model views its content on demand", root=VIRTUAL
+)
 
 
 class MemoryTool(MemoryToolDetection, OpsModule, Layout):
     ops = "memtui.layouts.memory_tool.ops"
     kinds = (KIND,)
     codes = rules.CODES
-    archived_to = f"out of {VIRTUAL}, to {BOOK} (hidden: `view` never lists it)"
-    restored_from = f"from {BOOK} to its path in {VIRTUAL}, byte for byte"
+    archived_to = msg(
+        "out of {VIRTUAL}, to {BOOK} (hidden: `view` never lists it)", VIRTUAL=VIRTUAL, BOOK=BOOK
+    )
+    restored_from = msg(
+        "from {BOOK} to its path in {VIRTUAL}, byte for byte", BOOK=BOOK, VIRTUAL=VIRTUAL
+    )
 
     def parse(self, reader: StoreReader, top: Listing) -> ToolData:
         from memtui.layouts.memory_tool.findings import check
@@ -76,10 +85,15 @@ class MemoryTool(MemoryToolDetection, OpsModule, Layout):
 
     def summary(self, data: Any) -> list[str]:
         listed = sum(1 for f in data.files if not rules.deep(f.name))
-        said = [f"{len(data.files):,} file{'s' if len(data.files) != 1 else ''} in {VIRTUAL}"]
-        said += [f"{listed:,} in the listing the model views first"]
-        said += [f"{len(data.archived):,} archived"] if data.archived else []
-        return [", ".join(said)]
+        n = len(data.files)
+        said = [
+            msg("{n:,} file in {root}", n=n, root=VIRTUAL)
+            if n == 1
+            else msg("{n:,} files in {root}", n=n, root=VIRTUAL)
+        ]
+        said += [msg("{n:,} in the listing the model views first", n=listed)]
+        said += [msg("{n:,} archived", n=len(data.archived))] if data.archived else []
+        return [commas(said)]
 
     def outline(self, store: Store, data: Any) -> list[OutlineItem]:
         from memtui.layouts.memory_tool.outline import outline
@@ -103,7 +117,9 @@ class MemoryTool(MemoryToolDetection, OpsModule, Layout):
             if row.is_dir or f is None:
                 continue
             text = "\n".join(pending)
-            why = unreadable(store, f.rel) if f.rel in store.files else "a link out of the store"
+            why = (
+                unreadable(store, f.rel) if f.rel in store.files else msg("a link out of the store")
+            )
             out.append(
                 ContextFile(f.rel, text, None, len(pending), FIRST if not out else ROW, None, why)
             )
@@ -116,5 +132,5 @@ class MemoryTool(MemoryToolDetection, OpsModule, Layout):
         for f in by_name.values():  # not listed: too deep (a finding says so), or no file
             why = unreadable(store, f.rel)
             if why is not None and not rules.deep(f.name):
-                out.append(not_read(f.rel, f"{why}; `view` lists no such entry"))
+                out.append(not_read(f.rel, msg("{why}; `view` lists no such entry", why=why)))
         return out

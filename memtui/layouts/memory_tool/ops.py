@@ -18,6 +18,7 @@ from memtui.engine.ops.common import Refused, now_iso, thresholds
 from memtui.engine.ops.lines import check_root, load
 from memtui.engine.textfile import BOM
 from memtui.engine.write.transaction import Receipt, Transaction
+from memtui.i18n import msg
 from memtui.layouts.memory_tool.detect import BOOK, VIRTUAL, in_tool, tool_dir
 from memtui.layouts.memory_tool.parse import KIND, at, record_of
 
@@ -28,14 +29,25 @@ def _name(name: str) -> str:
     name = name.removeprefix(f"{VIRTUAL}/")
     norm = os.path.normpath(name) if name else ""
     if norm != name or "\x00" in name or in_tool("", name) is None:
-        raise Refused(f"{KIND}:{name} names no file of {VIRTUAL} (a path in it, not hidden)")
+        raise Refused(
+            msg(
+                "{KIND}:{name} names no file of {VIRTUAL} (a path in it, not hidden)",
+                KIND=KIND,
+                name=name,
+                VIRTUAL=VIRTUAL,
+            )
+        )
     return name
 
 
 def _file(root: str, name: str) -> str:
     top = tool_dir(root)
     if top is None:
-        raise Refused(f"{root} holds no memory tool store (a {VIRTUAL} folder)")
+        raise Refused(
+            msg(
+                "{root} holds no memory tool store (a {VIRTUAL} folder)", root=root, VIRTUAL=VIRTUAL
+            )
+        )
     return at(top, name)
 
 
@@ -81,7 +93,7 @@ def archive(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
         tf = load(tx, rel, limits, must_exist=False)
         if tf is None:
             check_shown(entry_id, None, fp, rel)
-            raise Refused(f"{entry_id}: no such file ({rel})")
+            raise Refused(msg("{entry_id}: no such file ({rel})", entry_id=entry_id, rel=rel))
         check_shown(entry_id, tf.text, fp, rel)
         record = {"file": name, "text": tf.text, "bom": tf.bom, "archived_at": now_iso()}
         tx.remove(rel)
@@ -107,12 +119,25 @@ def restore(root: str, name: str, *, expect: str | None = None, dry_run: bool = 
             if r["file"] == name and (picked is None or fingerprint(r["text"]) == picked)
         ]  # fmt: skip
         if not hits:
-            raise Refused(f"{entry_id} is not archived (nothing in {BOOK} by that path)")
+            raise Refused(
+                msg(
+                    "{entry_id} is not archived (nothing in {BOOK} by that path)",
+                    entry_id=entry_id,
+                    BOOK=BOOK,
+                )
+            )
         at_line, record = hits[-1]
         book.check_shown(shown, record, tf_book, entry_id, BOOK)
         rel = _file(tx.root, name)
         if load(tx, rel, limits, must_exist=False) is not None:
-            raise Refused(f"{rel} exists again; {entry_id} stays archived in {BOOK}")
+            raise Refused(
+                msg(
+                    "{rel} exists again; {entry_id} stays archived in {BOOK}",
+                    rel=rel,
+                    entry_id=entry_id,
+                    BOOK=BOOK,
+                )
+            )
         data = record["text"].encode("utf-8")
         tx.write(rel, BOM + data if record.get("bom") is True else data)
         book.take_out(tx, BOOK, tf_book, lines, at_line)

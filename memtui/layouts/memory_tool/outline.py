@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import OutlineItem
 from memtui.engine.outline import Rows, book_rows
+from memtui.i18n import msg
 from memtui.layouts.memory_tool import rules
 from memtui.layouts.memory_tool.detect import BOOK, VIRTUAL
 from memtui.layouts.memory_tool.parse import KIND
@@ -28,7 +29,7 @@ def _file(rows: Rows, f: ToolFile) -> OutlineItem:
     if f.tf is not None:
         badges.insert(0, (f"{f.tf.size:,} B", "muted"))
     if rules.deep(f.name):
-        badges.append(("not listed", "muted"))
+        badges.append((msg("not listed"), "muted"))
     readable = f.tf is not None
     return OutlineItem(
         f"{VIRTUAL}/{f.name}",

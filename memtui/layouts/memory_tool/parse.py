@@ -13,7 +13,8 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from memtui.engine import archive_records as records
-from memtui.engine.rawfile import not_regular
+from memtui.engine.rawfile import never_shown, not_regular
+from memtui.i18n import msg
 from memtui.layouts.memory_tool.detect import BOOK, MEMORIES, NAME, in_tool, tool_dir
 
 if TYPE_CHECKING:
@@ -85,13 +86,11 @@ def _folders_like_files(reader: StoreReader, top: str) -> None:
             rel = os.path.relpath(os.path.join(parent, name), reader.root).replace(os.sep, "/")
             if rel not in reader.unreadable:
                 reader.unreadable[rel] = why = not_regular(stat.S_IFDIR)
-                reader.findings.add(
-                    "unreadable", rel, None, f"{rel} is {why}; never shown as text, never written"
-                )
+                reader.findings.add("unreadable", rel, None, never_shown(rel, why))
 
 
 def _archived(reader: StoreReader) -> tuple[Archived, ...]:
-    found = records.book_records(reader, BOOK, record_of, "an archived file memtui wrote")
+    found = records.book_records(reader, BOOK, record_of, msg("an archived file memtui wrote"))
     return tuple(Archived(record["file"], record["text"], n) for n, record in found)
 
 

@@ -6,6 +6,7 @@ create's exact bytes, str_replace's single match, insert's line numbers)."""
 from __future__ import annotations
 
 from memtui.engine.model import ERROR, INFO
+from memtui.i18n import N_
 
 # view of a file: `if len(content.split("\n")) > MAX_LINES: raise ToolError(...)`
 MAX_LINES = 999_999
@@ -13,10 +14,12 @@ MAX_LINES = 999_999
 CODES: dict[str, tuple[str, str]] = {
     "memtool-deep": (
         INFO,
-        "a file below the two levels `view /memories` lists: the model sees it only when it "
-        "views its folder",
+        N_(
+            "a file below the two levels `view /memories` lists: the model sees it only when it "
+            "views its folder"
+        ),
     ),
-    "memtool-lines": (ERROR, "a file past the 999,999 lines the tool's `view` shows: refused"),
+    "memtool-lines": (ERROR, N_("a file past the 999,999 lines the tool's `view` shows: refused")),
 }
 
 

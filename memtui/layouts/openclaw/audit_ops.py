@@ -28,6 +28,7 @@ from memtui.engine.ops.lines import check_root, eol_of_text, load
 from memtui.engine.queue import Gauge, QueueItem, QueuePreview, each
 from memtui.engine.textfile import TextFile
 from memtui.engine.write.transaction import Conflict, Receipt, Transaction
+from memtui.i18n import msg
 from memtui.layouts.openclaw import audit, rules
 
 if TYPE_CHECKING:
@@ -223,7 +224,7 @@ def approve(root: str, ids: list[str], **shown: Any) -> list[Receipt]:
 
 def reject(root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
     if not isinstance(reason, str) or not reason.strip():
-        raise Refused("a rejection needs a reason (it is kept in memtui's audit log)")
+        raise Refused(msg("a rejection needs a reason (it is kept in memtui's audit log)"))
     dry = bool(shown.get("dry_run"))
     return each(ids, "reject", lambda i, fp: _reject_one(root, i, reason.strip(), fp, dry), **shown)
 
@@ -233,7 +234,13 @@ def _name(item_id: str, expect: str | None) -> list[tuple[str, str | None]]:
     an agent may write any id, the whole of it with only the fingerprint given apart."""
     kind, sep, rest = item_id.partition(":")
     if kind != audit.KIND or not sep or not rest:
-        raise Refused(f"{item_id!r} is not a Memory Audit suggestion id ({audit.KIND}:ma_…)")
+        raise Refused(
+            msg(
+                "{item_id!r} is not a Memory Audit suggestion id ({KIND}:ma_…)",
+                item_id=item_id,
+                KIND=audit.KIND,
+            )
+        )
     first = split_expect(rest, expect)
     return [first] if first[0] == rest else [first, (rest, expect)]
 
@@ -243,16 +250,24 @@ def _find(
 ) -> tuple[TextFile, audit.Suggestion]:
     log = load(tx, audit.QUEUE, limits, must_exist=False)
     if log is None:
-        raise Refused(f"{item_id}: no {audit.QUEUE} in this workspace")
+        raise Refused(
+            msg("{item_id}: no {QUEUE} in this workspace", item_id=item_id, QUEUE=audit.QUEUE)
+        )
     by_id = {s.id: s for s in audit.read(log.text)}
     name, expect = next((n for n in names if n[0] in by_id), names[0])
     found = by_id.get(name)
     if found is None:
-        raise Refused(f"{item_id}: no such suggestion in {audit.QUEUE}")
+        raise Refused(
+            msg("{item_id}: no such suggestion in {QUEUE}", item_id=item_id, QUEUE=audit.QUEUE)
+        )
     if expect is not None and fingerprint(_record_line(log.text, found.line)) != expect:
         raise Conflict(
-            f"{item_id} changed since it was shown (a newer record in {audit.QUEUE}); "
-            "nothing was changed — reload and try again"
+            msg(
+                "{item_id} changed since it was shown (a newer record in "
+                "{QUEUE}); nothing was changed — reload and try again",
+                item_id=item_id,
+                QUEUE=audit.QUEUE,
+            )
         )
     return log, found
 
@@ -281,7 +296,9 @@ def _apply_one(root: str, item_id: str, expect: str | None, dry_run: bool | None
 
         p = plan(s, get)
         if p.refused:
-            raise Refused(f"{item_id}: {p.refused}; nothing was written")
+            raise Refused(
+                msg("{item_id}: {refused}; nothing was written", item_id=item_id, refused=p.refused)
+            )
         if p.conflict:
             tx.details["conflict"] = p.conflict
             record = audit.status_record(s.record, "conflict", p.conflict)
@@ -290,8 +307,13 @@ def _apply_one(root: str, item_id: str, expect: str | None, dry_run: bool | None
             if dry_run:
                 return receipt
             exc = Refused(
-                f"{item_id}: {p.conflict}; marked conflict in {audit.QUEUE} as OpenClaw does, "
-                "no memory file was changed"
+                msg(
+                    "{item_id}: {conflict}; marked conflict in {QUEUE} as OpenClaw "
+                    "does, no memory file was changed",
+                    item_id=item_id,
+                    conflict=p.conflict,
+                    QUEUE=audit.QUEUE,
+                )
             )
             exc.receipt = receipt  # type: ignore[attr-defined]
             raise exc
@@ -316,6 +338,12 @@ def _reject_one(
     with Transaction(root, "audit-reject", details=details, dry_run=bool(dry_run)) as tx:
         log, s = _find(tx, item_id, names, limits)
         if s.status != "pending":
-            raise Refused(f"{item_id}: suggestion is {s.status}, not pending; nothing was written")
+            raise Refused(
+                msg(
+                    "{item_id}: suggestion is {status}, not pending; nothing was written",
+                    item_id=item_id,
+                    status=s.status,
+                )
+            )
         tx.write(audit.QUEUE, _log_append(log, audit.status_record(s.record, "rejected")))
         return tx.commit()

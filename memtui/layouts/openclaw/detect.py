@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection
 from memtui.engine.paths import LOCK_NAME
+from memtui.i18n import N_, msg
 from memtui.layouts.openclaw import AUDIT_QUEUE
 
 if TYPE_CHECKING:
@@ -38,12 +39,12 @@ def detect(top: Listing) -> bool:
 
 class OpenClawDetection(Detection):
     name = "openclaw"
-    looks_for = (
+    looks_for = N_(
         "AGENTS.md with memory/, memory.md or one of SOUL.md, IDENTITY.md, TOOLS.md, "
         "HEARTBEAT.md, BOOTSTRAP.md, USER.md, MEMORY.md; or two of these, one not "
         "USER.md/MEMORY.md (openclaw)"
     )
-    title = "an OpenClaw workspace"
+    title = msg("an OpenClaw workspace")
     full = "memtui.layouts.openclaw.layout:OpenClaw"
     order = 60
     keeps_queue = True

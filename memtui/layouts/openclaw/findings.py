@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Listing, there
 from memtui.engine.textfile import TextFile
+from memtui.i18n import Msg, msg
 from memtui.layouts.openclaw import audit, rules
 from memtui.layouts.openclaw.rules import ALT_MEMORY, first_unloaded
 
@@ -20,32 +21,44 @@ def check(reader: StoreReader, data: OpenClawData, top: Listing, queue: TextFile
         if item.trim is None:
             continue
         first = first_unloaded(item)
-        size = f"{item.name} is {item.trim.original:,} characters"
         cap = rules.cap(item.name)
+        v = {"file": item.name, "chars": item.trim.original, "cap": cap, "first": first}
         if first is not None and item.trim.truncated:
             add(
                 "bootstrap-size",
                 item.name,
                 first,
-                f"{size}: OpenClaw injects at most {cap:,} (its head and tail), so "
-                f"from line {first} the middle of the file is never loaded",
+                msg(
+                    "{file} is {chars:,} characters: OpenClaw injects at most {cap:,} (its "
+                    "head and tail), so from line {first} the middle of the file is never "
+                    "loaded",
+                    **v,
+                ),
             )
         elif first is not None:
             add(
                 "bootstrap-size",
                 item.name,
                 first,
-                f"{item.name}: the bootstrap files together pass OpenClaw's "
-                f"{rules.TOTAL_MAX_CHARS:,}-character budget, so from line {first} it is "
-                "never loaded",
+                msg(
+                    "{file}: the bootstrap files together pass OpenClaw's {budget:,}-character "
+                    "budget, so from line {first} it is never loaded",
+                    file=item.name,
+                    budget=rules.TOTAL_MAX_CHARS,
+                    first=first,
+                ),
             )
         elif item.trim.original >= rules.warn_at(item.name):
             add(
                 "bootstrap-size",
                 item.name,
                 None,
-                f"{size}, {item.trim.original * 100 // cap}% of the "
-                f"{cap:,} OpenClaw injects: past that the file is cut",
+                msg(
+                    "{file} is {chars:,} characters, {percent}% of the {cap:,} OpenClaw "
+                    "injects: past that the file is cut",
+                    percent=item.trim.original * 100 // cap,
+                    **v,
+                ),
                 level="warning",
             )
     injected = {item.name for item in data.injected}
@@ -55,16 +68,23 @@ def check(reader: StoreReader, data: OpenClawData, top: Listing, queue: TextFile
                 "bootstrap-size",
                 name,
                 1,
-                f"{name} is never injected: the bootstrap files before it use up OpenClaw's "
-                f"{rules.TOTAL_MAX_CHARS:,}-character budget",
+                msg(
+                    "{file} is never injected: the bootstrap files before it use up "
+                    "OpenClaw's {budget:,}-character budget",
+                    file=name,
+                    budget=rules.TOTAL_MAX_CHARS,
+                ),
             )
     if rules.LEFTOVER in data.present:
         add(
             "bootstrap-leftover",
             rules.LEFTOVER,
             None,
-            f"{rules.LEFTOVER} is the first-run ritual and is still here: OpenClaw injects it "
-            "into every session until it is deleted",
+            msg(
+                "{file} is the first-run ritual and is still here: OpenClaw injects it "
+                "into every session until it is deleted",
+                file=rules.LEFTOVER,
+            ),
         )
     if ALT_MEMORY in top.root_files:  # root-memory-files.ts: the legacy name
         both = rules.MEMORY in top.root_files
@@ -72,12 +92,20 @@ def check(reader: StoreReader, data: OpenClawData, top: Listing, queue: TextFile
             "memory-case",
             ALT_MEMORY,
             None,
-            f"both {rules.MEMORY} and {ALT_MEMORY}: OpenClaw injects only {rules.MEMORY} and "
-            f"dreaming writes there, so what {ALT_MEMORY} holds is shadowed (`openclaw doctor "
-            f"--fix` merges it into {rules.MEMORY})"
+            msg(
+                "both {file} and {alt}: OpenClaw injects only {file} and dreaming writes "
+                "there, so what {alt} holds is shadowed (`openclaw doctor --fix` merges it "
+                "into {file})",
+                file=rules.MEMORY,
+                alt=ALT_MEMORY,
+            )
             if both
-            else f"{ALT_MEMORY} is the legacy name: OpenClaw injects only {rules.MEMORY} "
-            "(exact case), so what it holds never reaches the agent",
+            else msg(
+                "{alt} is the legacy name: OpenClaw injects only {file} (exact case), so "
+                "what it holds never reaches the agent",
+                file=rules.MEMORY,
+                alt=ALT_MEMORY,
+            ),
         )
     for name in rules.RETIRED:
         if there(top, name):
@@ -85,7 +113,11 @@ def check(reader: StoreReader, data: OpenClawData, top: Listing, queue: TextFile
                 "bootstrap-retired",
                 name,
                 None,
-                f"{name} is no longer injected: {rules.RETIRED_WHY[name]}",
+                msg(
+                    "{file} is no longer injected: {why}",
+                    file=name,
+                    why=msg(rules.RETIRED_WHY[name]),
+                ),
             )
     for d in data.daily:
         if d.date is None:
@@ -93,16 +125,23 @@ def check(reader: StoreReader, data: OpenClawData, top: Listing, queue: TextFile
                 "daily-name",
                 d.file,
                 None,
-                f"{d.file} is not named memory/YYYY-MM-DD.md (or YYYY-MM-DD-slug.md): "
-                "OpenClaw reads today's and yesterday's notes by that name",
+                msg(
+                    "{file} is not named memory/YYYY-MM-DD.md (or YYYY-MM-DD-slug.md): "
+                    "OpenClaw reads today's and yesterday's notes by that name",
+                    file=d.file,
+                ),
             )
         elif d.future:
             add(
                 "daily-name",
                 d.file,
                 None,
-                f"{d.file} is dated {d.date.isoformat()}, after today "
-                f"({data.today.isoformat()}): a daily note in the future",
+                msg(
+                    "{file} is dated {date}, after today ({today}): a daily note in the future",
+                    file=d.file,
+                    date=d.date.isoformat(),
+                    today=data.today.isoformat(),
+                ),
             )
     for s in data.queue:
         _queue_paths(reader, s)
@@ -118,6 +157,20 @@ def _queue_paths(reader: StoreReader, s: audit.Suggestion) -> None:
                 "path-escape",
                 audit.QUEUE,
                 s.line,
-                f"{audit.QUEUE} line {s.line}: suggestion {s.id}'s {role} {path!r} is "
-                "outside the workspace; memtui will not apply it",
+                _outside(s, role, path),
             )
+
+
+def _outside(s: audit.Suggestion, role: str, path: str) -> Msg:
+    v = {"file": audit.QUEUE, "line": s.line, "id": s.id, "path": path}
+    if role == "target":
+        return msg(
+            "{file} line {line}: suggestion {id}'s target {path!r} is outside the workspace; "
+            "memtui will not apply it",
+            **v,
+        )
+    return msg(
+        "{file} line {line}: suggestion {id}'s source {path!r} is outside the workspace; "
+        "memtui will not apply it",
+        **v,
+    )

@@ -30,6 +30,8 @@ from memtui.engine.layouts.common import JS_SPACE, late, not_read, refused, unre
 from memtui.engine.markdown import sections
 from memtui.engine.model import ContextFile, Entry, OutlineItem, Span
 from memtui.engine.textfile import TextFile
+from memtui.engine.words import clauses
+from memtui.i18n import msg
 from memtui.layouts.openclaw import audit, dreaming, rules
 from memtui.layouts.openclaw import startup as quoting
 from memtui.layouts.openclaw.codes import CODES
@@ -178,8 +180,12 @@ class OpenClaw(OpenClawDetection, Layout):
     def summary(self, data: Any) -> list[str]:
         injected = sum(1 for n in data.present if n in rules.BOOTSTRAP)
         return [
-            f"{injected:,} bootstrap files, {len(data.daily):,} daily notes, "
-            f"{len(data.queue):,} suggestions"
+            msg(
+                "{injected:,} bootstrap files, {count:,} daily notes, {count2:,} suggestions",
+                injected=injected,
+                count=len(data.daily),
+                count2=len(data.queue),
+            )
         ]
 
     def edit(self, root: str, kind: str, name: str, new_text: str, **shown: Any) -> Receipt:
@@ -191,12 +197,22 @@ class OpenClaw(OpenClawDetection, Layout):
 
     def archive(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
         raise refused(
-            f"{kind}:{name}: an OpenClaw workspace has no archive; edit the file, or apply "
-            "a Memory Audit delete or move (memtui pending)"
+            msg(
+                "{kind}:{name}: an OpenClaw workspace has no archive; edit the "
+                "file, or apply a Memory Audit delete or move (memtui pending)",
+                kind=kind,
+                name=name,
+            )
         )
 
     def restore(self, root: str, kind: str, name: str, **shown: Any) -> Receipt:
-        raise refused(f"{kind}:{name}: an OpenClaw workspace has no archive to restore from")
+        raise refused(
+            msg(
+                "{kind}:{name}: an OpenClaw workspace has no archive to restore from",
+                kind=kind,
+                name=name,
+            )
+        )
 
     def queue(self, store: Store, data: Any) -> list[QueueItem]:
         from memtui.layouts.openclaw.audit_ops import queue_items
@@ -231,8 +247,11 @@ def _startup(store: Store, rels: tuple[str, ...]) -> list[ContextFile]:
     for rel in rels:
         tf = late(store, rel)
         if isinstance(tf, TextFile) and len(tf.encode()) > quoting.FILE_MAX_BYTES:
-            why = f"over the {quoting.FILE_MAX_BYTES:,} bytes OpenClaw reads of a startup note"
-            out.append(ContextFile(rel, "", 1, 0, f"not loaded: {why}"))
+            said = msg(
+                "not loaded: over the {n:,} bytes OpenClaw reads of a startup note",
+                n=quoting.FILE_MAX_BYTES,
+            )
+            out.append(ContextFile(rel, "", 1, 0, said))
         elif isinstance(tf, TextFile):
             read.append((rel, _text(tf) or ""))
         elif tf is not None:
@@ -245,21 +264,26 @@ def _startup(store: Store, rels: tuple[str, ...]) -> list[ContextFile]:
             text += "\n" + quoting.MORE
         out.append(_quoted(q, texts[q.file], text))
     for rel in [rel for rel, text in read if text.strip(JS_SPACE)][len(quoted) :]:
-        why = f"the {quoting.TOTAL_MAX_CHARS:,} characters OpenClaw quotes in all are used up"
-        out.append(ContextFile(rel, "", 1, 0, f"not loaded: {why}"))
+        said = msg(
+            "not loaded: the {n:,} characters OpenClaw quotes in all are used up",
+            n=quoting.TOTAL_MAX_CHARS,
+        )
+        out.append(ContextFile(rel, "", 1, 0, said))
     return out
 
 
 def _quoted(q: quoting.Quoted, full: str, text: str) -> ContextFile:
-    note = "a recent daily note, quoted on a bare /new or /reset (startupContext)"
+    note = msg("a recent daily note, quoted on a bare /new or /reset (startupContext)")
     if q.whole:
         return ContextFile(q.file, text, None, _lines(full), note)
     at = q.lead + len(q.kept)  # the first character not quoted
     first = full.count("\n", 0, at) + 1 + full.startswith(("\n", "\r\n"), at)
-    note += (
-        f"; OpenClaw quotes {quoting.FILE_MAX_CHARS:,} characters of a note and "
-        f"{quoting.TOTAL_MAX_CHARS:,} in all"
+    said = msg(
+        "OpenClaw quotes {note:,} characters of a note and {all:,} in all",
+        note=quoting.FILE_MAX_CHARS,
+        all=quoting.TOTAL_MAX_CHARS,
     )
+    note = clauses([note, said])
     return ContextFile(q.file, text, first, first - 1, note)
 
 
@@ -273,19 +297,24 @@ def _lines(text: str) -> int:
 
 def _context_file(item: rules.Injected) -> ContextFile:
     if item.trim is None:
-        return ContextFile(item.name, item.text, None, 0, "missing: OpenClaw injects this marker")
+        said = msg("missing: OpenClaw injects this marker")
+        return ContextFile(item.name, item.text, None, 0, said)
     first = first_unloaded(item)
-    private = " (in the main, private session only)" if item.name == rules.MEMORY else ""
+    private = item.name == rules.MEMORY
     if first is None:
-        note = f"loaded whole{private}" if private else ""
+        note = msg("loaded whole (in the main, private session only)") if private else ""
         return ContextFile(item.name, item.text, None, _lines(item.text), note)
     t = item.trim
     if item.clamped:
-        why = f"the {rules.TOTAL_MAX_CHARS:,}-character budget of all bootstrap files"
+        why = msg("the {n:,}-character budget of all bootstrap files", n=rules.TOTAL_MAX_CHARS)
     else:
-        why = f"{rules.cap(item.name):,} characters ({t.original:,} in the file)"
-    tail = f"; its last {t.tail_units:,} characters are loaded again" if t.tail_units else ""
-    note = f"OpenClaw cuts {item.name} at {why}{tail}{private}"  # past it: context.unloaded
+        why = msg("{cap:,} characters ({n:,} in the file)", cap=rules.cap(item.name), n=t.original)
+    note = msg("OpenClaw cuts {file} at {why}", file=item.name, why=why)  # past it: unloaded
+    if t.tail_units:
+        said = msg("its last {n:,} characters are loaded again", n=t.tail_units)
+        note = clauses([note, said])
+    if private:
+        note = msg("{note} (in the main, private session only)", note=note)
     last = None if item.clamped else _last_unloaded(t, first)
     return ContextFile(item.name, item.text, first, first - 1, note, last)
 

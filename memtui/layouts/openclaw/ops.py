@@ -16,6 +16,7 @@ from collections.abc import Callable
 from memtui.engine.ops.common import Refused
 from memtui.engine.ops.replace import section, whole
 from memtui.engine.textfile import TextFile
+from memtui.i18n import msg
 from memtui.layouts.openclaw.rules import DREAMS, FILES
 
 OPENCLAW_KINDS = ("openclaw", "openclaw-daily")
@@ -27,20 +28,34 @@ def openclaw_target(
     """For ops.edit: (file, how to find the entry in its current text, heading level)."""
     if kind == "openclaw-daily":
         raise Refused(
-            f"openclaw-daily:{name}: OpenClaw's daily notes are append-only logs the agent "
-            "writes; memtui does not rewrite them (edit MEMORY.md, or apply a Memory Audit "
-            "add); nothing was written"
+            msg(
+                "openclaw-daily:{name}: OpenClaw's daily notes are append-only "
+                "logs the agent writes; memtui does not rewrite them (edit "
+                "MEMORY.md, or apply a Memory Audit add); nothing was written",
+                name=name,
+            )
         )
     file, sep, heading = name.partition("#")
     if file in DREAMS:
         raise Refused(
-            f"openclaw:{name}: {file} is dreaming's diary, rewritten by OpenClaw under its own "
-            "lock; memtui does not edit it; nothing was written"
+            msg(
+                "openclaw:{name}: {file} is dreaming's diary, rewritten by "
+                "OpenClaw under its own lock; memtui does not edit it; nothing "
+                "was written",
+                name=name,
+                file=file,
+            )
         )
     if file not in FILES:
-        raise Refused(f"openclaw:{name}: not a workspace file memtui edits ({', '.join(FILES)})")
+        raise Refused(
+            msg(
+                "openclaw:{name}: not a workspace file memtui edits ({join})",
+                name=name,
+                join=", ".join(FILES),
+            )
+        )
     if not os.path.isfile(os.path.join(root, file)):
-        raise Refused(f"no entry openclaw:{name} ({file} does not exist)")
+        raise Refused(msg("no entry openclaw:{name} ({file} does not exist)", name=name, file=file))
     if not sep:
         return file, whole, 0
     return file, section(file, heading, expect), 2

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import ERROR, WARNING, OutlineItem
 from memtui.engine.outline import Rows, tally
+from memtui.i18n import msg
 from memtui.layouts.openclaw import audit, rules
 from memtui.layouts.openclaw.rules import first_unloaded
 
@@ -23,19 +24,19 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
         item = injected.get(name)
         badges: list[tuple[str, str]] = []
         if name in rules.RETIRED:
-            badges.append(("retired: not injected", "info"))
+            badges.append((msg("retired: not injected"), "info"))
         elif name in rules.DREAMS:
-            badges.append(("dream diary: not injected", "info"))
+            badges.append((msg("dream diary: not injected"), "info"))
         elif item is None:
-            badges.append(("not injected", ERROR))
+            badges.append((msg("not injected"), ERROR))
         elif item.trim is not None:
             first = first_unloaded(item)
             level = (
                 ERROR if first else WARNING if item.trim.original >= rules.warn_at(name) else "ok"
             )
-            badges.append((f"{item.trim.original:,} chars", level))
+            badges.append((msg("{original:,} chars", original=item.trim.original), level))
         if name == rules.LEFTOVER:
-            badges.append(("leftover", "info"))
+            badges.append((msg("leftover"), "info"))
         badges += filter(None, [tally(found.get(name, ()))])
         rows = tuple(
             OutlineItem(heading, file=file, line=span.lineno,
@@ -57,7 +58,7 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
     if data.daily:
         items.append(
             OutlineItem(
-                f"daily notes ({len(data.daily):,})",
+                msg("daily notes ({n:,})", n=len(data.daily)),
                 key="daily",  # not the label: its count changes
                 file="memory",
                 badges=tuple(
@@ -70,9 +71,11 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
     if data.queue:
         items.append(
             OutlineItem(
-                "memory audit",
+                msg("memory audit"),
                 file=audit.QUEUE,
-                badges=((f"{len(pending):,} pending", WARNING),) if pending else (),
+                badges=((msg("{count:,} pending", count=len(pending)), WARNING),)
+                if pending
+                else (),
                 verbs=("open",),
             )
         )
@@ -81,8 +84,11 @@ def outline(store: Store, data: OpenClawData) -> list[OutlineItem]:
 
 def _not_offered(name: str) -> str:
     if name in rules.DREAMS:
-        return f"{name} is dreaming's diary: OpenClaw rewrites it, so it is read here, not edited"
-    return f"{name} is not archived: OpenClaw finds it by name (e edits it)"
+        return msg(
+            "{file} is dreaming's diary: OpenClaw rewrites it, so it is read here, not edited",
+            file=name,
+        )
+    return msg("{file} is not archived: OpenClaw finds it by name (e edits it)", file=name)
 
 
 def _daily(d: Daily) -> OutlineItem:
@@ -90,11 +96,11 @@ def _daily(d: Daily) -> OutlineItem:
     name = d.file.split("/", 1)[1]
     badges: tuple[tuple[str, str], ...] = ()
     if d.date is None:
-        badges = (("misnamed", WARNING),)
+        badges = ((msg("misnamed"), WARNING),)
     elif d.future:
-        badges = (("future", WARNING),)
+        badges = ((msg("future"), WARNING),)
     return OutlineItem(
         name, file=d.file, entry_id=f"openclaw-daily:{name}", badges=badges, verbs=("open",),
-        not_offered="daily notes are append-only: the agent adds to them as it works, and "
-        "OpenClaw's audit reads them as evidence; not edited or archived here",
+        not_offered=msg("daily notes are append-only: the agent adds to them as it works, and "
+        "OpenClaw's audit reads them as evidence; not edited or archived here"),
     )  # fmt: skip

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from memtui.engine.layouts.common import JS_SPACE
+from memtui.i18n import N_
 from memtui.layouts.openclaw.detect import AGENTS, MEMORY  # noqa: F401 - re-exported
 
 # WORKSPACE_BOOTSTRAP_FILENAMES, in prompt order (workspace-bootstrap-policy.ts).
@@ -35,8 +36,8 @@ OPTIONAL = ("USER.md", "BOOTSTRAP.md", "MEMORY.md")
 # into the heartbeat's cron scratch (doctor-heartbeat-scratch-migration.ts).
 RETIRED = ("TOOLS.md", "HEARTBEAT.md")
 RETIRED_WHY = {
-    "TOOLS.md": "`openclaw doctor --fix` merges it into AGENTS.md's `## Tools` section",
-    "HEARTBEAT.md": "`openclaw doctor --fix` moves it into the heartbeat's cron scratch",
+    "TOOLS.md": N_("`openclaw doctor --fix` merges it into AGENTS.md's `## Tools` section"),
+    "HEARTBEAT.md": N_("`openclaw doctor --fix` moves it into the heartbeat's cron scratch"),
 }
 FILES = (*BOOTSTRAP, *RETIRED)  # every root file of the workspace memtui edits
 # Dreaming's diary, for a person to read, never injected (dreaming-dreams-file.ts

@@ -4,6 +4,7 @@ Data only: it runs through the workspace engine code, imported when asked."""
 from __future__ import annotations
 
 from memtui.engine.commands import Ask, Command
+from memtui.i18n import N_
 
 COMMANDS = (
     Command(
@@ -11,13 +12,17 @@ COMMANDS = (
         "memtui.layouts.workspace.ops:add_topic",
         verb="add",
         name="topic",
-        help="a memory_<name>.md topic with its index pointer",
+        help=N_("a memory_<name>.md topic with its index pointer"),
         asks=(
-            Ask("name", "the topic's name: memory_<name>.md"),
-            Ask("section", "the memory.md section for its pointer", flag="--section"),
-            Ask("description", "the pointer's text", flag="--description"),
+            Ask("name", N_("the topic's name: memory_<name>.md")),
+            Ask("section", N_("the memory.md section for its pointer"), flag="--section"),
+            Ask("description", N_("the pointer's text"), flag="--description"),
             Ask(
-                "body", "the topic's text (-: stdin)", flag="--body-file", metavar="F", kind="file"
+                "body",
+                N_("the topic's text (-: stdin)"),
+                flag="--body-file",
+                metavar="F",
+                kind="file",
             ),
         ),
     ),

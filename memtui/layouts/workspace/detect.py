@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from memtui.engine.layouts.base import Detection, there
+from memtui.i18n import N_, msg
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
@@ -27,8 +28,8 @@ def topic_files(root_files: list[str] | tuple[str, ...]) -> list[str]:
 
 class WorkspaceDetection(Detection):
     name = "workspace"
-    looks_for = "memory.md beside soul.md, user.md, agent.md or a memory_<name>.md (workspace)"
-    title = "memory.md and its topic files"
+    looks_for = N_("memory.md beside soul.md, user.md, agent.md or a memory_<name>.md (workspace)")
+    title = msg("memory.md and its topic files")
     full = "memtui.layouts.workspace.layout:Workspace"
     commands_at = "memtui.layouts.workspace.commands:COMMANDS"
     order = 10

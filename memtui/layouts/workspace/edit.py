@@ -13,6 +13,7 @@ from memtui.engine.ops.replace import EditedText, replace_entry, whole
 from memtui.engine.textfile import TextFile, line_count
 from memtui.engine.words import listed
 from memtui.engine.write.transaction import Receipt
+from memtui.i18n import msg
 from memtui.layouts.workspace.parse import INDEX, TOPIC_LIKE, topic_id
 
 SOUL = "soul.md"
@@ -30,14 +31,14 @@ def edit(root: str, kind: str, name: str, new_text: str, **options: Any) -> Rece
 
 def topic_file(root: str, name: str) -> str:
     if "/" in name or "\\" in name or "\x00" in name:
-        raise Refused(f"{name!r} is not a topic name")
+        raise Refused(msg("{name!r} is not a topic name", name=name))
     direct = f"memory_{name}.md"
     if os.path.isfile(os.path.join(root, direct)):
         return direct
     for file in sorted(os.listdir(root)):
         if TOPIC_LIKE.fullmatch(file) and topic_id(file) == name:
             return file
-    raise Refused(f"no entry topic:{name} ({direct} does not exist)")
+    raise Refused(msg("no entry topic:{name} ({direct} does not exist)", name=name, direct=direct))
 
 
 def check_edit(change: EditedText) -> None:
@@ -48,8 +49,12 @@ def check_edit(change: EditedText) -> None:
             gone = sorted(set(before) - set(after))
             added = sorted(set(after) - set(before))
             raise Refused(
-                "soul.md: only existing fields change; a `## ` section may not be added or "
-                f"removed (added: {listed(added, '-')}, removed: {listed(gone, '-')})"
+                msg(
+                    "soul.md: only existing fields change; a `## ` section may not "
+                    "be added or removed (added: {listed}, removed: {listed2})",
+                    listed=listed(added, "-"),
+                    listed2=listed(gone, "-"),
+                )
             )
     if change.rel == INDEX:
         check_index_growth(change.before, change.after, change.limits.index_block_lines)
@@ -61,6 +66,12 @@ def check_index_growth(old: str, new: str, index_block: int) -> None:
     lines_before, lines_after = line_count(old), line_count(new)
     if lines_before >= index_block and lines_after > lines_before:
         raise Refused(
-            f"memory.md has {lines_before:,} lines (blocked at {index_block:,}); this edit "
-            f"would make it {lines_after:,}: govern it down first"
+            msg(
+                "memory.md has {lines_before:,} lines (blocked at "
+                "{index_block:,}); this edit would make it {lines_after:,}: "
+                "govern it down first",
+                lines_before=lines_before,
+                index_block=index_block,
+                lines_after=lines_after,
+            )
         )

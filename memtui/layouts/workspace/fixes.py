@@ -14,6 +14,7 @@ from memtui.engine.markdown import HEADING, fences
 from memtui.engine.model import Finding
 from memtui.engine.ops.common import Refused, thresholds
 from memtui.engine.ops.lines import append_block, cut, encode, eol_of_text, line_ranges
+from memtui.i18n import msg
 from memtui.layouts.workspace.edit import check_index_growth
 from memtui.layouts.workspace.ops import index_to_add_to, new_topic_file, place_line, pointers_to
 from memtui.layouts.workspace.parse import ARROW, INDEX, TOPIC_LIKE, pointer_file, topic_id
@@ -58,12 +59,14 @@ def orphan(root: str, store: Any, finding: Finding, _choose: tuple[str, ...]) ->
         # add topic's own rule: nothing is added to an index at its block
         index, old = index_to_add_to(batch, thresholds(root))  # type: ignore[arg-type]
         if pointers_to(old, rel):
-            raise Refused(f"memory.md already points to {rel}; nothing was changed")
+            raise Refused(msg("memory.md already points to {rel}; nothing was changed", rel=rel))
         line = f"- {describe_topic(topic, rel)} {ARROW} {rel}"
         batch.write(INDEX, encode(index, place_line(old, UNFILED, line, eol_of_text(old))))
-        return f"add the pointer `{line}` to memory.md"
+        return msg("add the pointer `{line}` to memory.md", line=line)
 
-    title = f"add a pointer to {rel} in memory.md (under {UNFILED[3:]})"
+    title = msg(
+        "add a pointer to {rel} in memory.md (under {UNFILED})", rel=rel, UNFILED=UNFILED[3:]
+    )
     return Fix(finding, title, root, "fix-topic-orphan", step, {"file": rel})
 
 
@@ -75,7 +78,13 @@ REMOVE, CREATE = "remove", "create"
 def dangling(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -> Fix:
     how = choose[0] if choose else REMOVE
     if how not in (REMOVE, CREATE) or len(choose) > 1:
-        raise Refused(f"choose {REMOVE} (the pointer goes) or {CREATE} (its file is made)")
+        raise Refused(
+            msg(
+                "choose {REMOVE} (the pointer goes) or {CREATE} (its file is made)",
+                REMOVE=REMOVE,
+                CREATE=CREATE,
+            )
+        )
     number = finding.line or 0
 
     def step(batch: Batch) -> str:
@@ -83,26 +92,34 @@ def dangling(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -
         text = index.text
         rows = line_ranges(text)
         if not 1 <= number <= len(rows):
-            raise Refused(f"memory.md has no line {number}; nothing was changed")
+            raise Refused(msg("memory.md has no line {number}; nothing was changed", number=number))
         start, stop, content = rows[number - 1]
         head, _arrow, tail = content.partition(ARROW)
         target = pointer_file(tail, lambda _name: False)
         if target is None or batch.read(target) is not None:
-            raise Refused(f"memory.md:{number} is not a dangling pointer any more")
+            raise Refused(
+                msg("memory.md:{number} is not a dangling pointer any more", number=number)
+            )
         if how == REMOVE:
             batch.write(INDEX, index.encode(cut(text, start, stop)))
-            return f"remove the pointer to {target} (memory.md:{number})"
+            return msg(
+                "remove the pointer to {target} (memory.md:{number})", target=target, number=number
+            )
         if "/" in target or "\\" in target:
-            raise Refused(f"{target} is not beside memory.md; memtui makes no folders")
+            raise Refused(
+                msg("{target} is not beside memory.md; memtui makes no folders", target=target)
+            )
         if TOPIC_LIKE.fullmatch(target):  # a new topic file: add topic's rules
             new_topic_file(root, topic_id(target))
         words = head.strip().lstrip("-*").strip() or topic_id(target)
         batch.write(target, f"# {words}{eol_of_text(text)}".encode(), mode=batch.LIKE_SIBLINGS)
-        return f"create {target} for the pointer on memory.md:{number}"
+        return msg(
+            "create {target} for the pointer on memory.md:{number}", target=target, number=number
+        )
 
-    what = "remove the pointer" if how == REMOVE else "create the file it names"
+    what = msg("remove the pointer") if how == REMOVE else msg("create the file it names")
     details = {"line": number, "how": how}
-    title = f"{what} (memory.md:{number})"
+    title = msg("{what} (memory.md:{number})", what=what, number=number)
     return Fix(finding, title, root, "fix-pointer-missing", step, details, (REMOVE, CREATE))
 
 
@@ -118,13 +135,13 @@ def good_name(rel: str) -> str:
 def rename(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -> Fix:
     rel = finding.file or ""
     if len(choose) > 1:
-        raise Refused("choose one new name of lower-case ASCII letters, digits and _")
+        raise Refused(msg("choose one new name of lower-case ASCII letters, digits and _"))
     new = new_topic_file(root, choose[0] if choose else topic_id(good_name(rel)))
 
     def step(batch: Batch) -> str:
         unchanged(batch, store, rel)
         if batch.read(new) is not None:
-            raise Refused(f"{new} already exists; choose another name")
+            raise Refused(msg("{new} already exists; choose another name", new=new))
         index = batch.text(INDEX, must_exist=False)
         text = index.text if index else ""
         hits = pointers_to(text, rel)
@@ -135,9 +152,11 @@ def rename(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -> 
         batch.move(rel, new)
         if hits and index is not None:
             batch.write(INDEX, index.encode(text))
-        return f"rename {rel} to {new} with its {len(hits):,} pointer(s)"
+        return msg(
+            "rename {rel} to {new} with its {count:,} pointer(s)", rel=rel, new=new, count=len(hits)
+        )
 
-    title = f"rename {rel} to {new}, and its pointers in memory.md"
+    title = msg("rename {rel} to {new}, and its pointers in memory.md", rel=rel, new=new)
     return Fix(finding, title, root, "fix-topic-name", step, {"file": rel, "to": new})
 
 
@@ -168,9 +187,17 @@ def index_content(root: str, store: Any, finding: Finding, _choose: tuple[str, .
         mode = None if notes else batch.LIKE_SIBLINGS  # a new file of the user's own text
         batch.write(NOTES, encode(notes, append_block(old, moved, eol)), mode=mode)
         batch.write(INDEX, index.encode(text))
-        return f"move {len(numbers):,} content line(s) from memory.md to {NOTES}"
+        return msg(
+            "move {count:,} content line(s) from memory.md to {NOTES}",
+            count=len(numbers),
+            NOTES=NOTES,
+        )
 
-    title = f"move the {len(numbers):,} content line(s) in memory.md to {NOTES}"
+    title = msg(
+        "move the {count:,} content line(s) in memory.md to {NOTES}",
+        count=len(numbers),
+        NOTES=NOTES,
+    )
     details = {"lines": numbers, "to": NOTES}
     return Fix(finding, title, root, "fix-index-content", step, details, covers=tuple(found))
 

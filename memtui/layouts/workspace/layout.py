@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts.base import Layout, Listing
 from memtui.engine.layouts.common import op_options
 from memtui.engine.model import Entry, OutlineItem
+from memtui.i18n import msg
 from memtui.layouts.workspace import parse as workspace
 from memtui.layouts.workspace.codes import CODES
 from memtui.layouts.workspace.detect import WorkspaceDetection
@@ -59,7 +60,13 @@ class Workspace(WorkspaceDetection, Layout):
             yield Entry(f"topic:{workspace.topic_id(name)}", "topic", self.name, title, name)
 
     def summary(self, data: Any) -> list[str]:
-        return [f"memory.md {data.index_lines:,} lines, {len(data.topics):,} topic files"]
+        return [
+            msg(
+                "memory.md {index_lines:,} lines, {count:,} topic files",
+                index_lines=data.index_lines,
+                count=len(data.topics),
+            )
+        ]
 
     def restorable(self, rel: str) -> tuple[str, str] | None:
         """An archived topic file (archive/memory_<name>.md)."""

@@ -28,6 +28,7 @@ from memtui.engine.ops.places_book import Book
 from memtui.engine.ops.replace import read_only
 from memtui.engine.textfile import TextFile, line_count
 from memtui.engine.write.transaction import Receipt, Transaction, WriteError
+from memtui.i18n import msg
 from memtui.layouts.workspace.parse import ARROW, INDEX, TOPIC_LIKE, pointer_file, topic_id
 
 ARCHIVE = "archive"
@@ -152,7 +153,7 @@ def _topic_rel(root: str, name: str, folder: str) -> str | None:
     """`memory_<name>.md` in folder ("" = the root), or another topic-like file
     whose id is `name` (e.g. memory-notes.md for topic:notes)."""
     if not name or name in (".", "..") or any(c in name for c in "/\\\x00"):
-        raise Refused(f"{name!r} is not a topic name")
+        raise Refused(msg("{name!r} is not a topic name", name=name))
     base = os.path.join(root, folder) if folder else root
     prefix = f"{folder}/" if folder else ""
     direct = f"memory_{name}.md"
@@ -186,9 +187,9 @@ def _check_move(tx: Transaction, src: str, dst: str, shown: tuple[str, str | Non
     raw = _read(tx, src)
     check_shown_bytes(shown[0], raw, shown[1], src)
     if raw is None:
-        raise Refused(f"{src} does not exist")
+        raise Refused(msg("{src} does not exist", src=src))
     if os.path.lexists(os.path.join(tx.root, dst)):
-        raise Refused(f"{dst} already exists; not overwritten")
+        raise Refused(msg("{dst} already exists; not overwritten", dst=dst))
 
 
 def index_to_add_to(tx: Transaction, limits: Thresholds) -> tuple[TextFile | None, str]:
@@ -199,8 +200,13 @@ def index_to_add_to(tx: Transaction, limits: Thresholds) -> tuple[TextFile | Non
     before = line_count(old)
     if before >= limits.index_block_lines:
         raise Refused(
-            f"memory.md has {before:,} lines (blocked at {limits.index_block_lines:,}): "
-            "run memory governance before anything is added"
+            msg(
+                "memory.md has {before:,} lines (blocked at "
+                "{index_block_lines:,}): run memory governance before anything "
+                "is added",
+                before=before,
+                index_block_lines=limits.index_block_lines,
+            )
         )
     return index, old
 
@@ -210,22 +216,35 @@ def new_topic_file(root: str, name: str) -> str:
     quick fixes share): a name of lower-case ASCII letters, digits and _, and not the
     dsh layout's L0 meta-rules."""
     if not isinstance(name, str) or not TOPIC_NAME.fullmatch(name):
-        raise Refused(f"topic name {name!r}: use lower-case ASCII letters, digits and _")
+        raise Refused(
+            msg("topic name {name!r}: use lower-case ASCII letters, digits and _", name=name)
+        )
     filename = f"memory_{name}.md"
     if read_only(root, filename) is not None:
-        raise Refused(f"{filename} holds the dsh layout's L0 meta-rules; it is not a topic")
+        raise Refused(
+            msg(
+                "{filename} holds the dsh layout's L0 meta-rules; it is not a topic",
+                filename=filename,
+            )
+        )
     return filename
 
 
 def _index_level(count: int, limits: Thresholds) -> str | None:
     block, warn = limits.index_block_lines, limits.index_warn_lines
     if count >= block:
-        return (
-            f"memory.md now has {count:,} lines: at the {block:,}-line block, nothing "
-            "more may be added until it is governed"
+        return msg(
+            "memory.md now has {count:,} lines: at the {block:,}-line "
+            "block, nothing more may be added until it is governed",
+            count=count,
+            block=block,
         )
     if count >= warn:
-        return f"memory.md has {count:,} lines (warning from {warn:,}): run governance soon"
+        return msg(
+            "memory.md has {count:,} lines (warning from {warn:,}): run governance soon",
+            count=count,
+            warn=warn,
+        )
     return None
 
 
@@ -251,11 +270,13 @@ def archive_topic(
         src = _topic_rel(tx.root, name, "")
         if src is None:
             check_shown(f"topic:{name}", None, expect, f"memory_{name}.md")
-            raise Refused(f"no topic {name!r} (memory_{name}.md does not exist)")
+            raise Refused(msg("no topic {name!r} (memory_{name}.md does not exist)", name=name))
         if (
             read_only(tx.root, src) is not None
         ):  # in a dsh store it is the L0 meta-rules, not a topic
-            raise Refused(f"{src} holds the dsh layout's L0 meta-rules; it is not archived")
+            raise Refused(
+                msg("{src} holds the dsh layout's L0 meta-rules; it is not archived", src=src)
+            )
         dst = f"{ARCHIVE}/{src}"
         _check_move(tx, src, dst, (f"topic:{name}", expect))
         index = load(tx, INDEX, limits, must_exist=False)
@@ -292,7 +313,13 @@ def restore_topic(
         src = _topic_rel(tx.root, name, ARCHIVE)
         if src is None:
             check_shown(f"topic:{name}", None, expect, f"{ARCHIVE}/memory_{name}.md")
-            raise Refused(f"no archived topic {name!r} ({ARCHIVE}/memory_{name}.md)")
+            raise Refused(
+                msg(
+                    "no archived topic {name!r} ({ARCHIVE}/memory_{name}.md)",
+                    name=name,
+                    ARCHIVE=ARCHIVE,
+                )
+            )
         dst = src[len(ARCHIVE) + 1 :]
         _check_move(tx, src, dst, (f"topic:{name}", expect))
         index, old = index_to_add_to(tx, limits)
@@ -318,7 +345,9 @@ def restore_topic(
             tx.details["note"] = f"memory.md already points to {dst}"
         else:
             book.settle()
-            tx.details["warning"] = f"no archived pointer to {dst}: add one to memory.md"
+            tx.details["warning"] = msg(
+                "no archived pointer to {dst}: add one to memory.md", dst=dst
+            )
         level = _index_level(line_count(new), limits)
         if level and new != old:
             tx.details["index"] = level
@@ -337,25 +366,37 @@ def add_topic(
     """Write memory_<name>.md and add `- {description} → memory_<name>.md` at the end
     of the `## section` in memory.md (created if needed). Both, or neither."""
     filename = new_topic_file(root, name)
-    desc = one_line(description, "the description")
-    heading = one_line(section, "the section")
+    desc = one_line(description, msg("the description"))
+    heading = one_line(section, msg("the section"))
     assert desc is not None and heading is not None
     if ARROW in desc:
-        raise Refused(f"the description must not contain {ARROW} (it separates the pointer)")
+        raise Refused(
+            msg("the description must not contain {ARROW} (it separates the pointer)", ARROW=ARROW)
+        )
     heading = heading.lstrip("#").strip()
     if not heading:
-        raise Refused("the section is empty")
+        raise Refused(msg("the section is empty"))
     if not isinstance(body, str) or not body.strip():
-        raise Refused("the topic's body is empty")
+        raise Refused(msg("the topic's body is empty"))
     check_root(root)
     limits = thresholds(root)
     details = {**_about(name), "file": filename, "section": heading}
     with Transaction(root, "add-topic", details=details, dry_run=dry_run) as tx:
         if _read(tx, filename) is not None:
-            raise Refused(f"{filename} already exists; edit it (topic:{name}) instead")
+            raise Refused(
+                msg(
+                    "{filename} already exists; edit it (topic:{name}) instead",
+                    filename=filename,
+                    name=name,
+                )
+            )
         index, old = index_to_add_to(tx, limits)
         if os.path.lexists(os.path.join(tx.root, ARCHIVE, filename)):
-            tx.details["note"] = f"{ARCHIVE}/{filename} exists too (an archived version)"
+            tx.details["note"] = msg(
+                "{ARCHIVE}/{filename} exists too (an archived version)",
+                ARCHIVE=ARCHIVE,
+                filename=filename,
+            )
         eol = eol_of_text(old)
         text = body if body.endswith("\n") else body + eol_of_text(body, eol)
         tx.write(filename, text.encode("utf-8"), mode=tx.LIKE_SIBLINGS)  # the user's own text

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import ERROR, OutlineItem, Section
 from memtui.engine.outline import Badge, Rows, chunked, each, size_text, tally
+from memtui.i18n import msg
 from memtui.layouts.workspace.model import Pointer, Workspace
 from memtui.layouts.workspace.parse import COMPANIONS, INDEX_CAP_LINES, topic_id
 
@@ -19,11 +20,14 @@ if TYPE_CHECKING:
     from memtui.engine.store import Store
 
 POINTER_BADGES = (
-    ("pointer-missing", ("missing", "error")),
-    ("pointer-duplicate", ("duplicate", "warning")),
-    ("path-escape", ("outside root", "error")),
+    ("pointer-missing", (msg("missing"), "error")),
+    ("pointer-duplicate", (msg("duplicate"), "warning")),
+    ("path-escape", (msg("outside root"), "error")),
 )
-TOPIC_BADGES = (("topic-orphan", ("orphan", "warning")), ("topic-name", ("bad name", "warning")))
+TOPIC_BADGES = (
+    ("topic-orphan", (msg("orphan"), "warning")),
+    ("topic-name", (msg("bad name"), "warning")),
+)
 
 
 def outline(store: Store, w: Workspace) -> list[OutlineItem]:
@@ -37,8 +41,12 @@ def outline(store: Store, w: Workspace) -> list[OutlineItem]:
     if w.topics:
         found = tally(f for name in w.topics for f in rows.by_file.get(name, ()))
         titles = {p.target: p.description for p in reversed(w.pointers)}  # the first wins
-        topics = chunked("topics", "topics", sorted(w.topics), lambda n: _topic(rows, titles, n))
-        out.append(rows.group("topics", "topics", len(w.topics), topics, found, holds=w.topics))
+        topics = chunked(
+            "topics", msg("topics"), sorted(w.topics), lambda n: _topic(rows, titles, n)
+        )
+        out.append(
+            rows.group("topics", msg("topics"), len(w.topics), topics, found, holds=w.topics)
+        )
     sections_of = {
         "soul.md": w.soul_sections,
         "user.md": w.user_sections,
@@ -54,7 +62,9 @@ def outline(store: Store, w: Workspace) -> list[OutlineItem]:
         secs = sections_of[name]
         kids = (lambda n=name, s=secs: _sections(rows, n, s)) if secs else None
         row = rows.file(name, name, size, entry=rows.entry_for(name), children=kids)
-        why = f"{name} is not archived: the agent loads it at every start (e edits it)"
+        why = msg(
+            "{file} is not archived: the agent loads it at every start (e edits it)", file=name
+        )
         out.append(replace(row, not_offered=why))
     return out
 
@@ -65,8 +75,8 @@ def _index_size(rows: Rows, w: Workspace) -> Badge:
     size = next((f for f in rows.by_file.get(w.index_file, ()) if f.code == "index-size"), None)
     shown = f"{w.index_lines:,}/{INDEX_CAP_LINES:,}"
     if size is not None and size.level == ERROR:
-        return f"blocked · {shown}", ERROR
-    return f"{shown} lines", size.level if size is not None else "ok"
+        return msg("blocked · {shown}", shown=shown), ERROR
+    return msg("{shown} lines", shown=shown), size.level if size is not None else "ok"
 
 
 def _index_rows(rows: Rows, w: Workspace) -> tuple[OutlineItem, ...]:

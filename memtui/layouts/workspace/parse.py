@@ -9,6 +9,7 @@ from memtui.engine.markdown import HEADING, sections
 from memtui.engine.model import Section
 from memtui.engine.reader import StoreReader
 from memtui.engine.textfile import iter_lines, line_count
+from memtui.i18n import msg
 from memtui.layouts.workspace.detect import (  # noqa: F401 - re-exported
     COMPANIONS,
     DSH_L0,
@@ -43,8 +44,12 @@ def parse(reader: StoreReader, root_files: list[str]) -> Workspace:
                 "index-size",
                 INDEX,
                 None,
-                f"memory.md has {index_lines:,} lines (blocked at {t.index_block_lines:,}): "
-                "nothing may add to it until it is governed",
+                msg(
+                    "memory.md has {lines:,} lines (blocked at {block:,}): nothing may add "
+                    "to it until it is governed",
+                    lines=index_lines,
+                    block=t.index_block_lines,
+                ),
                 level="error",
             )
         elif index_lines >= t.index_warn_lines:
@@ -52,8 +57,11 @@ def parse(reader: StoreReader, root_files: list[str]) -> Workspace:
                 "index-size",
                 INDEX,
                 None,
-                f"memory.md has {index_lines:,} lines (warning from {t.index_warn_lines:,}): "
-                "run governance soon",
+                msg(
+                    "memory.md has {lines:,} lines (warning from {warn:,}): run governance soon",
+                    lines=index_lines,
+                    warn=t.index_warn_lines,
+                ),
             )
         code = reader.fences(index)
         pointers = _pointers(reader, index.text, code.lines(index.text))
@@ -73,8 +81,12 @@ def parse(reader: StoreReader, root_files: list[str]) -> Workspace:
                 "agent-size",
                 "agent.md",
                 None,
-                f"agent.md is {agent_bytes:,} bytes (threshold {t.agent_max_bytes:,}); it is "
-                "injected into every prompt, so trim rules that have served their purpose",
+                msg(
+                    "agent.md is {bytes:,} bytes (threshold {max:,}); it is injected into "
+                    "every prompt, so trim rules that have served their purpose",
+                    bytes=agent_bytes,
+                    max=t.agent_max_bytes,
+                ),
             )
     user = _sections_of(reader, "user.md")
     _check_user_duplicates(reader, user)
@@ -116,8 +128,10 @@ def _pointers(reader: StoreReader, text: str, code: frozenset[int]) -> list[Poin
                 "index-content",
                 INDEX,
                 index + 1,
-                "the index holds only headings and pointers (`- topic → file.md`); "
-                "move this content into a topic file",
+                msg(
+                    "the index holds only headings and pointers (`- topic → file.md`); "
+                    "move this content into a topic file"
+                ),
             )
             continue
         description = head.strip().removeprefix("-").removeprefix("*").strip()
@@ -150,7 +164,7 @@ def _escape_finding(reader: StoreReader, target: str, line: int) -> None:
         "path-escape",
         INDEX,
         line,
-        f"pointer to {target} leads outside the store root; it is not followed",
+        msg("pointer to {file} leads outside the store root; it is not followed", file=target),
     )
 
 
@@ -165,13 +179,20 @@ def _check_pointers(reader: StoreReader, pointers: list[Pointer]) -> None:
                 "pointer-duplicate",
                 INDEX,
                 p.line,
-                f"{p.target} is already pointed to on line {seen[p.target]}",
+                msg(
+                    "{file} is already pointed to on line {first}",
+                    file=p.target,
+                    first=seen[p.target],
+                ),
             )
         else:
             seen[p.target] = p.line
         if not reader.exists(p.target):
             reader.findings.add(
-                "pointer-missing", INDEX, p.line, f"pointer names {p.target}, which does not exist"
+                "pointer-missing",
+                INDEX,
+                p.line,
+                msg("pointer names {file}, which does not exist", file=p.target),
             )
 
 
@@ -183,15 +204,21 @@ def _check_topics(reader: StoreReader, topics: list[str], pointers: list[Pointer
                 "topic-name",
                 name,
                 None,
-                f"{name}: topic files are named memory_<name>.md with lower-case ASCII, "
-                "digits and underscores",
+                msg(
+                    "{file}: topic files are named memory_<name>.md with lower-case ASCII, "
+                    "digits and underscores",
+                    file=name,
+                ),
             )
         if name not in pointed and INDEX not in reader.unreadable:  # unknown is not empty
             reader.findings.add(
                 "topic-orphan",
                 name,
                 None,
-                f"{name} has no pointer in memory.md, so the agent will not know it exists",
+                msg(
+                    "{file} has no pointer in memory.md, so the agent will not know it exists",
+                    file=name,
+                ),
             )
 
 
@@ -205,8 +232,12 @@ def _check_user_duplicates(reader: StoreReader, user: list[Section]) -> None:
                 "user-duplicate",
                 "user.md",
                 section.span.lineno,
-                f"the field {section.name.strip()!r} is already on line {fields[name]}: "
-                "update it there, don't repeat it",
+                msg(
+                    "the field {field!r} is already on line {first}: update it there, "
+                    "don't repeat it",
+                    field=section.name.strip(),
+                    first=fields[name],
+                ),
             )
         else:
             fields[name] = section.span.lineno
@@ -219,7 +250,10 @@ def _check_user_duplicates(reader: StoreReader, user: list[Section]) -> None:
                     "user-duplicate",
                     "user.md",
                     line,
-                    f"the same item is already on line {seen[key]}: update it, don't repeat it",
+                    msg(
+                        "the same item is already on line {first}: update it, don't repeat it",
+                        first=seen[key],
+                    ),
                 )
             else:
                 seen[key] = line
