@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import work
@@ -246,7 +247,7 @@ class EventsPane(ListPane):
             (event.date, DATE_W, row_style),
             (event.type, TYPE_W, row_style),
             (star_text, STARS_W, star_style),
-            (status, STATUS_W, row_style),
+            (status, _status_width(), row_style),
             (event.due or "", DUE_W, row_style),
         ):
             text.append_text(_cell(value, width, cell_style))
@@ -429,6 +430,11 @@ def _position(view: list[int], index: int | None) -> int | None:
 def shown_label(entry_id: str) -> str:
     """The id as the list shows it: without the fingerprint (E007#2@… -> E007#2)."""
     return entry_id.partition("@")[0]
+
+
+def _status_width() -> int:
+    """The status column: 4 cells, or what the reader's words for open and done take."""
+    return max(STATUS_W, cell_len(_("open")), cell_len(_("done")))
 
 
 def _cell(value: str, width: int, style: Style) -> Text:

@@ -57,7 +57,7 @@ def label(verb: str, groups: Sequence[Group]) -> str:
         for face, items in groups
         if items
     )
-    return f"{verb} {_(' and ').join(parts)}"
+    return f"{verb} " + _(" and ").join(parts)
 
 
 def approve_question(groups: Sequence[Group]) -> str:

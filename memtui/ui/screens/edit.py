@@ -62,7 +62,7 @@ class EditScreen(PageScreen[Receipt | None]):
         ),
         # not ctrl+k: in the editor, as everywhere, it deletes to the end of the line
         Binding("ctrl+t", "keep_mine", N_("Keep mine"), id="edit.keep_mine", priority=True),
-        Binding("ctrl+o", "external", "$EDITOR", id="edit.external", priority=True),
+        Binding("ctrl+o", "external", N_("$EDITOR"), id="edit.external", priority=True),
         Binding("ctrl+u", "insist", N_("Unlock L0"), id="edit.insist", priority=True),
         Binding("escape", "close", N_("Close"), id="edit.close", priority=True),
         Binding("ctrl+home", "document_edge(False)", N_("Start"), id="edit.start", show=False),

@@ -380,7 +380,7 @@ class HistoryScreen(PageScreen[None]):
 
     def _rollback_done(self, snap: Snapshot, text: str, severity: str) -> None:
         self.busy = False
-        say(self.app, text, severity=severity, title="Rollback")
+        say(self.app, text, severity=severity, title=_("Rollback"))
         if severity == "information":
             reload_store(self.app)
             self.refresh_snapshots()  # the version replaced is the newest snapshot now
