@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
-from textual.widgets import TabbedContent
+from textual.command import CommandPalette
+from textual.widgets import Input, TabbedContent
 from textual.widgets._footer import FooterKey, FooterLabel
 
 from memtui.i18n import use
@@ -88,6 +89,9 @@ def test_the_palette_lists_its_commands_in_chinese(tmp_path: Path):
         assert "Search the store" not in titles
         textual = [c.title for c in app.get_system_commands(app.screen)]
         assert "主题" in textual and "Theme" not in textual
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
+        assert app.screen.query_one(Input).placeholder == "搜索命令…"
 
     whole_app(tmp_path, body)
 

@@ -677,6 +677,14 @@ class MemtuiApp(App[None]):
         self.action_show_pane("file")
         self.query_one("#pane-file", FilePane).open(rel, line)
 
+    def action_command_palette(self) -> None:
+        """Textual's palette, its prompt in the reader's language."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            palette = CommandPalette(placeholder=_("Search for commands…"), id="--command-palette")
+            self.push_screen(palette)
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         from memtui.ui.commands import commands, translated
 

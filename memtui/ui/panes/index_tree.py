@@ -205,7 +205,7 @@ class IndexPane(Archiving, Pane):
         tree.show_root = False
         tree.auto_expand = False
         tree.guide_depth = 2
-        tree.root.add_leaf(Text("loading…"))
+        tree.root.add_leaf(Text(_("loading…")))
         yield tree
 
     def restyle(self) -> None:

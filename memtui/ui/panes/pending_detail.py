@@ -160,7 +160,9 @@ def gauge_said(gauge: Gauge) -> str:
 
 def clip(line: str) -> str:
     """One line of the preview, cut short when huge (a minified blob stays cheap)."""
-    return line if len(line) <= LINE_MAX else f"{line[:LINE_MAX]} … ({len(line):,} chars)"
+    if len(line) <= LINE_MAX:
+        return line
+    return f"{line[:LINE_MAX]} … " + _("({n} chars)").format(n=f"{len(line):,}")
 
 
 def _styled(value: str, style: Style) -> Text:

@@ -168,11 +168,13 @@ class FilePane(Pane):
         if side is not None and side[0] is store and side[1] == rel:
             got = side[2]
             return (
-                (None, f"unreadable: {got.reason}") if isinstance(got, Unreadable) else (got, None)
+                (None, _("unreadable: {why}").format(why=tr(got.reason)))
+                if isinstance(got, Unreadable)
+                else (got, None)
             )
         self.loading = True
         self._read_side(store, rel)
-        return None, "reading…"
+        return None, _("reading…")
 
     @work(thread=True, exclusive=True, group="file-read", exit_on_error=False)
     def _read_side(self, store: Store, rel: str) -> None:

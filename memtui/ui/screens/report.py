@@ -19,6 +19,7 @@ from memtui.ui.screens.page import PageScreen
 from memtui.ui.widgets.footer import Footer
 
 SHOWN = 200  # report items listed (the report file keeps what the engine keeps)
+ACTIONS = {"write": N_("write"), "remove": N_("remove"), "move": N_("move")}  # a change's
 
 
 class DryRunScreen(PageScreen[None]):
@@ -112,7 +113,7 @@ def report_lines(receipts: list[Any]) -> list[str]:
                 )
         lines += ["", _("What apply would write:") if receipt.changes else _("Nothing to write.")]
         for change in receipt.changes:
-            lines.append(f"  {change.action} {change.path}")
+            lines.append(f"  {_(ACTIONS.get(change.action, change.action))} {change.path}")
         for change in receipt.changes:
             if change.action == "write":
                 lines += ["", *change_diff(change).splitlines()]

@@ -189,7 +189,7 @@ class SearchScreen(ModalScreen[None]):
             self._show(self._generation, raw, [], False, None)
             return
         self.searching = True
-        self._status("searching…")
+        self._status(_("searching…"))
         self._pattern = highlighter(query, regex)
         self._search(self._generation, raw, query, regex)
 
