@@ -233,7 +233,7 @@ def _level_counted(level: str, n: int) -> str:
         return ngettext("{n} error", "{n} errors", n).format(n=count)
     if level == WARNING:
         return ngettext("{n} warning", "{n} warnings", n).format(n=count)
-    return ngettext("{n} info", "{n} info", n).format(n=count)
+    return _("{n} info").format(n=count)  # a mass noun: one form (the CLI's msgid too)
 
 
 def _keep_end(text: str, width: int) -> str:
