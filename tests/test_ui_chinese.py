@@ -123,21 +123,22 @@ def test_the_stores_own_words_are_shown_as_written(tmp_path: Path):
 
 
 @in_chinese
-def test_the_events_columns_line_up_by_cells_with_chinese_statuses(tmp_path: Path):
-    demo = demo_store(tmp_path)
-    """未完成 and 完成 are 6 and 4 cells: the due date after them starts in one column."""
-    app = PaneHost(str(demo), "events")
+def test_the_events_columns_line_up_by_cells_with_chinese_types_and_statuses(tmp_path: Path):
+    """约定 is 4 cells, 用户Todo and 情绪事件 8, 未完 and 完成 4: each row's text starts in
+    one column (padding by len() would put 情绪事件's rows 4 cells further right)."""
+    app = PaneHost(str(demo_store(tmp_path)), "events")
 
     async def body(pilot, app) -> None:
-        rows = rows_plain(app.query_one(EventsPane))
-        due = [r for r in rows if "2026-12-" in r.split("未完成")[-1] and "未完成" in r]
-        done = [r for r in rows if " 完成 " in r and r.count("2026-") == 2]
-        assert due and done
-
-        def due_at(r: str) -> int:
-            return cell_len(r[: r.rindex("2026-")])
-
-        assert {due_at(r) for r in due + done} == {due_at(due[0])}
+        pane = app.query_one(EventsPane)
+        rows = rows_plain(pane)
+        starts, types = set(), set()
+        for n, row in enumerate(rows):
+            event = pane.event_at(n)
+            assert event is not None
+            types.add(event[0].type)
+            starts.add(cell_len(row[: row.index(event[0].content[:4])]))
+        assert {"约定", "用户Todo", "情绪事件"} <= types and any("未完" in r for r in rows)
+        assert len(starts) == 1
 
     run(app, body, loaded=True)
 
