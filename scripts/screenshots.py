@@ -3,7 +3,9 @@
     .venv/bin/python scripts/screenshots.py
 
 The store is the deterministic demo (--size 1) with "today" pinned, so the
-pictures only change when the UI does.
+pictures only change when the UI does. The CHINESE ones are drawn in zh_CN (from the
+compiled catalogue, memtui/locale/zh_CN/LC_MESSAGES/memtui.mo: `pip install -e .`
+or the tests make it).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from memtui import i18n
 from memtui.demo import write_demo
 from memtui.ui.app import MemtuiApp
 
@@ -32,6 +35,7 @@ SHOTS = (  # (file name, the demo's folder it opens, keys pressed before the pic
     ("hermes-queue", "hermes", ("5", "down", "down")),  # a staged replace: its diff and gauge
     ("claude-context", "claude", ("c",)),  # Claude's 200-line cut
 )
+CHINESE = (("zh-cn-events", "", ("3", "down", "down")),)  # the README's Chinese screen
 
 
 async def shoot(root: Path, name: str, keys: tuple[str, ...]) -> None:
@@ -55,6 +59,13 @@ def main() -> None:
     for name, folder, keys in SHOTS:
         asyncio.run(shoot(root / folder if folder else root, name, keys))
         print(f"screenshots/{name}.svg")
+    if not (i18n.LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / "memtui.mo").exists():
+        raise SystemExit("no compiled zh_CN catalogue: pip install -e . (or run the tests) first")
+    i18n.use("zh_CN")
+    for name, folder, keys in CHINESE:
+        asyncio.run(shoot(root / folder if folder else root, name, keys))
+        print(f"screenshots/{name}.svg")
+    i18n.use("en")
 
 
 if __name__ == "__main__":

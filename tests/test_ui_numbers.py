@@ -72,7 +72,7 @@ def test_counts_in_thousands_have_separators_everywhere(tmp_path: Path) -> None:
 def test_the_undo_confirm_counts_its_files_with_separators() -> None:
     files = [{"path": f"memory_t{n:04d}.md", "before": "a", "after": "b"} for n in range(1200)]
     question = undo_question(Operation("op-1", "edit", "2026-11-29T10:00:00", "ann", [], files))
-    assert "These 1,200 file(s)" in question and "… and 1,188 more" in question
+    assert "These 1,200 files" in question and "… and 1,188 more" in question
     assert not unseparated(question)
 
 

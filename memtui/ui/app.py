@@ -25,7 +25,7 @@ from memtui.engine.outline import store_outline
 from memtui.engine.queue import queues
 from memtui.engine.store import Store, open_store
 from memtui.engine.timeline import timelines
-from memtui.engine.words import counted
+from memtui.i18n import N_, _, ngettext, tr
 from memtui.sanitize import printable
 from memtui.ui import live
 from memtui.ui.heap import Heap
@@ -49,6 +49,7 @@ from memtui.ui.messages import (
 )
 from memtui.ui.panes import Pane
 from memtui.ui.panes.registry import PANES as PANE_SPECS
+from memtui.ui.said import error_text
 from memtui.ui.skipped_layouts import say_skipped_layouts
 from memtui.ui.widgets.footer import Footer
 
@@ -66,7 +67,7 @@ def styles_path() -> Path:
     return shipped if shipped.exists() else here.parent / "styles" / "memtui.tcss"
 
 
-PANE_KEYS = Binding.Group("Panes", compact=True)
+PANE_KEYS = Binding.Group(N_("Panes"), compact=True)
 SLOW_OP = 1.0  # seconds before a running change that reported nothing says it works
 
 
@@ -85,19 +86,20 @@ class MemtuiApp(App[None]):
             )
             for n, (key, title, tip) in enumerate(((s.key, s.title, s.tip) for s in PANE_SPECS), 1)
         ],
-        Binding("slash", "search", "Search", id="search"),
-        Binding("c", "context", "Context", id="context", show=False),
-        Binding("z", "undo", "Undo", id="undo", show=False),
-        Binding("question_mark", "help", "Help", id="help"),
-        Binding("ctrl+r", "reload", "Reload", id="reload", show=False),
+        # English at import (N_): the Footer and the help page translate what they draw
+        Binding("slash", "search", N_("Search"), id="search"),
+        Binding("c", "context", N_("Context"), id="context", show=False),
+        Binding("z", "undo", N_("Undo"), id="undo", show=False),
+        Binding("question_mark", "help", N_("Help"), id="help"),
+        Binding("ctrl+r", "reload", N_("Reload"), id="reload", show=False),
         Binding(
             "ctrl+x",
             "stop_changes",
-            "Stop",
+            N_("Stop"),
             id="stop",
-            tooltip="Stop the running bulk change after its current chunk (z undoes the rest)",
+            tooltip=N_("Stop the running bulk change after its current chunk (z undoes the rest)"),
         ),
-        Binding("q", "quit", "Quit", id="quit"),
+        Binding("q", "quit", N_("Quit"), id="quit"),
     ]
 
     def __init__(self, root: str, *, read_only: bool = False, watch: bool = True) -> None:
@@ -141,12 +143,12 @@ class MemtuiApp(App[None]):
             yield make_pane("index")
             with TabbedContent(id="panes"):
                 for key, title in PANES:
-                    with TabPane(title, id=f"tab-{key}"):
+                    with TabPane(_(title), id=f"tab-{key}"):
                         yield make_pane(key)
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = "loading…"
+        self.sub_title = _("loading…")
         self.read_only = self._read_only  # passed down to the panes, now composed
 
     def on_ready(self) -> None:
@@ -200,7 +202,11 @@ class MemtuiApp(App[None]):
                 timelines(store)
                 queues(store)
         except Exception as exc:  # shown, never a traceback
-            self.post_message(StoreFailed(f"cannot open {self.root}: {exc}"))
+            self.post_message(
+                StoreFailed(
+                    _("cannot open {root}: {why}").format(root=self.root, why=error_text(exc))
+                )
+            )
             return
         self.post_message(StoreLoaded(store, time.perf_counter() - start))
 
@@ -213,10 +219,10 @@ class MemtuiApp(App[None]):
         try:
             notes = settle_interrupted(self.root)
         except MemtuiError as exc:
-            self.call_from_thread(self.say, str(exc), severity="error")
+            self.call_from_thread(self.say, error_text(exc), severity="error")
             return
         for note in notes:
-            self.call_from_thread(self.say, note, title="settled an interrupted change")
+            self.call_from_thread(self.say, tr(note), title=_("settled an interrupted change"))
 
     @work(thread=True, exclusive=True, group="watch")
     def watch_store(self) -> None:
@@ -270,7 +276,7 @@ class MemtuiApp(App[None]):
 
     def on_store_failed(self, message: StoreFailed) -> None:
         self._load_done()
-        self.sub_title = "cannot open the store"
+        self.sub_title = _("cannot open the store")
         say_skipped_layouts(self.say)  # before the error: a skipped layout may be why
         self.say(message.reason, severity="error")
 
@@ -285,10 +291,12 @@ class MemtuiApp(App[None]):
 
     def _badge(self, store: Store) -> None:
         errors, warnings = store.count("error"), store.count("warning")
-        mode = " · read-only" if self.read_only else ""
-        self.sub_title = (
-            f"{store.root} · {counted(errors, 'error')} · {counted(warnings, 'warning')}{mode}"
-        )
+        said = [
+            ngettext("{n} error", "{n} errors", errors).format(n=f"{errors:,}"),
+            ngettext("{n} warning", "{n} warnings", warnings).format(n=f"{warnings:,}"),
+        ]
+        mode = [_("read-only")] if self.read_only else []
+        self.sub_title = " · ".join([store.root, *said, *mode])
 
     # --- actions -------------------------------------------------------------
 
@@ -302,7 +310,9 @@ class MemtuiApp(App[None]):
         """Run one engine operation in a worker; it writes, the UI only reports. A dry
         run's report is shown with `apply` as the key to go ahead."""
         if self.read_only and apply is None:
-            self.say(f"{label}: the store is open read-only", severity="warning")
+            self.say(
+                _("{label}: the store is open read-only").format(label=label), severity="warning"
+            )
             return
         if not self._changes_running:
             self._stop.clear()
@@ -337,7 +347,7 @@ class MemtuiApp(App[None]):
         working = self._working()
         lock = working.still_waiting(label) if working is not None else None
         if lock is not None:
-            self.say(waiting_said(label, lock), title="Working…")
+            self.say(waiting_said(label, lock), title=_("Working…"))
 
     def _working(self, make: bool = True) -> Working | None:
         """The running changes' lines, below the panes whatever the screen composes
@@ -393,13 +403,13 @@ class MemtuiApp(App[None]):
                 result = fn()
         except (MemtuiError, WriteError, LockTimeout, JournalStuck, EntryNotFound) as exc:
             recorded = getattr(exc, "receipt", None) is not None  # e.g. a conflict marked
-            self.post_message(OpFailed(label, str(exc), recorded))
+            self.post_message(OpFailed(label, error_text(exc), recorded))
             return
         except OSError as exc:  # the disk, not memtui: say which file and what
             self.post_message(OpFailed(label, f"{exc.filename or ''}: {plain(exc)}"))
             return
         except Exception as exc:
-            self.post_message(OpFailed(label, f"internal error: {exc!r}"))
+            self.post_message(OpFailed(label, _("internal error: {error}").format(error=repr(exc))))
             return
         receipts = result if isinstance(result, list) else [result]
         self.post_message(OpDone(label, [r for r in receipts if r is not None], apply))
@@ -418,24 +428,41 @@ class MemtuiApp(App[None]):
         )
         if stopped:
             self.say(
-                f"{message.label}: stopped after {stopped['done']:,}; the other "
-                f"{stopped['left']:,} are untouched (z takes back the {stopped['done']:,})",
-                title="Stopped",
+                _(
+                    "{label}: stopped after {done}; the other {left} are untouched "
+                    "(z takes back the {done})"
+                ).format(
+                    label=message.label, done=f"{stopped['done']:,}", left=f"{stopped['left']:,}"
+                ),
+                title=_("Stopped"),
             )
         elif changes:
             said = [_change_said(c) for c in changes[:4]] + ["…"] * (len(changes) > 4)
-            self.say(f"{message.label}: {', '.join(said)}; read back and verified", title="Saved")
+            self.say(
+                _("{label}: {changes}; read back and verified").format(
+                    label=message.label, changes=", ".join(said)
+                ),
+                title=_("Saved"),
+            )
         else:
-            self.say(f"{message.label}: nothing to change")
+            self.say(_("{label}: nothing to change").format(label=message.label))
         self.load_store()
 
     def on_op_failed(self, message: OpFailed) -> None:
         self._op_finished(message.label)
         if message.recorded:  # the reason says what it wrote; show the store as it is now
-            self.say(message.reason, severity="error", title=f"{message.label}: refused")
+            self.say(
+                message.reason,
+                severity="error",
+                title=_("{label}: refused").format(label=message.label),
+            )
             self.load_store()
             return
-        self.say(message.reason, severity="error", title=f"{message.label}: nothing changed")
+        self.say(
+            message.reason,
+            severity="error",
+            title=_("{label}: nothing changed").format(label=message.label),
+        )
 
     NARROW = 100  # below this many columns the index is a full-width page, not a sidebar
 
@@ -560,7 +587,7 @@ class MemtuiApp(App[None]):
         done, as one operation `z` takes back; the rest is left untouched."""
         if self._changes_running and not self._stop.is_set():
             self._stop.set()
-            self.say("stopping after the current chunk…", title="Stop")
+            self.say(_("stopping after the current chunk…"), title=_("Stop"))
 
     async def action_quit(self) -> None:
         """Quit; a change still running (waiting for the agent's lock?) is said, and the
@@ -570,24 +597,28 @@ class MemtuiApp(App[None]):
             return
         if self._changes_running > 0:
             self._quit_when_done = True
-            self.say("quitting once the change in progress has finished", title="Quit")
+            self.say(_("quitting once the change in progress has finished"), title=_("Quit"))
             return
         self.exit()
 
     # Keys that change files; read-only hides them, so say why when one is pressed.
     CHANGING_KEYS = {
-        "a": "accept",
-        "r": "reject",
-        "e": "edit",
-        "x": "archive",
-        "d": "done",
-        "f": "fix",
+        "a": N_("accept"),
+        "r": N_("reject"),
+        "e": N_("edit"),
+        "x": N_("archive"),
+        "d": N_("done"),
+        "f": N_("fix"),
     }
 
     def on_key(self, event: events.Key) -> None:
         what = self.CHANGING_KEYS.get(event.key)
         if what and self.read_only and self.screen is self.screen_stack[0]:
-            self.say(f"{what}: the store is open read-only (--read-only); nothing changes")
+            self.say(
+                _("{what}: the store is open read-only (--read-only); nothing changes").format(
+                    what=_(what)
+                )
+            )
 
     def action_undo(self) -> None:
         """Undo the last operation, after a confirm listing its files (ui/undoing.py)."""
@@ -646,16 +677,24 @@ class MemtuiApp(App[None]):
         self.action_show_pane("file")
         self.query_one("#pane-file", FilePane).open(rel, line)
 
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        from memtui.ui.commands import commands
+    def action_command_palette(self) -> None:
+        """Textual's palette, its prompt in the reader's language."""
+        from textual.command import CommandPalette
 
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            palette = CommandPalette(placeholder=_("Search for commands…"), id="--command-palette")
+            self.push_screen(palette)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        from memtui.ui.commands import commands, translated
+
+        yield from translated(super().get_system_commands(screen))
         yield from commands(self)
 
 
 def _change_said(change: Any) -> str:
     if change.action == "remove":
-        return f"removed {change.path}"
+        return _("removed {path}").format(path=change.path)
     if change.action == "move":
-        return f"moved {change.source} → {change.path}"
-    return f"wrote {change.path}"
+        return _("moved {source} → {path}").format(source=change.source, path=change.path)
+    return _("wrote {path}").format(path=change.path)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from memtui.i18n import _, tr
 from memtui.ui.messages import ApproveItems, RejectItems, Say
 
 if TYPE_CHECKING:
@@ -27,15 +28,16 @@ def reject(app: MemtuiApp, wish: RejectItems) -> None:
 
     root, items, reason = app.root, wish.items, wish.reason
     app.run_op(
-        wish.label, lambda: _refused(app, queue.reject_each(root, items, reason), "rejected")
+        wish.label, lambda: _refused(app, queue.reject_each(root, items, reason), rejected=True)
     )
 
 
-def _refused(app: MemtuiApp, receipts: list[Any], done: str = "accepted") -> list[Any]:
+def _refused(app: MemtuiApp, receipts: list[Any], *, rejected: bool = False) -> list[Any]:
     """Say what a bulk change refused while it took the rest (from the op's thread)."""
     left = [r for rc in receipts for r in rc.details.get("refused", ())]
     if left:
-        shown = "; ".join(f"{r.get('id')}: {r.get('reason')}" for r in left[:SHOWN])
+        shown = "; ".join(f"{r.get('id')}: {tr(r.get('reason') or '')}" for r in left[:SHOWN])
         more = " …" if len(left) > SHOWN else ""
-        app.post_message(Say(f"not {done}: {shown}{more}", "warning", "Refused"))
+        said = _("not rejected: {items}") if rejected else _("not accepted: {items}")
+        app.post_message(Say(said.format(items=shown + more), "warning", _("Refused")))
     return receipts

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 # Re-exported: code that imports these from memtui.ui.editing keeps working.
 from memtui.editor import EditorFailed as EditorFailed
 from memtui.editor import run_editor as run_editor
+from memtui.i18n import _
+from memtui.ui.said import error_text
 from memtui.ui.services import ask as ask
 from memtui.ui.services import reload_store as reload_store
 from memtui.ui.services import say as say
@@ -31,16 +33,20 @@ def edit_entry(app: MemtuiApp, entry_id: str, line: int | None = None) -> None:
 
     store = app.store
     if store is None:
-        say(app, "the store is still loading; try again in a moment", severity="warning")
+        say(app, _("the store is still loading; try again in a moment"), severity="warning")
         return
     try:
         entry = resolve(store, entry_id)
     except EntryNotFound as exc:
-        say(app, str(exc), severity="error")
+        say(app, error_text(exc), severity="error")
         return
     seen = entry_text(store, entry)
     if seen is None:
-        say(app, f"{entry.file} cannot be read as text; it is never edited", severity="error")
+        say(
+            app,
+            _("{file} cannot be read as text; it is never edited").format(file=entry.file),
+            severity="error",
+        )
         return
     guarded = read_only(store.root, entry.file)  # its layout's rule and words, asked
     app.push_screen(

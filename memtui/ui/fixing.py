@@ -14,7 +14,9 @@ from typing import Any
 from textual.message import Message
 
 from memtui.engine.model import Finding
+from memtui.i18n import _, tr
 from memtui.ui.messages import Ask, RunOp, Say
+from memtui.ui.said import error_text
 
 Post = Callable[[Message], object]
 
@@ -23,10 +25,17 @@ def offer_fix(post: Post, store: Any, finding: Finding, *, read_only: bool) -> N
     from memtui.engine.fixes import fixable, where
 
     if read_only:
-        post(Say("fix: the store is open read-only (--read-only); nothing changes"))
+        post(Say(_("fix: the store is open read-only (--read-only); nothing changes")))
         return
     if not fixable(finding):
-        post(Say(f"{finding.code} ({where(finding)}) has no quick fix", "warning"))
+        post(
+            Say(
+                _("{code} ({where}) has no quick fix").format(
+                    code=finding.code, where=where(finding)
+                ),
+                "warning",
+            )
+        )
         return
     fix = _plan(post, store, finding, ())
     if fix is None:
@@ -40,7 +49,9 @@ def offer_fix(post: Post, store: Any, finding: Finding, *, read_only: bool) -> N
         if index is not None:
             _dry_run(post, store, finding, (fix.choices[index],))
 
-    question = f"{fix.title}: choose {fix.ask or 'what to do'} (enter picks, Esc cancels)"
+    question = _("{fix}: choose {what} (enter picks, Esc cancels)").format(
+        fix=tr(fix.title), what=tr(fix.ask) if fix.ask else _("what to do")
+    )
     post(Ask(ChoiceScreen(question, list(fix.choices)), chosen))
 
 
@@ -52,7 +63,7 @@ def _plan(post: Post, store: Any, finding: Finding, choose: tuple[str, ...]) -> 
     try:
         return plan(store, finding, choose)
     except (MemtuiError, WriteError) as exc:
-        post(Say(str(exc), "warning", f"fix {finding.code}"))
+        post(Say(error_text(exc), "warning", _("fix {code}").format(code=finding.code)))
         return None
 
 
@@ -60,10 +71,12 @@ def _dry_run(post: Post, store: Any, finding: Finding, choose: tuple[str, ...]) 
     fix = _plan(post, store, finding, choose)
     if fix is None:
         return
-    label = f"fix {finding.code}"
+    label = _("fix {code}").format(code=finding.code)
 
     def apply() -> None:
-        asked = f"Apply the fix: {fix.title}? {fix.irreversible}".rstrip()
+        asked = _("Apply the fix: {fix}?").format(fix=tr(fix.title))
+        if fix.irreversible:
+            asked += " " + tr(fix.irreversible)
         post(RunOp(label, lambda: fix.run(False), confirm=asked))
 
     post(RunOp(label, lambda: fix.run(True), apply=apply))

@@ -7,9 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 from memtui.engine.store import skipped_layouts
+from memtui.i18n import _, tr
 
 
 def say_skipped_layouts(say: Callable[..., Any]) -> None:
     """`say` (the app's notify, store text literal) each layout skipped since last asked."""
     for why in skipped_layouts():
-        say(why, severity="warning", title="layout skipped")
+        say(tr(why), severity="warning", title=_("layout skipped"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memtui.engine.oplog import Operation
+from memtui.i18n import _, ngettext
 from memtui.ui.messages import RunOp, Say
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ SHOWN = 12  # files listed in the question; the rest are counted
 def undo_last(app: MemtuiApp) -> None:
     root = app.root
     if app.read_only:
-        app.post_message(Say("undo: the store is open read-only (--read-only); nothing changes"))
+        app.post_message(Say(_("undo: the store is open read-only (--read-only); nothing changes")))
         return
 
     def read_log() -> None:
@@ -30,7 +31,9 @@ def undo_last(app: MemtuiApp) -> None:
         try:
             op = find(root, None)
         except OSError as exc:
-            app.post_message(Say(f"cannot read the operation log: {exc}", "error"))
+            app.post_message(
+                Say(_("cannot read the operation log: {why}").format(why=exc), "error")
+            )
             return
         app.post_message(_question(root, op))
 
@@ -42,29 +45,44 @@ def undo_question(op: Operation) -> str:
 
     paths = list(net_effect(op)) or op.paths
     listed = "\n".join(f"  {p}" for p in paths[:SHOWN])
-    more = f"\n  … and {len(paths) - SHOWN:,} more" if len(paths) > SHOWN else ""
-    return (
-        f"Undo the last operation, {describe(op)}?\n"
-        f"These {len(paths):,} file(s) go back to how they were before it:\n{listed}{more}\n"
-        "(The undo is itself an operation: z again re-applies it.)"
+    more = (
+        "\n  " + _("… and {n} more").format(n=f"{len(paths) - SHOWN:,}")
+        if len(paths) > SHOWN
+        else ""
+    )
+    these = ngettext(
+        "This file goes back to how it was before it:",
+        "These {n} files go back to how they were before it:",
+        len(paths),
+    ).format(n=f"{len(paths):,}")
+    return "\n".join(
+        [
+            _("Undo the last operation, {operation}?").format(operation=describe(op)),
+            these,
+            listed + more,
+            _("(The undo is itself an operation: z again re-applies it.)"),
+        ]
     )
 
 
 def describe(op: Operation) -> str:
     """`accept of 2026-12-01 02:40 by ann (20261201T…-ab12cd34)`."""
     when = op.time.replace("T", " ")[:16]
-    what = f"undo of {op.undoes}" if op.undoes else op.op
-    return f"{what} of {when} by {op.who or 'someone'} ({op.opid})"
+    what = _("undo of {opid}").format(opid=op.undoes) if op.undoes else op.op
+    return _("{what} of {when} by {who} ({opid})").format(
+        what=what, when=when, who=op.who or _("someone"), opid=op.opid
+    )
 
 
 def _question(root: str, op: Operation | None) -> Say | RunOp:
     """The undo of `op`, asked first; or why there is none."""
     if op is None:
-        return Say("nothing to undo: the operation log is empty", "warning")
+        return Say(_("nothing to undo: the operation log is empty"), "warning")
 
     def go() -> object:
         from memtui.engine.ops.undo import undo
 
         return undo(root, op.opid)
 
-    return RunOp(f"undo {op.op} ({op.opid})", go, confirm=undo_question(op))
+    label = _("undo {op} ({opid})").format(op=op.op, opid=op.opid)
+    return RunOp(label, go, confirm=undo_question(op))

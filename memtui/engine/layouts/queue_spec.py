@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from memtui.i18n import N_
+
 
 class QueueOption(NamedTuple):
     """An option of a layout's approve beyond the ids (an edit-then-accept's `--target`,
@@ -30,18 +32,19 @@ class QueueFace(NamedTuple):
     """How the faces speak of a layout's queue, and what they offer on it. The defaults
     are a queued write's, approved as its agent would apply it."""
 
-    one: str = "queued write"  # an item
-    many: str = "queued writes"
-    short: str = "queued"  # a count in a label: `approve 3 queued`
-    header: str = "queued"  # a count in a header: `3 queued` (or `20 pending`)
-    verb: str = "approve"  # what approving is called (or `accept`)
-    doing: str = "approving"  # `approving would change`
+    # Words in English (N_): the faces show them through tr(), in the reader's language.
+    one: str = N_("queued write")  # an item
+    many: str = N_("queued writes")
+    short: str = N_("queued")  # a count in a label: `approve 3 queued`
+    header: str = N_("queued")  # a count in a header: `3 queued` (or `20 pending`)
+    verb: str = N_("approve")  # what approving is called (or `accept`)
+    doing: str = N_("approving")  # `approving would change`
     # A confirm's question for approving `{what}` (`{Verb}`: the verb capitalised) and
     # for rejecting it (`{They}`: It leaves / They leave); the faces add the rest.
-    approves: str = "{Verb} {what}? Each is applied as its agent would apply it"
-    rejects: str = "Reject {what}? {They} the queue unapplied; the reason is kept."
-    summary: str = "summary"  # the detail's label for an item's summary (or evidence)
-    origin: str = "origin"  # ... for who staged it ("": its items never say)
+    approves: str = N_("{Verb} {what}? Each is applied as its agent would apply it")
+    rejects: str = N_("Reject {what}? {They} the queue unapplied; the reason is kept.")
+    summary: str = N_("summary")  # the detail's label for an item's summary (or evidence)
+    origin: str = N_("origin")  # ... for who staged it ("": its items never say)
     always: bool = False  # shown even when empty: the queue is part of the layout
     # Its preview can show what approving several items at once would change (its
     # approve plans them as one): the faces preview a selection of them together.

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts.queue_spec import QueueFace
 from memtui.engine.queue import FileChange, QueueItem, QueuePreview
 from memtui.engine.records import maker
+from memtui.i18n import N_
 from memtui.layouts.dsh.parse import META, STATS
 
 if TYPE_CHECKING:
@@ -21,16 +22,18 @@ if TYPE_CHECKING:
     from memtui.layouts.dsh.model import Dsh
 
 FACE = QueueFace(
-    one="candidate",
-    many="candidates",
-    short="candidates",
-    header="pending",
-    verb="accept",
-    doing="accepting",
-    approves="{Verb} {what} into memory? They move to archive/pending/ and their facts "
-    "and sops are written",
-    rejects="Reject {what}? It moves to archive/rejected/ with the reason in its front matter.",
-    summary="evidence",
+    one=N_("candidate"),  # English: the faces say them through tr()
+    many=N_("candidates"),
+    short=N_("candidates"),
+    header=N_("pending"),
+    verb=N_("accept"),
+    doing=N_("accepting"),
+    approves=N_(
+        "{Verb} {what} into memory? They move to archive/pending/ and their facts "
+        "and sops are written"
+    ),
+    rejects=N_("Reject {what}? It moves to archive/rejected/ with the reason in its front matter."),
+    summary=N_("evidence"),
     origin="",  # a candidate's session is a field of its own
     always=True,  # pending/ is part of the layout: its queue is shown when empty too
     together=True,  # accept plans a selection as one chunk: one dry run shows it all

@@ -9,6 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 
 from memtui.engine.store import Store
+from memtui.i18n import N_
 from memtui.ui.style import component_style
 
 
@@ -19,7 +20,7 @@ class Pane(Widget):
     # The app's `?` again, here so the Footer lists it first: at 80 columns the app's
     # own keys, which come last, are cut off.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "app.help", "Help", id="pane.help")
+        Binding("question_mark", "app.help", N_("Help"), id="pane.help")
     ]
     LAYOUT: ClassVar[str | None] = None  # the layout its commands need (None: any store)
     read_only = False  # the shell passes it down once mounted (--read-only)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import work
@@ -20,12 +21,13 @@ from memtui.engine.model import Event
 from memtui.engine.store import Store
 from memtui.engine.timeline import Timeline, archived, timeline
 from memtui.engine.views import views
+from memtui.i18n import N_, _, ngettext, tr
 from memtui.ui.messages import ChangeEntries, EditEntry, OpenFile, ShowHistory
 from memtui.ui.panes.listing import GONE, ListPane
 from memtui.ui.safe import literal, row
 from memtui.ui.widgets.rows import Rows
 
-FILTERS = Binding.Group("View", compact=True)
+FILTERS = Binding.Group(N_("View"), compact=True)
 ALL = "all"  # the type filter's first value; the others are the timeline's types
 MUTATING = frozenset({"toggle_done", "archive", "edit"})
 LIVE_ONLY = frozenset({"toggle_done", "edit"})  # not for archived events
@@ -34,7 +36,7 @@ LABEL_W, DATE_W, TYPE_W, STARS_W, STATUS_W, DUE_W = 7, 10, 8, 10, 4, 10
 
 
 class EventRows(Rows):
-    BINDINGS = [Binding("enter", "choose", "Open in file", id="events.open", show=False)]
+    BINDINGS = [Binding("enter", "choose", N_("Open in file"), id="events.open", show=False)]
 
 
 class EventsPane(ListPane):
@@ -52,36 +54,52 @@ class EventsPane(ListPane):
     KEY, ROWS = "events", EventRows
     BINDINGS = [
         # One "otv View" in the Footer; the header says which is which.
-        Binding("o", "toggle_open", "Open only", id="events.open_only", group=FILTERS),
-        Binding("O", "toggle_overdue", "Overdue only", id="events.overdue_only", group=FILTERS),
-        Binding("t", "cycle_type", "Type", id="events.type", group=FILTERS),
-        Binding("v", "toggle_archived", "Archived", id="events.archived", group=FILTERS),
+        Binding("o", "toggle_open", N_("Open only"), id="events.open_only", group=FILTERS),
+        Binding("O", "toggle_overdue", N_("Overdue only"), id="events.overdue_only", group=FILTERS),
+        Binding("t", "cycle_type", N_("Type"), id="events.type", group=FILTERS),
+        Binding("v", "toggle_archived", N_("Archived"), id="events.archived", group=FILTERS),
         # short, and h only in `?`: at 80 columns the Footer must still show / and q
-        Binding("d", "toggle_done", "Done", id="events.done", tooltip="Done / reopen"),
-        Binding("x", "archive", "Archive/restore", id="events.archive"),
-        Binding("e", "edit", "Edit", id="events.edit"),
-        Binding("h", "history", "History", id="events.history", show=False),
+        Binding("d", "toggle_done", N_("Done"), id="events.done", tooltip=N_("Done / reopen")),
+        Binding("x", "archive", N_("Archive/restore"), id="events.archive"),
+        Binding("e", "edit", N_("Edit"), id="events.edit"),
+        Binding("h", "history", N_("History"), id="events.history", show=False),
     ]
     VIEW = "timeline"  # what a layout must feed for this pane (Layout.views)
     # Said of any layout's timeline: its files and types are in the header and detail.
     COMMANDS = [
-        ("Events: show open only / all", "Toggle the open-only filter (o)", "toggle_open"),
-        ("Events: show overdue only / all", "Open and past their due date (O)", "toggle_overdue"),
-        ("Events: next type filter", "all, then each type of the timeline (t)", "cycle_type"),
-        ("Events: mark done / reopen", "Set the highlighted event done or open (d)", "toggle_done"),
+        (N_("Events: show open only / all"), N_("Toggle the open-only filter (o)"), "toggle_open"),
         (
-            "Events: archive or restore the event",
-            "Move it to the archive, or back when archived (x)",
+            N_("Events: show overdue only / all"),
+            N_("Open and past their due date (O)"),
+            "toggle_overdue",
+        ),
+        (
+            N_("Events: next type filter"),
+            N_("all, then each type of the timeline (t)"),
+            "cycle_type",
+        ),
+        (
+            N_("Events: mark done / reopen"),
+            N_("Set the highlighted event done or open (d)"),
+            "toggle_done",
+        ),
+        (
+            N_("Events: archive or restore the event"),
+            N_("Move it to the archive, or back when archived (x)"),
             "archive",
         ),
         (
-            "Events: show archived events / the timeline",
-            "The archived events, where x restores (v)",
+            N_("Events: show archived events / the timeline"),
+            N_("The archived events, where x restores (v)"),
             "toggle_archived",
         ),
-        ("Events: edit the event", "Edit its text in its file (e)", "edit"),
-        ("Events: history of the events file", "Snapshots, diff and rollback (h)", "history"),
-        ("Events: open in the file viewer", "Its file at the event (enter)", "open"),
+        (N_("Events: edit the event"), N_("Edit its text in its file (e)"), "edit"),
+        (
+            N_("Events: history of the events file"),
+            N_("Snapshots, diff and rollback (h)"),
+            "history",
+        ),
+        (N_("Events: open in the file viewer"), N_("Its file at the event (enter)"), "open"),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -138,8 +156,8 @@ class EventsPane(ListPane):
             self.timeline = None if self.archived else live
             if self.archived:
                 self.rows.set_rows(0, self.render_row)
-                where = live.archive if live is not None else "the archive"
-                self.show_header(Text(f"reading {where}…", style="italic"))
+                where = live.archive if live is not None else _("the archive")
+                self.show_header(Text(_("reading {file}…").format(file=where), style="italic"))
                 self.show_detail(Text())
             self.show_store(self.store)
 
@@ -221,7 +239,7 @@ class EventsPane(ListPane):
             star_text = "⭐" * stars
         else:
             star_text, star_style = f"⭐×{stars}", style("events--overdue")
-        status = "—" if event.status is None else ("open" if event.is_open else "done")
+        status = "—" if event.status is None else (_("open") if event.is_open else _("done"))
         text = Text(no_wrap=True, end="")
         text.append(f"{marker} ", style=row_style)  # spans, not a base style: Rows draws spans
         for value, width, cell_style in (
@@ -229,7 +247,7 @@ class EventsPane(ListPane):
             (event.date, DATE_W, row_style),
             (event.type, TYPE_W, row_style),
             (star_text, STARS_W, star_style),
-            (status, STATUS_W, row_style),
+            (status, _status_width(), row_style),
             (event.due or "", DUE_W, row_style),
         ):
             text.append_text(_cell(value, width, cell_style))
@@ -243,39 +261,47 @@ class EventsPane(ListPane):
         text = Text(no_wrap=True, end="")
         if store is None or line is None:
             if store is not None and not self.archived:
-                text.append("No events timeline in this store.", style="italic")
+                text.append(_("No events timeline in this store."), style="italic")
             self.show_header(text)
             return
         if self.archived:
-            text.append(f"Archived ({line.archive}): ", style="bold")
+            text.append(_("Archived ({file}): ").format(file=line.archive), style="bold")
             if self.archive_problem:
-                text.append_text(row(self.archive_problem))
+                text.append_text(row(tr(self.archive_problem)))
             else:
                 self._counts(text, line)
-            text.append(" │ x restores · v back to the timeline", style="dim")
+            text.append(" │ " + _("x restores · v back to the timeline"), style="dim")
         elif line.file in store.unreadable:
-            text.append(f"{line.file} cannot be read: ", style="italic")
-            text.append_text(row(store.unreadable[line.file]))
+            text.append(_("{file} cannot be read: ").format(file=line.file), style="italic")
+            text.append_text(row(tr(store.unreadable[line.file])))
         else:
             self._counts(text, line)
             open_count = sum(1 for e in line.events if e.is_open)
-            text.append(f" · {open_count} open · ")
+            text.append(" · " + _("{n} open").format(n=open_count) + " · ")
             overdue = self.style_of("events--overdue")
-            text.append(f"{len(line.overdue):,} overdue", style=overdue if line.overdue else "")
-            text.append(" │ last active ")
+            text.append(
+                _("{n} overdue").format(n=f"{len(line.overdue):,}"),
+                style=overdue if line.overdue else "",
+            )
+            text.append(" │ " + _("last active") + " ")
             active = line.last_active
-            text.append_text(row(active) if active else Text("unknown", style="italic"))
-            text.append(" │ o open only · O overdue · t type · v archived", style="dim")
+            text.append_text(row(active) if active else Text(_("unknown"), style="italic"))
+            text.append(" │ " + _("o open only · O overdue · t type · v archived"), style="dim")
         self.show_header(text)
 
     def _counts(self, text: Text, line: Timeline) -> None:
         total, shown = len(line.events), len(self.view)
-        filters = ["open only"] if self.open_only else []
+        filters = [_("open only")] if self.open_only else []
         if self.overdue_only:
-            filters.append("overdue")
+            filters.append(_("overdue"))
         if self._type() != ALL:
             filters.append(self._type())
-        text.append(f"{total} events" if not filters else f"{shown} of {total} events")
+        said = (
+            ngettext("{total} event", "{total} events", total)
+            if not filters
+            else ngettext("{shown} of {total} event", "{shown} of {total} events", total)
+        )
+        text.append(said.format(shown=shown, total=total))
         if filters:
             text.append(f" [{', '.join(filters)}]", style="bold")
 
@@ -285,9 +311,9 @@ class EventsPane(ListPane):
         if current is None:
             if self.rows.lost:
                 gone = self._entry_id(shown_label(self.current_id or ""))
-                text.append(f"{gone}: {GONE}", style="italic")
+                text.append(f"{gone}: {_(GONE)}", style="italic")
             elif self.timeline is not None and self.timeline.events:
-                text.append("No events match the filters.", style="italic")
+                text.append(_("No events match the filters."), style="italic")
         else:
             event, entry_id = current
             text.append(self._entry_id(shown_label(entry_id)), style="bold")
@@ -330,26 +356,28 @@ class EventsPane(ListPane):
     def action_toggle_done(self) -> None:
         current = self.current
         if current is not None and current[0].is_open:
-            self._change_current("done", "mark", state="done")
+            self._change_current(_("done"), "mark", state="done")
         elif current is not None:
-            self._change_current("reopen", "mark", state="open")
+            self._change_current(_("reopen"), "mark", state="open")
         else:
-            self.lost_said("done")
+            self.lost_said(_("done"))
 
     def action_archive(self) -> None:
         line = self.timeline
         if self.archived:
             where = line.file if line is not None else ""
-            question = f"Restore {{id}}: move it back to where it was in {where}?"
-            self._change_current("restore", "restore", question)
+            question = _("Restore {id}: move it back to where it was in {file}?")
+            self._change_current(_("restore"), "restore", question, where=where)
             return
         where = line.archive if line is not None else ""
-        question = (
-            f"Archive {{id}}: move it to {where}? (v lists archived events; x there restores it)"
+        question = _(
+            "Archive {id}: move it to {file}? (v lists archived events; x there restores it)"
         )
-        self._change_current("archive", "archive", question)
+        self._change_current(_("archive"), "archive", question, where=where)
 
-    def _change_current(self, verb: str, op: str, question: str = "", **options: str) -> None:
+    def _change_current(
+        self, verb: str, op: str, question: str = "", where: str = "", **options: str
+    ) -> None:
         """The engine's `op` (ChangeEntries) on the highlighted event as shown, run by the
         app as "VERB ID"; with a `question` ({id} in it), only once the user says yes.
         The engine refuses if the event is not the one shown any more."""
@@ -361,7 +389,7 @@ class EventsPane(ListPane):
         self._acted = entry_id
         ref, shown = self._entry_id(entry_id), fingerprint(event.text)
         label = shown_label(entry_id)
-        ask = question.format(id=label) if question else None
+        ask = question.format(id=label, file=where) if question else None
         self.post_message(ChangeEntries(op, ((ref, shown),), f"{verb} {label}", ask, options))
 
     def action_edit(self) -> None:
@@ -369,7 +397,7 @@ class EventsPane(ListPane):
         if current is not None:
             self.post_message(EditEntry(self._entry_id(current[1])))  # fingerprinted if ambiguous
         else:
-            self.lost_said("edit")
+            self.lost_said(_("edit"))
 
     def action_history(self) -> None:
         line = timeline(self.store) if self.store is not None else None
@@ -402,6 +430,11 @@ def _position(view: list[int], index: int | None) -> int | None:
 def shown_label(entry_id: str) -> str:
     """The id as the list shows it: without the fingerprint (E007#2@… -> E007#2)."""
     return entry_id.partition("@")[0]
+
+
+def _status_width() -> int:
+    """The status column: 4 cells, or what the reader's words for open and done take."""
+    return max(STATUS_W, cell_len(_("open")), cell_len(_("done")))
 
 
 def _cell(value: str, width: int, style: Style) -> Text:

@@ -24,20 +24,26 @@ from textual.widgets.tree import TreeNode
 from memtui.engine.model import OutlineItem
 from memtui.engine.outline import CHUNK, store_outline
 from memtui.engine.store import Store
+from memtui.i18n import N_, _, tr
 from memtui.ui.messages import EditEntry, OpenFile, Say, ShowHistory
 from memtui.ui.panes import Pane
 from memtui.ui.panes.tree_archive import Archiving
 from memtui.ui.panes.tree_fit import Part, fit, joined, soft
 from memtui.ui.safe import row
+from memtui.ui.said import shown as shown_words
 from memtui.ui.style import component_style
 
 __all__ = ["CHUNK", "IndexPane", "IndexTree", "Node"]
 
 STYLES = ("error", "warning", "info", "ok", "muted", "heat", "group")
 TOGGLES = ("archive", "restore", "archive-item", "restore-item", "restore-event")
-HISTORY = OutlineItem("History (.history)", key="history", style="group",
-                      badges=(("h on a file", "muted"),))  # fmt: skip
-NONE = OutlineItem("no known layout here (memtui demo writes a sample)", key="none", style="muted")
+# English at import (N_), drawn translated (_draw)
+HISTORY = OutlineItem(N_("History (.history)"), key="history", style="group",
+                      badges=((N_("h on a file"), "muted"),))  # fmt: skip
+NONE = OutlineItem(
+    N_("no known layout here (memtui demo writes a sample)"), key="none", style="muted"
+)
+OWN_WORDS = {HISTORY.label, NONE.label, *(shown for shown, _level in HISTORY.badges)}
 
 
 @dataclass(slots=True)
@@ -82,14 +88,14 @@ class IndexTree(Tree[Node]):
     _sized: Size | None = None  # the size _rows_width was worked out for
     _rows_width = 0
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", "Open", id="index.open"),
-        Binding("right", "fold(True)", "Expand", show=False),
-        Binding("left", "fold(False)", "Collapse", show=False),
-        Binding("home,g", "edge(False)", "First", show=False),  # as in every list
-        Binding("end,G", "edge(True)", "Last", show=False),
+        Binding("enter", "select_cursor", N_("Open"), id="index.open"),
+        Binding("right", "fold(True)", N_("Expand"), show=False),
+        Binding("left", "fold(False)", N_("Collapse"), show=False),
+        Binding("home,g", "edge(False)", N_("First"), show=False),  # as in every list
+        Binding("end,G", "edge(True)", N_("Last"), show=False),
         # space selects for a bulk archive (x) instead of Tree's fold: right/left fold
-        Binding("space", "pane('toggle_select')", "Select", show=False, id="index.select"),
-        Binding("asterisk", "pane('select_group')", "All", show=False, id="index.select_all"),
+        Binding("space", "pane('toggle_select')", N_("Select"), show=False, id="index.select"),
+        Binding("asterisk", "pane('select_group')", N_("All"), show=False, id="index.select_all"),
     ]
 
     def action_pane(self, action: str) -> None:
@@ -145,24 +151,40 @@ class IndexPane(Archiving, Pane):
     IndexPane { height: 1fr; }
     """  # its width is the stylesheet's (styles/memtui.tcss: #pane-index)
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("h", "history", "History", id="index.history"),
-        Binding("e", "edit", "Edit", id="index.edit"),
-        Binding("x", "archive", "Archive/restore", id="index.archive"),
+        Binding("h", "history", N_("History"), id="index.history"),
+        Binding("e", "edit", N_("Edit"), id="index.edit"),
+        Binding("x", "archive", N_("Archive/restore"), id="index.archive"),
     ]
     COMMANDS: ClassVar[list[tuple[str, str, str]]] = [
-        ("Index: open the selected file", "At the selected line (enter)", "open"),
-        ("Index: history of the selected file", "Its snapshots in .history (h)", "history"),
-        ("Index: edit the selected entry", "Topic, fact section, sop, category, file (e)", "edit"),
+        (N_("Index: open the selected file"), N_("At the selected line (enter)"), "open"),
         (
-            "Index: archive or restore the selected entry",
-            "Fact section, sop or topic; asks first (x)",
+            N_("Index: history of the selected file"),
+            N_("Its snapshots in .history (h)"),
+            "history",
+        ),
+        (
+            N_("Index: edit the selected entry"),
+            N_("Topic, fact section, sop, category, file (e)"),
+            "edit",
+        ),
+        (
+            N_("Index: archive or restore the selected entry"),
+            N_("Fact section, sop or topic; asks first (x)"),
             "archive",
         ),
-        ("Index: expand everything built so far", "Lazy groups stay folded", "expand_all"),
-        ("Index: select / unselect", "For a bulk archive with x (space)", "toggle_select"),
         (
-            "Index: select every archivable row of the group",
-            "Topics, fact sections, sops… under the cursor's group; again to clear (*)",
+            N_("Index: expand everything built so far"),
+            N_("Lazy groups stay folded"),
+            "expand_all",
+        ),
+        (
+            N_("Index: select / unselect"),
+            N_("For a bulk archive with x (space)"),
+            "toggle_select",
+        ),
+        (
+            N_("Index: select every archivable row of the group"),
+            N_("Topics, fact sections, sops… under the cursor's group; again to clear (*)"),
             "select_group",
         ),
     ]
@@ -183,7 +205,7 @@ class IndexPane(Archiving, Pane):
         tree.show_root = False
         tree.auto_expand = False
         tree.guide_depth = 2
-        tree.root.add_leaf(Text("loading…"))
+        tree.root.add_leaf(Text(_("loading…")))
         yield tree
 
     def restyle(self) -> None:
@@ -227,7 +249,7 @@ class IndexPane(Archiving, Pane):
         if gone and not lost and place is not None:
             cursor = _neighbour(tree, place)
         self._first = False
-        _ = tree.last_line  # lay the lines out now, so the cursor lands on its node's line
+        _lines = tree.last_line  # lay the lines out now, so the cursor lands on its node's line
         tree.scroll_to(y=scroll_y, animate=False, immediate=True)
         if cursor is not None:
             tree.move_cursor(cursor)
@@ -317,11 +339,12 @@ class IndexPane(Archiving, Pane):
     def _draw(self, item: OutlineItem) -> tuple[Part, ...]:
         """The label, then each badge (joined two spaces apart); a tally's words each
         in its level."""
-        text = row(item.label)
+        text = row(self._words(item.label))
         if item.style:
             text.stylize(self._style(item.style))
         out: list[Part] = [(text, True)]
-        for shown, level in item.badges:
+        for said, level in item.badges:
+            shown = self._words(said)
             levels = level.split()
             words = shown.split(" ") if len(levels) > 1 else [shown]
             badge = Text(end="", no_wrap=True)
@@ -331,6 +354,11 @@ class IndexPane(Archiving, Pane):
                 badge.append_text(row(word, self._style(lvl)))  # type: ignore[arg-type]
             out.append((badge, soft(shown, level)))
         return tuple(out)
+
+    @staticmethod
+    def _words(text: str) -> str:
+        """This pane's own rows in the reader's language; the engine's as it made them."""
+        return _(text) if text in OWN_WORDS else shown_words(text)
 
     def _style(self, name: str) -> Style:
         return self._styles.get(name) or Style()
@@ -387,15 +415,15 @@ class IndexPane(Archiving, Pane):
     def action_history(self) -> None:
         spec = self._current()
         if spec is None or spec.rel is None:
-            self.post_message(Say("History: choose a file first", "warning"))
+            self.post_message(Say(_("History: choose a file first"), "warning"))
             return
         self.post_message(ShowHistory(spec.rel))
 
     def action_edit(self) -> None:
         spec = self._current()
         if spec is None or spec.entry is None:
-            why = spec.why if spec is not None and spec.why else "this row is not an entry"
-            self.post_message(Say(f"Edit: {why}", "warning"))
+            why = tr(spec.why) if spec is not None and spec.why else _("this row is not an entry")
+            self.post_message(Say(_("Edit: {why}").format(why=why), "warning"))
             return
         self.post_message(EditEntry(spec.entry))
 
@@ -406,7 +434,7 @@ class IndexPane(Archiving, Pane):
         spec = node.data if node is not None else None
         if node is None or spec is None or not _archivable(spec):
             self.post_message(
-                Say("Select: only rows x can archive (topics, fact sections, sops…)", "warning")
+                Say(_("Select: only rows x can archive (topics, fact sections, sops…)"), "warning")
             )
             return
         self._mark([node], spec.key not in self.selected)
@@ -422,7 +450,7 @@ class IndexPane(Archiving, Pane):
             group.expand()
         rows = [n for n in group.children if n.data is not None and _archivable(n.data)]
         if not rows:
-            self.post_message(Say("Select: nothing here x can archive", "warning"))
+            self.post_message(Say(_("Select: nothing here x can archive"), "warning"))
             return
         self._mark(rows, not all(n.data.key in self.selected for n in rows))  # type: ignore[union-attr]
 

@@ -7,11 +7,12 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from memtui.engine.store import Store
+from memtui.i18n import N_, _
 from memtui.ui.messages import Say
 from memtui.ui.panes import Pane
 from memtui.ui.widgets.rows import Rows
 
-GONE = (
+GONE = N_(
     "the row you were on is gone (the agent changed the file); nothing is highlighted "
     "until you move (↑/↓), so nothing else is acted on in its place"
 )
@@ -82,7 +83,7 @@ class ListPane(Pane):
         so and does nothing (True); a neighbour is never acted on in its place."""
         if not self.rows.lost:
             return False
-        self.post_message(Say(f"{verb}: {GONE}", "warning"))
+        self.post_message(Say(f"{verb}: {_(GONE)}", "warning"))
         return True
 
     def on_rows_highlighted(self, message: Rows.Highlighted) -> None:

@@ -22,10 +22,11 @@ from memtui.engine.model import Mood, MoodSnapshot
 from memtui.engine.store import Store
 from memtui.engine.views import mood as mood_of
 from memtui.engine.views import views
-from memtui.engine.words import counted
+from memtui.i18n import N_, _, ngettext
 from memtui.ui.messages import OpenFile, ShowHistory
 from memtui.ui.panes import Pane
 from memtui.ui.safe import row
+from memtui.ui.said import padded
 
 # Braille dot bits by (column, row) inside one 2x4 cell (U+2800 + bits).
 DOTS = {
@@ -155,7 +156,7 @@ def chart_text(
     if mood is None:
         return text
     if not mood.snapshots:
-        text.append("No snapshots in the mood file yet: nothing to chart.", style="italic")
+        text.append(_("No snapshots in the mood file yet: nothing to chart."), style="italic")
         return text
     plot_width = max(4, width - GUTTER - 2)
     kinds = {AXIS: style("mood--axis"), OVER: style("mood--over")}
@@ -177,8 +178,10 @@ def chart_text(
                 tick = f"{low:+.1f}" if low < 0 else f"{low:.1f}"
             elif zero_row is not None and y == zero_row // 4:
                 tick = " 0.0"
-            label = name if y == 0 else ""
-            text.append(f"{label:<8}{tick:>5}┤", style=kinds[LINE] if label else kinds[AXIS])
+            label = _(name) if y == 0 else ""
+            text.append(
+                f"{padded(label, 8)}{tick:>5}┤", style=kinds[LINE] if label else kinds[AXIS]
+            )
             for bits, kind in cells:
                 text.append(chr(0x2800 + bits), style=kinds.get(kind, ""))
             text.append("\n")
@@ -219,13 +222,13 @@ class MoodPane(Pane):
         "mood--guard-off",
     }
     BINDINGS = [
-        Binding("enter", "open", "Open file", id="mood.open"),
-        Binding("h", "history", "History", id="mood.history"),
+        Binding("enter", "open", N_("Open file"), id="mood.open"),
+        Binding("h", "history", N_("History"), id="mood.history"),
     ]
     VIEW = "mood"  # what a layout must feed for this pane (Layout.views)
     COMMANDS = [
-        ("Mood: open mood_state.md", "In the file viewer (enter)", "open"),
-        ("Mood: history of mood_state.md", "Snapshots, diff and rollback (h)", "history"),
+        (N_("Mood: open mood_state.md"), N_("In the file viewer (enter)"), "open"),
+        (N_("Mood: history of mood_state.md"), N_("Snapshots, diff and rollback (h)"), "history"),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -268,46 +271,59 @@ class MoodPane(Pane):
         text = Text(end="")
         mood = self.mood
         if not self.has_work(store):
-            text.append("No companion layout in this store (memory/mood_state.md).", "italic")
+            text.append(_("No companion layout in this store (memory/mood_state.md)."), "italic")
             return text
         if mood is None:
             text.append(
-                f"No {Mood.FILE} in this store: the agent has not recorded a mood.", "italic"
+                _("No {file} in this store: the agent has not recorded a mood.").format(
+                    file=Mood.FILE
+                ),
+                "italic",
             )
             return text
-        text.append("Now  ", style="bold")
-        text.append("valence ", style=self.style_of("mood--valence"))
+        text.append(_("Now") + "  ", style="bold")
+        text.append(_("valence") + " ", style=self.style_of("mood--valence"))
         text.append(_number(mood.valence), style="bold")
-        text.append("   energy ", style=self.style_of("mood--energy"))
+        text.append("   " + _("energy") + " ", style=self.style_of("mood--energy"))
         text.append(_number(mood.energy, signed=False), style="bold")
-        snapshots = counted(len(mood.snapshots), "snapshot")
-        text.append(f"   ({snapshots} in {Mood.FILE})\n", style="dim")
-        text.append("Healing-loop guard  ")
+        n = len(mood.snapshots)
+        snapshots = ngettext("{n} snapshot", "{n} snapshots", n).format(n=f"{n:,}")
+        said = _("({snapshots} in {file})").format(snapshots=snapshots, file=Mood.FILE)
+        text.append(f"   {said}\n", style="dim")
+        text.append(_("Healing-loop guard") + "  ")
         if mood.g4c_count is None:
-            text.append(f"unknown (no consecutive_g4c_count in {Mood.AUX})", style="italic")
+            text.append(
+                _("unknown (no consecutive_g4c_count in {file})").format(file=Mood.AUX),
+                style="italic",
+            )
         elif mood.healing_guard_on:
-            text.append("ON", style=self.style_of("mood--guard-on"))
-            text.append(": positive Δvalence forbidden until it resets", style="bold")
+            text.append(_("ON"), style=self.style_of("mood--guard-on"))
+            text.append(_(": positive Δvalence forbidden until it resets"), style="bold")
             text.append(f" (consecutive_g4c_count {mood.g4c_count})")
         else:
-            text.append("off", style=self.style_of("mood--guard-off"))
-            text.append(f" (consecutive_g4c_count {mood.g4c_count}; on at 2)")
-        text.append("\nLast decay  ")
-        text.append_text(row(mood.last_decay) if mood.last_decay else Text("unknown", "italic"))
+            text.append(_("off"), style=self.style_of("mood--guard-off"))
+            text.append(" " + _("(consecutive_g4c_count {n}; on at 2)").format(n=mood.g4c_count))
+        text.append("\n" + _("Last decay") + "  ")
+        text.append_text(row(mood.last_decay) if mood.last_decay else Text(_("unknown"), "italic"))
         valence = series(mood.snapshots, "valence", bounds[0])
         energy = series(mood.snapshots, "energy", bounds[1])
         over = len(valence.over) + len(energy.over)
-        text.append(f"\nStep bounds  |Δvalence| ≤ {bounds[0]:.2f} · |Δenergy| ≤ {bounds[1]:.2f} · ")
         text.append(
-            f"{over} step{'s' if over != 1 else ''} over the bound",
+            "\n"
+            + _("Step bounds  |Δvalence| ≤ {valence} · |Δenergy| ≤ {energy} · ").format(
+                valence=f"{bounds[0]:.2f}", energy=f"{bounds[1]:.2f}"
+            )
+        )
+        text.append(
+            ngettext("{n} step over the bound", "{n} steps over the bound", over).format(n=over),
             style=self.style_of("mood--over") if over else "",
         )
         text.append("\n")
-        text.append("── valence", style=self.style_of("mood--valence"))
+        text.append("── " + _("valence"), style=self.style_of("mood--valence"))
         text.append("  ")
-        text.append("── energy", style=self.style_of("mood--energy"))
+        text.append("── " + _("energy"), style=self.style_of("mood--energy"))
         text.append("  ")
-        text.append("── step over the bound", style=self.style_of("mood--over"))
+        text.append("── " + _("step over the bound"), style=self.style_of("mood--over"))
         return text
 
     def _snapshots(self, bounds: tuple[float, float]) -> Text:
@@ -316,7 +332,14 @@ class MoodPane(Pane):
         if mood is None or not mood.snapshots:
             return text
         text.append(
-            f"{'time':<17}{'source':<13}{'valence':>8}{'Δ':>7}{'energy':>8}{'Δ':>7}  note\n",
+            padded(_("time"), 17)
+            + padded(_("source"), 13)
+            + padded(_("valence"), 8, right=True)
+            + f"{'Δ':>7}"
+            + padded(_("energy"), 8, right=True)
+            + f"{'Δ':>7}  "
+            + _("note")
+            + "\n",
             style="bold",
         )
         snaps = mood.snapshots

@@ -25,6 +25,7 @@ from memtui.engine import queue
 from memtui.engine.queue import QueueItem, Queues
 from memtui.engine.scan.flagged import flagged_by_findings
 from memtui.engine.store import Store
+from memtui.i18n import N_, _, tr
 from memtui.ui.messages import ApproveItems, Ask, Confirm, EditEntry, OpenFile, RejectItems, Say
 from memtui.ui.panes.listing import GONE
 from memtui.ui.panes.pending_preview import Previews
@@ -47,30 +48,48 @@ MUTATING = frozenset({"accept", "reject", "edit"})
 
 
 class PendingRows(Rows):
-    BINDINGS = [Binding("enter", "choose", "Open file", id="pending.open", show=False)]
+    BINDINGS = [Binding("enter", "choose", N_("Open file"), id="pending.open", show=False)]
 
 
 class PendingPane(Previews):
     """The queues; `space` selects, `a` approves, `r` rejects (asks why)."""
 
     BINDINGS = [
-        Binding("a", "accept", "Accept", id="pending.accept"),
-        Binding("r", "reject", "Reject", id="pending.reject"),
-        Binding("space", "toggle_select", "Select", id="pending.toggle"),
-        Binding("ctrl+a,asterisk", "select_all", "All", id="pending.select_all", key_display="*"),
-        Binding("e", "edit", "Edit", id="pending.edit"),
+        Binding("a", "accept", N_("Accept"), id="pending.accept"),
+        Binding("r", "reject", N_("Reject"), id="pending.reject"),
+        Binding("space", "toggle_select", N_("Select"), id="pending.toggle"),
+        Binding(
+            "ctrl+a,asterisk", "select_all", N_("All"), id="pending.select_all", key_display="*"
+        ),
+        Binding("e", "edit", N_("Edit"), id="pending.edit"),
         *PreviewSplit.KEYS,
     ]
     COMMANDS = [
-        ("Pending: accept", "Accept the selected items, or the highlighted one (a)", "accept"),
-        ("Pending: reject", "Reject the selected (or highlighted) items, asks why (r)", "reject"),
-        ("Pending: select / unselect", "Toggle the highlighted item (space)", "toggle_select"),
         (
-            "Pending: select every acceptable candidate",
-            "Again to clear the selection (ctrl+a, *)",
+            N_("Pending: accept"),
+            N_("Accept the selected items, or the highlighted one (a)"),
+            "accept",
+        ),
+        (
+            N_("Pending: reject"),
+            N_("Reject the selected (or highlighted) items, asks why (r)"),
+            "reject",
+        ),
+        (
+            N_("Pending: select / unselect"),
+            N_("Toggle the highlighted item (space)"),
+            "toggle_select",
+        ),
+        (
+            N_("Pending: select every acceptable candidate"),
+            N_("Again to clear the selection (ctrl+a, *)"),
             "select_all",
         ),
-        ("Pending: edit the candidate", "Change its text first, then accept it (e)", "edit"),
+        (
+            N_("Pending: edit the candidate"),
+            N_("Change its text first, then accept it (e)"),
+            "edit",
+        ),
         *PreviewSplit.COMMANDS,
     ]
 
@@ -200,19 +219,22 @@ class PendingPane(Previews):
     def _header(self) -> None:
         text = Text(no_wrap=True, end="")
         if self.store is not None and not self.queues.shown:
-            text.append(queue.nothing_said(self.queues), style="italic")
+            text.append(tr(queue.nothing_said(self.queues)), style="italic")
         elif self.store is not None:
             for blocked in self.queues.blocked:  # first: no approve goes through until fixed
-                note = row(f"{blocked} · ")
+                note = row(f"{tr(blocked)} · ")
                 note.style = self._style("refused")
                 text.append_text(note)
             for word, count in self._counts:
-                text.append(f"{count:,} {word} · ")
-            text.append(f"{len(self.selected):,} selected", style="bold" if self.selected else "")
+                text.append(f"{count:,} {tr(word)} · ")
+            text.append(
+                _("{n} selected").format(n=f"{len(self.selected):,}"),
+                style="bold" if self.selected else "",
+            )
             text.append(" · ")
             refused = self._refused
             style = self._style("refused") if refused else ""
-            text.append(f"{refused} cannot be accepted", style=style)
+            text.append(_("{n} cannot be accepted").format(n=refused), style=style)
         self.header_text = text
         self.query_one("#pending-header", Static).update(text)
 
@@ -250,7 +272,7 @@ class PendingPane(Previews):
     def action_toggle_select(self) -> None:
         cursor = self.rows.current
         if cursor is None or cursor >= len(self.keys):
-            self._lost_said("select")
+            self._lost_said(_("select"))
             return
         rows = self.rows
         self.selected ^= {self.keys[cursor]}
@@ -289,7 +311,7 @@ class PendingPane(Previews):
         """Said when the row the user was on went away under the cursor (ListPane's)."""
         if not self.rows.lost or self.selected:
             return False
-        self._say(f"{verb}: {GONE}", "warning")
+        self._say(f"{verb}: {_(GONE)}", "warning")
         return True
 
     def _act(self, items: Iterable[QueueItem], send: Message, question: str | None) -> None:
@@ -318,14 +340,14 @@ class PendingPane(Previews):
     def action_accept(self) -> None:
         targets = self._targets()
         if self.store is None or not targets:
-            if not self._lost_said("accept"):
-                self._say("nothing to accept", "warning")
+            if not self._lost_said(_("accept")):
+                self._say(_("nothing to accept"), "warning")
             return
         # a conflict goes to the engine too: refused, it writes the agent's record (as the CLI)
         sent = [i for i in targets if i.approvable or i.records_refusal]
         if not sent:  # nothing goes: why, and the selection made for it is done
             for group in self._groups(targets):
-                self._say(not_done(group), "error", "Refused")
+                self._say(not_done(group), "error", _("Refused"))
             self._clear_selection()
             return
         groups = self._groups(sent)
@@ -336,20 +358,20 @@ class PendingPane(Previews):
         flagged = flagged_by_findings(self.store.findings, sent)
         question += flagged_said(flagged, {i.id: i.shown_as for i in sent})
         options = {"allow_flagged": True} if flagged else {}
-        send = ApproveItems(label(groups[0][0].verb, groups), tuple(sent), options)
+        send = ApproveItems(label(tr(groups[0][0].verb), groups), tuple(sent), options)
         self._act(targets, send, question if len(targets) > 1 or flagged else None)
 
     def action_reject(self) -> None:
         if self.read_only:
-            self._say("reject: the store is open read-only", "warning")
+            self._say(_("reject: the store is open read-only"), "warning")
             return
         targets = self._targets()
         sent = [i for i in targets if not i.read_only]
         for group in self._groups([i for i in targets if i.read_only]):
-            self._say(not_done(group, "reject"), "error", "Refused")
+            self._say(not_done(group, _("reject")), "error", _("Refused"))
         if self.store is None or not sent:
-            if not targets and not self._lost_said("reject"):
-                self._say("nothing to reject", "warning")
+            if not targets and not self._lost_said(_("reject")):
+                self._say(_("nothing to reject"), "warning")
             self._clear_selection()
             return
         from memtui.ui.screens.prompt import PromptScreen
@@ -358,10 +380,10 @@ class PendingPane(Previews):
 
         def answered(reason: str | None) -> None:
             if reason:
-                self._act(sent, RejectItems(label("reject", groups), tuple(sent), reason), None)
+                self._act(sent, RejectItems(label(_("reject"), groups), tuple(sent), reason), None)
 
         prompt = PromptScreen(
-            reject_question(groups), placeholder="the reason (required)", ok="Reject"
+            reject_question(groups), placeholder=_("the reason (required)"), ok=_("Reject")
         )
         self.post_message(Ask(prompt, answered))
 

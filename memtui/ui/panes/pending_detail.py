@@ -10,8 +10,10 @@ from rich.style import Style
 from rich.text import Text
 
 from memtui.engine.queue import FileChange, Gauge, QueueFace, QueueItem, QueuePreview
+from memtui.i18n import _, tr
 from memtui.ui.panes.pending_rows import StyleOf, kind
 from memtui.ui.safe import literal
+from memtui.ui.said import padded
 
 BODY_LINES = 40  # body lines (and selected items) shown
 DIFF_LINES = 400  # diff lines shown (all files together)
@@ -28,39 +30,48 @@ def detail(item: QueueItem, face: QueueFace, style: StyleOf) -> Text:
     text.append_text(kind(item))
     text.append("\n")
     where = item.file if item.line is None else f"{item.file}:{item.line}"
-    shown = [(face.summary, item.summary or "—")]
+    shown = [(tr(face.summary), tr(item.summary) if item.summary else "—")]
     if face.origin:
-        shown.append((face.origin, item.origin or "—"))
-    shown += [("created", item.created or "—"), ("file", where), *item.fields]
+        shown.append((tr(face.origin), item.origin or "—"))
+    shown += [(_("created"), item.created or "—"), (_("file"), where), *item.fields]
     for label, value in shown:
-        text.append(f"{label:<9} ", style=muted)
+        text.append(padded(label, 9) + " ", style=muted)
         text.append_text(literal(value))
         text.append("\n")
     if item.body is not None:
         _body(text, item.body, style)
     said = None
     if item.read_only:
-        said = "read-only here: never approved or rejected"
+        said = _("read-only here: never approved or rejected")
     elif item.problem:
-        said = item.note or f"{face.doing} is refused now: {item.problem}"
+        said = (
+            tr(item.note)
+            if item.note
+            else _("{doing} is refused now: {why}").format(
+                doing=tr(face.doing), why=tr(item.problem)
+            )
+        )
     if said:
         line = literal(f"{said}\n")
         line.style = style("broken" if item.read_only or item.broken else "refused")
         text.append_text(line)
-    text.append(f"\n{face.doing} would change\n", style=style("heading"))
+    text.append(
+        "\n" + _("{doing} would change").format(doing=tr(face.doing)) + "\n", style=style("heading")
+    )
     return text
 
 
 def _body(text: Text, body: str, style: StyleOf) -> None:
     lines = body.strip("\r\n").split("\n") if body.strip("\r\n") else []
-    text.append("body\n", style=style("heading"))
+    text.append(_("body") + "\n", style=style("heading"))
     for line in lines[:BODY_LINES]:
         text.append_text(literal("  " + clip(line.rstrip("\r"))))
         text.append("\n")
     if len(lines) > BODY_LINES:
-        text.append(f"  … {len(lines) - BODY_LINES:,} more lines\n", style=style("muted"))
+        more = _("… {n} more lines").format(n=f"{len(lines) - BODY_LINES:,}")
+        text.append(f"  {more}\n", style=style("muted"))
     if not lines:
-        text.append("  (empty)\n", style=style("muted"))
+        text.append("  " + _("(empty)") + "\n", style=style("muted"))
 
 
 def selection(
@@ -69,19 +80,25 @@ def selection(
     """The head of a selection's preview: what `a` does to the whole of it (`left`: how
     many selected it refuses; `others`: the selected items previewed on their own rows)."""
     text = Text(end="")
-    text.append(f"{len(chosen):,} selected", style="bold")
+    text.append(_("{n} selected").format(n=f"{len(chosen):,}"), style="bold")
     if left:
-        text.append(f" (and {left} that cannot be accepted)", style=style("refused"))
+        text.append(
+            " " + _("(and {n} that cannot be accepted)").format(n=left), style=style("refused")
+        )
     text.append("\n")
     for item in chosen[:BODY_LINES]:
         text.append_text(literal(f"  {item.id}  "))
         text.append_text(kind(item))
         text.append("\n")
     if len(chosen) > BODY_LINES:
-        text.append(f"  … {len(chosen) - BODY_LINES:,} more\n", style=style("muted"))
+        more = _("… and {n} more").format(n=f"{len(chosen) - BODY_LINES:,}")
+        text.append(f"  {more}\n", style=style("muted"))
     if others:  # their previews are their own rows'
-        text.append(f"  and {others}, each previewed on its row\n")
-    text.append(f"\n{face.doing} them (a) would change\n", style=style("heading"))
+        text.append(
+            "  " + _("and {others}, each previewed on its row").format(others=others) + "\n"
+        )
+    doing = _("{doing} them (a) would change").format(doing=tr(face.doing))
+    text.append(f"\n{doing}\n", style=style("heading"))
     return text
 
 
@@ -89,12 +106,16 @@ def preview(result: QueuePreview, doing: str, style: StyleOf) -> Text:
     """The engine's preview: what it would do, each file's diff or move; or the refusal."""
     text = Text(end="")
     if result.error is not None:
-        text.append_text(literal(f"nothing: {doing} is refused — {result.error}"))
+        text.append_text(
+            literal(
+                _("nothing: {doing} is refused — {why}").format(doing=doing, why=tr(result.error))
+            )
+        )
         text.style = style("refused")
         return text
     styles = {"+": style("added"), "-": style("removed"), "@": style("hunk"), "\\": style("muted")}
     said = "\n".join(
-        [*([result.summary] if result.summary else []), *map(gauge_said, result.gauges)]
+        [*([tr(result.summary)] if result.summary else []), *map(gauge_said, result.gauges)]
     )
     if said:
         text.append_text(_styled(said + "\n", style("muted")))
@@ -104,14 +125,18 @@ def preview(result: QueuePreview, doing: str, style: StyleOf) -> Text:
     shown = 0
     for change in changes:
         if change.action == "move":
-            text.append_text(literal(f"moves {change.source} → {change.path}\n"))
+            moves = _("moves {source} → {path}").format(source=change.source, path=change.path)
+            text.append_text(literal(moves + "\n"))
             continue
         if change.action == "remove":
-            text.append_text(literal(f"removes {change.path}\n"))
+            text.append_text(literal(_("removes {path}").format(path=change.path) + "\n"))
             continue
         lines = change.diff.splitlines()
         if shown >= DIFF_LINES:
-            text.append_text(literal(f"{change.path}: {len(lines):,} diff lines not shown\n"))
+            hidden = _("{path}: {n} diff lines not shown").format(
+                path=change.path, n=f"{len(lines):,}"
+            )
+            text.append_text(literal(hidden + "\n"))
             continue
         text.append("\n")
         for line in lines[: DIFF_LINES - shown]:
@@ -119,20 +144,25 @@ def preview(result: QueuePreview, doing: str, style: StyleOf) -> Text:
             line_style = style("heading") if heading else styles.get(line[:1], Style())
             text.append_text(_styled(clip(line) + "\n", line_style))
         if len(lines) > DIFF_LINES - shown:
-            text.append(f"… {len(lines) - DIFF_LINES + shown:,} more lines\n")
+            text.append(
+                _("… {n} more lines").format(n=f"{len(lines) - DIFF_LINES + shown:,}") + "\n"
+            )
         shown += len(lines)
     return text
 
 
 def gauge_said(gauge: Gauge) -> str:
     """`memories/MEMORY.md: 1,204 → 1,391 / 2,200 chars` (over the limit said)."""
-    over = "  over the limit" if gauge.after > gauge.limit else ""
-    return f"{gauge.file}: {gauge.before:,} → {gauge.after:,} / {gauge.limit:,} {gauge.unit}{over}"
+    over = "  " + _("over the limit") if gauge.after > gauge.limit else ""
+    unit = tr(gauge.unit)
+    return f"{gauge.file}: {gauge.before:,} → {gauge.after:,} / {gauge.limit:,} {unit}{over}"
 
 
 def clip(line: str) -> str:
     """One line of the preview, cut short when huge (a minified blob stays cheap)."""
-    return line if len(line) <= LINE_MAX else f"{line[:LINE_MAX]} … ({len(line):,} chars)"
+    if len(line) <= LINE_MAX:
+        return line
+    return f"{line[:LINE_MAX]} … " + _("({n} chars)").format(n=f"{len(line):,}")
 
 
 def _styled(value: str, style: Style) -> Text:

@@ -18,10 +18,12 @@ from textual.widgets import Static
 
 from memtui.engine.queue import QueueItem, QueuePreview, Queues
 from memtui.engine.store import Store
+from memtui.i18n import _, tr
 from memtui.ui.panes.listing import GONE
 from memtui.ui.panes.pending_detail import detail, preview, selection
 from memtui.ui.panes.pending_split import PreviewSplit
 from memtui.ui.panes.queued import Group
+from memtui.ui.said import error_text
 from memtui.ui.widgets.rows import Rows
 
 DEBOUNCE = 0.15  # seconds the highlight must rest before the dry run starts
@@ -41,10 +43,10 @@ def dry_run(root: str, ids: Sequence[str]) -> QueuePreview:
     try:
         got = queue.preview(root, ids[0]) if len(ids) == 1 else queue.preview_together(root, ids)
     except MemtuiError as exc:  # a refusal or a conflict
-        return QueuePreview(ids[0], "", error=str(exc))
+        return QueuePreview(ids[0], "", error=error_text(exc))
     except Exception as exc:  # shown in the preview, never a traceback
-        return QueuePreview(ids[0], "", error=f"internal error: {exc!r}")
-    return got or QueuePreview(ids[0], "", error="each is previewed on its own row")
+        return QueuePreview(ids[0], "", error=_("internal error: {error}").format(error=repr(exc)))
+    return got or QueuePreview(ids[0], "", error=_("each is previewed on its own row"))
 
 
 class Previews(PreviewSplit):
@@ -108,7 +110,7 @@ class Previews(PreviewSplit):
         together, item, store = self._together(), self.current, self.store
         if store is None or not (together or item):
             self.preview_key = None
-            said = "" if store is None else GONE if self.rows.lost else "Nothing pending."
+            said = "" if store is None else _(GONE) if self.rows.lost else _("Nothing pending.")
             self._draw(None, Text(said, style="italic"))
             return
         if together:
@@ -119,15 +121,17 @@ class Previews(PreviewSplit):
             head = selection(together, left - len(together), others, face, self._style)
             if len(ids) > TOGETHER_MAX:
                 self.preview_key = None
-                said = f"{len(ids):,} selected: no preview of what {face.doing} them would "
-                said += f"change (select at most {TOGETHER_MAX:,} to see it)"
+                said = _(
+                    "{n} selected: no preview of what {doing} them would change "
+                    "(select at most {most} to see it)"
+                ).format(n=f"{len(ids):,}", doing=tr(face.doing), most=f"{TOGETHER_MAX:,}")
                 self._draw("selection:" + "\n".join(ids), head, Text(said, style="italic"))
                 return
-            self._start("selection:" + "\n".join(ids), ids, head, face.doing, store)
+            self._start("selection:" + "\n".join(ids), ids, head, tr(face.doing), store)
         elif item is not None:
             face = self.queues.face(item)
             head = detail(item.whole(), face, self._style)
-            self._start(item.id, [item.id], head, face.doing, store)
+            self._start(item.id, [item.id], head, tr(face.doing), store)
 
     def _together(self) -> list[QueueItem]:
         """The selected items `a` would approve, of the first layout that previews them
@@ -144,7 +148,7 @@ class Previews(PreviewSplit):
         """The selected items not previewed with them: `3 queued`."""
         layout = together[0].layout
         rest = [i for i in self._targets() if i.layout != layout]
-        return " and ".join(f"{len(g):,} {face.short}" for face, g in self._groups(rest))
+        return _(" and ").join(f"{len(g):,} {tr(face.short)}" for face, g in self._groups(rest))
 
     def _start(self, shown: str, ids: list[str], head: Text, doing: str, store: Store) -> None:
         """The head now; the dry run from the cache, or in a worker. A reload keeps the
@@ -158,8 +162,12 @@ class Previews(PreviewSplit):
             self._draw(shown, head, preview(result, doing, self._style))
             return
         if shown != self._shown or shown.startswith("selection:"):
-            them = " them" if shown.startswith("selection:") else ""
-            working = Text(f"working out what {doing}{them} would change…", style="italic")
+            said = (
+                _("working out what {doing} them would change…")
+                if shown.startswith("selection:")
+                else _("working out what {doing} would change…")
+            )
+            working = Text(said.format(doing=doing), style="italic")
             self._draw(shown, head, working)
         self._dry_run(key, store.root, ids)
 

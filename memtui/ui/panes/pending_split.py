@@ -7,6 +7,7 @@ from __future__ import annotations
 from textual import events
 from textual.binding import Binding
 
+from memtui.i18n import N_
 from memtui.ui.panes import Pane
 
 NARROW = 100  # below this many columns the preview goes under the list
@@ -50,16 +51,20 @@ class PreviewSplit(Pane):
         "pending--hunk",
     }
     KEYS = [
-        Binding("p", "toggle_preview", "Preview", id="pending.preview", show=False),
-        Binding("[", "resize_preview(-1)", "Smaller preview", id="pending.shrink", show=False),
-        Binding("]", "resize_preview(1)", "Larger preview", id="pending.grow", show=False),
-        Binding("m", "zoom_preview", "Zoom preview", id="pending.zoom", show=False),
+        Binding("p", "toggle_preview", N_("Preview"), id="pending.preview", show=False),
+        Binding("[", "resize_preview(-1)", N_("Smaller preview"), id="pending.shrink", show=False),
+        Binding("]", "resize_preview(1)", N_("Larger preview"), id="pending.grow", show=False),
+        Binding("m", "zoom_preview", N_("Zoom preview"), id="pending.zoom", show=False),
     ]
     COMMANDS = [
-        ("Pending: show / hide the preview", "What accepting would change (p)", "toggle_preview"),
-        ("Pending: smaller preview", "Give the list more room ([)", "resize_preview(-1)"),
-        ("Pending: larger preview", "Give the diff more room (])", "resize_preview(1)"),
-        ("Pending: zoom the preview", "The preview alone, or back (m)", "zoom_preview"),
+        (
+            N_("Pending: show / hide the preview"),
+            N_("What accepting would change (p)"),
+            "toggle_preview",
+        ),
+        (N_("Pending: smaller preview"), N_("Give the list more room ([)"), "resize_preview(-1)"),
+        (N_("Pending: larger preview"), N_("Give the diff more room (])"), "resize_preview(1)"),
+        (N_("Pending: zoom the preview"), N_("The preview alone, or back (m)"), "zoom_preview"),
     ]
 
     show_preview = True

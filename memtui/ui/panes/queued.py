@@ -1,13 +1,14 @@
 """How the pending pane words the queues: confirm questions, labels and refusals, from
 plain QueueItem data and each layout's QueueFace. Nothing here knows which layout
-staged an item."""
+staged an item. A face's words are the layout's (English, its own catalogue entries):
+shown through tr."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from memtui.engine.queue import QueueFace, QueueItem
-from memtui.engine.words import counted
+from memtui.i18n import _, tr
 
 SHOWN = 5  # ids named in a refusal; the rest are counted
 Group = tuple[QueueFace, Sequence[QueueItem]]  # one layout's items, in list order
@@ -15,7 +16,7 @@ Group = tuple[QueueFace, Sequence[QueueItem]]  # one layout's items, in list ord
 
 def why(item: QueueItem) -> str:
     """Why approving it is refused, as the rows show it."""
-    return "read-only here" if item.read_only else str(item.problem)
+    return _("read-only here") if item.read_only else tr(item.problem)
 
 
 def problems(items: Sequence[QueueItem]) -> list[tuple[str, str]]:
@@ -29,8 +30,8 @@ def refused_said(refused: Sequence[tuple[str, str]]) -> str:
         return ""
     lines = [f"  {name}: {reason}" for name, reason in refused[:SHOWN]]
     if len(refused) > SHOWN:
-        lines.append(f"  … and {len(refused) - SHOWN:,} more")
-    head = f"\n\nRefused, left as they are ({len(refused):,}):\n"
+        lines.append("  " + _("… and {n} more").format(n=f"{len(refused) - SHOWN:,}"))
+    head = "\n\n" + _("Refused, left as they are ({n}):").format(n=f"{len(refused):,}") + "\n"
     return head + "\n".join(lines)
 
 
@@ -41,10 +42,14 @@ def flagged_said(flagged: dict[str, str], names: dict[str, str]) -> str:
         return ""
     lines = [f"  {names.get(i, i)}: {codes}" for i, codes in list(flagged.items())[:SHOWN]]
     if len(flagged) > SHOWN:
-        lines.append(f"  … and {len(flagged) - SHOWN:,} more")
+        lines.append("  " + _("… and {n:,} more").format(n=len(flagged) - SHOWN))
     head = (
-        f"\n\nFlagged: their text holds a secret or a planted instruction ({len(flagged):,}). "
-        "Yes approves them too, as allowed, which the audit log records:\n"
+        "\n\n"
+        + _(
+            "Flagged: their text holds a secret or a planted instruction ({n:,}). "
+            "Yes approves them too, as allowed, which the audit log records:"
+        ).format(n=len(flagged))
+        + "\n"
     )
     return head + "\n".join(lines)
 
@@ -54,38 +59,44 @@ def not_done(group: Group, verb: str = "") -> str:
     face, items = group
     said = "; ".join(f"{i.shown_as}: {why(i)}" for i in items[:SHOWN])
     more = " …" if len(items) > SHOWN else ""
-    return f"cannot {verb or face.verb} {counted(len(items), face.one, face.many)}: {said}{more}"
+    return _("cannot {verb} {what}: {why}").format(
+        verb=verb or tr(face.verb), what=counted(len(items), face), why=said + more
+    )
+
+
+def counted(n: int, face: QueueFace) -> str:
+    """`3 candidates`, in the face's words (translated: one form for any count)."""
+    return f"{n:,} {tr(face.one) if n == 1 else tr(face.many)}"
 
 
 def label(verb: str, groups: Sequence[Group]) -> str:
     """`accept 20261129-0007`, `approve 3 queued`, `accept 2 candidates and 1,200 queued`."""
     parts = (
-        items[0].shown_as if len(items) == 1 else f"{len(items):,} {face.short}"
+        items[0].shown_as if len(items) == 1 else f"{len(items):,} {tr(face.short)}"
         for face, items in groups
         if items
     )
-    return f"{verb} {' and '.join(parts)}"
+    return f"{verb} " + _(" and ").join(parts)
 
 
 def approve_question(groups: Sequence[Group]) -> str:
     """The confirm for approving these items (those approving applies, counted)."""
     counts = [(face, sum(1 for i in items if i.approvable)) for face, items in groups]
-    if not any(n for _, n in counts):  # only writes whose refusal is recorded (a conflict)
-        return (
+    if not any(n for _f, n in counts):  # only writes whose refusal is recorded (a conflict)
+        return _(
             "None of these can be approved now. Approving records each refusal in its "
             "queue, as its agent does. Go ahead?"
         )
     face = groups[0][0] if len(groups) == 1 else QueueFace()
-    what = " and ".join(counted(n, f.one, f.many) for f, n in counts if n)
-    asked = face.approves.format(Verb=face.verb.capitalize(), what=what)
-    return f"{asked}, as one operation that z undoes."
+    what = _(" and ").join(counted(n, f) for f, n in counts if n)
+    asked = tr(face.approves).format(Verb=tr(face.verb).capitalize(), what=what)
+    return _("{question}, as one operation that z undoes.").format(question=asked)
 
 
 def reject_question(groups: Sequence[Group]) -> str:
     face = groups[0][0] if len(groups) == 1 else QueueFace()
-    what = " and ".join(
-        items[0].shown_as if len(items) == 1 else counted(len(items), f.one, f.many)
-        for f, items in groups
+    what = _(" and ").join(
+        items[0].shown_as if len(items) == 1 else counted(len(items), f) for f, items in groups
     )
-    they = "It leaves" if sum(len(items) for _, items in groups) == 1 else "They leave"
-    return f"{face.rejects.format(what=what, They=they)} Why?"
+    they = _("It leaves") if sum(len(items) for _f, items in groups) == 1 else _("They leave")
+    return _("{question} Why?").format(question=tr(face.rejects).format(what=what, They=they))

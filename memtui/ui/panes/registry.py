@@ -1,5 +1,6 @@
 """The app's panes, in order: each with its key (1-6), title, palette title and the
-class that draws it. The shell's bindings, tabs and palette all come from PANES."""
+class that draws it. The shell's bindings, tabs and palette all come from PANES.
+Its words are English here (N_, made at import) and translated where drawn."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from importlib import import_module
 
 from memtui.engine.store import Store
 from memtui.engine.views import views
+from memtui.i18n import N_
 from memtui.ui.panes import Pane
 
 
@@ -25,47 +27,47 @@ class PaneSpec:
 PANES = (
     PaneSpec(
         "index",
-        "Index",
-        "Show the index tree",
+        N_("Index"),
+        N_("Show the index tree"),
         "index_tree.IndexPane",
-        "the store's files, by layout, as a tree; pick one to open it",
+        N_("the store's files, by layout, as a tree; pick one to open it"),
     ),
     PaneSpec(
         "file",
-        "File",
-        "Show the file viewer",
+        N_("File"),
+        N_("Show the file viewer"),
         "viewer.FilePane",
-        "one file's text exactly as stored (control characters made visible)",
+        N_("one file's text exactly as stored (control characters made visible)"),
     ),
     PaneSpec(
         "events",
-        "Events",
-        "Show the events timeline",
+        N_("Events"),
+        N_("Show the events timeline"),
         "events.EventsPane",
-        "a layout's dated entries as a timeline: type, date, stars, status, due",
+        N_("a layout's dated entries as a timeline: type, date, stars, status, due"),
         "timeline",
     ),
     PaneSpec(
         "mood",
-        "Mood",
-        "Show the mood chart",
+        N_("Mood"),
+        N_("Show the mood chart"),
         "mood.MoodPane",
-        "the mood history: valence and energy over the snapshots, steps checked",
+        N_("the mood history: valence and energy over the snapshots, steps checked"),
         "mood",
     ),
     PaneSpec(
         "pending",
-        "Pending",
-        "Show the pending queue",
+        N_("Pending"),
+        N_("Show the pending queue"),
         "pending.PendingPane",
-        "what agents staged for approval, every queue: accept or reject it",
+        N_("what agents staged for approval, every queue: accept or reject it"),
     ),
     PaneSpec(
         "warnings",
-        "Warnings",
-        "Show the warnings",
+        N_("Warnings"),
+        N_("Show the warnings"),
         "warnings.WarningsPane",
-        "every finding (errors, warnings, notes) with its file and line",
+        N_("every finding (errors, warnings, notes) with its file and line"),
     ),
 )
 BY_KEY = {spec.key: spec for spec in PANES}

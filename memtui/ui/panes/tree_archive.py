@@ -10,10 +10,11 @@ from typing import Any
 from textual import work
 
 from memtui.engine.store import Store
+from memtui.i18n import N_, _, tr
 from memtui.ui.messages import Ask, ChangeEntries, Say
 
 LISTED = 12  # entries a bulk archive's confirm names before "… and N more"
-EVENTS_ELSEWHERE = (
+EVENTS_ELSEWHERE = N_(
     "Archived events are restored in the Events pane: 3, then v lists them, "
     "then x restores the highlighted one"
 )
@@ -34,14 +35,17 @@ class Archiving:
 
         listed = [f"  {e}" for e in entries[:LISTED]]
         if len(entries) > LISTED:
-            listed.append(f"  … and {len(entries) - LISTED:,} more")
-        places = list(dict.fromkeys(ops.archived_to(entry) for entry in entries))
-        where = places[0] if len(places) == 1 else "where its layout keeps what it archives"
+            listed.append("  " + _("… and {n} more").format(n=f"{len(entries) - LISTED:,}"))
+        places = list(dict.fromkeys(tr(ops.archived_to(entry)) for entry in entries))
+        where = places[0] if len(places) == 1 else _("where its layout keeps what it archives")
         question = (
-            f"Archive these {len(entries):,}? Each moves {where}; z undoes them all.\n"
+            _("Archive these {n}? Each moves {where}; z undoes them all.").format(
+                n=f"{len(entries):,}", where=where
+            )
+            + "\n"
             + "\n".join(listed)
         )
-        label = f"archive {len(entries):,} entries"
+        label = _("archive {n} entries").format(n=f"{len(entries):,}")
         self.post_message(ChangeEntries("archive", shown, label, question))
 
     def action_archive(self: Any) -> None:
@@ -50,11 +54,11 @@ class Archiving:
             return
         spec = self._current()
         if spec is None or spec.toggle is None:
-            why = spec.why if spec is not None and spec.why else ""
+            why = tr(spec.why) if spec is not None and spec.why else ""
             self.post_message(
                 Say(
-                    f"Archive: {why}" if why else
-                    "Archive: choose a fact section, a sop, a topic or an archived one",
+                    _("Archive: {why}").format(why=why) if why else
+                    _("Archive: choose a fact section, a sop, a topic or an archived one"),
                     "warning",
                 )
             )  # fmt: skip
@@ -67,13 +71,16 @@ class Archiving:
 
         shown = self._shown(entry if verb == "archive" else spec.rel)
         if verb == "archive":
-            question = (
-                f"Archive {entry}? It moves {ops.archived_to(entry)}; "
-                "press x on it there to restore it."
-            )
+            question = _(
+                "Archive {entry}? It moves {where}; press x on it there to restore it."
+            ).format(entry=entry, where=tr(ops.archived_to(entry)))
+            label = _("archive {entry}").format(entry=entry)
         else:
-            question = f"Restore {entry} {ops.restored_from(entry)}?"
-        self.post_message(ChangeEntries(verb, ((entry, shown),), f"{verb} {entry}", question))
+            question = _("Restore {entry} {where}?").format(
+                entry=entry, where=tr(ops.restored_from(entry))
+            )
+            label = _("restore {entry}").format(entry=entry)
+        self.post_message(ChangeEntries(verb, ((entry, shown),), label, question))
 
     def _shown(self: Any, ref: str | None) -> str | None:
         """The fingerprint of entry `ref` (a file: `rel`) as this snapshot shows it: the
@@ -94,14 +101,16 @@ class Archiving:
 
         store = self.store
         if verb == "restore-event":
-            self.post_message(Say(EVENTS_ELSEWHERE))
+            self.post_message(Say(_(EVENTS_ELSEWHERE)))
             return
         if store is None:
             return
         if verb == "archive-item":
             found, where = items(store, entry_id)
             if not found:
-                self.post_message(Say(f"{_name(entry_id)}: no items to archive", "warning"))
+                self.post_message(
+                    Say(_("{name}: no items to archive").format(name=_name(entry_id)), "warning")
+                )
                 return
             self._choose_item(verb, [(entry_id, item) for item in found], None, shown, where)
         else:
@@ -128,13 +137,15 @@ class Archiving:
         from memtui.ui.screens.choose import ChoiceScreen
 
         if not pairs:
-            self.post_message(Say(problem or "no archived items", "warning"))
+            self.post_message(Say(tr(problem) if problem else _("no archived items"), "warning"))
             return
         archiving = verb == "archive-item"
         question = (
-            f"Archive which item of {_name(pairs[0][0])}? It moves {where}."
+            _("Archive which item of {name}? It moves {where}.").format(
+                name=_name(pairs[0][0]), where=tr(where)
+            )
             if archiving
-            else "Restore which item? It goes back where it was in its category."
+            else _("Restore which item? It goes back where it was in its category.")
         )
         choices = [item if archiving else f"{_name(entry)} · {item}" for entry, item in pairs]
 
@@ -147,8 +158,14 @@ class Archiving:
                 ChangeEntries(
                     "archive" if archiving else "restore",
                     ((entry, shown),),
-                    f"{'archive' if archiving else 'restore'} {name} item",
-                    f"{'Archive' if archiving else 'Restore'} “{item}” ({name})?",
+                    (_("archive {name} item") if archiving else _("restore {name} item")).format(
+                        name=name
+                    ),
+                    (
+                        _("Archive “{item}” ({name})?")
+                        if archiving
+                        else _("Restore “{item}” ({name})?")
+                    ).format(item=item, name=name),
                     {"item": item},
                 )
             )

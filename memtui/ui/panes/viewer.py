@@ -24,7 +24,7 @@ from textual.widgets import Markdown, Static
 from memtui.engine.model import Finding
 from memtui.engine.store import Store
 from memtui.engine.textfile import TextFile, Unreadable, decode, read_bytes, split_lines
-from memtui.engine.words import counted
+from memtui.i18n import N_, _, ngettext, tr
 from memtui.sanitize import printable
 from memtui.ui.messages import EditEntry, Say, ShowHistory
 from memtui.ui.panes import Pane
@@ -73,14 +73,22 @@ class FilePane(Pane):
     FilePane #file-rendered { height: 1fr; display: none; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("m", "toggle_mode", "Raw/rendered", id="file.mode"),
-        Binding("h", "history", "History", id="file.history"),
-        Binding("e", "edit", "Edit", id="file.edit"),
+        Binding("m", "toggle_mode", N_("Raw/rendered"), id="file.mode"),
+        Binding("h", "history", N_("History"), id="file.history"),
+        Binding("e", "edit", N_("Edit"), id="file.edit"),
     ]
     COMMANDS: ClassVar[list[tuple[str, str, str]]] = [
-        ("File: raw or rendered", "Toggle numbered lines / rendered Markdown (m)", "toggle_mode"),
-        ("File: history of this file", "Its snapshots in .history (h)", "history"),
-        ("File: edit the entry at the cursor", "Its event, section, topic or the file (e)", "edit"),
+        (
+            N_("File: raw or rendered"),
+            N_("Toggle numbered lines / rendered Markdown (m)"),
+            "toggle_mode",
+        ),
+        (N_("File: history of this file"), N_("Its snapshots in .history (h)"), "history"),
+        (
+            N_("File: edit the entry at the cursor"),
+            N_("Its event, section, topic or the file (e)"),
+            "edit",
+        ),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -146,25 +154,27 @@ class FilePane(Pane):
         """The file's text from the snapshot, or why there is none (yet)."""
         store, rel = self.store, self.rel
         if store is None or rel is None:
-            return None, "the store is still loading"
+            return None, _("the store is still loading")
         tf = store.texts.get(rel)
         if tf is not None:
             return tf, None
         if rel in store.unreadable and not store.unreadable[rel].startswith("not valid UTF-8"):
-            return None, f"unreadable: {store.unreadable[rel]}"
+            return None, _("unreadable: {why}").format(why=tr(store.unreadable[rel]))
         if rel not in store.files:
-            return None, "not in the store (any more)"
+            return None, _("not in the store (any more)")
         # A file the layouts did not need to parse (a topic, an archived file): the
         # snapshot holds no text for it, so it is read once per snapshot, off the UI thread.
         side = self._side
         if side is not None and side[0] is store and side[1] == rel:
             got = side[2]
             return (
-                (None, f"unreadable: {got.reason}") if isinstance(got, Unreadable) else (got, None)
+                (None, _("unreadable: {why}").format(why=tr(got.reason)))
+                if isinstance(got, Unreadable)
+                else (got, None)
             )
         self.loading = True
         self._read_side(store, rel)
-        return None, "reading…"
+        return None, _("reading…")
 
     @work(thread=True, exclusive=True, group="file-read", exit_on_error=False)
     def _read_side(self, store: Store, rel: str) -> None:
@@ -235,25 +245,31 @@ class FilePane(Pane):
     def _show_header(self) -> None:
         header = self.query_one("#file-header", Static)
         if self.rel is None:
-            header.update(literal("No file open: choose one in the index (1) or search (/)"))
+            header.update(literal(_("No file open: choose one in the index (1) or search (/)")))
             return
         parts = [self.rel]
         tf = self.file
         if tf is not None:
-            parts += [size_text(tf.size), f"{len(self.lines):,} lines"]
+            lines = len(self.lines)
+            parts += [
+                size_text(tf.size),
+                ngettext("{n} line", "{n} lines", lines).format(n=f"{lines:,}"),
+            ]
             if self.store is not None and self.rel in self.store.unreadable:
-                parts.append("not UTF-8: bad bytes shown as \\xNN, never written")
+                parts.append(_("not UTF-8: bad bytes shown as \\xNN, never written"))
         elif self.reason:
             parts.append(self.reason)
         found = self._findings()
         if found:
-            parts.append(counted(len(found), "finding"))
+            parts.append(
+                ngettext("{n} finding", "{n} findings", len(found)).format(n=f"{len(found):,}")
+            )
         if tf is not None:
-            parts.append("rendered" if self.rendered else "raw")
+            parts.append(_("rendered") if self.rendered else _("raw"))
             if self.rel.endswith(".md") and tf.size >= RENDER_MAX:
-                parts.append("raw only: too big to render")
+                parts.append(_("raw only: too big to render"))
         if self.target is not None and not self.rendered:
-            parts.append(f"line {self.target}")
+            parts.append(_("line {n}").format(n=self.target))
         header.update(literal("  ·  ".join(parts)))
 
     def _goto(self, index: int) -> None:
@@ -298,7 +314,10 @@ class FilePane(Pane):
         if not self.rendered and not self._can_render():
             self.post_message(
                 Say(
-                    "Rendered view is only for readable .md files under 64 KB; this one stays raw",
+                    _(
+                        "Rendered view is only for readable .md files under 64 KB; "
+                        "this one stays raw"
+                    ),
                     "warning",
                 )
             )

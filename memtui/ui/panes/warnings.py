@@ -10,7 +10,7 @@ from textual.binding import Binding
 from memtui.engine.fixes import fixable
 from memtui.engine.model import ERROR, INFO, LEVELS, WARNING, Finding
 from memtui.engine.store import Store
-from memtui.engine.words import level_counts
+from memtui.i18n import N_, _, ngettext, tr
 from memtui.sanitize import one_line
 from memtui.ui.messages import OpenFile, Say
 from memtui.ui.panes.listing import GONE, ListPane
@@ -18,7 +18,8 @@ from memtui.ui.safe import literal, row
 from memtui.ui.style import component_style
 from memtui.ui.widgets.rows import Rows
 
-GROUPS = {ERROR: "Errors", WARNING: "Warnings", INFO: "Info"}
+GROUPS = {ERROR: N_("Errors"), WARNING: N_("Warnings"), INFO: N_("Info")}
+LEVEL_NAMES = {ERROR: N_("error"), WARNING: N_("warning"), INFO: N_("info")}
 CODE_W = 23  # column widths at most, in cells: the longest code or place if shorter
 PLACE_W = 30
 
@@ -26,7 +27,7 @@ Place = tuple[str, str | None, int | None]  # (code, file, line): a finding's st
 
 
 class FindingRows(Rows):
-    BINDINGS = [Binding("enter", "choose", "Go to", id="warnings.open")]
+    BINDINGS = [Binding("enter", "choose", N_("Go to"), id="warnings.open")]
 
 
 class WarningsPane(ListPane):
@@ -47,14 +48,18 @@ class WarningsPane(ListPane):
     }
     KEY, ROWS = "warnings", FindingRows
     BINDINGS = [
-        Binding("n", "next_group", "Next group", id="warnings.next_group"),
-        Binding("p", "next_group(-1)", "Previous group", id="warnings.previous_group"),
-        Binding("f", "fix", "Fix", id="warnings.fix"),
+        Binding("n", "next_group", N_("Next group"), id="warnings.next_group"),
+        Binding("p", "next_group(-1)", N_("Previous group"), id="warnings.previous_group"),
+        Binding("f", "fix", N_("Fix"), id="warnings.fix"),
     ]
     COMMANDS = [
-        ("Warnings: go to the finding", "Open its file at its line (enter)", "open"),
-        ("Warnings: next group", "Errors, warnings, info (n)", "next_group"),
-        ("Warnings: fix the finding", "Its quick fix, as a dry-run diff first (f)", "fix"),
+        (N_("Warnings: go to the finding"), N_("Open its file at its line (enter)"), "open"),
+        (N_("Warnings: next group"), N_("Errors, warnings, info (n)"), "next_group"),
+        (
+            N_("Warnings: fix the finding"),
+            N_("Its quick fix, as a dry-run diff first (f)"),
+            "fix",
+        ),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -109,14 +114,14 @@ class WarningsPane(ListPane):
         text = Text(no_wrap=True, end="")
         if store is not None:
             parts = [
-                (said, self._level_style(level) if count else "")
-                for level, count, said in level_counts(store)
+                (_level_counted(level, count), self._level_style(level) if count else "")
+                for level, count in ((level, store.count(level)) for level in LEVELS)
             ]
             for n, (part, style) in enumerate(parts):
                 if n:
                     text.append(" · ")
                 text.append(part, style=style)
-            text.append(" │ enter: go to the place · f: fix")
+            text.append(" │ " + _("enter: go to the place · f: fix"))
         self.show_header(text)
 
     def _level_style(self, level: str) -> Style:
@@ -131,7 +136,7 @@ class WarningsPane(ListPane):
         text = Text(no_wrap=True, end="")  # spans, not a base style: Rows draws spans
         if not isinstance(item, Finding):
             group = self.style_of("warnings--group")
-            text.append(f"{GROUPS.get(level, level)} ({item[1]})", style=style + group)
+            text.append(f"{_(GROUPS.get(level, level))} ({item[1]})", style=style + group)
             return text
         text.append("  ")
         code_w, place_w = self.widths
@@ -141,29 +146,35 @@ class WarningsPane(ListPane):
         text.append("  ")
         text.append(_keep_end(one_line(_where(item)), place_w), style=style)  # keeps :line
         text.append("  ")
-        text.append_text(row(item.message))
+        text.append_text(row(tr(item.message)))
         return text
 
     def _detail(self) -> None:
         text = Text(end="")
         if self.store is not None and not self.items:
-            text.append("No findings: every check passed.", style="italic")
+            text.append(_("No findings: every check passed."), style="italic")
         item = self._item()
         if item is None and self.rows.lost:
-            text.append(GONE, style="italic")
+            text.append(_(GONE), style="italic")
         if isinstance(item, Finding):
-            text.append(f"{item.level} ", style=self._level_style(item.level))
+            text.append(
+                f"{_(LEVEL_NAMES.get(item.level, item.level))} ",
+                style=self._level_style(item.level),
+            )
             text.append_text(literal(item.code, style="bold"))
             text.append("  ")
             text.append_text(literal(_where(item), style="dim"))
             if fixable(item):
-                text.append("  f: quick fix", style="italic")
+                text.append("  " + _("f: quick fix"), style="italic")
             text.append("\n")
-            text.append_text(literal(item.message))
+            text.append_text(literal(tr(item.message)))
             self.current_place, self.current_message = _place(item), item.message
         elif item is not None:
             level, count = item
-            text.append(f"{count} {GROUPS.get(level, level).lower()}: n/p moves between groups")
+            group = _(GROUPS.get(level, level))
+            text.append(
+                _("{n} {group}: n/p moves between groups").format(n=count, group=group.lower())
+            )
             self.current_place = self.current_message = None
         self.show_detail(text)
 
@@ -180,7 +191,12 @@ class WarningsPane(ListPane):
             return
         if item.file is None:
             self.post_message(
-                Say(f"{item.code}: {item.message} (not tied to a file)", title="Finding")
+                Say(
+                    _("{code}: {message} (not tied to a file)").format(
+                        code=item.code, message=tr(item.message)
+                    ),
+                    title=_("Finding"),
+                )
             )
             return
         self.post_message(OpenFile(item.file, item.line))
@@ -198,7 +214,7 @@ class WarningsPane(ListPane):
             self._acted = _place(item)
             offer_fix(self.post_message, self.store, item, read_only=self.read_only)
         else:
-            self.lost_said("fix")
+            self.lost_said(_("fix"))
 
     def action_next_group(self, step: int = 1) -> None:
         headers = [n for n, item in enumerate(self.items) if not isinstance(item, Finding)]
@@ -208,6 +224,16 @@ class WarningsPane(ListPane):
         group = max((n for n, h in enumerate(headers) if h <= cursor), default=0)
         target = headers[(group + step) % len(headers)]
         self.rows.cursor = min(target + 1, len(self.items) - 1)
+
+
+def _level_counted(level: str, n: int) -> str:
+    """`3 errors`, `1 warning`, `2 info` ("info" is a mass noun, as the level is named)."""
+    count = f"{n:,}"
+    if level == ERROR:
+        return ngettext("{n} error", "{n} errors", n).format(n=count)
+    if level == WARNING:
+        return ngettext("{n} warning", "{n} warnings", n).format(n=count)
+    return _("{n} info").format(n=count)  # a mass noun: one form (the CLI's msgid too)
 
 
 def _keep_end(text: str, width: int) -> str:
@@ -221,7 +247,7 @@ def _keep_end(text: str, width: int) -> str:
 
 def _where(finding: Finding) -> str:
     if finding.file is None:
-        return "(store)"
+        return _("(store)")
     return finding.file if finding.line is None else f"{finding.file}:{finding.line}"
 
 

@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from memtui.i18n import N_, _
 from memtui.ui.safe import literal, row
 from memtui.ui.screens.dialog import DialogBody, DialogScreen
 from memtui.ui.widgets.rows import Rows
@@ -25,7 +26,7 @@ class ChoiceScreen(DialogScreen[int | None]):
     ChoiceScreen #choose-hint { height: 1; margin-top: 1; }
     ChoiceScreen Rows { height: 1fr; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="choose.cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"), id="choose.cancel")]
 
     def __init__(self, question: str, choices: list[str]) -> None:
         super().__init__()
@@ -37,7 +38,7 @@ class ChoiceScreen(DialogScreen[int | None]):
             with DialogBody(id="choose-body"):
                 yield Static(literal(self.question), id="choose-question")
             yield Static(
-                literal("↑↓ move · enter picks · Esc cancels"),
+                literal(_("↑↓ move · enter picks · Esc cancels")),
                 id="choose-hint",
                 classes="dialog-foot dialog-hint",
             )

@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
+from memtui.i18n import N_, _
 from memtui.ui.safe import literal
 from memtui.ui.screens.dialog import DialogBody, DialogScreen
 
@@ -27,15 +28,15 @@ class ConfirmScreen(DialogScreen[bool]):
     """
 
     BINDINGS = [
-        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
-        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+        Binding("y", "answer(True)", N_("Yes"), id="confirm.yes"),
+        Binding("n,escape", "answer(False)", N_("No"), id="confirm.no"),
     ]
 
-    def __init__(self, question: str, *, yes: str = "Yes", no: str = "No") -> None:
+    def __init__(self, question: str, *, yes: str = "", no: str = "") -> None:
         super().__init__()
         self.question = question
-        self.yes_label = yes
-        self.no_label = no
+        self.yes_label = yes or _("Yes")
+        self.no_label = no or _("No")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box", classes="dialog-box"):
@@ -43,7 +44,7 @@ class ConfirmScreen(DialogScreen[bool]):
                 yield Static(literal(self.question), id="confirm-question")
             with Vertical(id="confirm-foot", classes="dialog-foot"):
                 yield Static(
-                    literal("y = yes · n or Esc = no · Tab moves between the buttons"),
+                    literal(_("y = yes · n or Esc = no · Tab moves between the buttons")),
                     id="confirm-hint",
                     classes="dialog-hint",
                 )

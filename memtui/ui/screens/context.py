@@ -4,8 +4,6 @@ engine (engine.context_rows); this screen only draws them."""
 
 from __future__ import annotations
 
-import textwrap
-
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -14,7 +12,9 @@ from textual.widgets import Static
 
 from memtui.engine.context_rows import CUT, HEAD, UNLOADED, context_rows
 from memtui.engine.store import Store
+from memtui.i18n import N_, _
 from memtui.ui.safe import literal, row
+from memtui.ui.said import wrapped
 from memtui.ui.screens.page import PageScreen
 from memtui.ui.style import component_style
 from memtui.ui.widgets.footer import Footer
@@ -22,15 +22,15 @@ from memtui.ui.widgets.rows import Rows
 
 
 class ContextRows(Rows):
-    HELP_NAME = "the context view (what the agent loads)"  # the help page's "Keys in …"
+    HELP_NAME = N_("the context view (what the agent loads)")  # the help page's "Keys in …"
     COMPONENT_CLASSES = {"rows--cursor", "rows--selected", "context--head", "context--cut",
                          "context--unloaded"}  # fmt: skip
 
 
 class ContextScreen(PageScreen[None]):
     BINDINGS = [
-        Binding("escape", "close", "Close", id="context.close"),
-        Binding("q", "close", "Close", id="context.close_q", show=False),
+        Binding("escape", "close", N_("Close"), id="context.close"),
+        Binding("q", "close", N_("Close"), id="context.close_q", show=False),
     ]
 
     def __init__(self, store: Store) -> None:
@@ -39,8 +39,8 @@ class ContextScreen(PageScreen[None]):
         self.shown = self.rows  # the cut's sentence wrapped to the width (80 columns)
 
     def compose(self) -> ComposeResult:
-        yield Static(row("What the agent loads at session start"), classes="page-title")
-        note = "Each file as the agent gets it; past the cut line it never sees. Esc closes"
+        yield Static(row(_("What the agent loads at session start")), classes="page-title")
+        note = _("Each file as the agent gets it; past the cut line it never sees. Esc closes")
         yield Static(literal(note), classes="page-note")
         yield ContextRows(id="context-rows")
         yield Footer()
@@ -58,7 +58,7 @@ class ContextScreen(PageScreen[None]):
         self.shown = [
             (kind, part)
             for kind, text in self.rows
-            for part in (textwrap.wrap(text, fit) if kind == CUT and len(text) > fit else [text])
+            for part in (wrapped(text, fit) if kind == CUT else [text])
         ]
         self.query_one(ContextRows).set_rows(len(self.shown), self._draw, keep_cursor=keep_cursor)
 

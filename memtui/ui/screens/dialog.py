@@ -11,6 +11,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 
+from memtui.i18n import N_
+
 ResultType = TypeVar("ResultType")
 
 
@@ -37,12 +39,16 @@ class DialogScreen(ModalScreen[ResultType]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(key, f"scroll_body('{how}')", title, show=False, id=f"dialog.{how}",
-                tooltip=f"{title}: a long question scrolls, the buttons stay")
-        for key, how, title in (
-            ("up", "up", "Scroll up"),
-            ("down", "down", "Scroll down"),
-            ("pageup", "page_up", "Page up"),
-            ("pagedown", "page_down", "Page down"),
+                tooltip=tip)
+        for key, how, title, tip in (
+            ("up", "up", N_("Scroll up"),
+             N_("Scroll up: a long question scrolls, the buttons stay")),
+            ("down", "down", N_("Scroll down"),
+             N_("Scroll down: a long question scrolls, the buttons stay")),
+            ("pageup", "page_up", N_("Page up"),
+             N_("Page up: a long question scrolls, the buttons stay")),
+            ("pagedown", "page_down", N_("Page down"),
+             N_("Page down: a long question scrolls, the buttons stay")),
         )
     ]  # fmt: skip
 

@@ -23,8 +23,10 @@ from textual.widgets.text_area import Document
 
 from memtui.editor import EditorFailed, run_editor
 from memtui.engine.write.transaction import Receipt
+from memtui.i18n import N_, _, tr
 from memtui.sanitize import printable
 from memtui.ui.safe import literal, row
+from memtui.ui.said import error_text
 from memtui.ui.screens.page import PageScreen
 from memtui.ui.services import ask, reload_store, say
 from memtui.ui.widgets.footer import Footer
@@ -54,17 +56,19 @@ class EditScreen(PageScreen[Receipt | None]):
     EditScreen #edit-side-text { height: 1fr; }
     """
     BINDINGS = [
-        Binding("ctrl+s", "save", "Save", id="edit.save", priority=True),
-        Binding("ctrl+r", "reload_theirs", "Reload theirs", id="edit.reload_theirs", priority=True),
+        Binding("ctrl+s", "save", N_("Save"), id="edit.save", priority=True),
+        Binding(
+            "ctrl+r", "reload_theirs", N_("Reload theirs"), id="edit.reload_theirs", priority=True
+        ),
         # not ctrl+k: in the editor, as everywhere, it deletes to the end of the line
-        Binding("ctrl+t", "keep_mine", "Keep mine", id="edit.keep_mine", priority=True),
-        Binding("ctrl+o", "external", "$EDITOR", id="edit.external", priority=True),
-        Binding("ctrl+u", "insist", "Unlock L0", id="edit.insist", priority=True),
-        Binding("escape", "close", "Close", id="edit.close", priority=True),
-        Binding("ctrl+home", "document_edge(False)", "Start", id="edit.start", show=False),
-        Binding("ctrl+end", "document_edge(True)", "End", id="edit.end", show=False),
+        Binding("ctrl+t", "keep_mine", N_("Keep mine"), id="edit.keep_mine", priority=True),
+        Binding("ctrl+o", "external", N_("$EDITOR"), id="edit.external", priority=True),
+        Binding("ctrl+u", "insist", N_("Unlock L0"), id="edit.insist", priority=True),
+        Binding("escape", "close", N_("Close"), id="edit.close", priority=True),
+        Binding("ctrl+home", "document_edge(False)", N_("Start"), id="edit.start", show=False),
+        Binding("ctrl+end", "document_edge(True)", N_("End"), id="edit.end", show=False),
         # q types a q in the editor; on a read-only view it closes instead of quitting the app
-        Binding("q", "close", "Close", id="edit.close_q", show=False),
+        Binding("q", "close", N_("Close"), id="edit.close_q", show=False),
     ]
 
     def __init__(
@@ -106,7 +110,11 @@ class EditScreen(PageScreen[Receipt | None]):
 
     def compose(self) -> ComposeResult:
         where = f" · {self.file}" if self.file else ""
-        yield Static(row(f"Edit {self.entry_id}{where}"), id="edit-title", classes="page-title")
+        yield Static(
+            row(_("Edit {entry}").format(entry=self.entry_id) + where),
+            id="edit-title",
+            classes="page-title",
+        )
         yield Static(self._note(), id="edit-note", classes="page-note")
         yield Static(id="edit-banner")
         with Horizontal(id="edit-body"):
@@ -130,18 +138,26 @@ class EditScreen(PageScreen[Receipt | None]):
 
     def _note(self) -> Text:
         if self.read_only:
-            return literal("Read-only: the store is open with --read-only; nothing can be saved.")
+            return literal(
+                _("Read-only: the store is open with --read-only; nothing can be saved.")
+            )
         if not self.editable:
             return literal(
-                "Shown read-only: this entry holds control characters or mixed line endings "
-                "that the in-app editor cannot keep exactly. Edit it with "
-                f"`memtui edit {self.entry_id}` from a shell."
+                _(
+                    "Shown read-only: this entry holds control characters or mixed line endings "
+                    "that the in-app editor cannot keep exactly. Edit it with "
+                    "`memtui edit {entry}` from a shell."
+                ).format(entry=self.entry_id)
             )
         if self.guarded and not self.insisted:
-            return literal(f"Read-only: {self.guarded}. ctrl+u unlocks it if you insist.")
+            return literal(
+                _("Read-only: {why}. ctrl+u unlocks it if you insist.").format(why=tr(self.guarded))
+            )
         return literal(
-            "ctrl+s saves (checked against the file: the agent's changes are never lost) · "
-            "ctrl+o opens $EDITOR · escape closes"
+            _(
+                "ctrl+s saves (checked against the file: the agent's changes are never lost) · "
+                "ctrl+o opens $EDITOR · escape closes"
+            )
         )
 
     def action_insist(self) -> None:
@@ -209,14 +225,14 @@ class EditScreen(PageScreen[Receipt | None]):
             return
         text = self.buffer.text
         if text == self.seen_text:
-            say(self.app, f"{self.entry_id}: no change; nothing written")
+            say(self.app, _("{entry}: no change; nothing written").format(entry=self.entry_id))
             self.action_close()
             return
         self._start_save(text)  # empty text too: the engine refuses it and says why
 
     def _start_save(self, text: str) -> None:
         self.saving = True
-        self.show_banner("saving…", "info")
+        self.show_banner(_("saving…"), "info")
         self._state_changed()
         self._save(text, self.seen_text)
 
@@ -234,16 +250,20 @@ class EditScreen(PageScreen[Receipt | None]):
             )
         except Conflict as exc:
             theirs = self._stored_text()
-            self.app.call_from_thread(self._conflicted, str(exc), theirs)
+            self.app.call_from_thread(self._conflicted, error_text(exc), theirs)
             return
         except Refused as exc:
-            self.app.call_from_thread(self._failed, f"Refused: {exc}")
+            self.app.call_from_thread(self._failed, _("Refused: {why}").format(why=error_text(exc)))
             return
         except (WriteError, LockTimeout, JournalStuck) as exc:
-            self.app.call_from_thread(self._failed, f"Not saved: {exc}")
+            self.app.call_from_thread(
+                self._failed, _("Not saved: {why}").format(why=error_text(exc))
+            )
             return
         except Exception as exc:  # shown, never a traceback; the text stays
-            self.app.call_from_thread(self._failed, f"Not saved (internal error): {exc!r}")
+            self.app.call_from_thread(
+                self._failed, _("Not saved (internal error): {error}").format(error=repr(exc))
+            )
             return
         self.app.call_from_thread(self._saved, receipt)
 
@@ -261,11 +281,15 @@ class EditScreen(PageScreen[Receipt | None]):
     def _saved(self, receipt: Receipt) -> None:
         self.saving = False
         files = sorted({c.path for c in receipt.changes})
-        name = receipt.details.get("file") or (files[0] if files else self.file) or "the file"
+        name = receipt.details.get("file") or (files[0] if files else self.file) or _("the file")
         if files:
-            say(self.app, f"saved {name}; read back and verified", title="Saved")
+            say(
+                self.app,
+                _("saved {name}; read back and verified").format(name=name),
+                title=_("Saved"),
+            )
         else:
-            say(self.app, f"{self.entry_id}: no change; nothing written")
+            say(self.app, _("{entry}: no change; nothing written").format(entry=self.entry_id))
         reload_store(self.app)
         self.dismiss(receipt)
 
@@ -274,7 +298,7 @@ class EditScreen(PageScreen[Receipt | None]):
         self.show_banner(
             Text.assemble(
                 literal(reason, "bold"),
-                "\nYour text is kept. Change it and ctrl+s again, or escape to discard it.",
+                "\n" + _("Your text is kept. Change it and ctrl+s again, or escape to discard it."),
             ),
             "error",
         )
@@ -288,24 +312,30 @@ class EditScreen(PageScreen[Receipt | None]):
         self.theirs = theirs
         lines: list[Text | str] = [
             literal(reason, "bold"),
-            "\nYour text is intact below; nothing was written.",
+            "\n" + _("Your text is intact below; nothing was written."),
         ]
         if theirs is None:
             lines.append(
-                f"\n{self.entry_id} is no longer in the file. Copy your text (select, ctrl+c) "
-                "or keep it with ctrl+o ($EDITOR), then escape."
+                "\n"
+                + _(
+                    "{entry} is no longer in the file. Copy your text (select, ctrl+c) "
+                    "or keep it with ctrl+o ($EDITOR), then escape."
+                ).format(entry=self.entry_id)
             )
         else:
             if representable(theirs):
                 lines.append(
-                    "\nctrl+r  reload theirs: their version into the editor, yours kept "
-                    "beside it (read-only)"
+                    "\nctrl+r  "
+                    + _(
+                        "reload theirs: their version into the editor, yours kept "
+                        "beside it (read-only)"
+                    )
                 )
             lines.append(
-                "\nctrl+t  keep mine: the next ctrl+s replaces their version "
-                "(it stays in the history)"
+                "\nctrl+t  "
+                + _("keep mine: the next ctrl+s replaces their version (it stays in the history)")
             )
-            self.show_side("Now in the file (theirs, read-only)", theirs)
+            self.show_side(_("Now in the file (theirs, read-only)"), theirs)
         self.show_banner(Text.assemble(*lines), "conflict")
         self._state_changed()
 
@@ -314,8 +344,10 @@ class EditScreen(PageScreen[Receipt | None]):
             return
         ask(
             self.app,
-            f"Replace the text in the editor with the version of {self.entry_id} now in the "
-            "file? Your text stays beside it, read-only, until you close the editor.",
+            _(
+                "Replace the text in the editor with the version of {entry} now in the "
+                "file? Your text stays beside it, read-only, until you close the editor."
+            ).format(entry=self.entry_id),
             self._load_theirs,
         )
 
@@ -328,8 +360,8 @@ class EditScreen(PageScreen[Receipt | None]):
         self.seen_text = self.baseline = theirs
         self.parked = mine
         self.conflict = False
-        self.show_side("Your text (kept, read-only: select and ctrl+c to copy)", mine)
-        self.show_banner("Loaded their version. ctrl+s saves what is in the editor now.", "info")
+        self.show_side(_("Your text (kept, read-only: select and ctrl+c to copy)"), mine)
+        self.show_banner(_("Loaded their version. ctrl+s saves what is in the editor now."), "info")
         self._state_changed()
 
     def action_keep_mine(self) -> None:
@@ -337,10 +369,12 @@ class EditScreen(PageScreen[Receipt | None]):
             return
         self.seen_text = self.theirs
         self.conflict = False
-        self.show_side("Their version (ctrl+s replaces it)", self.theirs)
+        self.show_side(_("Their version (ctrl+s replaces it)"), self.theirs)
         self.show_banner(
-            "Keeping your text: ctrl+s will replace their version of this entry "
-            "(theirs is kept in the history and shown on the right).",
+            _(
+                "Keeping your text: ctrl+s will replace their version of this entry "
+                "(theirs is kept in the history and shown on the right)."
+            ),
             "conflict",
         )
         self._state_changed()
@@ -370,7 +404,9 @@ class EditScreen(PageScreen[Receipt | None]):
             return False
         ask(
             self.app,
-            f"Discard your unsaved changes to {self.entry_id}? Nothing has been written.",
+            _("Discard your unsaved changes to {entry}? Nothing has been written.").format(
+                entry=self.entry_id
+            ),
             then,
         )
         return True
@@ -385,10 +421,10 @@ class EditScreen(PageScreen[Receipt | None]):
             with self.app.suspend():
                 text = run_editor(self.buffer.text, self.file or "entry.md")
         except SuspendNotSupported:
-            say(self.app, "cannot hand the terminal to $EDITOR here", severity="warning")
+            say(self.app, _("cannot hand the terminal to $EDITOR here"), severity="warning")
             return
         except EditorFailed as exc:
-            say(self.app, str(exc), severity="error")
+            say(self.app, error_text(exc), severity="error")
             return
         self.set_text(text)
 

@@ -19,6 +19,7 @@ from textual.keys import key_to_character
 from textual.screen import Screen
 from textual.widgets import Static, TextArea
 
+from memtui.i18n import N_, _
 from memtui.ui.panes.registry import PANES
 from memtui.ui.screens.page import PageScreen
 from memtui.ui.style import component_style
@@ -27,7 +28,7 @@ from memtui.ui.widgets.footer import Footer
 # The panes as the registry declares them: key, title, what each shows.
 PANE_HELP = tuple((spec.key, spec.title, spec.about) for spec in PANES)
 
-SAFETY = (
+SAFETY = N_(
     "Every change memtui makes goes through one transaction: it takes the store lock "
     "(.memory.lock, shared with the agent), checks the file is still what you saw, keeps the old "
     "version in .history/, writes, reads back and logs an audit line. If the agent changed the "
@@ -48,11 +49,11 @@ class HelpScreen(PageScreen[None]):
     """
     COMPONENT_CLASSES = {"help--heading", "help--key", "help--muted"}
     BINDINGS = [
-        Binding("escape,q", "close", "Close", id="help.close"),
+        Binding("escape,q", "close", N_("Close"), id="help.close"),
     ]
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("memtui help"), id="help-title", classes="page-title")
+        yield Static(Text(_("memtui help")), id="help-title", classes="page-title")
         with VerticalScroll(id="help-scroll"):
             yield Static(id="help-text")
         yield Footer()
@@ -82,14 +83,17 @@ class HelpScreen(PageScreen[None]):
             self._keys_where_you_were(out, under)
         self._panes(out, under)
         self._other_screens(out)
-        self._add_heading(out, "Command palette")
+        self._add_heading(out, _("Command palette"))
         out.append("  ctrl+p  ", style=self._look("key"))
         out.append(
-            "lists every action by name (maintenance, rebuilding the index, refreshing the "
-            "unresolved block, and each pane's commands); type to filter, enter runs it.\n"
+            _(
+                "lists every action by name (maintenance, rebuilding the index, refreshing the "
+                "unresolved block, and each pane's commands); type to filter, enter runs it."
+            )
+            + "\n"
         )
-        self._add_heading(out, "Safety")
-        out.append(f"  {SAFETY}\n", style=self._look("muted"))
+        self._add_heading(out, _("Safety"))
+        out.append(f"  {_(SAFETY)}\n", style=self._look("muted"))
         return out
 
     def _keys_where_you_were(self, out: Text, under: Screen[object]) -> None:
@@ -98,28 +102,28 @@ class HelpScreen(PageScreen[None]):
             if not active.binding.description:
                 continue
             node = active.node
-            _, bindings = groups.setdefault(id(node), (node, []))
+            _node, bindings = groups.setdefault(id(node), (node, []))
             bindings.append((active.binding, active.enabled))
         app_group = groups.pop(id(self.app), None)
         for node, bindings in groups.values():
-            self._add_heading(out, f"Keys in {self._where(node)}")
+            self._add_heading(out, _("Keys in {where}").format(where=self._where(node)))
             self._add_bindings(out, bindings)
         if app_group is not None:
-            self._add_heading(out, "Keys everywhere")
+            self._add_heading(out, _("Keys everywhere"))
             self._add_bindings(out, app_group[1])
 
     def _panes(self, out: Text, under: Screen[object] | None) -> None:
         from memtui.ui.panes import Pane
 
         panes = {p.id: p for p in under.query(Pane)} if under is not None else {}
-        self._add_heading(out, "Panes")
+        self._add_heading(out, _("Panes"))
         for number, (key, title, what) in enumerate(PANE_HELP, 1):
             out.append(f"  {number}  ", style=self._look("key"))
-            out.append(f"{title}: ", style="bold")
-            out.append(f"{what}\n")
+            out.append(_("{title}: ").format(title=_(title)), style="bold")
+            out.append(f"{_(what)}\n")
             pane = panes.get(f"pane-{key}")
             if pane is not None:
-                found = [(b, True) for _, b in _bindings_of(pane) if b.description]
+                found = [(b, True) for _key, b in _bindings_of(pane) if b.description]
                 if found:
                     self._add_bindings(out, found, indent="       ")
 
@@ -127,25 +131,31 @@ class HelpScreen(PageScreen[None]):
         from memtui.ui.screens.edit import EditScreen
         from memtui.ui.screens.history import HistoryScreen
 
-        self._add_heading(out, "Editing an entry")
+        self._add_heading(out, _("Editing an entry"))
         out.append(
-            "  The entry's exact text in an editor; nothing is locked while you type. If the "
-            "agent changed the same entry meanwhile, saving stops and shows both versions.\n",
+            "  "
+            + _(
+                "The entry's exact text in an editor; nothing is locked while you type. If the "
+                "agent changed the same entry meanwhile, saving stops and shows both versions."
+            )
+            + "\n",
             style=self._look("muted"),
         )
         # the buffer takes a key that types a character before the screen's binding does
         declared = _declared(EditScreen.BINDINGS)
         self._add_bindings(out, [(b, True) for b in declared if not _types(b)])
         read_only = [(b, True) for b in declared if _types(b)]
-        self._add_bindings(out, read_only, note=" (when the text is read-only)")
-        self._add_heading(out, "A file's history")
+        self._add_bindings(out, read_only, note=_(" (when the text is read-only)"))
+        self._add_heading(out, _("A file's history"))
         out.append(
-            "  Snapshots newest first; the highlighted one's diff against the file now.\n",
+            "  "
+            + _("Snapshots newest first; the highlighted one's diff against the file now.")
+            + "\n",
             style=self._look("muted"),
         )
         self._add_bindings(out, [(b, True) for b in _declared(HistoryScreen.BINDINGS)])
         out.append("  enter        ", style=self._look("key"))
-        out.append("Roll back (same as r)\n")
+        out.append(_("Roll back (same as r)") + "\n")
 
     def _add_bindings(
         self,
@@ -165,8 +175,8 @@ class HelpScreen(PageScreen[None]):
         for name, keys in merged.items():
             label = ", ".join(keys)
             out.append(f"{indent}{label:<12} ", style=self._look("key"))
-            dim = "" if enabled[name] else " (not available now)"
-            out.append(f"{name[1]}{note}{dim}\n")
+            dim = "" if enabled[name] else _(" (not available now)")
+            out.append(f"{_(name[1])}{note}{dim}\n")
 
     def _add_heading(self, out: Text, title: str) -> None:
         out.append(f"\n{title}\n", style=self._look("heading"))
@@ -176,17 +186,18 @@ class HelpScreen(PageScreen[None]):
 
     def _where(self, node: DOMNode) -> str:
         if isinstance(node, Screen):
-            return "this screen"
+            return _("this screen")
         if isinstance(node, TextArea):
-            return "the editor (focused)"
-        for key, title, _ in PANE_HELP:
+            return _("the editor (focused)")
+        for key, title, _about in PANE_HELP:
             if node.id == f"pane-{key}":
-                return f"the {title} pane"
+                return _("the {title} pane").format(title=_(title))
         for ancestor in node.ancestors:
-            for key, title, _ in PANE_HELP:
+            for key, title, _about in PANE_HELP:
                 if ancestor.id == f"pane-{key}":
-                    return f"the {title} pane's list (focused)"
-        return getattr(node, "HELP_NAME", None) or "the focused list"
+                    return _("the {title} pane's list (focused)").format(title=_(title))
+        name = getattr(node, "HELP_NAME", None)
+        return _(name) if name else _("the focused list")
 
 
 def _types(binding: Binding) -> bool:
@@ -198,7 +209,7 @@ def _types(binding: Binding) -> bool:
 
 
 def _declared(bindings: Iterable[BindingType]) -> list[Binding]:
-    return [b for _, b in BindingsMap(bindings)]
+    return [b for _key, b in BindingsMap(bindings)]
 
 
 def _bindings_of(node: DOMNode) -> list[tuple[str, Binding]]:

@@ -17,8 +17,10 @@ from textual.worker import get_current_worker
 
 from memtui.engine.oplog import Operation
 from memtui.engine.ops.history import ABSENT, Snapshot
+from memtui.i18n import N_, _
 from memtui.ui.messages import RunOp
 from memtui.ui.safe import literal, row
+from memtui.ui.said import error_text
 from memtui.ui.screens.page import PageScreen
 from memtui.ui.services import ask, reload_store, say
 from memtui.ui.style import component_style
@@ -29,7 +31,7 @@ from memtui.ui.widgets.rows import Rows
 class DiffRows(Rows):
     """A unified diff, one row a line, coloured by the theme."""
 
-    HELP_NAME = "the diff against now"  # the help page's "Keys in …"
+    HELP_NAME = N_("the diff against now")  # the help page's "Keys in …"
 
     DEFAULT_CSS = """
     DiffRows > .diff--added { color: $success; }
@@ -94,9 +96,9 @@ class HistoryScreen(PageScreen[None]):
     HistoryScreen #history-diff { height: 1fr; }
     """
     BINDINGS = [
-        Binding("r", "rollback", "Roll back", id="history.rollback"),
-        Binding("escape", "close", "Close", id="history.close"),
-        Binding("q", "close", "Close", id="history.close_q", show=False),
+        Binding("r", "rollback", N_("Roll back"), id="history.rollback"),
+        Binding("escape", "close", N_("Close"), id="history.close"),
+        Binding("q", "close", N_("Close"), id="history.close_q", show=False),
     ]
 
     def __init__(self, root: str, rel: str, *, read_only: bool = False) -> None:
@@ -111,11 +113,15 @@ class HistoryScreen(PageScreen[None]):
         self.busy = False
 
     def compose(self) -> ComposeResult:
-        yield Static(row(f"History of {self.rel}"), id="history-title", classes="page-title")
+        yield Static(
+            row(_("History of {file}").format(file=self.rel)),
+            id="history-title",
+            classes="page-title",
+        )
         yield Static(self._note(), id="history-note", classes="page-note")
         with Horizontal(id="history-body"):
             with Vertical(id="history-left"):
-                yield Static(row("Snapshots, newest first"), classes="history-label")
+                yield Static(row(_("Snapshots, newest first")), classes="history-label")
                 yield Rows(id="history-list")
             with Vertical(id="history-right"):
                 yield Static(row(""), classes="history-label", id="history-diff-label")
@@ -124,10 +130,12 @@ class HistoryScreen(PageScreen[None]):
 
     def _note(self) -> Text:
         if self.read_only:
-            return literal("Read-only: the store is open with --read-only; no rollback.")
+            return literal(_("Read-only: the store is open with --read-only; no rollback."))
         return literal(
-            "r or enter rolls the file back to the highlighted snapshot (after you confirm). "
-            "The version it replaces becomes a new snapshot, so a rollback can be undone."
+            _(
+                "r or enter rolls the file back to the highlighted snapshot (after you confirm). "
+                "The version it replaces becomes a new snapshot, so a rollback can be undone."
+            )
         )
 
     def on_mount(self) -> None:
@@ -180,7 +188,12 @@ class HistoryScreen(PageScreen[None]):
             return
         text = self._note()
         by = versions[0]["layout"]
-        text.append(f"\n{by} keeps its own record of this file ({len(versions):,}): ")
+        text.append(
+            "\n"
+            + _("{layout} keeps its own record of this file ({n}): ").format(
+                layout=by, n=f"{len(versions):,}"
+            )
+        )
         shown = [f"{v['version']} {v['time']} {v['what']}" for v in versions[:3]]
         text.append_text(literal("; ".join(shown) + (" …" if len(versions) > 3 else "")))
         self.query_one("#history-note", Static).update(text)
@@ -200,7 +213,11 @@ class HistoryScreen(PageScreen[None]):
             rows.cursor = index
         else:
             self.query_one("#history-diff-label", Static).update(
-                row(f"{self.rel} has no history yet: memtui snapshots a file before changing it")
+                row(
+                    _(
+                        "{file} has no history yet: memtui snapshots a file before changing it"
+                    ).format(file=self.rel)
+                )
             )
             self.query_one("#history-diff", DiffRows).show_lines([])
         self.refresh_bindings()
@@ -209,13 +226,13 @@ class HistoryScreen(PageScreen[None]):
         snap = self.snaps[index]
         text = Text.assemble(row(snap.time), "  ", row(f"{snap.size:>9,} B"), no_wrap=True)
         if snap.digest == self.now_digest:
-            text.append("  = now", style="italic")
+            text.append("  " + _("= now"), style="italic")
         if snap.kept_by != "memtui":  # the agent's own copy (Detection.history_of)
-            text.append(f"  kept by {snap.kept_by}", style="italic")
+            text.append("  " + _("kept by {who}").format(who=snap.kept_by), style="italic")
         op = self.owners.get(snap.path)
         if op is not None:  # the operation that replaced this version, and who ran it
             text.append("  ")
-            text.append_text(row(f"{op.op} by {op.who or '?'}"))
+            text.append_text(row(_("{op} by {who}").format(op=op.op, who=op.who or "?")))
         return text
 
     def on_rows_highlighted(self, message: Rows.Highlighted) -> None:
@@ -225,9 +242,15 @@ class HistoryScreen(PageScreen[None]):
         snap = self.current
         if snap is not None:
             op = self.owners.get(snap.path)
-            made = f"; replaced by operation {op.opid} ({op.op})" if op else ""
+            made = (
+                _("; replaced by operation {opid} ({op})").format(opid=op.opid, op=op.op)
+                if op
+                else ""
+            )
             self.query_one("#history-diff-label", Static).update(
-                row(f"{snap.time} → now (- the snapshot, + the file now){made}")
+                row(
+                    _("{time} → now (- the snapshot, + the file now)").format(time=snap.time) + made
+                )
             )
             self._load_diff(snap.name)
 
@@ -236,7 +259,7 @@ class HistoryScreen(PageScreen[None]):
             return
         message.stop()
         if self.read_only:
-            say(self.app, "the store is open read-only: no rollback", severity="warning")
+            say(self.app, _("the store is open read-only: no rollback"), severity="warning")
             return
         self.action_rollback()
 
@@ -250,10 +273,10 @@ class HistoryScreen(PageScreen[None]):
         try:
             text = diff(self.root, self.rel, name)
         except Exception as exc:
-            lines, label = [], f"cannot show the diff: {exc}"
+            lines, label = [], _("cannot show the diff: {why}").format(why=error_text(exc))
         else:
             lines = text.splitlines()
-            label = "" if lines else "identical to the file now"
+            label = "" if lines else _("identical to the file now")
         if not worker.is_cancelled:
             self.app.call_from_thread(self._show_diff, name, lines, label)
 
@@ -279,8 +302,10 @@ class HistoryScreen(PageScreen[None]):
             return
         ask(
             self.app,
-            f"Roll {self.rel} back to the snapshot of {snap.time} ({snap.size:,} bytes)? "
-            "The version now is kept as a new snapshot, so this can be undone.",
+            _(
+                "Roll {file} back to the snapshot of {time} ({size} bytes)? "
+                "The version now is kept as a new snapshot, so this can be undone."
+            ).format(file=self.rel, time=snap.time, size=f"{snap.size:,}"),
             lambda: self._start_rollback(snap, seen),
         )
 
@@ -292,7 +317,7 @@ class HistoryScreen(PageScreen[None]):
 
         others = [p for p in op.paths if p != self.rel]
         listed = ", ".join(others[:8]) + (" …" if len(others) > 8 else "")
-        root, label = self.root, f"undo {op.op} ({op.opid})"
+        root, label = self.root, _("undo {op} ({opid})").format(op=op.op, opid=op.opid)
 
         def go() -> None:
             self.dismiss(None)
@@ -300,9 +325,11 @@ class HistoryScreen(PageScreen[None]):
 
         ask(
             self.app,
-            f"This snapshot was made by {describe(op)}, which also changed {listed}. "
-            f"Rolling back {self.rel} alone would leave those files disagreeing with it. "
-            "Undo the whole operation instead (every file it changed goes back)?",
+            _(
+                "This snapshot was made by {operation}, which also changed {files}. "
+                "Rolling back {file} alone would leave those files disagreeing with it. "
+                "Undo the whole operation instead (every file it changed goes back)?"
+            ).format(operation=describe(op), files=listed, file=self.rel),
             go,
         )
 
@@ -325,26 +352,35 @@ class HistoryScreen(PageScreen[None]):
             self.app.call_from_thread(
                 self._rollback_done,
                 snap,
-                f"not rolled back: {exc}. The diff now shows the file as it is; "
-                "look again, then roll back if you still want to",
+                _(
+                    "not rolled back: {why}. The diff now shows the file as it is; "
+                    "look again, then roll back if you still want to"
+                ).format(why=error_text(exc)),
                 "warning",
             )
         except Refused as exc:
-            self.app.call_from_thread(self._rollback_done, snap, str(exc), "warning")
+            self.app.call_from_thread(self._rollback_done, snap, error_text(exc), "warning")
         except Exception as exc:  # lock timeout, read-back mismatch: shown, never a traceback
-            self.app.call_from_thread(self._rollback_done, snap, f"not rolled back: {exc}", "error")
+            self.app.call_from_thread(
+                self._rollback_done,
+                snap,
+                _("not rolled back: {why}").format(why=error_text(exc)),
+                "error",
+            )
         else:
             self.app.call_from_thread(
                 self._rollback_done,
                 snap,
-                f"rolled {self.rel} back to {snap.time}; read back and verified "
-                "(the newest snapshot undoes it)",
+                _(
+                    "rolled {file} back to {time}; read back and verified "
+                    "(the newest snapshot undoes it)"
+                ).format(file=self.rel, time=snap.time),
                 "information",
             )
 
     def _rollback_done(self, snap: Snapshot, text: str, severity: str) -> None:
         self.busy = False
-        say(self.app, text, severity=severity, title="Rollback")
+        say(self.app, text, severity=severity, title=_("Rollback"))
         if severity == "information":
             reload_store(self.app)
             self.refresh_snapshots()  # the version replaced is the newest snapshot now

@@ -14,10 +14,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
+from memtui.i18n import N_, _
 from memtui.ui.safe import literal
 from memtui.ui.screens.dialog import DialogBody, DialogScreen
 
-HINT = "enter to confirm · escape to cancel"
+HINT = N_("enter to confirm · escape to cancel")
 
 
 class PromptScreen(DialogScreen[str | None]):
@@ -32,7 +33,7 @@ class PromptScreen(DialogScreen[str | None]):
     PromptScreen #prompt-buttons { margin-top: 1; }
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="prompt.cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"), id="prompt.cancel")]
 
     def __init__(
         self,
@@ -40,8 +41,8 @@ class PromptScreen(DialogScreen[str | None]):
         *,
         value: str = "",
         placeholder: str = "",
-        ok: str = "OK",
-        required: str = "an empty answer is not allowed: type something, or escape to cancel",
+        ok: str = "",
+        required: str = "",
         optional: bool = False,
         check: Callable[[str], str | None] | None = None,
     ) -> None:
@@ -49,8 +50,10 @@ class PromptScreen(DialogScreen[str | None]):
         self.question = question
         self.value = value
         self.placeholder = placeholder
-        self.ok_label = ok
-        self.required = required
+        self.ok_label = ok or _("OK")
+        self.required = required or _(
+            "an empty answer is not allowed: type something, or escape to cancel"
+        )
         self.optional = optional  # an empty answer is "" (none), not refused
         self.check = check  # why an answer is refused (the engine's words), or None
 
@@ -60,10 +63,10 @@ class PromptScreen(DialogScreen[str | None]):
                 yield Static(literal(self.question), id="prompt-question")
             with Vertical(id="prompt-foot", classes="dialog-foot"):
                 yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
-                yield Static(Text(HINT), id="prompt-hint", classes="dialog-hint")
+                yield Static(Text(_(HINT)), id="prompt-hint", classes="dialog-hint")
                 with Horizontal(id="prompt-buttons", classes="dialog-buttons"):
                     yield Button(literal(self.ok_label), variant="primary", id="prompt-ok")
-                    yield Button("Cancel", id="prompt-cancel")
+                    yield Button(_("Cancel"), id="prompt-cancel")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

@@ -12,12 +12,14 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from memtui.engine.diff import change_diff
+from memtui.i18n import N_, _, tr
 from memtui.ui.safe import literal, row
 from memtui.ui.screens.history import DiffRows
 from memtui.ui.screens.page import PageScreen
 from memtui.ui.widgets.footer import Footer
 
 SHOWN = 200  # report items listed (the report file keeps what the engine keeps)
+ACTIONS = {"write": N_("write"), "remove": N_("remove"), "move": N_("move")}  # a change's
 
 
 class DryRunScreen(PageScreen[None]):
@@ -25,9 +27,9 @@ class DryRunScreen(PageScreen[None]):
     DryRunScreen #report-lines { height: 1fr; }
     """
     BINDINGS = [
-        Binding("a", "apply", "Apply", id="report.apply"),
-        Binding("escape", "close", "Close", id="report.close"),
-        Binding("q", "close", "Close", id="report.close_q", show=False),
+        Binding("a", "apply", N_("Apply"), id="report.apply"),
+        Binding("escape", "close", N_("Close"), id="report.close"),
+        Binding("q", "close", N_("Close"), id="report.close_q", show=False),
     ]
 
     def __init__(self, label: str, receipts: list[Any], apply: Callable[[], None] | None) -> None:
@@ -39,12 +41,12 @@ class DryRunScreen(PageScreen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(
-            row(f"{self.label}: a dry run, nothing was written"),
+            row(_("{label}: a dry run, nothing was written").format(label=self.label)),
             id="report-title",
             classes="page-title",
         )
-        note = "a applies it (after you confirm) · " if self.apply else ""
-        yield Static(literal(f"{note}Esc closes"), id="report-note", classes="page-note")
+        note = _("a applies it (after you confirm) · Esc closes") if self.apply else _("Esc closes")
+        yield Static(literal(note), id="report-note", classes="page-note")
         yield DiffRows(id="report-lines")
         yield Footer()
 
@@ -72,31 +74,46 @@ def report_lines(receipts: list[Any]) -> list[str]:
     lines: list[str] = []
     for receipt in receipts:
         details = receipt.details
-        lines.append(str(details.get("summary") or f"{receipt.op}: dry run"))
+        summary = details.get("summary")
+        lines.append(tr(summary) if summary else _("{op}: dry run").format(op=receipt.op))
         duplicates = details.get("duplicates") or []
         if duplicates:
             lines += [
                 "",
-                f"Exact duplicate facts ({details.get('duplicatesFound')}), removed by apply:",
+                _("Exact duplicate facts ({n}), removed by apply:").format(
+                    n=details.get("duplicatesFound")
+                ),
             ]
             for d in duplicates[:SHOWN]:
                 same = d.get("sameAs", {})
                 lines.append(
-                    f"  line {d.get('line')} [{d.get('section')}] {d.get('fact')}"
-                    f"  (same as line {same.get('line')})"
+                    "  "
+                    + _("line {line} [{section}] {fact}  (same as line {same})").format(
+                        line=d.get("line"),
+                        section=d.get("section"),
+                        fact=d.get("fact"),
+                        same=same.get("line"),
+                    )
                 )
         near = details.get("nearDuplicates") or []
         if near:
             lines += [
                 "",
-                f"Near-duplicate pairs ({details.get('nearDuplicatesFound')}), reported only:",
+                _("Near-duplicate pairs ({n}), reported only:").format(
+                    n=details.get("nearDuplicatesFound")
+                ),
             ]
             for n in near[:SHOWN]:
                 (a, b), (la, lb) = n.get("facts", ("", "")), n.get("lines", ("?", "?"))
-                lines.append(f"  lines {la} & {lb} ({n.get('similarity')}): {a}  |  {b}")
-        lines += ["", "What apply would write:" if receipt.changes else "Nothing to write."]
+                lines.append(
+                    "  "
+                    + _("lines {a_line} & {b_line} ({similarity}): {a}  |  {b}").format(
+                        a_line=la, b_line=lb, similarity=n.get("similarity"), a=a, b=b
+                    )
+                )
+        lines += ["", _("What apply would write:") if receipt.changes else _("Nothing to write.")]
         for change in receipt.changes:
-            lines.append(f"  {change.action} {change.path}")
+            lines.append(f"  {_(ACTIONS.get(change.action, change.action))} {change.path}")
         for change in receipt.changes:
             if change.action == "write":
                 lines += ["", *change_diff(change).splitlines()]

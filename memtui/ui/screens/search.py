@@ -23,8 +23,10 @@ from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from memtui.engine.search import BadQuery, Hit, search
+from memtui.i18n import N_, _, ngettext
 from memtui.ui.messages import OpenFile
 from memtui.ui.safe import literal, row
+from memtui.ui.said import error_text
 from memtui.ui.style import component_style
 from memtui.ui.widgets.rows import Rows
 
@@ -36,7 +38,7 @@ SHOWN = 1000  # characters of a hit's line shown (and highlighted)
 
 
 class HitRows(Rows):
-    HELP_NAME = "the search results"  # the help page's "Keys in …"
+    HELP_NAME = N_("the search results")  # the help page's "Keys in …"
     DEFAULT_CSS = """
     HitRows > .hit--file { color: $accent; }
     HitRows > .hit--line { color: $text-muted; }
@@ -114,9 +116,9 @@ class SearchScreen(ModalScreen[None]):
     SearchScreen #search-hits { height: 1fr; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close", id="search.close"),
-        Binding("down", "hits", "Hits", show=False, id="search.hits"),
-        Binding("tab", "switch", "Query/hits", show=False, id="search.switch"),
+        Binding("escape", "close", N_("Close"), id="search.close"),
+        Binding("down", "hits", N_("Hits"), show=False, id="search.hits"),
+        Binding("tab", "switch", N_("Query/hits"), show=False, id="search.switch"),
     ]
 
     def __init__(self, root: str, query: str = "") -> None:
@@ -135,17 +137,19 @@ class SearchScreen(ModalScreen[None]):
         with Vertical(id="search-box"):
             yield Static(
                 literal(
-                    "Search the store · re: for a regular expression · lower case matches "
-                    "any case · enter opens · esc closes"
+                    _(
+                        "Search the store · re: for a regular expression · lower case matches "
+                        "any case · enter opens · esc closes"
+                    )
                 ),
                 id="search-title",
             )
             yield Input(
                 value=self.initial,
-                placeholder="text to find (re:… for a regular expression)",
+                placeholder=_("text to find (re:… for a regular expression)"),
                 id="search-input",
             )
-            yield Static(literal("type to search"), id="search-status")
+            yield Static(literal(_("type to search")), id="search-status")
             yield HitRows(self._render_hit, id="search-hits")
 
     def on_mount(self) -> None:
@@ -185,7 +189,7 @@ class SearchScreen(ModalScreen[None]):
             self._show(self._generation, raw, [], False, None)
             return
         self.searching = True
-        self._status("searching…")
+        self._status(_("searching…"))
         self._pattern = highlighter(query, regex)
         self._search(self._generation, raw, query, regex)
 
@@ -204,9 +208,9 @@ class SearchScreen(ModalScreen[None]):
                     break
                 hits.append(hit)
         except BadQuery as exc:
-            error = str(exc)
+            error = error_text(exc)
         except Exception as exc:  # a store that vanished, a permission error: said, not raised
-            error = f"search failed: {exc}"
+            error = _("search failed: {why}").format(why=error_text(exc))
         if not worker.is_cancelled:
             with contextlib.suppress(RuntimeError):  # the app closed meanwhile
                 self.app.call_from_thread(self._show, generation, raw, hits, more, error)
@@ -230,16 +234,20 @@ class SearchScreen(ModalScreen[None]):
         if error:
             self._status(error, error=True)
         elif not raw or not parse_query(raw)[0]:
-            self._status("type to search")
+            self._status(_("type to search"))
         elif not hits:
-            self._status("no hits")
+            self._status(_("no hits"))
         else:
             files = len({h.file for h in hits})
             if more:
-                said = f"more than {CAP:,} hits: showing the first {CAP:,}; narrow the query"
+                said = _("more than {n} hits: showing the first {n}; narrow the query").format(
+                    n=f"{CAP:,}"
+                )
             else:
-                said = f"{len(hits):,} hit{'s' if len(hits) != 1 else ''} in {files:,} file"
-                said += "s" if files != 1 else ""
+                said = ngettext("{n} hit", "{n} hits", len(hits)).format(n=f"{len(hits):,}")
+                said = ngettext("{hits} in {n} file", "{hits} in {n} files", files).format(
+                    hits=said, n=f"{files:,}"
+                )
             self._status(said)
 
     def _status(self, text: str, error: bool = False) -> None:

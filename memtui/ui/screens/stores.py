@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from memtui.engine.stores import LOOKED, FoundStore, find, measured, table
+from memtui.i18n import N_, _, tr
 from memtui.ui.safe import literal, row
 from memtui.ui.widgets.rows import Rows
 
@@ -41,7 +42,7 @@ class StoresScreen(ModalScreen[None]):
     StoresScreen #stores-hint { color: $text-muted; height: 1; margin-top: 1; }
     StoresScreen Rows { height: 1fr; }
     """
-    BINDINGS = [Binding("escape,q", "leave", "Back", id="stores.leave")]
+    BINDINGS = [Binding("escape,q", "leave", N_("Back"), id="stores.leave")]
 
     @dataclass
     class Listed(Message):
@@ -64,19 +65,27 @@ class StoresScreen(ModalScreen[None]):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        title = "No store to open here. " if self.first else ""
+        title = (
+            _("No store to open here. The memory stores on this machine")
+            if self.first
+            else _("The memory stores on this machine")
+        )
         with Vertical(id="stores-box"):
-            yield Static(literal(f"{title}The memory stores on this machine"), id="stores-title")
-            yield Static(literal("looking…"), id="stores-note")
+            yield Static(literal(title), id="stores-title")
+            yield Static(literal(_("looking…")), id="stores-note")
             yield Static(id="stores-heading")
             yield Rows(self._row, id="stores-rows")
-            leave = "q quits" if self.first else "Esc goes back"
-            yield Static(literal(f"↑↓ move · enter opens · {leave}"), id="stores-hint")
+            hint = (
+                _("↑↓ move · enter opens · q quits")
+                if self.first
+                else _("↑↓ move · enter opens · Esc goes back")
+            )
+            yield Static(literal(hint), id="stores-hint")
 
     def on_mount(self) -> None:
         if self.first:
             self.app.use_command_palette = False
-            self.app.sub_title = "no store open"
+            self.app.sub_title = _("no store open")
         self.query_one(Rows).focus()
         self._look()
 
@@ -101,8 +110,10 @@ class StoresScreen(ModalScreen[None]):
         else:
             note.update(
                 literal(
-                    f"No memory store found in {LOOKED}. "
-                    "Quit, and run `memtui demo` for a sample store to try memtui on."
+                    _(
+                        "No memory store found in {places}. "
+                        "Quit, and run `memtui demo` for a sample store to try memtui on."
+                    ).format(places=LOOKED)
                 )
             )
         self._show()
@@ -129,7 +140,7 @@ class StoresScreen(ModalScreen[None]):
             return
         store = self.found[message.index]
         if store.problem is not None:
-            self.memtui.say(store.problem, severity="warning", title="cannot open it")
+            self.memtui.say(tr(store.problem), severity="warning", title=_("cannot open it"))
             return
         self.app.use_command_palette = True
         self.dismiss(None)

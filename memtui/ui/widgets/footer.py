@@ -1,5 +1,5 @@
 """Textual's Footer, rebuilt once for the binding changes of one refresh, and only when
-the keys it would show differ from those it shows."""
+the keys it would show differ from those it shows; its words in the reader's language."""
 
 from __future__ import annotations
 
@@ -7,7 +7,11 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer as TextualFooter
+from textual.widgets._footer import FooterKey, FooterLabel
+
+from memtui.i18n import _
 
 
 def _keys(screen: Screen[Any]) -> tuple[tuple[object, bool, str], ...]:
@@ -27,7 +31,8 @@ class Footer(TextualFooter):
     def compose(self) -> ComposeResult:
         if self._bindings_ready:
             self._built_from = _keys(self.screen)
-        return super().compose()
+        for widget in super().compose():
+            yield _translated(widget)
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         if self._rebuild_due:
@@ -41,3 +46,15 @@ class Footer(TextualFooter):
             return  # taken down meanwhile, or another screen's bindings
         if self._built_from != _keys(screen):
             super().bindings_changed(screen)
+
+
+def _translated(widget: Widget) -> Widget:
+    """Bindings are declared in English at import (N_), before the language is chosen:
+    their words are translated here, where they are drawn."""
+    if isinstance(widget, FooterKey):
+        widget.description = _(widget.description) if widget.description else ""
+        if widget.tooltip:
+            widget.tooltip = _(str(widget.tooltip))
+    elif isinstance(widget, FooterLabel):
+        return FooterLabel(_(str(widget.content)))
+    return widget

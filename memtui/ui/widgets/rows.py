@@ -21,6 +21,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from memtui.i18n import N_
+
 RowFn = Callable[[int], Text]
 STRIPS_MAX = 2000  # drawn rows kept; a screen holds about 50
 CENTRE_TRIES = 20  # refreshes a row to centre waits for the list to be able to scroll
@@ -41,15 +43,15 @@ class Rows(ScrollView, can_focus=True):
     """
     COMPONENT_CLASSES = {"rows--cursor", "rows--selected"}
     BINDINGS = [
-        Binding("up,k", "move(-1)", "Up", show=False),
-        Binding("down,j", "move(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home,g", "jump(0)", "First", show=False),
-        Binding("end,G", "jump(-1)", "Last", show=False),
-        Binding("enter", "choose", "Open", show=False),
-        Binding("left", "scroll_left", "Scroll left", show=False),
-        Binding("right", "scroll_right", "Scroll right", show=False),
+        Binding("up,k", "move(-1)", N_("Up"), show=False),
+        Binding("down,j", "move(1)", N_("Down"), show=False),
+        Binding("pageup", "page(-1)", N_("Page up"), show=False),
+        Binding("pagedown", "page(1)", N_("Page down"), show=False),
+        Binding("home,g", "jump(0)", N_("First"), show=False),
+        Binding("end,G", "jump(-1)", N_("Last"), show=False),
+        Binding("enter", "choose", N_("Open"), show=False),
+        Binding("left", "scroll_left", N_("Scroll left"), show=False),
+        Binding("right", "scroll_right", N_("Scroll right"), show=False),
     ]
 
     # No repaint on change: watch_cursor redraws just the two rows (a full repaint

@@ -13,15 +13,18 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import ProgressBar, Static
 
 from memtui.engine.write.progress import Progress
+from memtui.i18n import N_, _
 from memtui.ui.safe import row
 
 SHOWN_AFTER = 0.25  # seconds
 
-WAITING = "waiting for the store lock ({lock}), held by another writer (the agent?)"
+WAITING = N_("waiting for the store lock ({lock}), held by another writer (the agent?)")
 
 
 def waiting_said(label: str, lock: str) -> str:
-    return f"{label}: {WAITING.format(lock=lock)}; nothing is written until it is free (up to 10 s)"
+    return _("{label}: {waiting}; nothing is written until it is free (up to 10 s)").format(
+        label=label, waiting=_(WAITING).format(lock=lock)
+    )
 
 
 class Working(Vertical):
@@ -98,14 +101,18 @@ class WorkingLine(Horizontal):
         text = Text(no_wrap=True, overflow="ellipsis", end="")
         if progress is None or progress.total is None:
             self._bar.update(total=None)
-            text.append("working…")
+            text.append(_("working…"))
         else:
             self._bar.update(total=progress.total, progress=progress.done)
-            text.append(f"{progress.done:,} of {progress.total:,}")
+            text.append(
+                _("{done} of {total}").format(
+                    done=f"{progress.done:,}", total=f"{progress.total:,}"
+                )
+            )
             if progress.done < progress.total:
-                text.append(" · ^x stops", style="dim")
+                text.append(" · " + _("^x stops"), style="dim")
         if lock is not None:
-            text.append_text(row(" · " + WAITING.format(lock=lock), style="bold"))
+            text.append_text(row(" · " + _(WAITING).format(lock=lock), style="bold"))
         text.append_text(row(f" · {self.label}"))
         self.said = text
         self._text.update(text)
