@@ -30,10 +30,18 @@ def _store(root: Path, count: int = 12) -> Path:
 
 def test_a_rest_smaller_than_the_books_cost_joins_the_chunk():
     one_second_ago = time.monotonic() - 1.0  # ten planned: 0.1 s each
-    pace = Pace(fixed=0.5, per_write=0.0)
+    pace = Pace(fixed=0.5 / dsh_chunks.PLAN_PER_BOOKS, per_write=0.0)  # plan 0.5 s a chunk
     assert not stop(10, one_second_ago, pace, 0, None, 0.8, left=4)  # 0.4 s of rest
     assert stop(10, one_second_ago, pace, 0, None, 0.8, left=5)  # 0.5 s: a chunk of its own
     assert stop(10, one_second_ago, pace, 0, 10, 0.8, left=4)  # a chunk size given caps it
+
+
+def test_a_chunk_plans_a_multiple_of_what_its_books_take():
+    """The books are at most a third of a bulk: planning goes on to twice their time."""
+    two_seconds_ago = time.monotonic() - 2.0
+    pace = Pace(fixed=1.5, per_write=0.0)  # 2 s planned: more than 1.5, less than 3
+    assert not stop(10, two_seconds_ago, pace, 0, None, 0.8, left=1000)
+    assert stop(10, two_seconds_ago, Pace(fixed=0.9, per_write=0.0), 0, None, 0.8, left=1000)
 
 
 def test_the_first_guess_of_the_fixed_part_grows_with_the_books(

@@ -6,8 +6,8 @@ bulk between two chunks (write/progress.py).
 
 Part of every chunk's cost grows with the store, not with the chunk: the books it
 reads, parses, rewrites and snapshots whole (facts.md and memory-meta.json are
-megabytes on a large store). A chunk therefore plans at least as long as that part
-takes, and takes the rest of the queue when the rest would be a smaller chunk than
+megabytes on a large store). A chunk therefore plans at least twice as long as that
+part takes, and takes the rest of the queue when the rest would be a smaller chunk than
 that: the books are paid at most once per that much planning, so a bulk costs a
 straight line in what it changes plus the books about once, however large the store
 (on a large store a chunk holds the lock longer, as one accept does there)."""
@@ -39,6 +39,10 @@ SECONDS_PER_BOOK_BYTE = 2.5e-8
 # The measured part (planning the books) is about half of it; the commit writes,
 # snapshots and reads them back.
 BOOKS_SHARE = 2.0
+# A chunk plans at least this many times as long as its books take: they are at most a
+# third of a bulk's time, and a bulk of a tenth of a large store's candidates is one
+# chunk, as on a small store (benchmarks/scale.py: growth per 4x of store).
+PLAN_PER_BOOKS = 2.0
 
 
 @dataclass
@@ -122,20 +126,22 @@ def stop(
     left: int = 0,
 ) -> bool:
     """Stop planning once the chunk's lock time reaches `seconds`, but never before its
-    planning took as long as the commit's fixed part: on a large store or a slow or busy
-    disk, where that part alone nears `seconds`, small chunks would pay it (re-reading
-    the books, snapshots and fsyncs) over and over and the bulk would take many times as
-    long, with the lock held about as much. `left`: candidates still queued; when
-    planning them would take less than the fixed part, they join this chunk rather than
-    make a last one that pays it for little. `size`: a hard cap (None: none)."""
+    planning took PLAN_PER_BOOKS times as long as the commit's fixed part: on a large
+    store or a slow or busy disk, where that part alone nears `seconds`, small chunks
+    would pay it (re-reading the books, snapshots and fsyncs) over and over and the bulk
+    would take many times as long, with the lock held about as much. `left`: candidates
+    still queued; when planning them would take less than that, they join this chunk
+    rather than make a last one that pays the books for little. `size`: a hard cap
+    (None: none)."""
     if size is not None and taken >= size:
         return True
     if taken == 0:
         return False
     planned = time.monotonic() - started
-    if planned + pace.estimate(writes) < seconds or planned < pace.fixed:
+    floor = pace.fixed * PLAN_PER_BOOKS
+    if planned + pace.estimate(writes) < seconds or planned < floor:
         return False
-    return size is not None or left * planned / taken >= pace.fixed
+    return size is not None or left * planned / taken >= floor
 
 
 def precheck(root: str, rels: list[str], expected: dict[str, str]) -> None:
