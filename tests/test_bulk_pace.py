@@ -44,6 +44,12 @@ def test_a_chunk_plans_a_multiple_of_what_its_books_take():
     assert stop(10, two_seconds_ago, Pace(fixed=0.9, per_write=0.0), 0, None, 0.8, left=1000)
 
 
+def test_a_chunk_never_plans_past_what_an_agent_waits_for_the_lock():
+    long_ago = time.monotonic() - dsh_chunks.LONGEST
+    assert stop(10, long_ago, Pace(fixed=3600.0, per_write=0.0), 0, None, 0.8, left=1)
+    assert not stop(0, long_ago, Pace(fixed=3600.0, per_write=0.0), 0, None, 0.8)  # not empty
+
+
 def test_the_first_guess_of_the_fixed_part_grows_with_the_books(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):

@@ -43,6 +43,9 @@ BOOKS_SHARE = 2.0
 # third of a bulk's time, and a bulk of a tenth of a large store's candidates is one
 # chunk, as on a small store (benchmarks/scale.py: growth per 4x of store).
 PLAN_PER_BOOKS = 2.0
+# However large the books: the agents wait 10 s for the lock (`flock -w 10`), so a chunk
+# stops planning after this long, whatever the books cost (its commit follows).
+LONGEST = 4.0
 
 
 @dataclass
@@ -132,12 +135,14 @@ def stop(
     would take many times as long, with the lock held about as much. `left`: candidates
     still queued; when planning them would take less than that, they join this chunk
     rather than make a last one that pays the books for little. `size`: a hard cap
-    (None: none)."""
+    (None: none). Never past LONGEST, for the agent waiting on the lock."""
     if size is not None and taken >= size:
         return True
     if taken == 0:
         return False
     planned = time.monotonic() - started
+    if planned >= LONGEST:
+        return True
     floor = pace.fixed * PLAN_PER_BOOKS
     if planned + pace.estimate(writes) < seconds or planned < floor:
         return False
