@@ -13,8 +13,8 @@ store with one 10 MB fact line ÷ maintain without it (maintain_long.py). The ap
 in a child process): the store fully shown on the large store, first screen
 large ÷ small, key → frame median, and the CPU share of one core while idle
 for a minute on the large store with the live poller on (the small store's, for
-reference, is printed as the floor), and its accept of every candidate ÷ the
-command line's `accept --all` on a copy of the same store.
+reference, is printed as the floor), and its accept (and reject) of every candidate ÷
+the command line's `accept --all` (`reject` naming them all) on a copy of the store.
 
 `--json` prints `{"figure": {"ratio": …, "target": …, "ok": …}}` as the last
 line. `--quick` is a smoke test on a tiny store (figures meaningless). memtui's
@@ -66,6 +66,7 @@ GATES = {
     "app_key_to_frame": (0.016, 0.008, "s"),
     "app_idle_cpu": (0.01, 0.001, "of one core"),
     "app_bulk_accept": (1.5, 1.0, "x command line"),
+    "app_bulk_reject": (1.5, 1.0, "x command line"),
 }
 
 
@@ -150,13 +151,16 @@ def app_worker(small: Path, large: Path, rounds: int, keys: int, idle: float) ->
     idle_small = asyncio.run(idle_cpu(small, min(idle, 5.0)))  # for reference
     gc.collect()
     idle_large = asyncio.run(idle_cpu(large, idle))
-    bulk = ui.bulk_side_by_side(large, rounds)
+    bulk = {verb: ui.bulk_side_by_side(large, rounds, verb) for verb in ("accept", "reject")}
     return {
-        "app_bulk_accept": (
-            statistics.median(a / c for a, c in bulk),
-            statistics.median(a for a, _ in bulk),
-            statistics.median(c for _, c in bulk),
-        ),
+        **{
+            f"app_bulk_{verb}": (
+                statistics.median(a / c for a, c in pairs),
+                statistics.median(a for a, _ in pairs),
+                statistics.median(c for _, c in pairs),
+            )
+            for verb, pairs in bulk.items()
+        },
         "app_fully_shown": (statistics.median(x[1] for x in firsts[large]), 0, 0),
         "app_first_screen": (
             ratio,

@@ -13,9 +13,11 @@ so the key is sent to the driver directly and the next frame is timed.) Last,
 the events pane on the large store: showing a new snapshot of its 20,000 events
 and toggling the open-only filter there and back, then jumping end / page up /
 home (target under a second; the suite checks what is drawn, not how fast).
-Then the app's bulk accept side by side with the command line's on copies of one
-store (bulk_side_by_side): select all, `a`, yes, until the reloaded store is shown,
-against `memtui accept --all` as a process (target: at most 1.5x).
+Then the app's bulk accept and reject side by side with the command line's on copies of
+one store (bulk_side_by_side): select all, `a` and yes (or `r` and a reason), until the
+reloaded store is shown, against `memtui accept --all` (or `memtui reject` naming every
+candidate) as a process (target: at most 1.5x). The app's archive of a selection has no
+command-line peer (`memtui archive` takes one entry), so it is not timed here.
 
 Keys come KEY_GAP apart, as a held key repeats (about 30 a second). Keys sent
 back to back, faster than Textual's 60 frames a second, would measure the frame
@@ -29,6 +31,7 @@ import argparse
 import asyncio
 import datetime as dt
 import gc
+import os
 import shutil
 import statistics
 import subprocess
@@ -137,9 +140,13 @@ async def events_pane(root: Path) -> float:
         return time.perf_counter() - start
 
 
-async def app_accept_all(root: Path) -> float:
-    """Seconds from `a` on the whole selection (and its yes) until the app shows the
-    store reloaded after the accept, with the live watcher on, as a user runs it."""
+REASON = "stale"  # what the reject side by side gives as its reason, in the app and the CLI
+
+
+async def app_bulk(root: Path, verb: str = "accept") -> float:
+    """Seconds from `a` (or `r`) on the whole selection (and its yes, or its reason) until
+    the app shows the store reloaded after the change, with the live watcher on, as a user
+    runs it."""
     app = TimedApp(str(root), watch=True)
     async with app.run_test(size=(120, 36)) as pilot:
         await until(lambda: app.store is not None)
@@ -147,24 +154,39 @@ async def app_accept_all(root: Path) -> float:
         await pilot.pause()
         before = app.store
         start = time.perf_counter()
-        await pilot.press("a")
-        await until(lambda: type(app.screen).__name__ == "ConfirmScreen")
-        await pilot.press("y")
+        if verb == "accept":
+            await pilot.press("a")
+            await until(lambda: type(app.screen).__name__ == "ConfirmScreen")
+            await pilot.press("y")
+        else:
+            await pilot.press("r")
+            await until(lambda: type(app.screen).__name__ == "PromptScreen")
+            await pilot.press(*REASON, "enter")
         await until(lambda: app._changes_running == 0 and app.store is not before)
         await until(lambda: not app._loading)
         return time.perf_counter() - start
 
 
-def cli_accept_all(root: Path) -> float:
+def cli_bulk(root: Path, verb: str = "accept") -> float:
+    """`memtui accept --all`, or `memtui reject` naming every candidate (it has no --all),
+    as a process."""
     start = time.perf_counter()
-    cmd = [sys.executable, "-m", "memtui", "accept", "--all", "--store", str(root)]
+    cmd = [sys.executable, "-m", "memtui", verb]
+    if verb == "accept":
+        cmd.append("--all")
+    else:
+        pending = sorted(n[:-3] for n in os.listdir(root / "pending") if n.endswith(".md"))
+        cmd += [*pending, "--reason", REASON]
+    cmd += ["--store", str(root)]
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     return time.perf_counter() - start
 
 
-def bulk_side_by_side(template: Path, rounds: int) -> list[tuple[float, float]]:
-    """(app, command line) seconds to accept every candidate, on fresh copies of
-    `template`, alternating which goes first."""
+def bulk_side_by_side(
+    template: Path, rounds: int, verb: str = "accept"
+) -> list[tuple[float, float]]:
+    """(app, command line) seconds to accept (or reject) every candidate, on fresh copies
+    of `template`, alternating which goes first."""
     pairs = []
     for n in range(rounds):
         work = Path(tempfile.mkdtemp(prefix="memtui-bulk-app-"))
@@ -174,11 +196,11 @@ def bulk_side_by_side(template: Path, rounds: int) -> list[tuple[float, float]]:
             shutil.copytree(template, cli_root, symlinks=True)
             gc.collect()
             if n % 2:
-                cli = cli_accept_all(cli_root)
-                app = asyncio.run(app_accept_all(app_root))
+                cli = cli_bulk(cli_root, verb)
+                app = asyncio.run(app_bulk(app_root, verb))
             else:
-                app = asyncio.run(app_accept_all(app_root))
-                cli = cli_accept_all(cli_root)
+                app = asyncio.run(app_bulk(app_root, verb))
+                cli = cli_bulk(cli_root, verb)
             pairs.append((app, cli))
         finally:
             shutil.rmtree(work, ignore_errors=True)
@@ -231,14 +253,16 @@ def main() -> int:
         f"events pane (size {args.size}): show + filter and back: {events * 1000:.0f} ms "
         f"(target < 1000 ms) {'ok' if events_ok else 'MISS'}"
     )
-    pairs = bulk_side_by_side(large, 3)
-    bulk = statistics.median(a / c for a, c in pairs)
-    bulk_ok = bulk <= 1.5
-    print(
-        f"accept all (size {args.size}): app {statistics.median(a for a, _ in pairs):.2f} s, "
-        f"command line {statistics.median(c for _, c in pairs):.2f} s: {bulk:.2f}x "
-        f"(target <= 1.5) {'ok' if bulk_ok else 'MISS'}"
-    )
+    bulk_ok = True
+    for verb in ("accept", "reject"):
+        pairs = bulk_side_by_side(large, 3, verb)
+        bulk = statistics.median(a / c for a, c in pairs)
+        bulk_ok &= bulk <= 1.5
+        print(
+            f"{verb} all (size {args.size}): app {statistics.median(a for a, _ in pairs):.2f} s, "
+            f"command line {statistics.median(c for _, c in pairs):.2f} s: {bulk:.2f}x "
+            f"(target <= 1.5) {'ok' if bulk <= 1.5 else 'MISS'}"
+        )
     return 0 if ratio <= 1.3 and key_ok and events_ok and bulk_ok else 1
 
 

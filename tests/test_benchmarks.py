@@ -20,6 +20,7 @@ FIGURES = {
     "maintain_long_line",
     "app_fully_shown",
     "app_bulk_accept",
+    "app_bulk_reject",
     "app_first_screen",
     "app_key_to_frame",
     "app_idle_cpu",

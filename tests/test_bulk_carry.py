@@ -156,3 +156,24 @@ def test_nothing_is_carried_past_the_last_chunk(
     receipts = dsh.accept(str(root), all_pending=True, chunk_size=chunk_size)
     assert [on for on, _ in calls] == [True] * (len(receipts) - 1) + [False]
     assert [used for _, used in calls] == [False] + [True] * (len(receipts) - 1)
+
+
+def test_a_bulk_reject_counts_the_facts_an_agent_adds_between_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A reject carries facts.md's parse (for the counts) only while the file is the text
+    it parsed: the agent's facts added between chunks are counted by the next chunk."""
+    root = _store(tmp_path / "s")
+    facts, stats = root / "facts.md", root / "memory_stats.json"
+    real_sleep, counted = dsh_chunks.time.sleep, []
+
+    def agent_writes(seconds: float) -> None:
+        counted.append(json.loads(stats.read_text(encoding="utf-8"))["facts"])
+        with facts.open("a", encoding="utf-8") as fh:
+            fh.write("- by the agent\n")
+        real_sleep(seconds)
+
+    monkeypatch.setattr(dsh_chunks.time, "sleep", agent_writes)
+    receipts = dsh.reject(str(root), [f"20261130-{i:04d}" for i in range(6)], "no", chunk_size=2)
+    counted.append(json.loads(stats.read_text(encoding="utf-8"))["facts"])
+    assert len(receipts) == 3 and counted == [1, 2, 3]

@@ -86,7 +86,9 @@ def test_bulk_accept_on_a_slow_commit_takes_more_than_one_candidate_a_chunk(
         )
     root = write_tree(tmp_path / "store", files)
     learn = Pace.learn
-    monkeypatch.setattr(Pace, "learn", lambda self, s, w: learn(self, s + 3600.0, w))
+    monkeypatch.setattr(
+        Pace, "learn", lambda self, s, w, books=None: learn(self, s + 3600.0, w, 3600.0)
+    )
     receipts = dsh.accept(str(root), all_pending=True, chunk_size=5)
     assert [len(r.details["accepted"]) for r in receipts] == [5, 5, 2]
     assert not list((root / "pending").glob("*.md"))

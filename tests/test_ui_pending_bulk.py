@@ -171,3 +171,36 @@ def test_a_selection_too_large_to_read_is_not_dry_run(
         assert "+++ b/" not in text and not ran
 
     run(PendingOnly(str(demo)), body)
+
+
+@needs_flock
+def test_a_bulk_reject_shows_its_progress_and_waits_only_while_the_agent_holds_the_lock(
+    agent_holding_the_lock: tuple[Path, Path],
+) -> None:
+    """Select all and reject goes the bulk accept's way: the engine's chunks report done
+    of total; "waiting for the store lock" is shown while the agent holds it, and the
+    reject lands once it lets go."""
+    root, release = agent_holding_the_lock
+
+    async def body(pilot, app) -> None:
+        pane = await loaded(pilot, app)
+        await pilot.press("ctrl+a", "r")
+        await until(pilot, lambda: type(app.screen).__name__ == "PromptScreen")
+        await pilot.press(*"stale", "enter")
+        working = await until_found(pilot, app, Working)
+        await until(pilot, lambda: bool(working.lines), what="the reject's line")
+        line = next(iter(working.lines.values()))
+        await until(pilot, lambda: "waiting for the store lock" in line.said.plain)
+        total = int(line.said.plain.split(" of ", 1)[1].split()[0])  # "0 of N · …"
+        assert line.said.plain.startswith("0 of ") and total > 1
+        assert len(pane.items) == facts.CANDIDATES  # nothing moved while the agent holds it
+        release.touch()
+        await until(pilot, lambda: len(pane.items) == facts.CANDIDATES - total, what="it lands")
+        assert not working.lines
+        rejected.append(total)
+
+    rejected: list[int] = []
+    archived = lambda: len(list((root / "archive" / "rejected").glob("*.md")))  # noqa: E731
+    before = archived()
+    run(PendingOnly(str(root)), body)
+    assert archived() == before + rejected[0]

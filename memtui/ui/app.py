@@ -491,8 +491,13 @@ class MemtuiApp(App[None]):
         root, entries, options = self.root, message.entries, dict(message.options)
 
         def change() -> Any:
-            done = [call(root, entry, expect=shown, **options) for entry, shown in entries]
-            return done[0] if len(done) == 1 else done
+            if len(entries) == 1:
+                entry, shown = entries[0]
+                return call(root, entry, expect=shown, **options)
+            from memtui.engine.write.progress import each
+
+            # several: shown done/total, and ^x stops between two, as a bulk accept
+            return each(entries, lambda e: call(root, e[0], expect=e[1], **options))
 
         self.on_run_op(RunOp(message.label, change, message.confirm))
 

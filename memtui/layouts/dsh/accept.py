@@ -1,12 +1,15 @@
 """Accepting dsh candidates, in chunks that each are one transaction (dsh_chunks).
 
 A chunk takes the lock, re-reads everything it changes (the agent may have written
-since the last chunk), plans up to `chunk_size` candidates, and stops early once the
-planning time plus the expected commit time reaches `chunk_seconds`, so the agent
-never waits on memtui for much more than a second. Each file is written at most once
-per chunk: facts.md, memory-meta.json, memory_stats.json and index.txt, plus one
-file per sop and one rename per candidate. A sop accepted twice in one chunk is written
-once, with its last text; the text before it is kept in .history/ as a version it had.
+since the last chunk), plans candidates (at most `chunk_size`, if given), and stops
+once the planning time plus the expected commit time reaches `chunk_seconds`, so the
+agent never waits on memtui for much more than a second, but not before it planned as
+long as rewriting the books takes (dsh_chunks.stop: on a large store a chunk is larger,
+so the books are rewritten a few times, not once per thousand candidates). Each file
+is written at most once per chunk: facts.md, memory-meta.json, memory_stats.json and
+index.txt, plus one file per sop and one rename per candidate. A sop accepted twice in
+one chunk is written once, with its last text; the text before it is kept in .history/
+as a version it had.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from memtui.layouts.dsh.books import (
 )
 from memtui.layouts.dsh.chunks import Pace, chunked, precheck, stop, targets
 from memtui.layouts.dsh.meta_json import carry_snapshot_paths, update_meta
-from memtui.layouts.dsh.parse import FACTS, META
+from memtui.layouts.dsh.parse import FACTS, INDEX, META
 from memtui.layouts.dsh.store import (
     ARCHIVE_PENDING,
     PENDING,
@@ -50,6 +53,8 @@ from memtui.layouts.dsh.store import (
 )
 from memtui.layouts.dsh.text import add_facts, body_facts, sections_after
 
+BOOKS = (FACTS, META, INDEX)  # what every chunk rewrites whole, however small it is
+
 
 def accept(
     root: str | os.PathLike[str],
@@ -61,7 +66,7 @@ def accept(
     body: str | None = None,
     expected: Any = None,
     dry_run: bool = False,
-    chunk_size: int = 1000,
+    chunk_size: int | None = None,
     chunk_seconds: float = 0.8,
 ) -> list[Receipt]:
     """Accept candidates into memory (SPEC §3); one receipt per chunk ([] if none pending).
@@ -97,7 +102,7 @@ def accept(
             plan = _AcceptPlan(tx, number, carried)
             while queue:
                 if not dry_run and stop(
-                    plan.taken, started, pace, plan.writes, chunk_size, chunk_seconds
+                    plan.taken, started, pace, plan.writes, chunk_size, chunk_seconds, len(queue)
                 ):
                     break
                 cand = validate(read_candidate(tx, queue[0]), edits)
@@ -115,11 +120,12 @@ def accept(
                 plan.add(cand)
             finishing = time.monotonic()
             plan.finish(last=not queue)
+            books = time.monotonic() - finishing
             receipt = tx.commit()
-            pace.learn(time.monotonic() - finishing, plan.writes)
+            pace.learn(time.monotonic() - finishing, plan.writes, books)
         return receipt
 
-    return chunked(deque(rels), run)
+    return chunked(deque(rels), run, Pace.for_books(root, BOOKS))
 
 
 def _check_body(tx: Transaction, cand: Candidate) -> None:

@@ -18,6 +18,7 @@ from memtui.engine.write.transaction import Receipt, WriteError
 from memtui.i18n import msg
 from memtui.layouts.dsh.books import Counts, plan_stats, read_facts, sop_names
 from memtui.layouts.dsh.chunks import Pace, chunked, precheck, stop, targets
+from memtui.layouts.dsh.parse import FACTS
 from memtui.layouts.dsh.store import (
     ARCHIVE_REJECTED,
     NOT_PENDING,
@@ -38,7 +39,7 @@ def reject(
     *,
     expected: Any = None,
     dry_run: bool = False,
-    chunk_size: int = 1000,
+    chunk_size: int | None = None,
     chunk_seconds: float = 0.8,
 ) -> list[Receipt]:
     """Move candidates to archive/rejected/ with `reject_reason` and `rejected_at` added
@@ -51,6 +52,7 @@ def reject(
     wanted = normalise_expected(expected)
     single = len(rels) == 1
     precheck(root, rels, wanted)
+    carried: dict[str, Any] = {}  # facts.md as parsed, while it stays that text
 
     def run(queue: deque[str], pace: Pace, number: int) -> Receipt:
         tx = begin(root, "reject", dry_run)
@@ -62,7 +64,9 @@ def reject(
             names: set[str] = set()
             now = now_iso()
             while queue:
-                if not dry_run and stop(taken, started, pace, writes, chunk_size, chunk_seconds):
+                if not dry_run and stop(
+                    taken, started, pace, writes, chunk_size, chunk_seconds, len(queue)
+                ):
                     break
                 rel = queue.popleft()
                 cid = rel[len(PENDING) + 1 : -len(".md")]
@@ -85,7 +89,9 @@ def reject(
                 writes += 2
             finishing = time.monotonic()
             if done:
-                _, state, _ = read_facts(tx)
+                tf, state, found = read_facts(tx, carried)
+                if tf is not None:  # a reject leaves facts.md as it is
+                    carried[FACTS] = (tf.text, found)
                 listed = set(md_files(tx.root, PENDING))
                 pending = len(listed - {f"{PENDING}/{i}.md" for i in done})
                 sops = len(sop_names(tx.root))
@@ -112,11 +118,12 @@ def reject(
                 tx.details["archived_as"] = renamed
             if refused:
                 tx.details["refused"] = refused
+            books = time.monotonic() - finishing
             receipt = tx.commit()
-            pace.learn(time.monotonic() - finishing, writes)
+            pace.learn(time.monotonic() - finishing, writes, books)
         return receipt
 
-    return chunked(deque(rels), run)
+    return chunked(deque(rels), run, Pace.for_books(root, (FACTS,)))
 
 
 def _rejected_bytes(raw: bytes | None, reason: str, now: str) -> tuple[bytes | None, str | None]:
