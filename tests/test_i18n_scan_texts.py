@@ -17,6 +17,7 @@ from memtui.engine.fixes import plan
 from memtui.engine.ops.common import Refused
 from memtui.engine.scan.flagged import Flag, reason, refusal
 from memtui.i18n import Msg, tr
+from tests.conftest import write_tree
 from tests.test_i18n_messages import PO, compile_catalogue
 from tests.test_secret_fixes import GH, finding_at, make
 from tests.verb_calls import memtui
@@ -106,3 +107,21 @@ def test_purge_speaks_chinese_and_keeps_its_english(tmp_path):
     assert "将从 memory_deploy.md 本身及其 0 个快照中清除该GitHub 令牌" in dry.stdout
     wrong = memtui(root, "purge", "memory_deploy.md", "--secret", "9", "--yes", env=zh)
     assert "没有第 9 个密钥" in wrong.stderr
+
+
+def test_a_correction_past_the_cut_and_its_fix_read_in_chinese(tmp_path, zh):
+    from tests.test_cut_correction import CASES
+
+    root = write_tree(tmp_path / "claude", CASES["claude"][0])
+    store = open_store(str(root))
+    found = next(f for f in store.findings if f.code == "cut-correction")
+    assert found.message.startswith(
+        "line 207 is past the cut, not loaded, and says otherwise about 'deploy target' than "
+        "line 1, which the agent loads and acts on (taken as newer: written later in the file"
+    )
+    assert tr(found.message).startswith(
+        "第 207 行在截断处之后，不会被加载，它对“deploy target”的说法与第 1 行不同，"
+        "而 Agent 加载并照做的正是那一行（视为较新：它在文件中写得更靠后"
+    )
+    fix = plan(store, found)
+    assert tr(fix.title).startswith("用 MEMORY.md 第 207 行（截断处之后）替换较旧的第 1 行")
