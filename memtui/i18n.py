@@ -113,12 +113,12 @@ class Msg(str):
         self.values = values
         return self
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self.template, self.values))
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        # made again by its class (pickle's NEWOBJ_EX): the warm-open cache's unpickler
+        # takes memtui's classes only, never a function
+        import copyreg
 
-
-def _rebuild(template: str, values: dict[str, Any]) -> Msg:
-    return Msg(template, **values)
+        return (copyreg.__newobj_ex__, (Msg, (self.template,), self.values))
 
 
 def msg(template: str, **values: Any) -> Msg:

@@ -69,7 +69,7 @@ def fix(args: argparse.Namespace) -> int:
                 line(
                     _("{code} at {where}: {fix}").format(
                         code=planned.finding.code,
-                        where=where(planned.finding),
+                        where=tr(where(planned.finding)),
                         fix=tr(planned.title),
                     )
                 )
@@ -82,7 +82,7 @@ def fix(args: argparse.Namespace) -> int:
                 ).format(what=tr(fixes[0].ask))
             )
         if not args.dry_run and not args.yes and fixes[0].irreversible:
-            confirm(f"{fixes[0].title}? {fixes[0].irreversible}")
+            confirm(_("{fix}? {why}").format(fix=tr(fixes[0].title), why=tr(fixes[0].irreversible)))
         receipt = apply(fixes, args.dry_run)
     if args.dry_run and not args.json:
         line(_("(a dry run: nothing was written; --apply makes it, `memtui undo` takes it back)"))
@@ -99,7 +99,7 @@ def _list(args: argparse.Namespace, store: Any) -> int:
         )
         return 0
     for n, f in rows:
-        line(f"{n:>4}  {f.code:<22} {where(f)}  {tr(f.message)}")
+        line(f"{n:>4}  {f.code:<22} {tr(where(f))}  {tr(f.message)}")
     if not rows:
         line(_("no finding has a quick fix"))
     return 0

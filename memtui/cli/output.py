@@ -105,4 +105,4 @@ def detail(key: str, value: Any) -> str:
             return _("{n} (--json lists them)").format(n=f"{len(value):,}")
         more = " …" if len(value) > 10 else ""
         return ", ".join(str(v) for v in value[:10]) + more
-    return str(value)
+    return tr(value) if isinstance(value, Msg) else str(value)  # a summary: the engine's words

@@ -10,6 +10,7 @@ import argparse
 from typing import Any
 
 from memtui.cli.output import emit_json, line
+from memtui.i18n import _, tr
 
 
 def register(verbs: Any, store: argparse.ArgumentParser) -> None:
@@ -17,17 +18,19 @@ def register(verbs: Any, store: argparse.ArgumentParser) -> None:
 
     p = verbs.add_parser("purge", parents=[store])
     p.set_defaults(handler=_settling(purge))
-    p.add_argument("file", metavar="FILE", help="the file, relative to the store's root")
+    p.add_argument("file", metavar="FILE", help=_("the file, relative to the store's root"))
     p.add_argument(
         "--secret",
         type=int,
         metavar="N",
-        help="the Nth secret `memtui purge FILE` lists (the file's own first, as `check` "
-        "numbers them); none: list them",
+        help=_(
+            "the Nth secret `memtui purge FILE` lists (the file's own first, as `check` "
+            "numbers them); none: list them"
+        ),
     )
-    p.add_argument("--yes", action="store_true", help="do not ask: purging cannot be undone")
-    p.add_argument("--dry-run", action="store_true", help="say what would go, change nothing")
-    p.add_argument("--json", action="store_true", help="print JSON for scripts")
+    p.add_argument("--yes", action="store_true", help=_("do not ask: purging cannot be undone"))
+    p.add_argument("--dry-run", action="store_true", help=_("say what would go, change nothing"))
+    p.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
 
 
 def purge(args: argparse.Namespace) -> int:
@@ -49,18 +52,38 @@ def purge(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(done.to_json())
         return 0
-    verb = "would purge" if done.dry_run else "purged"
-    where = "the file and " if done.live else ""
-    line(
-        f"{verb} the {done.kind} from {where}{done.snapshots:,} snapshot(s) of {done.file}; "
-        "the audit log records the purge, not the value"
-    )
+    line(_done(done).format(kind=tr(done.kind), n=f"{done.snapshots:,}", file=done.file))
     if agents_history(root, args.file):  # a Letta memory's git log: not memtui's to rewrite
         line(
-            f"{done.file}'s agent keeps its own history (`memtui history {done.file}`), which "
-            "memtui does not rewrite: earlier versions there may still hold the value"
+            _(
+                "{file}'s agent keeps its own history (`memtui history {file}`), which memtui "
+                "does not rewrite: earlier versions there may still hold the value"
+            ).format(file=done.file)
         )
     return 0
+
+
+def _done(done: Any) -> str:
+    """What the purge did (or would), one template for each case."""
+    if done.dry_run and done.live:
+        return _(
+            "would purge the {kind} from the file and {n} snapshot(s) of {file}; the audit log "
+            "records the purge, not the value"
+        )
+    if done.dry_run:
+        return _(
+            "would purge the {kind} from {n} snapshot(s) of {file}; the audit log records the "
+            "purge, not the value"
+        )
+    if done.live:
+        return _(
+            "purged the {kind} from the file and {n} snapshot(s) of {file}; the audit log "
+            "records the purge, not the value"
+        )
+    return _(
+        "purged the {kind} from {n} snapshot(s) of {file}; the audit log records the purge, "
+        "not the value"
+    )
 
 
 def _list(args: argparse.Namespace, found: list[Any]) -> int:
@@ -68,10 +91,15 @@ def _list(args: argparse.Namespace, found: list[Any]) -> int:
         emit_json({"file": args.file, "secrets": [h.to_json() for h in found]})
         return 0
     if not found:
-        line(f"{args.file} holds no secret, nor does any snapshot of it")
+        line(_("{file} holds no secret, nor does any snapshot of it").format(file=args.file))
     for h in found:
-        where = f"line {h.line}" if h.line is not None else "only in its history"
-        line(f"{h.number:>3}  {h.kind}  {where}, in {h.snapshots:,} snapshot(s): {h.shown}")
+        row = (
+            _("{number}  {kind}  line {line}, in {n} snapshot(s): {shown}")
+            if h.line is not None
+            else _("{number}  {kind}  only in its history, in {n} snapshot(s): {shown}")
+        )
+        number, n = f"{h.number:>3}", f"{h.snapshots:,}"
+        line(row.format(number=number, kind=_(h.kind), line=h.line, n=n, shown=h.shown))
     return 0
 
 
@@ -79,7 +107,8 @@ def _confirm(rel: str, picked: Any) -> None:
     from memtui.cli.reporting import confirm
 
     confirm(
-        f"Purge the {picked.kind} (secret {picked.number}) from {rel} and from "
-        f"{picked.snapshots:,} snapshot(s) of it in .history/? This cannot be undone: "
-        "no undo or rollback brings the value back."
+        _(
+            "Purge the {kind} (secret {number}) from {file} and from {n} snapshot(s) of it in "
+            ".history/? This cannot be undone: no undo or rollback brings the value back."
+        ).format(kind=_(picked.kind), number=picked.number, file=rel, n=f"{picked.snapshots:,}")
     )

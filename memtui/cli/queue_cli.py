@@ -29,8 +29,10 @@ def register(verb: Verb, expect: Callable[[argparse.ArgumentParser], None]) -> N
     p.add_argument(
         "--allow-flagged",
         action="store_true",
-        help="approve an item whose text holds a secret or a planted instruction (refused "
-        "without it); the audit log records that it was allowed, and what was found",
+        help=_(
+            "approve an item whose text holds a secret or a planted instruction (refused "
+            "without it); the audit log records that it was allowed, and what was found"
+        ),
     )
     add_options(p, picking=False)
     p = verb("reject", reject)

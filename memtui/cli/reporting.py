@@ -98,11 +98,15 @@ def confirm(question: str) -> None:
     """Asked on the terminal before a change that cannot be undone; refused (exit 1,
     nothing changed) unless answered yes, and without a terminal to ask on (--yes)."""
     if not sys.stdin.isatty():
-        raise Refused(f"{question} Confirm with --yes (no terminal to ask on); nothing was changed")
+        raise Refused(
+            _("{question} Confirm with --yes (no terminal to ask on); nothing was changed").format(
+                question=question
+            )
+        )
     sys.stderr.write(f"{question} [y/N] ")
     sys.stderr.flush()
     if sys.stdin.readline().strip().lower() not in ("y", "yes"):
-        raise Refused("not confirmed; nothing was changed")
+        raise Refused(_("not confirmed; nothing was changed"))
 
 
 def read_text_file(path: str, root: str) -> str:

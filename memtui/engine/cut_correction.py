@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from memtui.engine.model import WARNING, ContextFile, Finding
 from memtui.engine.statements import DATE, Statement
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -68,11 +69,15 @@ def findings(store: Store) -> list[Finding]:
 
 
 def message(c: Correction) -> str:
-    return (
-        f"line {c.newer.line} is past the cut, not loaded, and says otherwise about "
-        f"'{c.subject}' than line {c.older.line}, which the agent loads and acts on "
-        f"({c.why_newer}); `memtui fix {c.file}:{c.newer.line}` puts line "
-        f"{c.newer.line} in place of line {c.older.line}"
+    return msg(
+        "line {newer} is past the cut, not loaded, and says otherwise about '{subject}' than "
+        "line {older}, which the agent loads and acts on ({why}); `memtui fix {file}:{newer}` "
+        "puts line {newer} in place of line {older}",
+        newer=c.newer.line,
+        subject=c.subject,
+        older=c.older.line,
+        why=c.why_newer,
+        file=c.file,
     )
 
 
@@ -154,8 +159,8 @@ def _newer(old: Statement, new: Statement) -> str:
         if new.when < old.when:
             return ""
         if new.when > old.when:
-            return f"dated {new.when[:10]}, the other {old.when[:10]}"
-    return "taken as newer: written later in the file, as agents append"
+            return msg("dated {new}, the other {old}", new=new.when[:10], old=old.when[:10])
+    return msg("taken as newer: written later in the file, as agents append")
 
 
 def _words(text: str, when: str | None) -> tuple[str, ...]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.cut_correction import CODE, Correction, corrections
 from memtui.engine.fixes import Fix, read_checked, where
 from memtui.engine.ops.common import Refused
+from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.fix_batch import Batch
@@ -27,12 +28,19 @@ def plan(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -> Fi
     found = [c for c in corrections(store, finding.file) if c.newer.line == finding.line]
     if not found:
         raise Refused(
-            f"{where(finding)}: no {CODE} there in this snapshot; nothing was changed: check again"
+            msg(
+                "{where}: no {code} there in this snapshot; nothing was changed: check again",
+                where=where(finding),
+                code=CODE,
+            )
         )
     c = found[0]
-    title = (
-        f"put line {c.newer.line} of {c.file} (past the cut) in place of line "
-        f"{c.older.line}, the older, which stays in memtui's history (`memtui undo`)"
+    title = msg(
+        "put line {newer} of {file} (past the cut) in place of line {older}, the older, which "
+        "stays in memtui's history (`memtui undo`)",
+        newer=c.newer.line,
+        file=c.file,
+        older=c.older.line,
     )
     details = {"code": CODE, "file": c.file, "older": c.older.line, "newer": c.newer.line}
     return Fix(finding, title, root, f"fix-{CODE}", lambda b: _move(b, store, c), details)
@@ -49,7 +57,12 @@ def _move(batch: Batch, store: Any, c: Correction) -> str:
         text = text[:at] + put + text[to:]
     done += [(start, stop, len(put)) for start, stop, put in edits]
     batch.write(c.file, tf.encode(text))
-    return f"{c.file}: line {c.newer.line} put in place of line {c.older.line}"
+    return msg(
+        "{file}: line {newer} put in place of line {older}",
+        file=c.file,
+        newer=c.newer.line,
+        older=c.older.line,
+    )
 
 
 def _now(done: list[Edit], pos: int) -> int:
@@ -58,7 +71,7 @@ def _now(done: list[Edit], pos: int) -> int:
     shift = 0
     for start, stop, put in done:
         if start < pos < stop:
-            raise Refused("an earlier fix of this run changed this line: fix them one by one")
+            raise Refused(msg("an earlier fix of this run changed this line: fix them one by one"))
         if pos >= stop:
             shift += put - (stop - start)
     return pos + shift

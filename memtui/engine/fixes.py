@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from memtui.engine.model import Finding
 from memtui.engine.ops.common import Refused
+from memtui.engine.words import clauses
 from memtui.engine.write.transaction import Receipt
 from memtui.i18n import msg
 
@@ -184,12 +185,11 @@ def apply(fixes: list[Fix], dry_run: bool) -> Receipt:
             except Refused as exc:
                 if len(fixes) == 1:
                     raise
-                named = f"{fix.finding.code} at {where(fix.finding)}"
-                refused.append({"id": named, "reason": str(exc)})
+                refused.append({"id": _named(fix.finding), "reason": str(exc)})
         if not said:
-            raise Refused("; ".join(f"{r['id']}: {r['reason']}" for r in refused))
+            raise Refused(_refused(refused))
         batch.flush()
-        tx.details["summary"] = "; ".join(said[n] for n in sorted(said))
+        tx.details["summary"] = clauses([said[n] for n in sorted(said)])
         if refused:
             tx.details["refused"] = refused
         return _shown(tx.commit(), first.shows)
@@ -224,20 +224,16 @@ def _run_verbs(fixes: list[Fix], dry_run: bool) -> Receipt:
             except Refused as exc:
                 if len(fixes) == 1:
                     raise
-                refused += [
-                    {"id": f"{f.finding.code} at {where(f.finding)}", "reason": str(exc)}
-                    for f in steps
-                ]
+                refused += [{"id": _named(f.finding), "reason": str(exc)} for f in steps]
         for fix in verbs:
             try:
                 receipts.append(fix.runs(dry_run))  # type: ignore[misc]
             except Refused as exc:
                 if len(fixes) == 1:
                     raise
-                named = f"{fix.finding.code} at {where(fix.finding)}"
-                refused.append({"id": named, "reason": str(exc)})
+                refused.append({"id": _named(fix.finding), "reason": str(exc)})
     if not receipts:
-        raise Refused("; ".join(f"{r['id']}: {r['reason']}" for r in refused))
+        raise Refused(_refused(refused))
     if len(receipts) == 1 and not refused:
         return _shown(receipts[0], fixes[0].shows)
     first = receipts[0]
@@ -256,8 +252,18 @@ def _run_verbs(fixes: list[Fix], dry_run: bool) -> Receipt:
 
 def where(f: Finding) -> str:
     if f.file is None:
-        return "the store"
+        return msg("the store")
     return f.file if f.line is None else f"{f.file}:{f.line}"
+
+
+def _named(f: Finding) -> str:
+    """A refused fix as listed: `secret at notes.md:3`."""
+    return msg("{code} at {where}", code=f.code, where=where(f))
+
+
+def _refused(refused: list[dict[str, Any]]) -> str:
+    """Every fix refused: each with its reason, in one refusal."""
+    return clauses([msg("{id}: {reason}", id=r["id"], reason=r["reason"]) for r in refused])
 
 
 _AT_LINE = re.compile(r"(.+):(\d+)")

@@ -347,7 +347,8 @@ def _gated(
     """`run(ids)` when nothing is flagged, or when flagged items are allowed (each
     transaction's audit record then names them and what was found, never the text);
     else the others only, the flagged listed as refused (all refused: raised)."""
-    from memtui.engine.scan.flagged import ALLOWED, refusal
+    from memtui.engine.scan.flagged import ALLOWED, reason, refusal
+    from memtui.engine.words import lined
     from memtui.engine.write.errors import Refused
     from memtui.engine.write.operation import new_id, noted
     from memtui.engine.write.transaction import Receipt
@@ -359,9 +360,13 @@ def _gated(
             return run(ids)
     left = [i for i in ids if i not in flagged]
     if not left:
-        raise Refused("\n".join(refusal(i, found) for i, found in flagged.items()))
-    refused = [{"id": i, "reason": _without_id(refusal(i, f), i)} for i, f in flagged.items()]
-    summary = f"approved {len(left)}; refused {len(refused)} as flagged"
+        raise Refused(lined([refusal(i, found) for i, found in flagged.items()]))
+    refused = [{"id": i, "reason": reason(f)} for i, f in flagged.items()]
+    summary = msg(
+        "approved {approved}; refused {refused} as flagged",
+        approved=len(left),
+        refused=len(refused),
+    )
     details = {"summary": summary, "refused": refused}
     return [*run(left), Receipt(new_id(), "approve", (), bool(options.get("dry_run")), details)]
 
@@ -400,8 +405,10 @@ def _each_queue(
 
 
 def _without_id(reason: str, item_id: str) -> str:
-    """A refusal's reason as listed beside its id: the id once, not again in front."""
-    return reason.removeprefix(f"{item_id}: ") or reason
+    """A refusal's reason as listed beside its id: the id once, not again in front. A
+    reason not led by the id stays as it is (a Msg: said in the reader's language)."""
+    prefix = f"{item_id}: "
+    return reason[len(prefix) :] or reason if reason.startswith(prefix) else reason
 
 
 def each(
@@ -429,13 +436,23 @@ def each(
                 receipts.append(done)
             refused.append({"id": item_id, "reason": _without_id(str(exc), item_id)})
     if refused:
-        summary = f"{op} {len(ids) - len(refused)}; refused {len(refused)}"
+        done = len(ids) - len(refused)
+        summary = _each_said(op, done, len(refused))
         details = {"summary": summary, "refused": refused}
         receipts.append(Receipt(new_id(), op, (), bool(shown.get("dry_run")), details))
     return receipts
 
 
 # --- what `memtui pending` says ------------------------------------------------------
+
+
+def _each_said(op: str, done: int, refused: int) -> str:
+    """`approve 2; refused 1`: a template for each of a layout's two verbs."""
+    if op == "approve":
+        return msg("approve {done}; refused {refused}", done=done, refused=refused)
+    if op == "reject":
+        return msg("reject {done}; refused {refused}", done=done, refused=refused)
+    return msg("{op} {done}; refused {refused}", op=op, done=done, refused=refused)
 
 
 def listing(found: Queues, shown: Sequence[QueueItem]) -> dict[str, list[dict[str, Any]]]:

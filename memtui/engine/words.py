@@ -57,6 +57,16 @@ def commas(parts: Sequence[str]) -> str:
     return _folded(parts, lambda a, b: msg("{first}, {then}", first=a, then=b))
 
 
+def anded(parts: Sequence[str]) -> str:
+    """Items joined with " and " (the kinds of secret a fix takes out), as clauses()."""
+    return _folded(parts, lambda a, b: msg("{first} and {then}", first=a, then=b))
+
+
+def lined(parts: Sequence[str]) -> str:
+    """Paragraphs one a line (a refusal for each of several items), as clauses()."""
+    return _folded(parts, lambda a, b: msg("{first}\n{then}", first=a, then=b))
+
+
 def _folded(parts: Sequence[str], join: Callable[[str, str], str]) -> str:
     joined = parts[0] if parts else ""
     for part in parts[1:]:

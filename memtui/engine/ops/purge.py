@@ -18,11 +18,12 @@ from typing import Any
 
 from memtui.engine.ops.common import Refused
 from memtui.engine.ops.purge_history import audit_alone, scrub, snapshots
-from memtui.engine.scan.redact import masked, placeholder, secrets_in
+from memtui.engine.scan.redact import kinds_said, masked, placeholder, secrets_in
 from memtui.engine.write.dirs import Dirs
 from memtui.engine.write.errors import WriteError, plain
 from memtui.engine.write.files import read_or_none, sha256
 from memtui.engine.write.transaction import Receipt, Transaction, check_path
+from memtui.i18n import msg
 
 
 @dataclass(frozen=True)
@@ -122,8 +123,13 @@ def purge(root: str, rel: str, number: int, *, dry_run: bool = False) -> Purged:
     listed = held(real, rel)
     if not 1 <= number <= len(listed):
         raise Refused(
-            f"{rel} holds no secret {number}: `memtui purge {rel}` lists "
-            f"{len(listed):,}; nothing was changed"
+            msg(
+                "{file} holds no secret {number}: `memtui purge {file}` lists {count:,}; "
+                "nothing was changed",
+                file=rel,
+                number=number,
+                count=len(listed),
+            )
         )
     secret = listed[number - 1]
     return purge_values(real, rel, [(secret.value, secret.kind)], dry_run=dry_run)
@@ -139,12 +145,17 @@ def purge_values(
 ) -> Purged:
     """Each (value, kind) out of `rel` and out of every snapshot of it, as purge() does;
     `expect`: the sha256 of the file as the user saw it (a finding's fix), else refused."""
-    kind = " and ".join(dict.fromkeys(k for _v, k in secrets))
+    kind = kinds_said(k for _v, k in secrets)
     details: dict[str, Any] = {"file": rel, "kind": kind}
     with Transaction(root, "purge", details=details, dry_run=dry_run) as tx:
         data = tx.read(rel)
         if expect is not None and (data is None or sha256(data) != expect):
-            raise Refused(f"{rel} changed since it was checked; nothing was changed: check again")
+            raise Refused(
+                msg(
+                    "{file} changed since it was checked; nothing was changed: check again",
+                    file=rel,
+                )
+            )
         live = _redacted(tx, rel, data, secrets)
         copies = [c for c in _copies(tx.root, rel) if _redacted(tx, c, tx.read(c), secrets)]
         held_by = {
@@ -164,8 +175,12 @@ def purge_values(
                         scrub(tx.dirs, path, value.encode(), placeholder(one).encode())
             except OSError as exc:
                 raise WriteError(
-                    f"the purge of {rel} stopped halfway ({plain(exc)}): snapshots may still "
-                    f"hold the value; `memtui purge {rel}` lists it, purge it again"
+                    msg(
+                        "the purge of {file} stopped halfway ({why}): snapshots may still hold "
+                        "the value; `memtui purge {file}` lists it, purge it again",
+                        file=rel,
+                        why=plain(exc),
+                    )
                 ) from None
     return Purged(rel, kind, live, len(held_by) + len(copies), receipt, dry_run)
 

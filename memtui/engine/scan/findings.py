@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 from memtui.engine.model import ERROR
+from memtui.i18n import N_, msg
 
 if TYPE_CHECKING:
     from memtui.engine.reader import StoreReader
@@ -22,22 +23,45 @@ _ESCAPED = re.compile(
 )
 
 
-def secret_said(kind: str, line: int) -> str:
-    return (
-        f"{a_kind(kind)} on line {line}: memory goes to the model provider at the start of every "
+# Each message a template for each article English puts before the kind (a/an).
+_SECRET_SAID = (
+    N_(
+        "a {kind} on line {line}: memory goes to the model provider at the start of every "
         "session; redact it here, then revoke it where it was issued"
-    )
+    ),
+    N_(
+        "an {kind} on line {line}: memory goes to the model provider at the start of every "
+        "session; redact it here, then revoke it where it was issued"
+    ),
+)
+_INJECTION_SAID = (
+    N_(
+        "a {kind} on line {line}: the agent takes this file's text as its own notes, so a "
+        "planted instruction steers every later session; remove it unless you wrote it"
+    ),
+    N_(
+        "an {kind} on line {line}: the agent takes this file's text as its own notes, so a "
+        "planted instruction steers every later session; remove it unless you wrote it"
+    ),
+)
+
+
+def secret_said(kind: str, line: int) -> str:
+    return msg(_SECRET_SAID[_an(kind)], kind=msg(kind), line=line)
 
 
 def injection_said(kind: str, line: int) -> str:
-    return (
-        f"{a_kind(kind)} on line {line}: the agent takes this file's text as its own notes, so a "
-        "planted instruction steers every later session; remove it unless you wrote it"
-    )
+    return msg(_INJECTION_SAID[_an(kind)], kind=msg(kind), line=line)
 
 
 def a_kind(kind: str) -> str:
-    return f"{'an' if kind[0].lower() in 'aeiou' else 'a'} {kind}"
+    """`a GitHub token`, `an AWS access key`: the kind (N_ where it is named) with its
+    article, in the reader's language through tr()."""
+    return msg("an {kind}", kind=msg(kind)) if _an(kind) else msg("a {kind}", kind=msg(kind))
+
+
+def _an(kind: str) -> bool:
+    return kind[0].lower() in "aeiou"
 
 
 def scan_store(reader: StoreReader) -> None:
@@ -82,5 +106,5 @@ def _escaped(text: str) -> list:  # type: ignore[type-arg]
     out = []
     for match in _ESCAPED.finditer(text):
         line, start, stop = lines.span(*match.span())
-        out.append(InjectionHit(line, start, stop, "invisible character (JSON-escaped)"))
+        out.append(InjectionHit(line, start, stop, N_("invisible character (JSON-escaped)")))
     return out

@@ -13,17 +13,25 @@ from memtui.engine.fixes import ANY, Fix, read_checked, register, where
 from memtui.engine.model import Finding
 from memtui.engine.ops.common import Refused
 from memtui.engine.scan.planted import INJECTION, remove_planted
-from memtui.engine.scan.redact import Secret, masked_bytes, on_line, placeholder, redact
+from memtui.engine.scan.redact import (
+    Secret,
+    kinds_said,
+    masked_bytes,
+    on_line,
+    placeholder,
+    redact,
+)
+from memtui.i18n import N_, msg
 
 SECRET = "secret"
 
 
 def _kinds(found: list[Secret]) -> str:
-    return " and ".join(dict.fromkeys(s.kind for s in found))
+    return kinds_said(s.kind for s in found)
 
 
 REDACT, PURGE = "redact", "purge"
-NO_UNDO = (
+NO_UNDO = N_(
     "This cannot be undone: the value is taken out of every snapshot in .history/ too, "
     "so no undo or rollback brings it back."
 )
@@ -37,18 +45,32 @@ def redact_secret(root: str, store: Any, finding: Finding, choose: tuple[str, ..
     tf = store.texts.get(rel)
     found = on_line(tf.text, finding.line) if tf is not None else []
     if not found:
-        raise Refused(f"no secret at {where(finding)} any more; nothing was changed: check again")
+        raise Refused(
+            msg(
+                "no secret at {where} any more; nothing was changed: check again",
+                where=where(finding),
+            )
+        )
     if any(c not in (REDACT, PURGE) for c in choose):
-        raise Refused(f"a secret is fixed by {REDACT} or {PURGE}, not {', '.join(choose)}")
+        raise Refused(
+            msg(
+                "a secret is fixed by {redact} or {purge}, not {chosen}",
+                redact=REDACT,
+                purge=PURGE,
+                chosen=", ".join(choose),
+            )
+        )
 
     def step(batch: Batch) -> str:
         now = read_checked(batch, store, rel)
         # bottom-up (fixes.apply): the lines above this one are as the check read them
         here = on_line(now.text, finding.line)
         if [s.kind for s in here] != [s.kind for s in found]:
-            raise Refused(f"the secret at {where(finding)} moved; nothing was changed")
+            raise Refused(
+                msg("the secret at {where} moved; nothing was changed", where=where(finding))
+            )
         batch.write(rel, now.encode(redact(now.text, here)))
-        return f"redact the {_kinds(here)} at {where(finding)}"
+        return msg("redact the {kinds} at {where}", kinds=_kinds(here), where=where(finding))
 
     lines = range(min(s.first for s in found), max(s.last for s in found) + 1)
     covers = tuple(
@@ -60,7 +82,11 @@ def redact_secret(root: str, store: Any, finding: Finding, choose: tuple[str, ..
     details = {"file": rel, "line": finding.line, "kinds": [s.kind for s in found]}
     offer: dict[str, Any] = {
         "choices": (REDACT, PURGE),
-        "ask": f"{REDACT} (undo can bring it back) or {PURGE} (out of .history/ too; no undo)",
+        "ask": msg(
+            "{redact} (undo can bring it back) or {purge} (out of .history/ too; no undo)",
+            redact=REDACT,
+            purge=PURGE,
+        ),
         "covers": covers,
         "shows": masked_bytes,
     }
@@ -74,14 +100,22 @@ def redact_secret(root: str, store: Any, finding: Finding, choose: tuple[str, ..
             done = purge_values(root, rel, values, expect=digest, dry_run=dry_run)
             return done.receipt
 
-        title = f"replace the {_kinds(found)} at {where(finding)} by {shown} and purge it from "
-        title += "every snapshot of the file in .history/"
+        title = msg(
+            "replace the {kinds} at {where} by {shown} and purge it from every snapshot of "
+            "the file in .history/",
+            kinds=_kinds(found),
+            where=where(finding),
+            shown=shown,
+        )
         return Fix(
             finding, title, root, "purge", step, details, runs=runs, irreversible=NO_UNDO, **offer
         )
-    title = (
-        f"replace the {_kinds(found)} at {where(finding)} by {shown} "
-        "(undo puts it back; `memtui purge` takes it out of .history too)"
+    title = msg(
+        "replace the {kinds} at {where} by {shown} (undo puts it back; `memtui purge` takes "
+        "it out of .history too)",
+        kinds=_kinds(found),
+        where=where(finding),
+        shown=shown,
     )
     return Fix(finding, title, root, "fix-secret", step, details, **offer)
 

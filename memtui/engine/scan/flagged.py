@@ -49,19 +49,29 @@ def item_flags(item: QueueItem, options: Mapping[str, Any] | None = None) -> lis
 
 
 def said(flags: list[Flag]) -> str:
-    """`a GitHub token and an instruction to ignore the system`: kinds, never values."""
+    """`a GitHub token, an instruction to ignore the system`: kinds, never values."""
     from memtui.engine.scan.findings import a_kind
-    from memtui.engine.words import listed
+    from memtui.engine.words import commas
 
-    return listed(a_kind(f.kind) for f in flags)
+    return commas([a_kind(f.kind) for f in flags])
+
+
+def reason(flags: list[Flag]) -> str:
+    """Why approving an item holding `flags` is refused (refusal() without its id)."""
+    from memtui.i18n import msg
+
+    return msg(
+        "its text holds {found}; approving it would put that into the agent's memory. "
+        "Reject it or edit it, or approve it anyway as flagged (--allow-flagged; the app "
+        "asks), which the audit log records. Nothing was changed",
+        found=said(flags),
+    )
 
 
 def refusal(item_id: str, flags: list[Flag]) -> str:
-    return (
-        f"{item_id}: its text holds {said(flags)}; approving it would put that into the "
-        "agent's memory. Reject it or edit it, or approve it anyway as flagged "
-        "(--allow-flagged; the app asks), which the audit log records. Nothing was changed"
-    )
+    from memtui.i18n import msg
+
+    return msg("{id}: {reason}", id=item_id, reason=reason(flags))
 
 
 def flagged_by_findings(findings: Iterable[Finding], items: Iterable[QueueItem]) -> dict[str, str]:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from memtui.engine.scan.lines import Lines
+from memtui.i18n import N_
 
 
 class InjectionHit(NamedTuple):
@@ -88,27 +89,27 @@ _AUTH_HEADER = re.compile(
 _RULES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
     (
         re.compile(_OVERRIDE, _I),
-        "instruction to ignore the system",
+        N_("instruction to ignore the system"),
         ("ignore", "disregard", "forget", "override", "bypass", "system", "new", "you are"),
     ),
     (
         re.compile(_CONCEAL, _I),
-        "instruction to hide from the user",
+        N_("instruction to hide from the user"),
         ("do not", "don", "never", "keep", "secretly", "silently", "covertly"),
     ),
     (
         _EXFIL,
-        "command sending a secret out",
+        N_("command sending a secret out"),
         ("curl", "wget", "nc", "scp", "invoke-webrequest", "iwr"),
     ),
     (
         re.compile(_EXFIL_PIPE, _I),
-        "command sending a secret out",
+        N_("command sending a secret out"),
         ("$", "~/", "id_", ".aws", ".netrc", ".env", ".npmrc", ".pypirc", "/etc/", "printenv"),
     ),
-    (re.compile(_EXFIL_IMAGE, _I), "image URL carrying data out", ("![",)),
-    (re.compile(_TOKENS, _I), "fake chat-template token", ("<|", "[inst]", "[/inst]", "<<")),
-    (re.compile(_HIDDEN_HTML, _I), "HTML hidden from the reader", ("<",)),
+    (re.compile(_EXFIL_IMAGE, _I), N_("image URL carrying data out"), ("![",)),
+    (re.compile(_TOKENS, _I), N_("fake chat-template token"), ("<|", "[inst]", "[/inst]", "<<")),
+    (re.compile(_HIDDEN_HTML, _I), N_("HTML hidden from the reader"), ("<",)),
 )
 _COMMENT = re.compile(_COMMENTS, re.DOTALL | re.MULTILINE)
 _ORDERS = re.compile(_ORDER, _I)
@@ -150,7 +151,11 @@ def find_injections(text: str) -> list[InjectionHit]:
         body = match.group(1) if match.group(1) is not None else match.group(2) or ""
         if _ORDERS.search(body):
             markdown = match.group(1) is None
-            kind = f"instruction in {'a Markdown' if markdown else 'an HTML'} comment"
+            kind = (
+                N_("instruction in a Markdown comment")
+                if markdown
+                else N_("instruction in an HTML comment")
+            )
             add(*_place(text, lines, folded, _COMMENT, match), kind)
     return sorted(hits.values(), key=lambda h: (h.line, h.start, h.kind))
 
@@ -196,7 +201,7 @@ def _quoted(src: str, start: int, stop: int) -> bool:
 def _odd_kind(text: str, match: re.Match[str]) -> str | None:
     run = match.group(0)
     if any(ch in _BIDI for ch in run):
-        return "bidirectional control character"
+        return N_("bidirectional control character")
     if run == "\ufeff" and match.start() == 0:
         return None  # a second BOM, as some editors write
     if set(run) <= _JOINERS:
@@ -205,8 +210,8 @@ def _odd_kind(text: str, match: re.Match[str]) -> str | None:
         if before and after and not before.isascii() and not after.isascii():
             return None  # 👩‍💻, or a ZWNJ inside a Persian word
     if any(ch in _INVISIBLE for ch in run):
-        return "invisible character"
-    return "invisible tag characters"  # U+E0000 block: ASCII smuggled as invisible tags
+        return N_("invisible character")
+    return N_("invisible tag characters")  # U+E0000 block: ASCII smuggled as invisible tags
 
 
 # Letters an attacker spells words in to pass a filter (full-width, mathematical): the

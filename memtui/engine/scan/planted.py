@@ -18,6 +18,7 @@ from memtui.engine.fix_batch import Batch
 from memtui.engine.fixes import Fix, where
 from memtui.engine.model import Finding
 from memtui.engine.ops.common import Refused
+from memtui.i18n import msg
 
 INJECTION = "entry-injection"
 _LINE = re.compile(r"[^\n]*(?:\n|$)")
@@ -28,7 +29,9 @@ def remove_planted(root: str, store: Any, finding: Finding, _choose: tuple[str, 
 
     rel = finding.file or ""
     if finding.line is None or rel not in store.texts:
-        raise Refused(f"{where(finding)}: no entry to archive (the finding names no line)")
+        raise Refused(
+            msg("{where}: no entry to archive (the finding names no line)", where=where(finding))
+        )
     entry_id = entry_at(store, rel, finding.line)
     entry = resolve(store, entry_id)
     expect = fingerprint_of(store, entry)
@@ -42,17 +45,27 @@ def remove_planted(root: str, store: Any, finding: Finding, _choose: tuple[str, 
     ]
     covers = tuple(f for f in same if f != finding)
     details = {"entry": entry_id, "file": rel, "line": finding.line}
-    why_not = "it is kept whole" if entry_id.startswith("file:") else ""
+    why_not = msg("it is kept whole") if entry_id.startswith("file:") else ""
     if not why_not:
         archive, item = _archive(root, store, entry, expect, finding.line)
         try:
             archive(True)
         except MemtuiError as exc:
-            why_not = str(exc).rstrip(".")
+            why_not = str(exc)  # a Msg, said in the reader's language, but for a final "."
+            why_not = why_not.rstrip(".") if why_not.endswith(".") else why_not
         else:
-            what = f"the planted item of {entry_id}" if item else entry_id
             title = (
-                f"archive {what}, which holds the planted text (`memtui restore` brings it back)"
+                msg(
+                    "archive the planted item of {entry}, which holds the planted text "
+                    "(`memtui restore` brings it back)",
+                    entry=entry_id,
+                )
+                if item
+                else msg(
+                    "archive {entry}, which holds the planted text (`memtui restore` brings it "
+                    "back)",
+                    entry=entry_id,
+                )
             )
             return _fix(finding, title, root, details, () if item else covers, archive)
     text = store.texts[rel].text
@@ -62,15 +75,32 @@ def remove_planted(root: str, store: Any, finding: Finding, _choose: tuple[str, 
         cut(True)
     except MemtuiError as exc:
         raise Refused(
-            f"{where(finding)}: {entry_id} is not archived ({why_not}), and the planted "
-            f"lines cannot be cut out of it: {exc}"
+            msg(
+                "{where}: {entry} is not archived ({why_not}), and the planted lines cannot be "
+                "cut out of it: {why}",
+                where=where(finding),
+                entry=entry_id,
+                why_not=why_not,
+                why=str(exc),
+            )
         ) from None
     said = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in ranges)
-    lines = f"line{'s' if len(ranges) > 1 or ranges[0][0] != ranges[0][1] else ''} {said}"
-    title = (
-        f"cut {lines} (the planted text) out of {entry_id}, which is not archived ({why_not}); "
-        "`memtui undo` brings them back from .history/"
-    )
+    if len(ranges) > 1 or ranges[0][0] != ranges[0][1]:
+        title = msg(
+            "cut lines {lines} (the planted text) out of {entry}, which is not archived "
+            "({why_not}); `memtui undo` brings them back from .history/",
+            lines=said,
+            entry=entry_id,
+            why_not=why_not,
+        )
+    else:
+        title = msg(
+            "cut line {lines} (the planted text) out of {entry}, which is not archived "
+            "({why_not}); `memtui undo` brings them back from .history/",
+            lines=said,
+            entry=entry_id,
+            why_not=why_not,
+        )
     details["lines"] = [list(r) for r in ranges]
     return _fix(finding, title, root, details, covers, cut, op="fix-entry-injection")
 
@@ -85,7 +115,7 @@ def _fix(
     op: str = "archive",
 ) -> Fix:
     def step(_batch: Batch) -> str:
-        raise Refused("runs as its own verb")  # never: `runs` is run instead
+        raise Refused(msg("runs as its own verb"))  # never: `runs` is run instead
 
     return Fix(finding, title, root, op, step, details, covers=covers, runs=runs)
 
@@ -155,7 +185,14 @@ def _cut(
         start = sum(len(r) for r in rows[: first - 1])
         stop = min(start + sum(len(r) for r in rows[first - 1 : last]), end)
         if not base <= start < end:
-            raise Refused(f"line {first} of {entry.file} is not inside {entry.id}; check again")
+            raise Refused(
+                msg(
+                    "line {line} of {file} is not inside {entry}; check again",
+                    line=first,
+                    file=entry.file,
+                    entry=entry.id,
+                )
+            )
         new = new[: start - base] + new[stop - base :]
     if not old.endswith("\n") and new.endswith("\n"):  # its last line went: no ending now
         new = new.removesuffix("\r\n") if new.endswith("\r\n") else new.removesuffix("\n")

@@ -24,6 +24,8 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
+from memtui.i18n import N_
+
 
 class AnthropicDetector(RegexBasedDetector):
     secret_type = "Anthropic API Key"
@@ -92,35 +94,39 @@ class WholeJwtDetector(JwtTokenDetector):
     denylist = (re.compile(r"eyJ[A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]+\.?[A-Za-z0-9\-_.+/=]*"),)
 
 
+# The kind secrets.py names a PEM private key block it finds itself (no plugin): marked
+# here, with the plugins' kinds, for the catalogue (a kind is said in sentences).
+PRIVATE_KEY = N_("private key")
+
 # (kind in words, plugin class, whether its regexes' first group is the value, what a
 # text must hold (lower-cased) for the plugin to be run on it: most files hold none, and
 # a substring test is a hundred times quicker than the regexes), in the order a span is
 # claimed: a more specific format before a looser one.
 PLUGINS: tuple[tuple[str, type[RegexBasedDetector], bool, tuple[str, ...]], ...] = (
-    ("Anthropic API key", AnthropicDetector, False, ("sk-ant-",)),
-    ("OpenAI API key", OpenAIDetector, False, ("t3blbkfj",)),
-    ("OpenAI API key", OpenAIProjectDetector, False, ("sk-",)),
-    ("AWS access key", AWSKeyDetector, True, ("a3t", "abia", "acca", "akia", "asia", "aws")),
-    ("GitHub token", GitHubTokenDetector, False, ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
-    ("GitHub token", GitHubFineGrainedDetector, False, ("github_pat_",)),
-    ("GitLab token", GitLabTokenDetector, False, ("gl", "gr1348941")),
-    ("Slack token", SlackDetector, False, ("xox", "hooks.slack.com")),
-    ("Slack token", SlackAppTokenDetector, False, ("xapp-",)),
-    ("Stripe key", StripeDetector, False, ("_live_",)),
-    ("Stripe key", StripeTestKeyDetector, False, ("_test_",)),
-    ("Google API key", GoogleApiKeyDetector, False, ("aiza",)),
-    ("Twilio key", TwilioKeyDetector, False, ("ac", "sk")),
-    ("Twilio key", TwilioApiKeyDetector, False, ("ac", "sk")),
-    ("SendGrid API key", SendGridDetector, False, ("sg.",)),
-    ("npm token", NpmDetector, True, ("_authtoken",)),
-    ("npm token", NpmTokenDetector, False, ("npm_",)),
-    ("PyPI token", PypiTokenDetector, False, ("pypi-",)),
-    ("Hugging Face token", HuggingFaceDetector, False, ("hf_",)),
-    ("Discord bot token", DiscordBotTokenDetector, False, (".",)),
-    ("Telegram bot token", TelegramBotTokenDetector, False, (":",)),
-    ("Mailchimp API key", MailchimpDetector, False, ("-us",)),
-    ("Square OAuth secret", SquareOAuthDetector, False, ("sq0csp-",)),
-    ("Azure storage key", AzureStorageKeyDetector, True, ("accountkey=",)),
-    ("JSON web token", WholeJwtDetector, False, ("eyj",)),
-    ("password in a URL", BasicAuthDetector, True, ("://",)),
+    (N_("Anthropic API key"), AnthropicDetector, False, ("sk-ant-",)),
+    (N_("OpenAI API key"), OpenAIDetector, False, ("t3blbkfj",)),
+    (N_("OpenAI API key"), OpenAIProjectDetector, False, ("sk-",)),
+    (N_("AWS access key"), AWSKeyDetector, True, ("a3t", "abia", "acca", "akia", "asia", "aws")),
+    (N_("GitHub token"), GitHubTokenDetector, False, ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
+    (N_("GitHub token"), GitHubFineGrainedDetector, False, ("github_pat_",)),
+    (N_("GitLab token"), GitLabTokenDetector, False, ("gl", "gr1348941")),
+    (N_("Slack token"), SlackDetector, False, ("xox", "hooks.slack.com")),
+    (N_("Slack token"), SlackAppTokenDetector, False, ("xapp-",)),
+    (N_("Stripe key"), StripeDetector, False, ("_live_",)),
+    (N_("Stripe key"), StripeTestKeyDetector, False, ("_test_",)),
+    (N_("Google API key"), GoogleApiKeyDetector, False, ("aiza",)),
+    (N_("Twilio key"), TwilioKeyDetector, False, ("ac", "sk")),
+    (N_("Twilio key"), TwilioApiKeyDetector, False, ("ac", "sk")),
+    (N_("SendGrid API key"), SendGridDetector, False, ("sg.",)),
+    (N_("npm token"), NpmDetector, True, ("_authtoken",)),
+    (N_("npm token"), NpmTokenDetector, False, ("npm_",)),
+    (N_("PyPI token"), PypiTokenDetector, False, ("pypi-",)),
+    (N_("Hugging Face token"), HuggingFaceDetector, False, ("hf_",)),
+    (N_("Discord bot token"), DiscordBotTokenDetector, False, (".",)),
+    (N_("Telegram bot token"), TelegramBotTokenDetector, False, (":",)),
+    (N_("Mailchimp API key"), MailchimpDetector, False, ("-us",)),
+    (N_("Square OAuth secret"), SquareOAuthDetector, False, ("sq0csp-",)),
+    (N_("Azure storage key"), AzureStorageKeyDetector, True, ("accountkey=",)),
+    (N_("JSON web token"), WholeJwtDetector, False, ("eyj",)),
+    (N_("password in a URL"), BasicAuthDetector, True, ("://",)),
 )

@@ -27,6 +27,15 @@ def placeholder(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
 
+def kinds_said(kinds: Iterable[str]) -> str:
+    """`GitHub token and AWS access key`: each kind once, in the reader's language
+    through tr() (a kind is N_ where it is named)."""
+    from memtui.engine.words import anded
+    from memtui.i18n import msg
+
+    return anded([msg(kind) for kind in dict.fromkeys(kinds)])
+
+
 def secrets_in(text: str) -> list[Secret]:
     """Every secret of `text` in order; a private key block (one hit a line) is one."""
     lines = Lines(text)
