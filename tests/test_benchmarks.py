@@ -15,6 +15,8 @@ ALL = Path(__file__).resolve().parent.parent / "benchmarks" / "all.py"
 FIGURES = {
     "open",
     "check",
+    "warm_open",
+    "warm_check",
     "search",
     "bulk_accept",
     "maintain_long_line",

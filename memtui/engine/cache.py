@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import datetime as dt
 import hashlib
 import hmac
 import io
@@ -33,7 +32,7 @@ import sys
 import time
 from functools import cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memtui.engine.records import maker
 
@@ -185,8 +184,17 @@ class _Unpickler(pickle.Unpickler):
         return found
 
 
-def load(root: str) -> Store | None:
-    """What the last open of `root` kept, as a `previous` for open_store; None when
+class Kept(NamedTuple):
+    """What the last open of a store kept: open_store makes its `previous` of it."""
+
+    config: Any
+    escaped: Any
+    texts: Any
+    memo: Any
+
+
+def load(root: str) -> Kept | None:
+    """What the last open of `root` kept, for open_store's `previous`; None when
     there is none to trust, or the cache cannot be used (a full disk, a read-only home)."""
     try:
         return _load(root)
@@ -194,7 +202,7 @@ def load(root: str) -> Store | None:
         return None
 
 
-def _load(root: str) -> Store | None:
+def _load(root: str) -> Kept | None:
     where = folder() if enabled() else None
     key = _key(where) if where else None
     if where is None or key is None:
@@ -223,9 +231,7 @@ def _load(root: str) -> Store | None:
         return None
     if tag != version_tag() or kept_root != root or written > time.time_ns():
         return None
-    from memtui.engine.store import Store
-
-    return Store(root, (), (), texts, {}, {}, (), config, dt.date.min, memo, escaped)
+    return Kept(config, escaped, texts, memo)
 
 
 # --- writing ------------------------------------------------------------------------

@@ -10,10 +10,9 @@ is refused as `add topic` is). Every fix of one code runs in one transaction
 
 A layout declares its fixes (Layout.fixes(): finding code -> planner), asked of the
 layout whose parse found the finding; `register(layout, code, planner)` adds one by hand,
-and `register(ANY, code, planner)` one for a code every layout gives (the engine's own:
-redact a `secret`, archive a planted `entry-injection`, engine/scan/fixes.py; move a
-`cut-correction`, engine/cut_correction_fix.py), asked
-after the layout's own.
+and `register(ANY, code, planner)` one for a code every layout gives, asked after the
+layout's own; the engine's own fixes of that kind (redact a `secret`, archive a planted
+`entry-injection`, move a `cut-correction`) are named in ENGINE_FIXES.
 """
 
 from __future__ import annotations
@@ -74,12 +73,23 @@ def register(layout: str, code: str, planner: Planner) -> None:
     _PLANNERS[(layout, code)] = planner
 
 
-def _shared() -> None:
-    """The engine's own fixes for codes every layout gives, registered on first ask."""
-    import memtui.engine.scan.fixes  # noqa: F401 - registers them
-    from memtui.engine.cut_correction_fix import plan as correct
+# The engine's own fixes, for the codes of its rules over every layout: code ->
+# "module:planner". Named, not imported: they are built on this module, and are
+# imported only when a finding of theirs is fixed.
+ENGINE_FIXES: dict[str, str] = {
+    "secret": "memtui.engine.scan.fixes:redact_secret",
+    "entry-injection": "memtui.engine.scan.planted:remove_planted",
+    "cut-correction": "memtui.engine.cut_correction_fix:plan",
+}
 
-    register(ANY, "cut-correction", correct)
+
+def _engine_fix(code: str) -> Planner | None:
+    if code not in ENGINE_FIXES:
+        return None
+    from importlib import import_module
+
+    module, _, name = ENGINE_FIXES[code].partition(":")
+    return getattr(import_module(module), name)
 
 
 def _planner(finding: Finding) -> Planner | None:
@@ -95,8 +105,7 @@ def _planner(finding: Finding) -> Planner | None:
         except KeyError:  # a layout that is not registered (any more)
             return None
     if got is None:
-        _shared()
-        got = _PLANNERS.get((ANY, finding.code))
+        got = _PLANNERS.get((ANY, finding.code)) or _engine_fix(finding.code)
     return got
 
 
@@ -104,8 +113,7 @@ def _every() -> list[tuple[str, str]]:
     """(layout, code) of every fix there is (imports every layout)."""
     from memtui.engine.layouts import registry
 
-    _shared()
-    pairs = set(_PLANNERS)
+    pairs = set(_PLANNERS) | {(ANY, code) for code in ENGINE_FIXES}
     for name, lay in registry().items():
         pairs.update((name, code) for code in lay.fixes())
     return sorted(pairs)

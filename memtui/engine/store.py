@@ -96,7 +96,13 @@ def open_store(
             return _open(path, today, previous, reopen or previous is not None)
         from memtui.engine import cache as kept  # (its enabled(), without its imports)
 
-        loaded = kept.load(resolve_root(path)) if previous is None else None
+        root = resolve_root(path)
+        got = kept.load(root) if previous is None else None
+        loaded = None
+        if got is not None:  # a snapshot of nothing but what each file parsed to
+            loaded = Store(
+                root, (), (), got.texts, {}, {}, (), got.config, dt.date.min, got.memo, got.escaped
+            )
         store = _open(path, today, previous or loaded, True)
         kept.remember(store, loaded)
         return store

@@ -1,5 +1,5 @@
 """The quick fixes for what memory must never hold, whichever layout found it
-(engine.fixes.register(ANY, ...)): a `secret` is redacted in place (its value replaced
+(named in engine.fixes.ENGINE_FIXES): a `secret` is redacted in place (its value replaced
 by a placeholder naming its kind; `memtui undo` puts it back from .history/, which is
 why `memtui purge` exists); an `entry-injection` has its entry archived through its
 layout's own archive, so `memtui restore` brings it back (scan/planted.py)."""
@@ -9,10 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from memtui.engine.fix_batch import Batch
-from memtui.engine.fixes import ANY, Fix, read_checked, register, where
+from memtui.engine.fixes import Fix, read_checked, where
 from memtui.engine.model import Finding
 from memtui.engine.ops.common import Refused
-from memtui.engine.scan.planted import INJECTION, remove_planted
 from memtui.engine.scan.redact import (
     Secret,
     kinds_said,
@@ -118,7 +117,3 @@ def redact_secret(root: str, store: Any, finding: Finding, choose: tuple[str, ..
         shown=shown,
     )
     return Fix(finding, title, root, "fix-secret", step, details, **offer)
-
-
-register(ANY, SECRET, redact_secret)
-register(ANY, INJECTION, remove_planted)
