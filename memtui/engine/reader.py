@@ -146,6 +146,12 @@ class StoreReader:
         self.memo[key] = (tf, result, tuple(self.findings.items[mark:]))
         return result
 
+    def kept(self, kind: str, tf: TextFile) -> bool:
+        """Whether `parsed(kind, tf, ...)` will give what the previous snapshot parsed
+        (a scan over many files at once leaves those out)."""
+        old = self.previous_memo.get((kind, tf.path)) if self.memo is not None else None
+        return old is not None and old[0] is tf
+
     def earlier(self, kind: str, rel: str) -> tuple[TextFile, Any] | None:
         """What `rel` parsed to in the previous snapshot, and the text it was parsed
         from (for a parse that can reuse part of it: an append)."""

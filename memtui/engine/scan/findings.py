@@ -42,11 +42,22 @@ def a_kind(kind: str) -> str:
 
 def scan_store(reader: StoreReader) -> None:
     """Add the findings of every file read: those of a file unchanged since the last
-    snapshot are its previous ones (reader.parsed). A line a layout already reported an
-    injection on (Hermes' own scan) is not reported twice."""
+    snapshot are its previous ones (reader.parsed); of the others, only those the
+    prefilter picks out in one pass over them all are scanned (prefilter.py). A line a
+    layout already reported an injection on (Hermes' own scan) is not reported twice."""
+    from memtui.engine.scan.prefilter import suspects
+
     said = {(f.file, f.line) for f in reader.findings.items if f.code == INJECTION and f.file}
-    for tf in list(reader.texts.values()):
-        reader.parsed("scan", tf, lambda tf=tf: _scan(reader, tf, said))  # type: ignore[misc]
+    files = list(reader.texts.values())
+    fresh = [tf for tf in files if not reader.kept("scan", tf)]
+    read = {id(fresh[i]) for i in suspects([tf.text for tf in fresh])}
+    for tf in files:  # a file the prefilter spares holds no hit: its scan finds nothing
+        scan = (lambda tf=tf: _scan(reader, tf, said)) if id(tf) in read else _nothing
+        reader.parsed("scan", tf, scan)  # type: ignore[misc]
+
+
+def _nothing() -> None:
+    return None
 
 
 def _scan(reader: StoreReader, tf: TextFile, said: set[tuple[str, int | None]]) -> None:
