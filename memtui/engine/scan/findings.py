@@ -1,6 +1,7 @@
 """The `secret` and `entry-injection` findings of every layout, made once by the engine
 over every file the layouts' parses read (their loaded files, topic files and queued
-writes alike): no layout restates them. Each names its file and line and the kind of
+writes alike) but the archives their agents never read (StoreReader.read_archive): no
+layout restates them. Each names its file and line and the kind of
 thing found, never the text found."""
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def scan_store(reader: StoreReader) -> None:
     from memtui.engine.scan.prefilter import suspects
 
     said = {(f.file, f.line) for f in reader.findings.items if f.code == INJECTION and f.file}
-    files = list(reader.texts.values())
+    files = [tf for rel, tf in reader.texts.items() if rel not in reader.archives]
     fresh = [tf for tf in files if not reader.kept("scan", tf)]
     read = {id(fresh[i]) for i in suspects([tf.text for tf in fresh])}
     for tf in files:  # a file the prefilter spares holds no hit: its scan finds nothing
