@@ -51,8 +51,11 @@ def scan_store(reader: StoreReader) -> None:
     said = {(f.file, f.line) for f in reader.findings.items if f.code == INJECTION and f.file}
     files = [tf for rel, tf in reader.texts.items() if rel not in reader.archives]
     fresh = [tf for tf in files if not reader.kept("scan", tf)]
-    read = {id(fresh[i]) for i in suspects([tf.text for tf in fresh])}
-    for tf in files:  # a file the prefilter spares holds no hit: its scan finds nothing
+    hits = sorted(suspects([tf.text for tf in fresh]))
+    read = {id(fresh[i]) for i in hits}
+    # A file the prefilter spares holds no hit: its scan finds nothing, recorded only
+    # where the snapshot keeps what each file gave (reader.memo: the app, the cache).
+    for tf in files if reader.memo is not None else [fresh[i] for i in hits]:
         scan = (lambda tf=tf: _scan(reader, tf, said)) if id(tf) in read else _nothing
         reader.parsed("scan", tf, scan)  # type: ignore[misc]
 
