@@ -47,6 +47,7 @@ HEAVY = (
     "memtui.layouts.openclaw.rules",
     "detect_secrets",  # the secret scan's (engine/scan): a store's open, when a key may be
     "memtui.engine.scan.secrets",
+    "ahocorasick_rs",  # the scan's prefilter (engine/scan/prefilter.py): a store's open
 )
 
 STORES = {

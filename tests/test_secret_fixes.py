@@ -216,9 +216,12 @@ def test_a_planted_entry_is_archived_and_restore_brings_it_back(
     fix = plan(open_store(str(root)), finding_at(root, "entry-injection", rel, line))
     entry = fix.details["entry"]
 
+    found = {(f.code, f.file, f.line) for f in open_store(str(root)).findings}
     fix.run(False)
     after = open_store(str(root))
     assert not [f for f in after.findings if f.code == "entry-injection" and f.file == rel]
+    new = [f for f in after.findings if (f.code, f.file, f.line) not in found]
+    assert not new  # not even in the archive: its agent never reads it (read_archive)
     live = root / rel
     assert not live.exists() or PLANT not in live.read_text(encoding="utf-8")
 
@@ -229,6 +232,7 @@ def test_a_planted_entry_is_archived_and_restore_brings_it_back(
     restored_id = archived.details.get("archived", entry)  # Hermes names its archived copy
     restore(str(root), restored_id)
     assert memory(root) == before
+    assert {(f.code, f.file, f.line) for f in open_store(str(root)).findings} == found
 
 
 def test_a_planted_line_in_a_file_kept_whole_is_cut_out_and_undo_puts_it_back(

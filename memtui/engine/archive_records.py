@@ -35,7 +35,7 @@ def book_records(
     finding, left as it is: `said` words it (given what a record is: "line n is not
     <said>; it is left as it is, ..."). Blank lines are skipped."""
     words = _saying(book, said) if isinstance(said, str) else said
-    tf = reader.read(book)
+    tf = reader.read_archive(book)
     if tf is None:
         return
     for n, raw in enumerate(tf.text.split("\n"), 1):

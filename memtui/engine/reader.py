@@ -44,6 +44,8 @@ class StoreReader:
     # Filled only when the snapshot is to be reopened (the app): it costs memory.
     memo: dict[tuple[str, str], tuple[TextFile, Any, tuple[Finding, ...]]] | None = None
     others: frozenset[str] = frozenset()  # names found that are no regular file (Listing)
+    # Files read that their agent never reads: what a layout archives into (read_archive).
+    archives: set[str] = field(default_factory=set)
 
     def exists(self, rel: str) -> bool:
         """Whether something is there: a file, or what stands in its place (a FIFO, a
@@ -145,6 +147,19 @@ class StoreReader:
         result = parse()
         self.memo[key] = (tf, result, tuple(self.findings.items[mark:]))
         return result
+
+    def read_archive(self, rel: str) -> TextFile | None:
+        """`read(rel)` of a file a layout archives entries into, which its agent never
+        reads: the scan for secrets and planted text leaves it out (scan/findings.py),
+        so archiving a planted entry clears its finding."""
+        self.archives.add(rel)
+        return self.read(rel)
+
+    def kept(self, kind: str, tf: TextFile) -> bool:
+        """Whether `parsed(kind, tf, ...)` will give what the previous snapshot parsed
+        (a scan over many files at once leaves those out)."""
+        old = self.previous_memo.get((kind, tf.path)) if self.memo is not None else None
+        return old is not None and old[0] is tf
 
     def earlier(self, kind: str, rel: str) -> tuple[TextFile, Any] | None:
         """What `rel` parsed to in the previous snapshot, and the text it was parsed

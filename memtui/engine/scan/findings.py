@@ -1,6 +1,7 @@
 """The `secret` and `entry-injection` findings of every layout, made once by the engine
 over every file the layouts' parses read (their loaded files, topic files and queued
-writes alike): no layout restates them. Each names its file and line and the kind of
+writes alike) but the archives their agents never read (StoreReader.read_archive): no
+layout restates them. Each names its file and line and the kind of
 thing found, never the text found."""
 
 from __future__ import annotations
@@ -66,11 +67,25 @@ def _an(kind: str) -> bool:
 
 def scan_store(reader: StoreReader) -> None:
     """Add the findings of every file read: those of a file unchanged since the last
-    snapshot are its previous ones (reader.parsed). A line a layout already reported an
-    injection on (Hermes' own scan) is not reported twice."""
+    snapshot are its previous ones (reader.parsed); of the others, only those the
+    prefilter picks out in one pass over them all are scanned (prefilter.py). A line a
+    layout already reported an injection on (Hermes' own scan) is not reported twice."""
+    from memtui.engine.scan.prefilter import suspects
+
     said = {(f.file, f.line) for f in reader.findings.items if f.code == INJECTION and f.file}
-    for tf in list(reader.texts.values()):
-        reader.parsed("scan", tf, lambda tf=tf: _scan(reader, tf, said))  # type: ignore[misc]
+    files = [tf for rel, tf in reader.texts.items() if rel not in reader.archives]
+    fresh = [tf for tf in files if not reader.kept("scan", tf)]
+    hits = sorted(suspects([tf.text for tf in fresh]))
+    read = {id(fresh[i]) for i in hits}
+    # A file the prefilter spares holds no hit: its scan finds nothing, recorded only
+    # where the snapshot keeps what each file gave (reader.memo: the app, the cache).
+    for tf in files if reader.memo is not None else [fresh[i] for i in hits]:
+        scan = (lambda tf=tf: _scan(reader, tf, said)) if id(tf) in read else _nothing
+        reader.parsed("scan", tf, scan)  # type: ignore[misc]
+
+
+def _nothing() -> None:
+    return None
 
 
 def _scan(reader: StoreReader, tf: TextFile, said: set[tuple[str, int | None]]) -> None:

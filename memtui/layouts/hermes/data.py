@@ -227,7 +227,7 @@ def queue_files(files: frozenset[str], folder: str) -> list[str]:
 
 
 def archived(reader: StoreReader) -> tuple[tuple[Archived, ...], tuple[tuple[int, str], ...]]:
-    tf = reader.read(ARCHIVE)
+    tf = reader.read_archive(ARCHIVE)
     if tf is None:
         return (), ()
     found, bad = [], []

@@ -1,0 +1,154 @@
+"""Which texts the exact scan (secrets.find_secrets, injection.find_injections) must
+read: one pass over all of them at once, so that opening a store does not run every
+rule over every file (the --size 500 demo: 17,017 files, none of them with a hit).
+
+Every rule's match holds one of the anchors below, as its ASCII letters lower-cased
+(in UTF-8 bytes): a text without one
+holds no hit. An anchor with a check is kept only where the check matches at it (a
+looser form of the rule, in bytes: a class of characters of any width, a count of
+characters up to four bytes each). A text holding a character a rule may read as an
+ASCII letter (İ ı ſ K: the rules ignore case; NFKC-folded styled letters) or an
+invisible one is read whole. All the texts are joined by NUL, which no anchor holds,
+so no anchor spans two texts.
+
+The anchors are found by Aho-Corasick (ahocorasick-rs, in Rust: every anchor in one
+pass, some 40 ms for the demo's 25 MB); without it every text is read whole."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from functools import cache
+from itertools import accumulate
+
+_SPACE = rb"[\s\x1c-\x1f\x80-\xff]"  # what \s is in a str pattern, and any non-ASCII byte
+_USER = rb"(?:the" + _SPACE + rb"+)?(?:user|human|operator|owner)"
+_AWS_KEY = rb"(?:a3t[a-z0-9]|abia|acca|akia|asia)[0-9a-z]{16}"
+_COMMAND = re.compile(rb"\b(?:curl|wget|ncat|nc|scp|invoke-webrequest|iwr)\b")
+_URL_PART = rb"[^:/?#\[\]@!$&'()*+,;=\s]+"
+# anchor (ASCII lower case) -> a check that must match where it is found, or None
+_ANCHORS: dict[bytes, bytes | None] = {
+    # secrets (secrets.py, plugins.py): the literal each provider format starts with
+    b"private key": None,
+    b"sk-": None,
+    **dict.fromkeys((b"a3t", b"abia", b"acca", b"akia", b"asia"), _AWS_KEY),
+    b"aws": rb"aws[^\n]{0,80}?(?:key|pw|pass|token)[^\n]{0,80}?['\"][0-9a-z/+]{40}['\"]",
+    **dict.fromkeys((b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_", b"github_pat_")),
+    **dict.fromkeys(
+        (b"glpat-", b"gldt-", b"glft-", b"glsoat-", b"glrt-", b"gr1348941", b"glcbt-"),
+    ),
+    **dict.fromkeys((b"glimt-", b"glptt-", b"glagent-", b"gloas-")),
+    **dict.fromkeys((b"xox", b"hooks.slack.com", b"xapp-", b"k_live_", b"k_test_", b"aiza")),
+    **dict.fromkeys((b"sg.", b"/:_authtoken=", b"npm_", b"pypi-ag", b"hf_", b"sq0csp-")),
+    **dict.fromkeys((b"accountkey=", b"eyj")),
+    b"-us": rb"-us[0-9]",  # Mailchimp
+    b"://": b"://" + _URL_PART + b":" + _URL_PART + b"@",  # a password in a URL
+    # injection.py: each rule's verb, or the words or characters its form needs
+    **dict.fromkeys((b"ignore", b"disregard", b"forget", b"override", b"bypass", b"prompt")),
+    b"now": rb"now" + _SPACE + rb"+(?:in" + _SPACE + rb"+)?(?:developer|dan|jail|unre|unfi)",
+    **dict.fromkeys(
+        (b"tell", b"inform", b"notify", b"alert", b"from"),
+        rb"(?:tell(?:ing)?|inform(?:ing)?|notify|alert|from)" + _SPACE + b"+" + _USER,
+    ),
+    **dict.fromkeys((b"![", b"[inst]", b"[/inst]", b"[//]:")),
+    b"<": rb"<(?:!--|\||<sys>>|</sys>>|[a-z][^>\n]{0,800}?style|(?:div|span|p|section)\b)",
+    # findings.py: an invisible character as JSON writes it
+    **dict.fromkeys((b"\\u200", b"\\u206", b"\\ufeff", b"\\u202", b"\\udb40")),
+}
+# What a command sends out (injection._LOOT): kept where its check matches and a command
+# is before it on its line or a pipe after it (_EXFIL_CMD, _EXFIL_PIPE).
+_LOOT: dict[bytes, bytes] = {
+    b"$": rb"\$(?:\{?[a-z0-9_]*(?:key|token|secret|pass|credential|auth)|\("
+    + _SPACE
+    + rb"*(?:cat|env|printenv)|home/\.ssh)",
+    **{a: re.escape(a) for a in (b"~/.ssh", b"id_rsa", b"id_ed25519", b"id_ecdsa", b".netrc")},
+    **{a: re.escape(a) for a in (b".aws/credentials", b".env", b".npmrc", b".pypirc")},
+    **{a: re.escape(a) for a in (b"/etc/passwd", b"/etc/shadow", b"printenv")},
+    b"env": rb"env" + _SPACE + rb"*\|",
+}
+# Characters the rules may read as ASCII letters (ignoring case, or NFKC-folded), and the
+# invisible ones (injection._UNUSUAL), as code point ranges: a text holding one is read whole.
+WHOLE = (
+    (0x130, 0x131),  # İ ı
+    (0x17F, 0x17F),  # ſ
+    (0x212A, 0x212A),  # K (Kelvin)
+    (0x180E, 0x180E),
+    (0x200B, 0x200D),
+    (0x202A, 0x202E),
+    (0x2060, 0x2064),
+    (0x2066, 0x2069),
+    (0xFEFF, 0xFEFF),
+    (0xFF21, 0xFF3A),
+    (0xFF41, 0xFF5A),
+    (0x1D400, 0x1D7FF),
+    (0xE0000, 0xE007F),
+    (0xE0100, 0xE01FF),  # (the tags' variation selectors end at U+E01EF)
+)
+# Case-sensitive: Twilio's keys (its plugins' "AC"/"SK" are too common lower-cased), and
+# two forms with no literal, tried where their one punctuation mark is.
+_TWILIO_AC = re.compile(rb"AC[0-9a-zA-Z]{32}")  # (one literal a pattern: a quick search)
+_TWILIO_SK = re.compile(rb"SK[0-9a-zA-Z]{32}")
+_SPANS = (
+    re.compile(rb":(?<=[0-9\x80-\xff]:)[0-9a-z_-]{35}"),  # Telegram
+    re.compile(rb"\.[^\s.\x00]{6,24}\.[^\s.\x00]{27}"),  # Discord
+)
+
+
+def suspects(texts: Sequence[str]) -> set[int]:
+    """The indexes of `texts` that may hold a hit: the exact scan reads these alone."""
+    automaton = _automaton()
+    if automaton is None or not texts:
+        return set(range(len(texts)))
+    data = "\x00".join(texts).encode("utf-8", "surrogatepass")
+    parts = data.split(b"\x00")
+    if len(parts) == len(texts):
+        ends = list(accumulate(len(p) + 1 for p in parts))
+    else:  # a text holds NUL itself
+        ends = list(accumulate(len(t.encode("utf-8", "surrogatepass")) + 1 for t in texts))
+    low = data.lower()  # ASCII letters only, a byte for a byte
+    checks = _checks()
+    found: set[int] = set()
+    for index, start, _ in automaton.find_matches_as_indexes(low, overlapping=True):
+        check = checks[index]
+        if check is None or check(low, start):
+            found.add(bisect_right(ends, start))
+    for rx, buf in ((_TWILIO_AC, data), (_TWILIO_SK, data), *((rx, low) for rx in _SPANS)):
+        found.update(bisect_right(ends, m.start()) for m in rx.finditer(buf))
+    return found
+
+
+@cache
+def _anchor_list() -> list[bytes]:
+    whole = {chr(c).encode("utf-8")[:3] for first, last in WHOLE for c in range(first, last + 1)}
+    return [*_ANCHORS, *_LOOT, *sorted(whole)]  # (a 4-byte character's first 3 bytes: 64 of them)
+
+
+@cache
+def _checks() -> list[Callable[[bytes, int], bool] | None]:
+    checks: list[Callable[[bytes, int], bool] | None] = []
+    for check in _ANCHORS.values():
+        match = None if check is None else re.compile(check).match
+        checks.append(None if match is None else lambda low, at, m=match: m(low, at) is not None)
+    for check in _LOOT.values():
+        match = re.compile(check).match
+        checks.append(lambda low, at, m=match: m(low, at) is not None and _sent(low, at))
+    return checks + [None] * (len(_anchor_list()) - len(checks))
+
+
+def _sent(low: bytes, at: int) -> bool:
+    """A command before `at` on its line (injection._EXFIL_CMD: up to 400 characters), or
+    a pipe after it (_EXFIL_PIPE)."""
+    begin = max(low.rfind(b"\n", 0, at) + 1, at - 1600)
+    end = low.find(b"\n", at)
+    line = low[at : len(low) if end == -1 else end]
+    return _COMMAND.search(low, begin, at) is not None or b"|" in line
+
+
+@cache
+def _automaton():  # type: ignore[no-untyped-def]
+    try:
+        from ahocorasick_rs import BytesAhoCorasick, Implementation
+    except ImportError:
+        return None
+    return BytesAhoCorasick(_anchor_list(), implementation=Implementation.DFA)
