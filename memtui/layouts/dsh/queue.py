@@ -40,7 +40,7 @@ FACE = QueueFace(
     editable=True,  # edit-then-accept (SPEC §3)
     json_list="pending",
 )
-NO_EVIDENCE = "no evidence — cannot be accepted"
+NO_EVIDENCE = N_("no evidence — cannot be accepted")
 EDITS = ("target", "entry_type", "body")  # accept's edit-then-accept options
 # Files a preview shows first: what the user reads; the bookkeeping after.
 FIRST = ("facts.md", "sops/")
