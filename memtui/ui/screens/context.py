@@ -10,9 +10,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
-from memtui.engine.context_rows import CUT, HEAD, UNLOADED, context_rows
+from memtui.engine.context_rows import CUT, HEAD, LOADED, UNLOADED, context_rows
 from memtui.engine.store import Store
-from memtui.i18n import N_, _
+from memtui.i18n import N_, _, tr
 from memtui.ui.safe import literal, row
 from memtui.ui.said import wrapped
 from memtui.ui.screens.page import PageScreen
@@ -35,7 +35,8 @@ class ContextScreen(PageScreen[None]):
 
     def __init__(self, store: Store) -> None:
         super().__init__()
-        self.rows = context_rows(store)
+        # heads, cuts and notes are memtui's words; the lines are the store's, as written
+        self.rows = [(k, t if k in (LOADED, UNLOADED) else tr(t)) for k, t in context_rows(store)]
         self.shown = self.rows  # the cut's sentence wrapped to the width (80 columns)
 
     def compose(self) -> ComposeResult:
