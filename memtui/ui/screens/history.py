@@ -212,13 +212,11 @@ class HistoryScreen(PageScreen[None]):
         if snaps:
             rows.cursor = index
         else:
-            self.query_one("#history-diff-label", Static).update(
-                row(
-                    _(
-                        "{file} has no history yet: memtui snapshots a file before changing it"
-                    ).format(file=self.rel)
-                )
-            )
+            said = _("{file} has no history yet: memtui snapshots a file before changing it")
+            # a sentence, not a row: wrapped in the half-width pane rather than cut
+            label = self.query_one("#history-diff-label", Static)
+            label.styles.height = "auto"
+            label.update(literal(said.format(file=self.rel)))
             self.query_one("#history-diff", DiffRows).show_lines([])
         self.refresh_bindings()
 
