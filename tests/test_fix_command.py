@@ -55,7 +55,7 @@ CASES = {  # code -> what is chosen
 
 def test_every_built_in_fix_has_a_case_here() -> None:
     # the engine's own fixes, over every layout, are tested with their rules, on stores the
-    # demo does not make: secret, entry-injection (test_secret_fixes), cut-correction
+    # demo does not make: secret, entry-injection (test_redact, test_remove_planted), cut-correction
     # (test_cut_correction)
     assert set(codes()) == set(CASES) | {"secret", "entry-injection", "cut-correction"}
 

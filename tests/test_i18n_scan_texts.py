@@ -18,8 +18,8 @@ from memtui.engine.ops.common import Refused
 from memtui.engine.scan.flagged import Flag, reason, refusal
 from memtui.i18n import Msg, tr
 from tests.conftest import write_tree
+from tests.planted_stores import GH, finding_at, make
 from tests.test_i18n_messages import PO, compile_catalogue
-from tests.test_secret_fixes import GH, finding_at, make
 from tests.verb_calls import memtui
 
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -22,7 +22,7 @@ from memtui.engine.ops.purge import held, purge
 from memtui.engine.ops.undo import undo
 from memtui.engine.write.errors import WriteError
 from tests.conftest import tree_digest
-from tests.test_secret_fixes import GH, HERMES_QUEUED, STORES, finding_at, make, memory
+from tests.planted_stores import GH, HERMES_QUEUED, STORES, finding_at, make, memory
 from tests.verb_calls import memtui
 
 
