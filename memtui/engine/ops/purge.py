@@ -94,7 +94,8 @@ def held(root: str, rel: str) -> list[Held]:
     dirs = Dirs(real)
     try:
         path = os.path.join(real, rel)
-        live = _text(open(path, "rb").read()) if os.path.isfile(path) else ""  # noqa: SIM115
+        got = read_or_none(path) if os.path.isfile(path) else None
+        live = "" if got is None else _text(got)
         kept = [_text(data) for _f, _n, data, _m in snapshots(dirs, rel)]
         for copy in _copies(real, rel):
             got = read_or_none(os.path.join(real, copy))
@@ -169,7 +170,7 @@ def purge_values(
         if not dry_run:
             try:
                 if receipt is None:
-                    audit_alone(tx, details={**tx.details})
+                    audit_alone(tx)
                 for value, one in secrets:
                     for path in [rel, *copies]:
                         scrub(tx.dirs, path, value.encode(), placeholder(one).encode())

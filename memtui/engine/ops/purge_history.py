@@ -10,7 +10,6 @@ import datetime as dt
 import json
 import os
 from collections.abc import Iterator
-from typing import Any
 
 from memtui.engine.write import journal, modes
 from memtui.engine.write.dirs import Dirs
@@ -100,7 +99,7 @@ def _rewritten(raw: bytes, rel: str, hashes: dict[str, str]) -> bytes:
     return json.dumps(line, ensure_ascii=False).encode("utf-8") + end
 
 
-def audit_alone(tx: Transaction, details: dict[str, Any]) -> None:
+def audit_alone(tx: Transaction) -> None:
     """The purge's own audit line when the file itself did not change (the secret was
     only in its history): no transaction commit writes one then."""
     record = {
@@ -109,7 +108,7 @@ def audit_alone(tx: Transaction, details: dict[str, Any]) -> None:
         "op": tx.op,
         "who": who(),
         "time": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "details": details,
+        "details": tx.details,
         "changes": [],
     }
     try:  # as open as the log is now (append_at narrows it to this mode)
