@@ -6,7 +6,7 @@ stays a JSON string and a Hermes entry stays one entry."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from memtui.engine.scan.lines import Lines
@@ -63,17 +63,19 @@ def on_line(text: str, line: int | None) -> list[Secret]:
 
 def redact(text: str, chosen: Iterable[Secret]) -> str:
     """`text` with each chosen secret's value replaced by its placeholder."""
-    out = text
-    for s in sorted(chosen, key=lambda s: s.start, reverse=True):
-        out = out[: s.start] + placeholder(s.kind) + out[s.stop :]
-    return out
+    return _replaced(text, chosen, placeholder)
 
 
 def masked(text: str) -> str:
     """`text` with every secret's value shown as MASK (a dry run's diff, a listing)."""
+    return _replaced(text, secrets_in(text), lambda _kind: MASK)
+
+
+def _replaced(text: str, chosen: Iterable[Secret], by: Callable[[str], str]) -> str:
+    """`text` with each secret's value replaced by `by(kind)`, last first (offsets hold)."""
     out = text
-    for s in reversed(secrets_in(text)):
-        out = out[: s.start] + MASK + out[s.stop :]
+    for s in sorted(chosen, key=lambda s: s.start, reverse=True):
+        out = out[: s.start] + by(s.kind) + out[s.stop :]
     return out
 
 
