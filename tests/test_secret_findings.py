@@ -128,6 +128,18 @@ def test_no_output_of_check_holds_a_secrets_bytes(tmp_path: Path, fmt: str) -> N
         assert "revoke" in rule["help"]["text"]
 
 
+def test_a_private_key_block_is_one_finding_and_the_next_block_another(tmp_path: Path) -> None:
+    key = "OPENSSH PRIVATE KEY-----\n"
+    block = f"-----BEGIN {key}b3BlbnNzaC1rZXktdjEAAAA\n-----END {key}"
+    topic = f"# Keys\n{block}{block}after\n"
+    root = write_tree(
+        tmp_path / "store",
+        {"memory.md": "# 索引\n- 部署 → memory_deploy.md\n", "memory_deploy.md": topic},
+    )
+    found = [f for f in open_store(root).findings if f.code == "secret"]
+    assert [(f.file, f.line) for f in found] == [("memory_deploy.md", 2), ("memory_deploy.md", 5)]
+
+
 def test_a_secret_in_a_queued_write_is_found_in_its_record(tmp_path: Path) -> None:
     key = KEYS["GitHub token"]
     root = write_tree(

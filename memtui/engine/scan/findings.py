@@ -90,18 +90,12 @@ def _nothing() -> None:
 
 def _scan(reader: StoreReader, tf: TextFile, said: set[tuple[str, int | None]]) -> None:
     from memtui.engine.scan.injection import find_injections
-    from memtui.engine.scan.secrets import find_secrets
+    from memtui.engine.scan.redact import secrets_in
 
     text = tf.text
     add = reader.findings.add
-    block = -1  # the last line of a private key block already reported
-    for hit in find_secrets(text):
-        if hit.kind == "private key" and hit.line == block + 1:
-            block = hit.line
-            continue
-        if hit.kind == "private key":
-            block = hit.line
-        add(SECRET, tf.path, hit.line, secret_said(hit.kind, hit.line), ERROR)
+    for s in secrets_in(text):  # a private key block: one finding, at its first line
+        add(SECRET, tf.path, s.first, secret_said(s.kind, s.first), ERROR)
     hits = find_injections(text)
     if tf.path.endswith((".json", ".jsonl")):
         hits += _escaped(text)
