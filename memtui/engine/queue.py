@@ -305,11 +305,9 @@ def approve_each(
     def run(lay: Layout, ids: list[str], fps: dict[str, str]) -> list[Receipt]:
         return lay.approve(root, ids, expected=fps, **options)
 
-    ids = [i.id for i in shown]
-    flagged = _flagged(list(shown), ids, options)
     return _gated(
-        ids,
-        flagged,
+        [i.id for i in shown],
+        _flagged(shown, options),
         allow_flagged,
         options,
         lambda ok: _each_queue([i for i in shown if i.id in ok], run),
@@ -321,20 +319,17 @@ def _plain(ref: str) -> str:
     return ref.strip().partition("@")[0]
 
 
-def _flagged(
-    found: Sequence[QueueItem | None], ids: Sequence[str], options: Mapping[str, Any]
-) -> dict[str, list[Flag]]:
-    """Each id whose item's text the scans flag -> what they found. An id no queue
-    holds, or an item its layout refuses anyway (its `problem`: Hermes' own scan), is
-    left to its layout to refuse in its own words."""
+def _flagged(shown: Sequence[QueueItem], options: Mapping[str, Any]) -> dict[str, list[Flag]]:
+    """Each item's id whose text the scans flag -> what they found. An item its layout
+    refuses anyway (its `problem`: Hermes' own scan) is left to its layout to refuse in
+    its own words."""
     from memtui.engine.scan.flagged import item_flags
 
-    out = {}
-    for ref, item in zip(ids, found, strict=True):
-        flags = item_flags(item, options) if item is not None and item.problem is None else []
-        if flags:
-            out[ref] = flags
-    return out
+    return {
+        item.id: flags
+        for item in shown
+        if item.problem is None and (flags := item_flags(item, options))
+    }
 
 
 def _gated(

@@ -44,8 +44,13 @@ def item_flags(item: QueueItem, options: Mapping[str, Any] | None = None) -> lis
     """What approving `item` would write that the scans flag: its text, the agent's words
     about it, its fields, and any text given with the approve (an edit's new text)."""
     whole = item.whole()
-    given = [v for k, v in (options or {}).items() if k not in _NOT_TEXT and isinstance(v, str)]
-    return flags_in([whole.summary, whole.body or "", *(v for _, v in whole.fields), *given])
+    texts = [whole.summary, whole.body or "", *(v for _, v in whole.fields)]
+    return flags_in([*texts, *_given(options or {})])
+
+
+def _given(options: Mapping[str, Any]) -> list[str]:
+    """The texts given with an approve (an edit's new text), which it would write too."""
+    return [v for k, v in options.items() if k not in _NOT_TEXT and isinstance(v, str)]
 
 
 def said(flags: list[Flag]) -> str:
@@ -100,8 +105,7 @@ def record_flags(root: str, lay: Layout, ref: str, options: Mapping[str, Any]) -
     name the item."""
     kind, _, name = ref.strip().partition("@")[0].partition(":")
     rel = lay.file_of(kind, name)
-    given = [v for k, v in options.items() if k not in _NOT_TEXT and isinstance(v, str)]
-    return flags_in([*(_record_texts(root, rel, name) if rel else []), *given])
+    return flags_in([*(_record_texts(root, rel, name) if rel else []), *_given(options)])
 
 
 def _record_texts(root: str, rel: str, name: str) -> list[str]:
