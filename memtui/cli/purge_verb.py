@@ -48,7 +48,7 @@ def purge(args: argparse.Namespace) -> int:
     if picked is not None and not args.dry_run and not args.yes:
         _confirm(args.file, picked)
     with engine_errors():
-        done = purge(root, args.file, args.secret, dry_run=args.dry_run)
+        done = purge(root, args.file, args.secret, dry_run=args.dry_run, listed=found)
     if args.json:
         emit_json(done.to_json())
         return 0

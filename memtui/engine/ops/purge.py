@@ -117,11 +117,14 @@ def held(root: str, rel: str) -> list[Held]:
     return found
 
 
-def purge(root: str, rel: str, number: int, *, dry_run: bool = False) -> Purged:
-    """Take secret `number` (held()'s numbering) out of `rel` and of every snapshot of it."""
+def purge(
+    root: str, rel: str, number: int, *, dry_run: bool = False, listed: list[Held] | None = None
+) -> Purged:
+    """Take secret `number` (held()'s numbering) out of `rel` and of every snapshot of it;
+    `listed`: held(root, rel) as the caller already read it (the CLI's confirm)."""
     real = os.path.realpath(root)
     rel = check_path(real, rel)
-    listed = held(real, rel)
+    listed = held(real, rel) if listed is None else listed
     if not 1 <= number <= len(listed):
         raise Refused(
             msg(
