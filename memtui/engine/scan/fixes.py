@@ -77,7 +77,12 @@ def redact_secret(root: str, store: Any, finding: Finding, choose: tuple[str, ..
         for f in store.findings
         if f.code == SECRET and f.file == rel and f.line in lines and f != finding
     )
-    shown = ", ".join(dict.fromkeys(placeholder(s.kind) for s in found))
+    # the title's values: which secrets, where, and what stands for them after
+    said = {
+        "kinds": _kinds(found),
+        "where": where(finding),
+        "shown": ", ".join(dict.fromkeys(placeholder(s.kind) for s in found)),
+    }
     details = {"file": rel, "line": finding.line, "kinds": [s.kind for s in found]}
     offer: dict[str, Any] = {
         "choices": (REDACT, PURGE),
@@ -102,9 +107,7 @@ def redact_secret(root: str, store: Any, finding: Finding, choose: tuple[str, ..
         title = msg(
             "replace the {kinds} at {where} by {shown} and purge it from every snapshot of "
             "the file in .history/",
-            kinds=_kinds(found),
-            where=where(finding),
-            shown=shown,
+            **said,
         )
         return Fix(
             finding, title, root, "purge", step, details, runs=runs, irreversible=NO_UNDO, **offer
@@ -112,8 +115,6 @@ def redact_secret(root: str, store: Any, finding: Finding, choose: tuple[str, ..
     title = msg(
         "replace the {kinds} at {where} by {shown} (undo puts it back; `memtui purge` takes "
         "it out of .history too)",
-        kinds=_kinds(found),
-        where=where(finding),
-        shown=shown,
+        **said,
     )
     return Fix(finding, title, root, "fix-secret", step, details, **offer)
