@@ -18,10 +18,24 @@ from memtui.engine.fix_batch import Batch
 from memtui.engine.fixes import Fix, where
 from memtui.engine.model import Finding
 from memtui.engine.ops.common import Refused
-from memtui.i18n import msg
+from memtui.i18n import N_, msg
 
 INJECTION = "entry-injection"
 _LINE = re.compile(r"[^\n]*(?:\n|$)")
+# The fix's title, a template for each case (the catalogue's sentences are whole).
+_ARCHIVE = N_("archive {entry}, which holds the planted text (`memtui restore` brings it back)")
+_ARCHIVE_ITEM = N_(
+    "archive the planted item of {entry}, which holds the planted text "
+    "(`memtui restore` brings it back)"
+)
+_CUT_LINE = N_(
+    "cut line {lines} (the planted text) out of {entry}, which is not archived "
+    "({why_not}); `memtui undo` brings them back from .history/"
+)
+_CUT_LINES = N_(
+    "cut lines {lines} (the planted text) out of {entry}, which is not archived "
+    "({why_not}); `memtui undo` brings them back from .history/"
+)
 
 
 def remove_planted(root: str, store: Any, finding: Finding, _choose: tuple[str, ...]) -> Fix:
@@ -54,19 +68,7 @@ def remove_planted(root: str, store: Any, finding: Finding, _choose: tuple[str, 
             why_not = str(exc)  # a Msg, said in the reader's language, but for a final "."
             why_not = why_not.rstrip(".") if why_not.endswith(".") else why_not
         else:
-            title = (
-                msg(
-                    "archive the planted item of {entry}, which holds the planted text "
-                    "(`memtui restore` brings it back)",
-                    entry=entry_id,
-                )
-                if item
-                else msg(
-                    "archive {entry}, which holds the planted text (`memtui restore` brings it "
-                    "back)",
-                    entry=entry_id,
-                )
-            )
+            title = msg(_ARCHIVE_ITEM if item else _ARCHIVE, entry=entry_id)
             return _fix(finding, title, root, details, () if item else covers, archive)
     text = store.texts[rel].text
     ranges = _merged(_planted_lines(text, f.line) for f in same if f.line is not None)
@@ -85,22 +87,8 @@ def remove_planted(root: str, store: Any, finding: Finding, _choose: tuple[str, 
             )
         ) from None
     said = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in ranges)
-    if len(ranges) > 1 or ranges[0][0] != ranges[0][1]:
-        title = msg(
-            "cut lines {lines} (the planted text) out of {entry}, which is not archived "
-            "({why_not}); `memtui undo` brings them back from .history/",
-            lines=said,
-            entry=entry_id,
-            why_not=why_not,
-        )
-    else:
-        title = msg(
-            "cut line {lines} (the planted text) out of {entry}, which is not archived "
-            "({why_not}); `memtui undo` brings them back from .history/",
-            lines=said,
-            entry=entry_id,
-            why_not=why_not,
-        )
+    one = len(ranges) == 1 and ranges[0][0] == ranges[0][1]
+    title = msg(_CUT_LINE if one else _CUT_LINES, lines=said, entry=entry_id, why_not=why_not)
     details["lines"] = [list(r) for r in ranges]
     return _fix(finding, title, root, details, covers, cut, op="fix-entry-injection")
 
