@@ -9,10 +9,10 @@ is refused as `add topic` is). Every fix of one code runs in one transaction
 (`apply`): one operation, one undo.
 
 A layout declares its fixes (Layout.fixes(): finding code -> planner), asked of the
-layout whose parse found the finding; `register(layout, code, planner)` adds one by hand,
-and `register(ANY, code, planner)` one for a code every layout gives, asked after the
-layout's own; the engine's own fixes of that kind (redact a `secret`, archive a planted
-`entry-injection`, move a `cut-correction`) are named in ENGINE_FIXES.
+layout whose parse found the finding; `register(layout, code, planner)` adds one by hand.
+The engine's own fixes, for codes every layout gives (redact a `secret`, archive a
+planted `entry-injection`, move a `cut-correction`), are named in ENGINE_FIXES and asked
+after the layout's own.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ Planner = Callable[[str, Any, Finding, tuple[str, ...]], Fix]
 # (Layout.fixes()); codes are shared between layouts (one layout's pointer-missing
 # is about another index file than another's), so a fix is its layout's only.
 _PLANNERS: dict[tuple[str, str], Planner] = {}
-ANY = "*"  # register(ANY, code, ...): the fix of a code whichever layout found it
+ANY = "*"  # an engine fix's layout, as `_every` lists it: whichever layout found it
 
 
 def register(layout: str, code: str, planner: Planner) -> None:
@@ -105,7 +105,7 @@ def _planner(finding: Finding) -> Planner | None:
         except KeyError:  # a layout that is not registered (any more)
             return None
     if got is None:
-        got = _PLANNERS.get((ANY, finding.code)) or _engine_fix(finding.code)
+        got = _engine_fix(finding.code)
     return got
 
 
