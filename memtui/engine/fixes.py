@@ -229,9 +229,7 @@ def _run_verbs(fixes: list[Fix], dry_run: bool) -> Receipt:
         if steps:
             try:
                 receipts.append(apply(steps, dry_run))
-            except Refused as exc:
-                if len(fixes) == 1:
-                    raise
+            except Refused as exc:  # (a verb is among fixes: never the only one)
                 refused += [{"id": _named(f.finding), "reason": str(exc)} for f in steps]
         for fix in verbs:
             try:
