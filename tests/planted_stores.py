@@ -5,6 +5,7 @@ entries and purge."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from memtui.engine import open_store
@@ -87,3 +88,9 @@ def make(tmp_path: Path, layout: str) -> Path:
 def finding_at(root: Path, code: str, rel: str, line: int) -> Finding:
     store = open_store(str(root))
     return next(f for f in store.findings if (f.code, f.file, f.line) == (code, rel, line))
+
+
+def grep(root: Path, value: str) -> list[str]:
+    """Every file under root holding the value's bytes (grep -r, hidden files too)."""
+    got = subprocess.run(["grep", "-rlF", value, str(root)], capture_output=True, text=True)
+    return got.stdout.split()

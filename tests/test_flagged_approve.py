@@ -14,6 +14,7 @@ from textual.pilot import Pilot
 from memtui.engine import queue
 from memtui.engine.store import open_store
 from tests.conftest import run_cli, tree_digest
+from tests.helpers import fresh_copy
 from tests.test_ui_pending import FIRST, PendingOnly, loaded
 from tests.ui_helpers import answer_confirm, demo_store, run, until
 
@@ -57,9 +58,7 @@ def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _flagged_store(template: Path, tmp_path: Path, name: str, text: str) -> tuple[Path, str]:
     """A copy of the demo's `name` store with `text` planted in its first approvable
     add (an item whose own check passes); its root and the item's id."""
-    import shutil
-
-    root = Path(shutil.copytree(template, tmp_path / "demo")) / FOLDER[name]
+    root = fresh_copy(template, tmp_path) / FOLDER[name]
     found = [
         i.whole()
         for i in queue.items(open_store(root))

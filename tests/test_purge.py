@@ -8,7 +8,6 @@ without a confirm (no terminal, no --yes) writes nothing."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -22,14 +21,8 @@ from memtui.engine.ops.purge import held, purge
 from memtui.engine.ops.undo import undo
 from memtui.engine.write.errors import WriteError
 from tests.conftest import tree_digest
-from tests.planted_stores import GH, HERMES_QUEUED, STORES, finding_at, make, memory
+from tests.planted_stores import GH, HERMES_QUEUED, STORES, finding_at, grep, make, memory
 from tests.verb_calls import memtui
-
-
-def grep(root: Path, value: str) -> list[str]:
-    """Every file under root holding the value's bytes (grep -r, hidden files too)."""
-    got = subprocess.run(["grep", "-rlF", value, str(root)], capture_output=True, text=True)
-    return got.stdout.split()
 
 
 def redact(root: Path, layout: str) -> None:

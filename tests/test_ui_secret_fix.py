@@ -9,8 +9,7 @@ from pathlib import Path
 
 from memtui.ui.screens.choose import ChoiceScreen
 from memtui.ui.screens.report import DryRunScreen
-from tests.planted_stores import GH, make, memory
-from tests.test_purge import grep
+from tests.planted_stores import GH, grep, make, memory
 from tests.test_ui_fix_key import WarningsOnly, press_f_on
 from tests.ui_helpers import answer_confirm, run, until
 
