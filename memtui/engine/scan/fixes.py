@@ -43,7 +43,7 @@ def redact_secret(root: str, store: Any, finding: Finding, choose: tuple[str, ..
     rel = finding.file or ""
     tf = store.texts.get(rel)
     found = on_line(tf.text, finding.line) if tf is not None else []
-    if not found:
+    if tf is None or not found:
         raise Refused(
             msg(
                 "no secret at {where} any more; nothing was changed: check again",
@@ -97,8 +97,8 @@ def redact_secret(root: str, store: Any, finding: Finding, choose: tuple[str, ..
     if PURGE in choose:
         from memtui.engine.ops.purge import purge_values
 
-        values = [(tf.text[s.start : s.stop], s.kind) for s in found]  # type: ignore[union-attr]
-        digest = tf.digest()  # type: ignore[union-attr]
+        values = [(tf.text[s.start : s.stop], s.kind) for s in found]
+        digest = tf.digest()
 
         def runs(dry_run: bool) -> Any:
             done = purge_values(root, rel, values, expect=digest, dry_run=dry_run)
