@@ -283,7 +283,7 @@ def approve(
     from memtui.engine.scan.flagged import record_flags
 
     lay = owner(ids[0])
-    flagged = {ref: found for ref in ids if (found := record_flags(root, lay, ref, shown))}
+    flagged = {r: f for r in ids if (f := record_flags(root, lay, _plain(r), shown))}
     # one its layout refuses anyway (Hermes' own scan) is refused in its layout's words
     flagged = {ref: f for ref, f in flagged.items() if not lay.preview(root, _plain(ref)).error}
     return _gated(

@@ -98,12 +98,12 @@ def flagged_by_findings(findings: Iterable[Finding], items: Iterable[QueueItem])
 
 
 def record_flags(root: str, lay: Layout, ref: str, options: Mapping[str, Any]) -> list[Flag]:
-    """What approving the queued item `ref` would write that the scans flag, read from
-    its record alone (the file its layout says the id lives in: no store is opened), and
-    any text given with the approve. A JSON record's strings are scanned decoded (an
-    invisible character JSON escaped is one); of a JSON Lines file, the records that
-    name the item."""
-    kind, _, name = ref.strip().partition("@")[0].partition(":")
+    """What approving the queued item `ref` (its id, no `@FINGERPRINT`) would write that
+    the scans flag, read from its record alone (the file its layout says the id lives in:
+    no store is opened), and any text given with the approve. A JSON record's strings
+    are scanned decoded (an invisible character JSON escaped is one); of a JSON Lines
+    file, the records that name the item."""
+    kind, _, name = ref.partition(":")
     rel = lay.file_of(kind, name)
     return flags_in([*(_record_texts(root, rel, name) if rel else []), *_given(options)])
 
