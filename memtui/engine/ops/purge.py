@@ -174,9 +174,9 @@ def purge_values(
             try:
                 if receipt is None:
                     audit_alone(tx)
-                for value, one in secrets:
-                    for path in [rel, *copies]:
-                        scrub(tx.dirs, path, value.encode(), placeholder(one).encode())
+                swaps = [(value.encode(), placeholder(one).encode()) for value, one in secrets]
+                for path in [rel, *copies]:
+                    scrub(tx.dirs, path, swaps)
             except OSError as exc:
                 raise WriteError(
                     msg(

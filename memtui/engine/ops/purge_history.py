@@ -37,24 +37,32 @@ def snapshots(dirs: Dirs, rel: str) -> Iterator[tuple[int, str, bytes, int]]:
             yield folder, name, got[0], got[1]
 
 
-def scrub(dirs: Dirs, rel: str, value: bytes, to: bytes) -> None:
-    """Every snapshot of rel that holds `value` rewritten with `to` in its place, the audit
-    log's hashes of those versions first. Under the caller's lock."""
+def scrub(dirs: Dirs, rel: str, swaps: list[tuple[bytes, bytes]]) -> None:
+    """Every snapshot of rel that holds a swap's value rewritten with its replacement in
+    its place, the audit log's hashes of those versions first. Under the caller's lock."""
     changed: list[tuple[int, str, bytes, int]] = []
     hashes: dict[str, str] = {}
     for folder, name, data, mode in snapshots(dirs, rel):
-        if value in data:
-            new = data.replace(value, to)
+        new = _swapped(data, swaps)
+        if new != data:
             changed.append((folder, name, new, mode))
             hashes[sha256(data)] = sha256(new)
-    _rewrite_audit(dirs, rel, hashes, value, to)
+    _rewrite_audit(dirs, rel, hashes, swaps)
     for folder, name, new, mode in changed:
         write_new(folder, name + _TEMP, new, mode & 0o777)
         os.replace(name + _TEMP, name, src_dir_fd=folder, dst_dir_fd=folder)
         os.fsync(folder)
 
 
-def _rewrite_audit(dirs: Dirs, rel: str, hashes: dict[str, str], value: bytes, to: bytes) -> None:
+def _swapped(data: bytes, swaps: list[tuple[bytes, bytes]]) -> bytes:
+    for value, to in swaps:
+        data = data.replace(value, to)
+    return data
+
+
+def _rewrite_audit(
+    dirs: Dirs, rel: str, hashes: dict[str, str], swaps: list[tuple[bytes, bytes]]
+) -> None:
     """The audit's `before`/`after` of rel that name a purged version name its redacted
     one, marked `purged`; any other line kept byte for byte. Written whole, atomically."""
     folder = dirs.own(HISTORY, create=False)
@@ -62,20 +70,19 @@ def _rewrite_audit(dirs: Dirs, rel: str, hashes: dict[str, str], value: bytes, t
     if folder is None or got is None:
         return
     data, mode = got
+    # each value as JSON writes it: the value itself is never left in the log
+    escaped = [(_in_json(value), to) for value, to in swaps if value]
     lines = data.splitlines(keepends=True)
-    escaped = json.dumps(value.decode("utf-8", "surrogateescape"), ensure_ascii=False)[1:-1]
-    out = []
-    for raw in lines:
-        new = _rewritten(raw, rel, hashes)
-        if escaped and escaped.encode() in new:  # the value itself: never in the log
-            new = new.replace(escaped.encode(), to)
-        out.append(new)
-    rewritten = b"".join(out)
+    rewritten = b"".join(_swapped(_rewritten(raw, rel, hashes), escaped) for raw in lines)
     if rewritten == data:
         return
     write_new(folder, "audit.jsonl" + _TEMP, rewritten, mode & 0o777)
     os.replace("audit.jsonl" + _TEMP, "audit.jsonl", src_dir_fd=folder, dst_dir_fd=folder)
     os.fsync(folder)
+
+
+def _in_json(value: bytes) -> bytes:
+    return json.dumps(value.decode("utf-8", "surrogateescape"), ensure_ascii=False)[1:-1].encode()
 
 
 def _rewritten(raw: bytes, rel: str, hashes: dict[str, str]) -> bytes:
