@@ -21,7 +21,7 @@ from memtui.engine.ops.purge import held, purge
 from memtui.engine.ops.undo import undo
 from memtui.engine.write.errors import WriteError
 from tests.conftest import tree_digest
-from tests.planted_stores import GH, HERMES_QUEUED, STORES, finding_at, grep, make, memory
+from tests.planted_stores import AWS, GH, HERMES_QUEUED, STORES, finding_at, grep, make, memory
 from tests.verb_calls import memtui
 
 
@@ -146,6 +146,14 @@ def test_fix_choose_purge_asks_for_yes_then_purges(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert grep(root, GH) == []
     assert memtui(root, "undo").returncode == 1
+
+
+def test_a_line_of_two_secrets_is_purged_of_both_in_every_file(tmp_path: Path) -> None:
+    root = make(tmp_path, "workspace")  # memory_deploy.md:3 holds a GitHub token and an AWS key
+    fix = plan(open_store(str(root)), finding_at(root, "secret", "memory_deploy.md", 3), ("purge",))
+    fix.run(False)
+    assert grep(root, GH) == [] and grep(root, AWS) == []  # the snapshot and the audit too
+    assert held(str(root), "memory_deploy.md") == []
 
 
 def test_purge_takes_it_out_of_the_agents_own_copies_too(tmp_path: Path) -> None:
