@@ -53,6 +53,7 @@ def test_a_planted_line_in_a_file_kept_whole_is_cut_out_and_undo_puts_it_back(
     before, raw = memory(root), (root / "agent.md").read_bytes()
     fix = plan(open_store(str(root)), finding_at(root, "entry-injection", "agent.md", 5))
     assert fix.details["lines"] == [[5, 5]] and "memtui undo" in fix.title
+    assert "not archived (it is kept whole)" in fix.title
     fix.run(False)
     assert (root / "agent.md").read_bytes() == raw.replace(f"- {PLANT}\n".encode(), b"")
     undo(str(root))

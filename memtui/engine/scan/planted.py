@@ -59,7 +59,7 @@ def remove_planted(root: str, store: Any, finding: Finding, _choose: tuple[str, 
     ]
     covers = tuple(f for f in same if f != finding)
     details = {"entry": entry_id, "file": rel, "line": finding.line}
-    why_not = msg("it is kept whole") if entry_id.startswith("file:") else ""
+    why_not = msg("it is kept whole") if entry.kind == "file" else ""
     if not why_not:
         archive, item = _archive(root, store, entry, expect, finding.line)
         try:
