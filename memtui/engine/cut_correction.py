@@ -116,39 +116,41 @@ def _in_file(cf: ContextFile, text: str, said: list[Statement], layout: str) -> 
     if not loaded or not unloaded:
         return []
     said_as: dict[tuple[str, str | None], tuple[str, ...]] = {}  # a text said again: once
-    words = {}
-    for st in (*loaded, *unloaded):
+
+    def words(st: Statement) -> tuple[str, ...]:
         key = (text[st.start : st.stop], st.when)
-        words[st] = said_as.get(key) or said_as.setdefault(key, _words(*key))
-    judged: dict[tuple[tuple[str, ...], tuple[str, ...]], int | None] = {}
-    every = sorted(set(words.values()))  # for how often the file says a key
+        return said_as.get(key) or said_as.setdefault(key, _words(*key))
+
     # the loaded ones by their words, sorted: those a statement may correct share its
-    # first quarter (a subject outweighs its value and any shared ending), found by bisection
-    heads = sorted((words[st], st.line, st) for st in loaded)
-    keys = [w for w, _line, _st in heads]
+    # first quarter (a subject outweighs its value and any shared ending), found by
+    # bisection; each by its place in `loaded` (hashing a Statement costs more)
+    heads = sorted((words(st), i) for i, st in enumerate(loaded))
+    keys = [w for w, _i in heads]
+    news = [words(st) for st in unloaded]
+    every = sorted({*keys, *news})  # for how often the file says a key
+    judged: dict[tuple[tuple[str, ...], tuple[str, ...]], int | None] = {}
     out: list[Correction] = []
-    taken: set[Statement] = set()  # an older statement is replaced by one newer only
-    for new in reversed(unloaded):  # the last written first: it is the newest
-        w = words[new]
+    taken: set[int] = set()  # an older statement is replaced by one newer only
+    for new, w in zip(reversed(unloaded), reversed(news), strict=True):  # newest first
         if len(w) < 3:  # no subject, separator and value
             continue
         k = max(2, len(w) // 4)
         found = []
         at = bisect_left(keys, w[:k])
         while at < len(keys) and keys[at][:k] == w[:k]:
-            _w, _line, old = heads[at]
+            ow, i = heads[at]
             at += 1
-            pair = (words[old], w)
-            if old in taken:
+            if i in taken:
                 continue
+            pair = (ow, w)
             key = judged[pair] if pair in judged else judged.setdefault(pair, _corrects(*pair))
-            newer = _newer(old, new) if key is not None else ""
+            newer = _newer(loaded[i], new) if key is not None else ""
             if key is not None and newer and _said(every, w[:key]) <= 2:
                 subject = _shown([x for x in w[: key - 1] if x not in _KEY_END])
-                found.append(Correction(cf.file, layout, old, new, subject, newer))
+                found.append((i, Correction(cf.file, layout, loaded[i], new, subject, newer)))
         if found:
-            first = min(found, key=lambda c: c.older.line)
-            taken.add(first.older)
+            i, first = min(found, key=lambda f: f[1].older.line)
+            taken.add(i)
             out.append(first)
     return sorted(out, key=lambda c: c.newer.line)
 
