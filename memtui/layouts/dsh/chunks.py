@@ -107,8 +107,7 @@ def _chunks(queue: deque[str], run: Any, pace: Pace) -> list[Receipt]:
         receipts.append(receipt)
         progress.advanced(total - len(queue), total)
         if queue and not receipt.dry_run:
-            if progress.stop_asked():  # whole chunks done, the rest untouched
-                receipt.details["stopped"] = {"done": total - len(queue), "left": len(queue)}
+            if progress.stopped(receipt, total - len(queue), total):  # whole chunks done
                 break
             time.sleep(CHUNK_PAUSE)  # let an agent blocked on the lock take it first
     return receipts
