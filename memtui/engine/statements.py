@@ -100,11 +100,13 @@ def separated(text: str, spans: list[tuple[int, int]]) -> list[Statement]:
     Hermes `§` line): one moving away takes the separator before it (the first, the one
     after it), so the others stay separated exactly as before."""
     out = []
+    line, counted = 1, 0  # the line at `counted`: each span's line counted from the last's
     for i, (start, stop) in enumerate(spans):
         after = spans[1][0] if len(spans) > 1 else stop
         gone = (spans[i - 1][1], stop) if i else (start, after)
-        line = text.count("\n", 0, start) + 1
+        line += text.count("\n", counted, start)
         last = line + text.count("\n", start, stop)
+        counted = start
         found = DATE.search(text, start, stop)
         out.append(Statement(line, last, start, stop, gone, found.group(0) if found else None))
     return out
