@@ -24,13 +24,15 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from memtui.engine.model import WARNING, ContextFile, Finding
 from memtui.engine.statements import DATE, Statement
 from memtui.i18n import msg
 
 if TYPE_CHECKING:
+    from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
 
 CODE = "cut-correction"
@@ -60,11 +62,12 @@ class Correction:
     why_newer: str  # how the newer was told: its date, or its place
 
 
-def findings(store: Store) -> list[Finding]:
-    """The rule's findings over every layout of the store."""
+def findings(store: Store, reader: StoreReader | None = None) -> list[Finding]:
+    """The rule's findings over every layout of the store (`reader`: the open's, whose
+    memo gives back a file's corrections while its text and its cut are unchanged)."""
     return [
         Finding(CODE, WARNING, c.file, c.newer.line, message(c), c.layout)
-        for c in corrections(store)
+        for c in corrections(store, reader=reader)
     ]
 
 
@@ -81,7 +84,9 @@ def message(c: Correction) -> str:
     )
 
 
-def corrections(store: Store, file: str | None = None) -> list[Correction]:
+def corrections(
+    store: Store, file: str | None = None, reader: StoreReader | None = None
+) -> list[Correction]:
     """Every correction past a cut in the store (or in `file` alone)."""
     from memtui.engine.layouts import loaded
 
@@ -96,9 +101,19 @@ def corrections(store: Store, file: str | None = None) -> list[Correction]:
             tf = store.texts.get(cf.file)
             if tf is None or not _partly_loaded(cf):
                 continue
-            said = lay.statements(store, data, cf.file)
-            out += _in_file(cf, tf.text, said, name)
+            found = partial(_of_file, store, lay, data, name, cf, tf.text)
+            if reader is None:
+                out += found()
+            else:  # a file's statements are its own: its text and its cut say them all
+                kind = f"{CODE} {name} {cf.first_unloaded_line}-{cf.last_unloaded_line}"
+                out += reader.parsed(kind, tf, found)
     return out
+
+
+def _of_file(
+    store: Store, lay: Any, data: Any, name: str, cf: ContextFile, text: str
+) -> list[Correction]:
+    return _in_file(cf, text, lay.statements(store, data, cf.file), name)
 
 
 def _partly_loaded(cf: ContextFile) -> bool:
