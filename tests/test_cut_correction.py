@@ -4,11 +4,12 @@ quick fix (the newer in place of the older) and the undo of it, byte for byte.""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
-from memtui.engine import fixes
+from memtui.engine import cut_correction, fixes
 from memtui.engine.cut_correction import _corrects, _words
 from memtui.engine.ops.undo import undo
 from memtui.engine.store import open_store
@@ -115,6 +116,26 @@ def test_the_fix_puts_the_newer_in_place_of_the_older_and_undo_puts_back_every_b
     assert cut_corrections(root) == []
     undo(root)
     assert memory(root) == before
+
+
+@pytest.mark.parametrize("case", ["claude", "hermes"])
+def test_a_reopen_gives_back_an_unchanged_files_corrections_and_works_out_a_changed_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    files, rel = CASES[case]
+    root = write_tree(tmp_path / "s", files)
+    real = time.time_ns
+    monkeypatch.setattr(time, "time_ns", lambda: real() + 10**10)  # every file past RACY_NS
+    first = open_store(root, today=TODAY_DATE, reopen=True)
+    worked: list[object] = []
+    monkeypatch.setattr(cut_correction, "_in_file", lambda *a: worked.append(a) or [])
+    again = open_store(root, today=TODAY_DATE, previous=first)
+    assert again.findings == first.findings and not worked
+    assert [f.code for f in again.findings].count("cut-correction") == 1
+    with (root / rel).open("a", encoding="utf-8") as fh:
+        fh.write("\n§\nOne more entry" if case == "hermes" else "- one more line\n")
+    changed = open_store(root, today=TODAY_DATE, previous=again)
+    assert len(worked) == 1 and "cut-correction" not in [f.code for f in changed.findings]
 
 
 def test_hermes_entries_stay_separated_as_hermes_joins_them(tmp_path: Path) -> None:

@@ -286,12 +286,13 @@ def remember(store: Store, previous: Store | None) -> None:
     """Keep `store` for flush() if it holds anything `previous` (what was loaded) lacks."""
     global _pending
     texts, memo = _kept(store)
-    old = previous.texts if previous is not None else {}
-    same = texts.keys() == old.keys() and all(tf is old[rel] for rel, tf in texts.items())
-    if not same or previous is None or memo.keys() != previous.memo.keys():
-        _pending = store if texts else None
-    else:
-        _pending = None
+    same = (
+        previous is not None
+        and memo.keys() == previous.memo.keys()
+        and texts.keys() == previous.texts.keys()
+        and all(tf is previous.texts[rel] for rel, tf in texts.items())
+    )
+    _pending = store if texts and not same else None
 
 
 def flush() -> None:

@@ -24,13 +24,15 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from memtui.engine.model import WARNING, ContextFile, Finding
 from memtui.engine.statements import DATE, Statement
 from memtui.i18n import msg
 
 if TYPE_CHECKING:
+    from memtui.engine.reader import StoreReader
     from memtui.engine.store import Store
 
 CODE = "cut-correction"
@@ -60,11 +62,12 @@ class Correction:
     why_newer: str  # how the newer was told: its date, or its place
 
 
-def findings(store: Store) -> list[Finding]:
-    """The rule's findings over every layout of the store."""
+def findings(store: Store, reader: StoreReader | None = None) -> list[Finding]:
+    """The rule's findings over every layout of the store (`reader`: the open's, whose
+    memo gives back a file's corrections while its text and its cut are unchanged)."""
     return [
         Finding(CODE, WARNING, c.file, c.newer.line, message(c), c.layout)
-        for c in corrections(store)
+        for c in corrections(store, reader=reader)
     ]
 
 
@@ -81,7 +84,9 @@ def message(c: Correction) -> str:
     )
 
 
-def corrections(store: Store, file: str | None = None) -> list[Correction]:
+def corrections(
+    store: Store, file: str | None = None, reader: StoreReader | None = None
+) -> list[Correction]:
     """Every correction past a cut in the store (or in `file` alone)."""
     from memtui.engine.layouts import loaded
 
@@ -96,9 +101,19 @@ def corrections(store: Store, file: str | None = None) -> list[Correction]:
             tf = store.texts.get(cf.file)
             if tf is None or not _partly_loaded(cf):
                 continue
-            said = lay.statements(store, data, cf.file)
-            out += _in_file(cf, tf.text, said, name)
+            found = partial(_of_file, store, lay, data, name, cf, tf.text)
+            if reader is None:
+                out += found()
+            else:  # a file's statements are its own: its text and its cut say them all
+                kind = f"{CODE} {name} {cf.first_unloaded_line}-{cf.last_unloaded_line}"
+                out += reader.parsed(kind, tf, found)
     return out
+
+
+def _of_file(
+    store: Store, lay: Any, data: Any, name: str, cf: ContextFile, text: str
+) -> list[Correction]:
+    return _in_file(cf, text, lay.statements(store, data, cf.file), name)
 
 
 def _partly_loaded(cf: ContextFile) -> bool:
@@ -116,39 +131,41 @@ def _in_file(cf: ContextFile, text: str, said: list[Statement], layout: str) -> 
     if not loaded or not unloaded:
         return []
     said_as: dict[tuple[str, str | None], tuple[str, ...]] = {}  # a text said again: once
-    words = {}
-    for st in (*loaded, *unloaded):
+
+    def words(st: Statement) -> tuple[str, ...]:
         key = (text[st.start : st.stop], st.when)
-        words[st] = said_as.get(key) or said_as.setdefault(key, _words(*key))
-    judged: dict[tuple[tuple[str, ...], tuple[str, ...]], int | None] = {}
-    every = sorted(set(words.values()))  # for how often the file says a key
+        return said_as.get(key) or said_as.setdefault(key, _words(*key))
+
     # the loaded ones by their words, sorted: those a statement may correct share its
-    # first quarter (a subject outweighs its value and any shared ending), found by bisection
-    heads = sorted((words[st], st.line, st) for st in loaded)
-    keys = [w for w, _line, _st in heads]
+    # first quarter (a subject outweighs its value and any shared ending), found by
+    # bisection; each by its place in `loaded` (hashing a Statement costs more)
+    heads = sorted((words(st), i) for i, st in enumerate(loaded))
+    keys = [w for w, _i in heads]
+    news = [words(st) for st in unloaded]
+    every = sorted({*keys, *news})  # for how often the file says a key
+    judged: dict[tuple[tuple[str, ...], tuple[str, ...]], int | None] = {}
     out: list[Correction] = []
-    taken: set[Statement] = set()  # an older statement is replaced by one newer only
-    for new in reversed(unloaded):  # the last written first: it is the newest
-        w = words[new]
+    taken: set[int] = set()  # an older statement is replaced by one newer only
+    for new, w in zip(reversed(unloaded), reversed(news), strict=True):  # newest first
         if len(w) < 3:  # no subject, separator and value
             continue
         k = max(2, len(w) // 4)
         found = []
         at = bisect_left(keys, w[:k])
         while at < len(keys) and keys[at][:k] == w[:k]:
-            _w, _line, old = heads[at]
+            ow, i = heads[at]
             at += 1
-            pair = (words[old], w)
-            if old in taken:
+            if i in taken:
                 continue
+            pair = (ow, w)
             key = judged[pair] if pair in judged else judged.setdefault(pair, _corrects(*pair))
-            newer = _newer(old, new) if key is not None else ""
+            newer = _newer(loaded[i], new) if key is not None else ""
             if key is not None and newer and _said(every, w[:key]) <= 2:
                 subject = _shown([x for x in w[: key - 1] if x not in _KEY_END])
-                found.append(Correction(cf.file, layout, old, new, subject, newer))
+                found.append((i, Correction(cf.file, layout, loaded[i], new, subject, newer)))
         if found:
-            first = min(found, key=lambda c: c.older.line)
-            taken.add(first.older)
+            i, first = min(found, key=lambda f: f[1].older.line)
+            taken.add(i)
             out.append(first)
     return sorted(out, key=lambda c: c.newer.line)
 

@@ -11,6 +11,7 @@ OpenClaw workspace has none). It stays in memtui's snapshot of the file, which
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from memtui.engine.cut_correction import CODE, Correction, corrections
 from memtui.engine.fixes import Fix, read_checked, where
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     from memtui.engine.model import Finding
 
 Edit = tuple[int, int, int]  # (start, stop, length put there) in the text as it was
+# the edits each run (a Batch) made so far, by file: where a later fix's offsets now are
+_edits: WeakKeyDictionary[Batch, dict[str, list[Edit]]] = WeakKeyDictionary()
 
 
 def plan(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -> Fix:
@@ -48,15 +51,15 @@ def plan(root: str, store: Any, finding: Finding, choose: tuple[str, ...]) -> Fi
 
 def _move(batch: Batch, store: Any, c: Correction) -> str:
     tf = read_checked(batch, store, c.file)
-    done: list[Edit] = batch.__dict__.setdefault("cut_edits", {}).setdefault(c.file, [])
+    done = _edits.setdefault(batch, {}).setdefault(c.file, [])
     text = tf.text
     newer = store.texts[c.file].text[c.newer.start : c.newer.stop]
     edits = [(c.older.start, c.older.stop, newer), (*c.newer.gone, "")]
     for start, stop, put in sorted(edits, reverse=True):  # the later first: no offset moves
         at, to = _now(done, start), _now(done, stop)
         text = text[:at] + put + text[to:]
-    done += [(start, stop, len(put)) for start, stop, put in edits]
     batch.write(c.file, tf.encode(text))
+    done += [(start, stop, len(put)) for start, stop, put in edits]  # once planned
     return msg(
         "{file}: line {newer} put in place of line {older}",
         file=c.file,

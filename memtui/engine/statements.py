@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from memtui.engine.records import maker
+
 # A date an entry carries in its own text (2026-03-01, 2026-03-01T09:30): its "when".
 DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?(?!\d)")
 # the same, found from its "-MM-DD" (a literal "-" first: 30 times faster over a large file)
@@ -32,6 +34,9 @@ class Statement:
     stop: int
     gone: tuple[int, int]  # the chars taken out when it moves away (its separator too)
     when: str | None = None  # the date it carries (ISO), if any: which of two is newer
+
+
+_new_statement = maker(Statement)  # a line each: 2,000 on a large store's cut memory.md
 
 
 def by_line(text: str) -> list[Statement]:
@@ -70,7 +75,7 @@ def by_line(text: str) -> list[Statement]:
             while date is not None and date[0] < pos:
                 date = next(dates, None)
             when = text[date[0] : date[1]] if date is not None and date[1] <= stop else None
-            out.append(Statement(n, n, pos, stop, gone, when))
+            out.append(_new_statement(n, n, pos, stop, gone, when))
         pos = end
     return out
 
@@ -95,11 +100,13 @@ def separated(text: str, spans: list[tuple[int, int]]) -> list[Statement]:
     Hermes `§` line): one moving away takes the separator before it (the first, the one
     after it), so the others stay separated exactly as before."""
     out = []
+    line, counted = 1, 0  # the line at `counted`: each span's line counted from the last's
     for i, (start, stop) in enumerate(spans):
         after = spans[1][0] if len(spans) > 1 else stop
         gone = (spans[i - 1][1], stop) if i else (start, after)
-        line = text.count("\n", 0, start) + 1
+        line += text.count("\n", counted, start)
         last = line + text.count("\n", start, stop)
+        counted = start
         found = DATE.search(text, start, stop)
         out.append(Statement(line, last, start, stop, gone, found.group(0) if found else None))
     return out

@@ -258,7 +258,7 @@ def _open(
     # the rules over what each layout's agent loads (its context, made from the snapshot)
     from memtui.engine.cut_correction import findings as cut_corrections
 
-    found = [*reader.findings.items, *cut_corrections(store)]
+    found = [*reader.findings.items, *cut_corrections(store, reader)]
     rank = {level: i for i, level in enumerate(LEVELS)}
     found.sort(key=lambda f: (rank[f.level], f.file or "", f.line or 0, f.code))
     return replace(store, findings=tuple(found))

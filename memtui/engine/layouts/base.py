@@ -187,7 +187,9 @@ class Layout(Detection):
     def statements(self, store: Store, data: Any, rel: str) -> list[Statement]:
         """What `rel` tells the agent, one statement at a time, in file order: what the
         cut-correction rule compares across the file's cut (engine.cut_correction) and
-        moves. By default each line with text (engine.statements.by_line)."""
+        moves. By default each line with text (engine.statements.by_line). Made of the
+        file's text alone: a reopen gives back the rule's answer for a file whose text
+        and cut are unchanged, without asking again."""
         from memtui.engine.statements import by_line
 
         tf = store.texts.get(rel)

@@ -3,15 +3,15 @@ someone else holds.
 
 A face installs a callback around one action (`with reporting(report): ...`), as it
 installs the operation (write/operation.py); the engine calls it from wherever it is:
-a bulk accept or reject after each of its chunks (ops/dsh_chunks.py), the lock only
+a bulk accept or reject after each of its chunks (layouts/dsh/chunks.py), the lock only
 when a non-blocking flock attempt failed, so "waiting for the store lock" is said
 only while another writer holds it. Each call hands the whole state, so a face may
 drop all but the newest. Without a callback, reporting costs nothing.
 
 A face may also hand a `stop` question: a bulk change asks it between its chunks
-(stop_asked()) and, when it says yes, ends there: the chunks done stay done (each is
-one transaction, all of them one operation that one undo takes back), the rest are
-left untouched.
+(stopped(), which marks the last receipt) and, when it says yes, ends there: the
+chunks done stay done (each is one transaction, all of them one operation that one
+undo takes back), the rest are left untouched.
 """
 
 from __future__ import annotations
@@ -88,11 +88,19 @@ def each(items: Sequence[T], change: Callable[[T], Any]) -> list[Any]:
     done: list[Any] = []
     advanced(0, len(items))
     for item in items:
-        if done and stop_asked():  # whole changes done, the rest untouched
-            details = getattr(done[-1], "details", None)
-            if isinstance(details, dict):
-                details["stopped"] = {"done": len(done), "left": len(items) - len(done)}
+        if done and stopped(done[-1], len(done), len(items)):  # the rest untouched
             break
         done.append(change(item))
         advanced(len(done), len(items))
     return done
+
+
+def stopped(receipt: Any, done: int, total: int) -> bool:
+    """Whether the face asked the bulk change to stop after `receipt`, the last of the
+    `done` of `total` made; if so its details say `stopped` (done, left) for the face."""
+    if not stop_asked():
+        return False
+    details = getattr(receipt, "details", None)
+    if isinstance(details, dict):
+        details["stopped"] = {"done": done, "left": total - done}
+    return True

@@ -69,25 +69,25 @@ def cut_points(s: str, tokens: int) -> tuple[int | None, int | None]:
     """(end of the kept head, start of the kept tail) in characters of `s`, or (None,
     None) when it fits: truncate.rs split_budget and split_string, over UTF-8 bytes."""
     budget = tokens * BYTES_PER_TOKEN
-    size = len(s.encode("utf-8", "surrogatepass"))
+    data = s.encode("utf-8", "surrogatepass")  # its characters counted in C, not in a loop
+    size = len(data)
     if not s or (tokens > 0 and size <= budget):
         return None, None
     left = budget // 2
     tail_target = size - (budget - left)
-    if tokens > 0 and s.isascii():  # a byte a character: the loop below, without walking 5 MB of it
+    if tokens > 0 and s.isascii():  # a byte a character: nothing to count
         return left, tail_target
-    head = 0
-    tail = len(s)
-    at = 0  # byte offset of the character
-    for i, ch in enumerate(s):
-        end = at + len(ch.encode("utf-8", "surrogatepass"))
-        if end <= left:
-            head = i + 1
-        elif at >= tail_target:
-            tail = i
-            break
-        at = end
+    head = _chars_before(data, max(0, left), back=True)  # those that end by `left`
+    tail = _chars_before(data, min(tail_target, size), back=False)  # the first at or past
     return head, max(tail, head)
+
+
+def _chars_before(data: bytes, at: int, back: bool) -> int:
+    """How many characters of UTF-8 `data` start before byte `at`, moved to a character's
+    start first (`back`: the one `at` falls inside, else the next)."""
+    while 0 < at < len(data) and data[at] & 0xC0 == 0x80:  # inside a character
+        at += -1 if back else 1
+    return len(data[:at].decode("utf-8", "surrogatepass"))
 
 
 def render(base_path: str, summary: str) -> str:

@@ -71,19 +71,13 @@ class Pace:
     def estimate(self, writes: int) -> float:
         return self.fixed + self.per_write * writes
 
-    def learn(self, seconds: float, writes: int, books: float | None = None) -> None:
+    def learn(self, seconds: float, writes: int, books: float) -> None:
         """`seconds`: the commit took (planning the books included); `books`: of that, the
         time spent planning the books, which sets the fixed part directly."""
-        if books is not None:
-            self.fixed = max(Pace.fixed, books * BOOKS_SHARE)
-            if writes:
-                rest = max(0.0, seconds - self.fixed) / writes
-                self.per_write = min(10 * self.per_write, max(0.1 * self.per_write, rest))
-            return
-        guess = self.estimate(writes)
-        scale = min(10.0, max(0.1, seconds / guess)) if guess > 0 else 1.0
-        self.fixed *= scale
-        self.per_write *= scale
+        self.fixed = max(Pace.fixed, books * BOOKS_SHARE)
+        if writes:
+            rest = max(0.0, seconds - self.fixed) / writes
+            self.per_write = min(10 * self.per_write, max(0.1 * self.per_write, rest))
 
 
 def chunked(queue: deque[str], run: Any, pace: Pace | None = None) -> list[Receipt]:
@@ -113,8 +107,7 @@ def _chunks(queue: deque[str], run: Any, pace: Pace) -> list[Receipt]:
         receipts.append(receipt)
         progress.advanced(total - len(queue), total)
         if queue and not receipt.dry_run:
-            if progress.stop_asked():  # whole chunks done, the rest untouched
-                receipt.details["stopped"] = {"done": total - len(queue), "left": len(queue)}
+            if progress.stopped(receipt, total - len(queue), total):  # whole chunks done
                 break
             time.sleep(CHUNK_PAUSE)  # let an agent blocked on the lock take it first
     return receipts
