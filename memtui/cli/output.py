@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from memtui.i18n import N_, Msg, _, tr
+from memtui.i18n import N_, _, error_text, shown
 from memtui.sanitize import json_escaped, printable
 
 
@@ -77,11 +77,7 @@ def emit_json(data: Any) -> None:
     sys.stdout.write(json_escaped(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
 
 
-def said(exc: BaseException) -> str:
-    """An error's message in the reader's language: the engine's Msg by its template
-    (memtui.i18n.tr), any other as str() gives it."""
-    first = exc.args[0] if len(exc.args) == 1 else None
-    return tr(first) if isinstance(first, Msg) else str(exc)
+said = error_text  # an error's message in the reader's language, as the app says it
 
 
 def warn(text: str) -> None:
@@ -105,4 +101,4 @@ def detail(key: str, value: Any) -> str:
             return _("{n} (--json lists them)").format(n=f"{len(value):,}")
         more = " …" if len(value) > 10 else ""
         return ", ".join(str(v) for v in value[:10]) + more
-    return tr(value) if isinstance(value, Msg) else str(value)  # a summary: the engine's words
+    return shown(value) if isinstance(value, str) else str(value)  # a summary: the engine's words
