@@ -10,7 +10,8 @@ from textual.binding import Binding
 from memtui.engine.fixes import fixable
 from memtui.engine.model import ERROR, INFO, LEVELS, WARNING, Finding
 from memtui.engine.store import Store
-from memtui.i18n import N_, _, ngettext, tr
+from memtui.engine.words import level_counts
+from memtui.i18n import N_, _, tr
 from memtui.sanitize import one_line
 from memtui.ui.messages import OpenFile, Say
 from memtui.ui.panes.listing import GONE, ListPane
@@ -114,8 +115,8 @@ class WarningsPane(ListPane):
         text = Text(no_wrap=True, end="")
         if store is not None:
             parts = [
-                (_level_counted(level, count), self._level_style(level) if count else "")
-                for level, count in ((level, store.count(level)) for level in LEVELS)
+                (tr(said), self._level_style(level) if count else "")
+                for level, count, said in level_counts(store)
             ]
             for n, (part, style) in enumerate(parts):
                 if n:
@@ -224,16 +225,6 @@ class WarningsPane(ListPane):
         group = max((n for n, h in enumerate(headers) if h <= cursor), default=0)
         target = headers[(group + step) % len(headers)]
         self.rows.cursor = min(target + 1, len(self.items) - 1)
-
-
-def _level_counted(level: str, n: int) -> str:
-    """`3 errors`, `1 warning`, `2 info` ("info" is a mass noun, as the level is named)."""
-    count = f"{n:,}"
-    if level == ERROR:
-        return ngettext("{n} error", "{n} errors", n).format(n=count)
-    if level == WARNING:
-        return ngettext("{n} warning", "{n} warnings", n).format(n=count)
-    return _("{n} info").format(n=count)  # a mass noun: one form (the CLI's msgid too)
 
 
 def _keep_end(text: str, width: int) -> str:
