@@ -13,12 +13,13 @@ from textual.command import CommandPalette
 from textual.widgets import Input, TabbedContent
 from textual.widgets._footer import FooterKey, FooterLabel
 
+from memtui.cells import padded
 from memtui.i18n import use
 from memtui.ui.app import MemtuiApp
 from memtui.ui.commands import commands
 from memtui.ui.panes.events import EventsPane
 from memtui.ui.panes.mood import MoodPane
-from memtui.ui.said import padded, wrapped
+from memtui.ui.said import wrapped
 from memtui.ui.screens.help import HelpScreen
 from tests.ui_helpers import Body, PaneHost, demo_store, rows_plain, run, until
 from tests.ui_helpers import chinese as chinese  # the fixture, for usefixtures

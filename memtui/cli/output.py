@@ -7,6 +7,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
+from memtui import cells
 from memtui.i18n import N_, _, error_text, shown
 from memtui.sanitize import json_escaped, printable
 
@@ -51,21 +52,15 @@ def level_word(level: str, width: int = 8) -> str:
     character takes two), coloured when colour_wanted()."""
     word = _(_LEVEL_WORD[level]) if level in _LEVEL_WORD else level
     sgr = _LEVEL_SGR.get(level)
+    said = padded(word, width + 1)
     if sgr and colour_wanted():
-        return f"\x1b[{sgr}m{word}\x1b[0m{padding(word, width + 1)}"
-    return padded(word, width + 1)
-
-
-def padding(text: str, width: int) -> str:
-    """The spaces that make `text` `width` terminal cells wide (at least one): a wide
-    (CJK) character takes two cells, so len() would misalign a column."""
-    from rich.cells import cell_len
-
-    return " " * max(1, width - cell_len(text))
+        return f"\x1b[{sgr}m{word}\x1b[0m{said[len(word) :]}"
+    return said
 
 
 def padded(text: str, width: int) -> str:
-    return text + padding(text, width)
+    """`text` and spaces to `width` terminal cells, at least one space (a column)."""
+    return cells.padded(text, width - 1) + " "
 
 
 def emit_json(data: Any) -> None:

@@ -24,10 +24,3 @@ def wrapped(text: str, width: int) -> list[str]:
         *full, line = chop_cells(word, width) or [""]
         lines += full
     return [*lines, line] if line or not lines else lines
-
-
-def padded(text: str, width: int, *, right: bool = False) -> str:
-    """`text` and spaces to `width` terminal cells (a label column: 名称 is 4 cells);
-    `right`: the spaces first, as f"{text:>{width}}" would if it counted cells."""
-    pad = " " * max(0, width - cell_len(text))
-    return pad + text if right else text + pad

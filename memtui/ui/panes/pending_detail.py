@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from rich.style import Style
 from rich.text import Text
 
+from memtui.cells import padded
 from memtui.engine.queue import FileChange, Gauge, QueueFace, QueueItem, QueuePreview
 from memtui.i18n import _, tr
 from memtui.ui.panes.pending_rows import StyleOf, kind
 from memtui.ui.safe import literal
-from memtui.ui.said import padded
 
 BODY_LINES = 40  # body lines (and selected items) shown
 DIFF_LINES = 400  # diff lines shown (all files together)

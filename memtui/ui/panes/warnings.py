@@ -7,6 +7,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 
+from memtui.cells import padded
 from memtui.engine.fixes import fixable
 from memtui.engine.model import ERROR, INFO, LEVELS, WARNING, Finding
 from memtui.engine.store import Store
@@ -230,10 +231,10 @@ class WarningsPane(ListPane):
 def _keep_end(text: str, width: int) -> str:
     """`text` in `width` cells, padded; a long one loses its start, not its `:line`."""
     if cell_len(text) <= width:
-        return text + " " * (width - cell_len(text))
+        return padded(text, width)
     while text and cell_len(text) > width - 1:
         text = text[1:]
-    return "…" + text + " " * (width - 1 - cell_len(text))
+    return padded("…" + text, width)
 
 
 def _where(finding: Finding) -> str:
