@@ -22,7 +22,6 @@ from memtui.ui.panes.mood import MoodPane
 from memtui.ui.said import wrapped
 from memtui.ui.screens.help import HelpScreen
 from tests.ui_helpers import Body, PaneHost, demo_store, rows_plain, run, until
-from tests.ui_helpers import chinese as chinese  # the fixture, for usefixtures
 
 in_chinese = pytest.mark.usefixtures("chinese")
 
