@@ -176,3 +176,13 @@ def test_the_outlines_words_are_chinese_and_its_data_as_written(demo, chinese, f
     for item in items:
         if not isinstance(item.label, Msg):  # a file name: data, shown as written
             assert tr(item.label) == item.label
+
+
+def test_a_dsh_accepts_preview_summary_reads_in_chinese(demo, chinese):
+    from memtui.engine.queue import queues
+    from memtui.layouts.dsh.queue import preview
+
+    ids = [i.id for i in queues(open_store(str(demo))).items if i.layout == "dsh" and not i.problem]
+    summary = preview(str(demo), ids[:2]).summary  # a dry run: the demo stays as it is
+    assert summary.startswith("accepted 2 candidate(s)")
+    assert tr(summary).startswith("接受了 2 个候选")
