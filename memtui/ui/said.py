@@ -1,5 +1,5 @@
-"""What the app says of an engine error, in the reader's language: the engine's text
-is a Msg (memtui.i18n) when it has a template, else shown as it is."""
+"""What the app says, in the reader's language: an engine error's text and a row's
+words (memtui.i18n's, as the CLI says them), a sentence wrapped by terminal cells."""
 
 from __future__ import annotations
 
