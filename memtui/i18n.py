@@ -50,11 +50,17 @@ def choose(lang: str | None = None, environ: Any = None) -> str:
     return _known(wanted)
 
 
+def base(wanted: str) -> str:
+    """A language's name without encoding or modifier, lower case: "zh_CN.UTF-8",
+    "zh_CN@x", "zh-CN" -> "zh_cn"."""
+    return wanted.split(".")[0].split("@")[0].replace("-", "_").lower()
+
+
 def _known(wanted: str) -> str:
     # "zh_CN.UTF-8", "zh_CN@x", "zh-CN", "zh" -> "zh_CN"; anything else -> English
-    base = wanted.split(".")[0].split("@")[0].replace("-", "_")
+    name = base(wanted)
     for lang in LANGUAGES:
-        if base.lower() == lang.lower() or base.lower() == lang.split("_")[0].lower():
+        if name == lang.lower() or name == lang.split("_")[0].lower():
             return lang
     return "en"
 
@@ -135,3 +141,16 @@ def tr(text: str) -> str:
         values = {k: tr(v) if isinstance(v, Msg) else v for k, v in text.values.items()}
         return _(text.template).format(**values) if values else _(text.template)
     return _(text)
+
+
+def shown(text: str) -> str:
+    """Text that may be the store's own (a heading, a file name) in the reader's
+    language only when the engine made it with msg(), never translated by chance."""
+    return tr(text) if isinstance(text, Msg) else text
+
+
+def error_text(exc: BaseException) -> str:
+    """An error's message in the reader's language: the engine's Msg by its template,
+    any other as str() gives it."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return tr(first) if isinstance(first, Msg) else str(exc)

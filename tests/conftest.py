@@ -7,6 +7,7 @@ import hashlib
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -116,6 +117,16 @@ def english_again():
     from memtui.i18n import use
 
     use("en")
+
+
+@pytest.fixture
+def chinese() -> Iterator[None]:
+    """The language zh_CN (its .mo compiled at the session's start), set before the
+    app starts as the CLI does; English again after (english_again)."""
+    from memtui.i18n import use
+
+    use("zh_CN")
+    yield
 
 
 @pytest.fixture(autouse=True, scope="session")

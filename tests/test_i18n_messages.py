@@ -44,16 +44,6 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return demo_template(tmp_path_factory, "i18n-demo")
 
 
-@pytest.fixture
-def zh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """The zh_CN catalogue in use, compiled from the .po; English again after."""
-    compile_catalogue(PO, tmp_path / "zh_CN" / "LC_MESSAGES" / "memtui.mo")
-    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
-    i18n.use("zh_CN")
-    yield
-    i18n.use("en")
-
-
 def shown_values(m: Msg) -> list[str]:
     """Each value as the template prints it (`{n:,}` -> "1,234"), to find in a translation;
     a value that is a Msg itself (a reason, a state) in the reader's language."""
@@ -72,7 +62,7 @@ def messages(root: Path) -> list[Msg]:
 
 
 @pytest.mark.parametrize("folder", FOLDERS)
-def test_every_finding_of_a_demo_store_is_chinese_with_its_values(demo, zh, folder):
+def test_every_finding_of_a_demo_store_is_chinese_with_its_values(demo, chinese, folder):
     found = messages(demo / folder)
     assert found
     for m in found:
@@ -93,8 +83,6 @@ def test_every_finding_in_english_is_the_text_json_prints(demo, folder):
 def test_check_json_is_the_same_bytes_in_chinese(demo, tmp_path, monkeypatch, capsys, folder):
     from memtui.cli import main
 
-    compile_catalogue(PO, tmp_path / "zh_CN" / "LC_MESSAGES" / "memtui.mo")
-    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
     outputs = []
     for lang in ("en_US.UTF-8", "zh_CN.UTF-8"):
         monkeypatch.setenv("LANG", lang)
@@ -106,7 +94,7 @@ def test_check_json_is_the_same_bytes_in_chinese(demo, tmp_path, monkeypatch, ca
     assert outputs[0] == outputs[1]
 
 
-def test_every_code_meaning_is_translated(zh):
+def test_every_code_meaning_is_translated(chinese):
     for code, (_level, meaning) in all_codes().items():
         assert CJK.search(tr(meaning)), (code, meaning)
 
@@ -125,7 +113,7 @@ def test_every_translation_keeps_its_placeholders(tmp_path):
         assert fields(english) == fields(chinese), english
 
 
-def test_a_refusal_is_a_msg_that_reads_in_chinese(demo, tmp_path, zh):
+def test_a_refusal_is_a_msg_that_reads_in_chinese(demo, tmp_path, chinese):
     from memtui.engine.errors import MemtuiError
     from memtui.engine.ops.undo import undo
 
@@ -138,7 +126,7 @@ def test_a_refusal_is_a_msg_that_reads_in_chinese(demo, tmp_path, zh):
     assert tr(said) == "日志中没有操作 'op-none'（见 `memtui log`）；未做任何修改"
 
 
-def test_an_empty_undo_says_so_in_either_language(demo, tmp_path, zh):
+def test_an_empty_undo_says_so_in_either_language(demo, tmp_path, chinese):
     from memtui.engine.errors import MemtuiError
     from memtui.engine.ops.undo import undo
 
@@ -152,7 +140,7 @@ def test_an_empty_undo_says_so_in_either_language(demo, tmp_path, zh):
     assert tr(said) == said
 
 
-def test_a_receipts_summary_reads_in_chinese_and_stays_english_in_json(demo, tmp_path, zh):
+def test_a_receipts_summary_reads_in_chinese_and_stays_english_in_json(demo, tmp_path, chinese):
     from memtui.layouts.dsh.maintain import maintain
 
     summary = maintain(fresh_copy(demo, tmp_path)).details["summary"]  # a dry run
@@ -173,7 +161,7 @@ def walk(items, depth=3):
 
 
 @pytest.mark.parametrize("folder", ["", "claude", "hermes", "openclaw"])
-def test_the_outlines_words_are_chinese_and_its_data_as_written(demo, zh, folder):
+def test_the_outlines_words_are_chinese_and_its_data_as_written(demo, chinese, folder):
     from memtui.engine.outline import store_outline
 
     items = list(walk(store_outline(open_store(demo / folder, today=TODAY_DATE))))
@@ -188,3 +176,13 @@ def test_the_outlines_words_are_chinese_and_its_data_as_written(demo, zh, folder
     for item in items:
         if not isinstance(item.label, Msg):  # a file name: data, shown as written
             assert tr(item.label) == item.label
+
+
+def test_a_dsh_accepts_preview_summary_reads_in_chinese(demo, chinese):
+    from memtui.engine.queue import queues
+    from memtui.layouts.dsh.queue import preview
+
+    ids = [i.id for i in queues(open_store(str(demo))).items if i.layout == "dsh" and not i.problem]
+    summary = preview(str(demo), ids[:2]).summary  # a dry run: the demo stays as it is
+    assert summary.startswith("accepted 2 candidate(s)")
+    assert tr(summary).startswith("接受了 2 个候选")

@@ -7,11 +7,9 @@ file stays English (it is data)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from memtui import i18n
 from memtui.engine import open_store
 from memtui.engine.fixes import plan
 from memtui.engine.ops.common import Refused
@@ -19,23 +17,13 @@ from memtui.engine.scan.flagged import Flag, reason, refusal
 from memtui.i18n import Msg, tr
 from tests.conftest import write_tree
 from tests.planted_stores import GH, finding_at, make
-from tests.test_i18n_messages import PO, compile_catalogue
 from tests.verb_calls import memtui
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 SCANNED = ("secret", "entry-injection")
 
 
-@pytest.fixture
-def zh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    compile_catalogue(PO, tmp_path / "mo" / "zh_CN" / "LC_MESSAGES" / "memtui.mo")
-    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path / "mo")
-    i18n.use("zh_CN")
-    yield
-    i18n.use("en")
-
-
-def test_secret_and_injection_findings_name_their_kind_in_chinese(tmp_path, zh):
+def test_secret_and_injection_findings_name_their_kind_in_chinese(tmp_path, chinese):
     root = make(tmp_path, "workspace")
     found = [f.message for f in open_store(str(root)).findings if f.code in SCANNED]
     token, aws = (m for m in found if m.endswith("where it was issued"))
@@ -53,7 +41,7 @@ def test_secret_and_injection_findings_name_their_kind_in_chinese(tmp_path, zh):
         )
 
 
-def test_a_flagged_approves_refusal_reads_in_chinese(zh):
+def test_a_flagged_approves_refusal_reads_in_chinese(chinese):
     flags = [Flag("secret", "GitHub token"), Flag("entry-injection", "invisible character")]
     said = refusal("dsh:abc", flags)
     assert said == (
@@ -66,7 +54,7 @@ def test_a_flagged_approves_refusal_reads_in_chinese(zh):
     assert tr(reason(flags)) == tr(said).removeprefix("dsh:abc：")
 
 
-def test_a_secrets_fix_title_is_chinese_and_its_placeholder_stays_english(tmp_path, zh):
+def test_a_secrets_fix_title_is_chinese_and_its_placeholder_stays_english(tmp_path, chinese):
     root = make(tmp_path, "workspace")
     store = open_store(str(root))
     fix = plan(store, finding_at(root, "secret", "memory_deploy.md", 3))
@@ -80,7 +68,7 @@ def test_a_secrets_fix_title_is_chinese_and_its_placeholder_stays_english(tmp_pa
     assert tr(str(got.value)) == "密钥只能用 redact 或 purge 修复，不能用 burn"
 
 
-def test_an_injections_fix_title_is_chinese(tmp_path, zh):
+def test_an_injections_fix_title_is_chinese(tmp_path, chinese):
     root = make(tmp_path, "workspace")
     finding = finding_at(root, "entry-injection", "memory_odd.md", 3)
     fix = plan(open_store(str(root)), finding)
@@ -109,7 +97,7 @@ def test_purge_speaks_chinese_and_keeps_its_english(tmp_path):
     assert "没有第 9 个密钥" in wrong.stderr
 
 
-def test_a_correction_past_the_cut_and_its_fix_read_in_chinese(tmp_path, zh):
+def test_a_correction_past_the_cut_and_its_fix_read_in_chinese(tmp_path, chinese):
     from tests.test_cut_correction import CASES
 
     root = write_tree(tmp_path / "claude", CASES["claude"][0])

@@ -9,19 +9,24 @@ from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
+from rich.style import Style
 from textual.command import CommandPalette
 from textual.widgets import Input, TabbedContent
 from textual.widgets._footer import FooterKey, FooterLabel
 
+from memtui.cells import padded
+from memtui.engine.layouts.queue_spec import QueueFace
+from memtui.engine.queue import QueueItem
 from memtui.i18n import use
 from memtui.ui.app import MemtuiApp
 from memtui.ui.commands import commands
 from memtui.ui.panes.events import EventsPane
 from memtui.ui.panes.mood import MoodPane
-from memtui.ui.said import padded, wrapped
+from memtui.ui.panes.pending_detail import detail
+from memtui.ui.panes.pending_rows import note
+from memtui.ui.said import wrapped
 from memtui.ui.screens.help import HelpScreen
 from tests.ui_helpers import Body, PaneHost, demo_store, rows_plain, run, until
-from tests.ui_helpers import chinese as chinese  # the fixture, for usefixtures
 
 in_chinese = pytest.mark.usefixtures("chinese")
 
@@ -171,3 +176,11 @@ def test_padded_counts_cells_not_characters():
     assert padded("文件", 9) == "文件     " and cell_len(padded("文件", 9)) == 9
     assert padded("效价", 8, right=True) == "    效价"
     assert padded("file", 9) == f"{'file':<9}" and padded("valence", 8, right=True) == " valence"
+
+
+@in_chinese
+def test_an_agents_summary_is_never_translated_by_chance():
+    # "Help" is a msgid of the app's own (帮助); as an agent's summary it is data
+    item = QueueItem("dsh:1", "dsh", "fact", "L2/a.md", "Help", "pending/1.md")
+    assert note(item, lambda _name: Style()).plain == "Help"
+    assert "Help" in detail(item, QueueFace(), lambda _name: Style()).plain.split("\n")[1]

@@ -18,7 +18,6 @@ from memtui.ui.panes.pending import PendingPane
 from memtui.ui.screens.context import ContextScreen
 from memtui.ui.screens.help import HelpScreen
 from memtui.ui.screens.search import SearchScreen
-from tests.ui_helpers import chinese as chinese  # the fixture, for usefixtures
 from tests.ui_helpers import demo_store, store_loaded, until
 
 WIDE, NARROW = (120, 36), (80, 24)

@@ -10,11 +10,10 @@ from __future__ import annotations
 import asyncio
 import inspect
 import re
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.pilot import Pilot
@@ -304,36 +303,3 @@ async def searched(pilot: Pilot, screen: SearchScreen, query: str) -> None:
     screen.query_one(Input).value = query
     await until(pilot, lambda: screen.done_query == query and not screen.searching)
     await pilot.pause()
-
-
-# --- the app in Chinese ----------------------------------------------------------------
-
-
-def compiled_catalogue() -> None:
-    """memtui.mo from the .po when it is missing or older (a developer edited the .po)."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
-    from memtui.i18n import LOCALE_DIR
-
-    po = LOCALE_DIR / "zh_CN" / "LC_MESSAGES" / "memtui.po"
-    mo = po.with_suffix(".mo")
-    if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
-        return
-    with po.open("rb") as f:
-        catalogue = read_po(f, locale="zh_CN")
-    with mo.open("wb") as f:
-        write_mo(f, catalogue)
-
-
-@pytest.fixture
-def chinese() -> Iterator[None]:
-    """The language zh_CN, set before the app starts (as the CLI does); English after."""
-    from memtui import i18n
-
-    compiled_catalogue()
-    i18n.use("zh_CN")
-    try:
-        yield
-    finally:
-        i18n.use("en")

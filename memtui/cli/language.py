@@ -36,8 +36,8 @@ def take(args: list[str]) -> tuple[str | None, list[str]]:
 
 def known(lang: str) -> bool:
     """A language memtui has, by any of its usual spellings (zh_CN.UTF-8, zh-CN, en_US, C)."""
-    base = lang.split(".")[0].split("@")[0].replace("-", "_").lower()
-    return i18n.choose(lang) != "en" or base in ("en", "c", "posix") or base.startswith("en_")
+    name = i18n.base(lang)
+    return i18n.choose(lang) != "en" or name in ("en", "c", "posix") or name.startswith("en_")
 
 
 def start(args: list[str]) -> list[str]:

@@ -7,7 +7,8 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from memtui.i18n import N_, Msg, _, tr
+from memtui import cells
+from memtui.i18n import N_, _, error_text, shown
 from memtui.sanitize import json_escaped, printable
 
 
@@ -51,21 +52,15 @@ def level_word(level: str, width: int = 8) -> str:
     character takes two), coloured when colour_wanted()."""
     word = _(_LEVEL_WORD[level]) if level in _LEVEL_WORD else level
     sgr = _LEVEL_SGR.get(level)
+    said = padded(word, width + 1)
     if sgr and colour_wanted():
-        return f"\x1b[{sgr}m{word}\x1b[0m{padding(word, width + 1)}"
-    return padded(word, width + 1)
-
-
-def padding(text: str, width: int) -> str:
-    """The spaces that make `text` `width` terminal cells wide (at least one): a wide
-    (CJK) character takes two cells, so len() would misalign a column."""
-    from rich.cells import cell_len
-
-    return " " * max(1, width - cell_len(text))
+        return f"\x1b[{sgr}m{word}\x1b[0m{said[len(word) :]}"
+    return said
 
 
 def padded(text: str, width: int) -> str:
-    return text + padding(text, width)
+    """`text` and spaces to `width` terminal cells, at least one space (a column)."""
+    return cells.padded(text, width - 1) + " "
 
 
 def emit_json(data: Any) -> None:
@@ -77,11 +72,7 @@ def emit_json(data: Any) -> None:
     sys.stdout.write(json_escaped(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")
 
 
-def said(exc: BaseException) -> str:
-    """An error's message in the reader's language: the engine's Msg by its template
-    (memtui.i18n.tr), any other as str() gives it."""
-    first = exc.args[0] if len(exc.args) == 1 else None
-    return tr(first) if isinstance(first, Msg) else str(exc)
+said = error_text  # an error's message in the reader's language, as the app says it
 
 
 def warn(text: str) -> None:
@@ -105,4 +96,4 @@ def detail(key: str, value: Any) -> str:
             return _("{n} (--json lists them)").format(n=f"{len(value):,}")
         more = " …" if len(value) > 10 else ""
         return ", ".join(str(v) for v in value[:10]) + more
-    return tr(value) if isinstance(value, Msg) else str(value)  # a summary: the engine's words
+    return shown(value) if isinstance(value, str) else str(value)  # a summary: the engine's words

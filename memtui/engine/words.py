@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from memtui.engine.model import ERROR, LEVELS, WARNING
-from memtui.i18n import msg
+from memtui.i18n import N_, msg
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -44,31 +44,32 @@ def _level_said(level: str, n: int) -> str:
 def clauses(parts: Sequence[str]) -> str:
     """Clauses joined with "; ", each a Msg of its own: the join is a Msg too, so a face
     translates every clause (a list of problems, a receipt's summary)."""
-    return _folded(parts, lambda a, b: msg("{first}; {then}", first=a, then=b))
+    return _folded(parts, N_("{first}; {then}"))
 
 
 def dotted(parts: Sequence[str]) -> str:
     """Fields joined with " · " (a head line: name, file, size, state), as clauses()."""
-    return _folded(parts, lambda a, b: msg("{first} · {then}", first=a, then=b))
+    return _folded(parts, N_("{first} · {then}"))
 
 
 def commas(parts: Sequence[str]) -> str:
     """Items joined with ", " (a summary line's counts), as clauses()."""
-    return _folded(parts, lambda a, b: msg("{first}, {then}", first=a, then=b))
+    return _folded(parts, N_("{first}, {then}"))
 
 
 def anded(parts: Sequence[str]) -> str:
     """Items joined with " and " (the kinds of secret a fix takes out), as clauses()."""
-    return _folded(parts, lambda a, b: msg("{first} and {then}", first=a, then=b))
+    return _folded(parts, N_("{first} and {then}"))
 
 
 def lined(parts: Sequence[str]) -> str:
     """Paragraphs one a line (a refusal for each of several items), as clauses()."""
-    return _folded(parts, lambda a, b: msg("{first}\n{then}", first=a, then=b))
+    return _folded(parts, N_("{first}\n{then}"))
 
 
-def _folded(parts: Sequence[str], join: Callable[[str, str], str]) -> str:
+def _folded(parts: Sequence[str], template: str) -> str:
+    # a Msg of two at a time, so each piece keeps its own template
     joined = parts[0] if parts else ""
     for part in parts[1:]:
-        joined = join(joined, part)
+        joined = msg(template, first=joined, then=part)
     return joined

@@ -1,17 +1,12 @@
-"""What the app says of an engine error, in the reader's language: the engine's text
-is a Msg (memtui.i18n) when it has a template, else shown as it is."""
+"""What the app says, in the reader's language: an engine error's text and a row's
+words (memtui.i18n's, as the CLI says them), a sentence wrapped by terminal cells."""
 
 from __future__ import annotations
 
 from rich.cells import cell_len, chop_cells
 
-from memtui.i18n import Msg, tr
-
-
-def error_text(exc: BaseException) -> str:
-    """The error's message translated when the engine made it with msg()."""
-    said = next((a for a in exc.args if isinstance(a, Msg)), None) if len(exc.args) == 1 else None
-    return tr(said) if said is not None else str(exc)
+from memtui.i18n import error_text as error_text  # the app's errors: as the CLI's
+from memtui.i18n import shown as shown  # a row's words: a Msg translated, the store's not
 
 
 def wrapped(text: str, width: int) -> list[str]:
@@ -29,16 +24,3 @@ def wrapped(text: str, width: int) -> list[str]:
         *full, line = chop_cells(word, width) or [""]
         lines += full
     return [*lines, line] if line or not lines else lines
-
-
-def padded(text: str, width: int, *, right: bool = False) -> str:
-    """`text` and spaces to `width` terminal cells (a label column: 名称 is 4 cells);
-    `right`: the spaces first, as f"{text:>{width}}" would if it counted cells."""
-    pad = " " * max(0, width - cell_len(text))
-    return pad + text if right else text + pad
-
-
-def shown(text: str) -> str:
-    """A row's words from the engine that may be the store's own (a heading, a file
-    name): translated only when the engine made them with msg(), never by chance."""
-    return tr(text) if isinstance(text, Msg) else text

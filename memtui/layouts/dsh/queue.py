@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from memtui.engine.layouts.queue_spec import QueueFace
 from memtui.engine.queue import FileChange, QueueItem, QueuePreview
 from memtui.engine.records import maker
+from memtui.engine.words import clauses
 from memtui.i18n import N_
 from memtui.layouts.dsh.parse import META, STATS
 
@@ -153,7 +154,7 @@ def preview(root: str, ids: list[str]) -> QueuePreview:
                 diff = unified(_decode(change.old), _decode(change.new), change.path)
             changes.append(FileChange(change.action, change.path, change.source, diff))
     changes.sort(key=lambda c: (c.action != "write", not c.path.startswith(FIRST)))
-    return QueuePreview(shown, "", summary="; ".join(summaries), changes=tuple(changes))
+    return QueuePreview(shown, "", summary=clauses(summaries), changes=tuple(changes))
 
 
 def approve(root: str, ids: list[str], **shown: Any) -> list[Receipt]:

@@ -18,6 +18,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
+from memtui.cells import padded
 from memtui.engine.model import Mood, MoodSnapshot
 from memtui.engine.store import Store
 from memtui.engine.views import mood as mood_of
@@ -26,7 +27,6 @@ from memtui.i18n import N_, _, ngettext
 from memtui.ui.messages import OpenFile, ShowHistory
 from memtui.ui.panes import Pane
 from memtui.ui.safe import row
-from memtui.ui.said import padded
 
 # Braille dot bits by (column, row) inside one 2x4 cell (U+2800 + bits).
 DOTS = {

@@ -9,11 +9,12 @@ from collections.abc import Sequence
 from rich.style import Style
 from rich.text import Text
 
+from memtui import i18n
+from memtui.cells import padded
 from memtui.engine.queue import FileChange, Gauge, QueueFace, QueueItem, QueuePreview
 from memtui.i18n import _, tr
 from memtui.ui.panes.pending_rows import StyleOf, kind
 from memtui.ui.safe import literal
-from memtui.ui.said import padded
 
 BODY_LINES = 40  # body lines (and selected items) shown
 DIFF_LINES = 400  # diff lines shown (all files together)
@@ -30,7 +31,7 @@ def detail(item: QueueItem, face: QueueFace, style: StyleOf) -> Text:
     text.append_text(kind(item))
     text.append("\n")
     where = item.file if item.line is None else f"{item.file}:{item.line}"
-    shown = [(tr(face.summary), tr(item.summary) if item.summary else "—")]
+    shown = [(tr(face.summary), i18n.shown(item.summary) or "—")]  # the agent's words
     if face.origin:
         shown.append((tr(face.origin), item.origin or "—"))
     shown += [(_("created"), item.created or "—"), (_("file"), where), *item.fields]

@@ -12,7 +12,7 @@ from rich.style import Style
 from rich.text import Text
 
 from memtui.engine.queue import QueueItem
-from memtui.i18n import _, tr
+from memtui.i18n import _, shown, tr
 from memtui.sanitize import one_line
 from memtui.ui.safe import row
 
@@ -36,13 +36,13 @@ def kind(item: QueueItem) -> Text:
 def note(item: QueueItem, style: StyleOf) -> Text:
     """Why it cannot be approved, else its summary and who staged it."""
     if item.read_only:
-        text, name = row(_("read-only · {summary}").format(summary=tr(item.summary))), "broken"
+        text, name = row(_("read-only · {summary}").format(summary=shown(item.summary))), "broken"
     elif item.broken:
         text, name = row(f"✗ {tr(item.problem)}"), "broken"
     elif item.problem:
         text, name = row(tr(item.note) if item.note else f"✗ {tr(item.problem)}"), "refused"
     else:
-        summary = tr(item.summary)
+        summary = shown(item.summary)  # the agent's words: never translated by chance
         return row(f"{summary} · {item.origin}" if item.origin else summary)
     text.style = style(name)
     return text

@@ -7,10 +7,12 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 
+from memtui.cells import padded
 from memtui.engine.fixes import fixable
 from memtui.engine.model import ERROR, INFO, LEVELS, WARNING, Finding
 from memtui.engine.store import Store
-from memtui.i18n import N_, _, ngettext, tr
+from memtui.engine.words import level_counts
+from memtui.i18n import N_, _, tr
 from memtui.sanitize import one_line
 from memtui.ui.messages import OpenFile, Say
 from memtui.ui.panes.listing import GONE, ListPane
@@ -114,8 +116,8 @@ class WarningsPane(ListPane):
         text = Text(no_wrap=True, end="")
         if store is not None:
             parts = [
-                (_level_counted(level, count), self._level_style(level) if count else "")
-                for level, count in ((level, store.count(level)) for level in LEVELS)
+                (tr(said), self._level_style(level) if count else "")
+                for level, count, said in level_counts(store)
             ]
             for n, (part, style) in enumerate(parts):
                 if n:
@@ -226,23 +228,13 @@ class WarningsPane(ListPane):
         self.rows.cursor = min(target + 1, len(self.items) - 1)
 
 
-def _level_counted(level: str, n: int) -> str:
-    """`3 errors`, `1 warning`, `2 info` ("info" is a mass noun, as the level is named)."""
-    count = f"{n:,}"
-    if level == ERROR:
-        return ngettext("{n} error", "{n} errors", n).format(n=count)
-    if level == WARNING:
-        return ngettext("{n} warning", "{n} warnings", n).format(n=count)
-    return _("{n} info").format(n=count)  # a mass noun: one form (the CLI's msgid too)
-
-
 def _keep_end(text: str, width: int) -> str:
     """`text` in `width` cells, padded; a long one loses its start, not its `:line`."""
     if cell_len(text) <= width:
-        return text + " " * (width - cell_len(text))
+        return padded(text, width)
     while text and cell_len(text) > width - 1:
         text = text[1:]
-    return "…" + text + " " * (width - 1 - cell_len(text))
+    return padded("…" + text, width)
 
 
 def _where(finding: Finding) -> str:
