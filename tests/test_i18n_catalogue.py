@@ -121,7 +121,7 @@ def test_the_build_compiles_a_catalogue_gettext_reads(tmp_path):
     assert [p.as_posix() for p in written] == ["memtui/locale/zh_CN/LC_MESSAGES/memtui.mo"]
     zh = gettext.translation("memtui", tmp_path / "memtui" / "locale", languages=["zh_CN"])
     assert zh.gettext("usage: ") == "用法："
-    assert zh.ngettext("{n} error", "{n} errors", 2) == "{n} 个错误"
+    assert zh.ngettext("{n} entry", "{n} entries", 2) == "{n} 个条目"
     assert zh.gettext("not in the catalogue") == "not in the catalogue"
 
 

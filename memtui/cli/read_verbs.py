@@ -144,17 +144,7 @@ def _tally(store: Any) -> str:
     """`1 error, 2 warnings, 0 info`: each level's count, most severe first."""
     from memtui.engine.words import level_counts
 
-    return ", ".join(_counted(level, n) for level, n, _said in level_counts(store))
-
-
-def _counted(level: str, n: int) -> str:
-    if level == "error":
-        text = ngettext("{n} error", "{n} errors", n)
-    elif level == "warning":
-        text = ngettext("{n} warning", "{n} warnings", n)
-    else:  # no plural in English
-        text = _("{n} info")
-    return text.format(n=f"{n:,}")
+    return ", ".join(tr(said) for _level, _n, said in level_counts(store))
 
 
 # --- verbs -----------------------------------------------------------------

@@ -25,7 +25,7 @@ from memtui.engine.outline import store_outline
 from memtui.engine.queue import queues
 from memtui.engine.store import Store, open_store
 from memtui.engine.timeline import timelines
-from memtui.i18n import N_, _, ngettext, tr
+from memtui.i18n import N_, _, tr
 from memtui.sanitize import printable
 from memtui.ui import live
 from memtui.ui.heap import Heap
@@ -290,11 +290,9 @@ class MemtuiApp(App[None]):
         self.load_store()
 
     def _badge(self, store: Store) -> None:
-        errors, warnings = store.count("error"), store.count("warning")
-        said = [
-            ngettext("{n} error", "{n} errors", errors).format(n=f"{errors:,}"),
-            ngettext("{n} warning", "{n} warnings", warnings).format(n=f"{warnings:,}"),
-        ]
+        from memtui.engine.words import level_counts
+
+        said = [tr(s) for level, _n, s in level_counts(store) if level in ("error", "warning")]
         mode = [_("read-only")] if self.read_only else []
         self.sub_title = " · ".join([store.root, *said, *mode])
 

@@ -62,8 +62,12 @@ def undo(
     paths = net_effect(op)
     if op.op == "purge" or (not paths and any(f.get("purged") for f in op.files)):
         raise Refused(
-            f"operation {op.opid} ({op.op}) cannot be undone: `memtui purge` took the "
-            "secret out of the file's history, so nothing holds it any more"
+            msg(
+                "operation {opid} ({op}) cannot be undone: `memtui purge` took the secret "
+                "out of the file's history, so nothing holds it any more",
+                opid=op.opid,
+                op=op.op,
+            )
         )
     if not paths:
         raise Refused(

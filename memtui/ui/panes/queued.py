@@ -26,32 +26,28 @@ def problems(items: Sequence[QueueItem]) -> list[tuple[str, str]]:
 
 def refused_said(refused: Sequence[tuple[str, str]]) -> str:
     """A confirm question's tail naming each one the engine will refuse, and why."""
-    if not refused:
-        return ""
-    lines = [f"  {name}: {reason}" for name, reason in refused[:SHOWN]]
-    if len(refused) > SHOWN:
-        lines.append("  " + _("… and {n} more").format(n=f"{len(refused) - SHOWN:,}"))
-    head = "\n\n" + _("Refused, left as they are ({n}):").format(n=f"{len(refused):,}") + "\n"
-    return head + "\n".join(lines)
+    head = _("Refused, left as they are ({n}):")
+    return _tail(head, refused)
 
 
 def flagged_said(flagged: dict[str, str], names: dict[str, str]) -> str:
     """A confirm question's tail naming each item whose text holds a secret or a planted
     instruction: approving them is what this confirm allows (and the audit log records)."""
-    if not flagged:
-        return ""
-    lines = [f"  {names.get(i, i)}: {codes}" for i, codes in list(flagged.items())[:SHOWN]]
-    if len(flagged) > SHOWN:
-        lines.append("  " + _("… and {n:,} more").format(n=len(flagged) - SHOWN))
-    head = (
-        "\n\n"
-        + _(
-            "Flagged: their text holds a secret or a planted instruction ({n:,}). "
-            "Yes approves them too, as allowed, which the audit log records:"
-        ).format(n=len(flagged))
-        + "\n"
+    head = _(
+        "Flagged: their text holds a secret or a planted instruction ({n}). "
+        "Yes approves them too, as allowed, which the audit log records:"
     )
-    return head + "\n".join(lines)
+    return _tail(head, [(names.get(i, i), codes) for i, codes in flagged.items()])
+
+
+def _tail(head: str, pairs: Sequence[tuple[str, str]]) -> str:
+    """`head` with the count, then a line per (name, why), the first SHOWN of them."""
+    if not pairs:
+        return ""
+    lines = [f"  {name}: {why}" for name, why in pairs[:SHOWN]]
+    if len(pairs) > SHOWN:
+        lines.append("  " + _("… and {n} more").format(n=f"{len(pairs) - SHOWN:,}"))
+    return "\n\n" + head.format(n=f"{len(pairs):,}") + "\n" + "\n".join(lines)
 
 
 def not_done(group: Group, verb: str = "") -> str:
