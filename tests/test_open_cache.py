@@ -72,12 +72,13 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     got: list[str] = []
     plain, full = reader.plain_text, reader.read_file
 
-    def plain_text(path: str, rel: str, limit: int):  # type: ignore[no-untyped-def]
+    def plain_text(path: str, rel: str, limit: int, keep=None):  # type: ignore[no-untyped-def]
         got.append(rel)
-        return plain(path, rel, limit)
+        return plain(path, rel, limit, keep)
 
     def read_file(path: str, rel: str, limit: int):  # type: ignore[no-untyped-def]
-        got.append(rel)
+        if not got or got[-1] != rel:  # (not again after plain_text left it to this)
+            got.append(rel)
         return full(path, rel, limit)
 
     monkeypatch.setattr(reader, "plain_text", plain_text)

@@ -46,6 +46,9 @@ class StoreReader:
     others: frozenset[str] = frozenset()  # names found that are no regular file (Listing)
     # Files read that their agent never reads: what a layout archives into (read_archive).
     archives: set[str] = field(default_factory=set)
+    # The bytes of each file read the usual way (plain_text), kept for the scan of every
+    # file at the end of the open (scan/findings.py), which then encodes none again.
+    raw: dict[str, bytes] = field(default_factory=dict)
 
     def exists(self, rel: str) -> bool:
         """Whether something is there: a file, or what stands in its place (a FIFO, a
@@ -66,7 +69,8 @@ class StoreReader:
         if old is not None and unchanged(path, old.stamp):
             self.texts[rel] = old
             return old
-        got = read_file(path, rel, self.thresholds.max_file_bytes)
+        limit = self.thresholds.max_file_bytes
+        got = plain_text(path, rel, limit, self.raw) or read_file(path, rel, limit)
         if isinstance(got, Unreadable):
             self._cannot(rel, got.reason)
             return None
@@ -104,12 +108,12 @@ class StoreReader:
         UTF-8) the quick way, plain_text; any other through `read`."""
         texts, files, unreadable = self.texts, self.files, self.unreadable
         previous = self.previous_texts
-        limit, root = self.thresholds.max_file_bytes, self.root
+        limit, root, raw = self.thresholds.max_file_bytes, self.root, self.raw
         got: list[TextFile | None] = []
         for rel in rels:
             tf = texts.get(rel)
             if tf is None and rel in files and rel not in unreadable and rel not in previous:
-                tf = plain_text(f"{root}/{rel}", rel, limit)
+                tf = plain_text(f"{root}/{rel}", rel, limit, raw)
                 if tf is not None:
                     texts[rel] = tf
             got.append(tf if tf is not None else self.read(rel))
@@ -192,11 +196,13 @@ _FLAGS = os.O_RDONLY | os.O_NONBLOCK  # a FIFO must not hang us (rawfile.read_ra
 _new_text = maker(TextFile)
 
 
-def plain_text(path: str, rel: str, limit: int) -> TextFile | None:
+def plain_text(
+    path: str, rel: str, limit: int, keep: dict[str, bytes] | None = None
+) -> TextFile | None:
     """What read_file gives for the usual file (regular, within `limit`, unchanged
     while read, UTF-8 without a NUL or BOM), read with a Python step per file less:
     15,000 sops and candidates on a large store. None for any other file, which
-    read_file then reads and says what is wrong with."""
+    read_file then reads and says what is wrong with. Its bytes go into `keep`."""
     try:
         fd = os.open(path, _FLAGS)
     except OSError:
@@ -216,4 +222,6 @@ def plain_text(path: str, rel: str, limit: int) -> TextFile | None:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
+    if keep is not None:
+        keep[rel] = raw
     return _new_text(rel, text, False, len(raw), stamp_of(info))

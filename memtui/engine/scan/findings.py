@@ -70,12 +70,17 @@ def scan_store(reader: StoreReader) -> None:
     snapshot are its previous ones (reader.parsed); of the others, only those the
     prefilter picks out in one pass over them all are scanned (prefilter.py). A line a
     layout already reported an injection on (Hermes' own scan) is not reported twice."""
-    from memtui.engine.scan.prefilter import suspects
+    from memtui.engine.scan.prefilter import suspects_in
 
     said = {(f.file, f.line) for f in reader.findings.items if f.code == INJECTION and f.file}
     files = [tf for rel, tf in reader.texts.items() if rel not in reader.archives]
     fresh = [tf for tf in files if not reader.kept("scan", tf)]
-    hits = sorted(suspects([tf.text for tf in fresh]))
+    # the bytes read (reader.raw: the usual file), else the text encoded again
+    raw, reader.raw = reader.raw, {}
+    blobs = [raw.get(tf.path) or tf.text.encode("utf-8", "surrogatepass") for tf in fresh]
+    del raw
+    hits = sorted(suspects_in(blobs))
+    del blobs
     read = {id(fresh[i]) for i in hits}
     # A file the prefilter spares holds no hit: its scan finds nothing, recorded only
     # where the snapshot keeps what each file gave (reader.memo: the app, the cache).
