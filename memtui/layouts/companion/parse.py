@@ -216,6 +216,7 @@ def _ended(
 _LABELS: dict[int, str] = {}  # number -> "E007": 20,000 events, formatted once each
 _new_span = tuple.__new__  # Span(...) without its Python-level __new__
 _new_event = maker(Event)
+_intern = sys.intern
 
 
 def _event(tf: TextFile, title: str, values: dict[str, str], span: Span) -> Event:
@@ -232,22 +233,28 @@ def _event(tf: TextFile, title: str, values: dict[str, str], span: Span) -> Even
     date, _, kind = rest.partition("·")
     if number is None:
         label = f"L{span.start + 1}"
+    elif len(digits) == 3 or (len(digits) > 3 and digits[0] != "0"):
+        label = "E" + digits  # what f"E{number:03d}" writes, without formatting it
     elif (label := _LABELS.get(number)) is None:
         label = f"E{number:03d}"
         if len(_LABELS) < 65536:  # (a hostile file's numbers are not all kept)
             _LABELS[number] = label
-    kind = sys.intern((values.get("类型") or kind).strip())
-    status = values.get("状态")
+    if values:
+        kind = values.get("类型") or kind
+        status = values.get("状态")
+        return _new_event(
+            number,
+            label,
+            date.strip(),
+            _intern(kind.strip()),
+            _intern(status) if status else status,
+            values.get("到期日"),
+            values.get("情绪强度"),
+            span,
+            tf,
+        )
     return _new_event(
-        number,
-        label,
-        date.strip(),
-        kind,
-        sys.intern(status) if status else status,
-        values.get("到期日"),
-        values.get("情绪强度"),
-        span,
-        tf,
+        number, label, date.strip(), _intern(kind.strip()), None, None, None, span, tf
     )
 
 
