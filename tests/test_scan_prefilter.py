@@ -17,7 +17,7 @@ from test_injection_findings import CLEAN as HONEST
 from test_injection_findings import PLANTED
 from test_secret_findings import CLEAN, KEYS, PASSWORD
 
-from memtui.engine.scan import prefilter
+from memtui.engine.scan import flagged, prefilter
 from memtui.engine.scan.findings import _escaped
 from memtui.engine.scan.injection import find_injections
 from memtui.engine.scan.secrets import find_secrets
@@ -77,6 +77,12 @@ def _exact(text: str) -> bool:
 def test_a_text_the_prefilter_leaves_out_holds_no_hit(batch: list[str]) -> None:
     kept = prefilter.suspects(batch)
     assert {i for i, text in enumerate(batch) if _exact(text)} <= kept
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(texts(), max_size=3), min_size=1, max_size=4))
+def test_an_approve_flags_each_item_as_scanning_every_text_would(items: list[list[str]]) -> None:
+    assert flagged.flags_each(items) == [flagged.flags_in(texts) for texts in items]
 
 
 @pytest.mark.parametrize("piece", PIECES)

@@ -193,8 +193,11 @@ def read_paths(
     """The notified paths in `folders` (read_folders) that `keep` says are the store's:
     an agent's logs, caches or database beside its memory do not reload the store."""
     found = []
+    prefix = os.path.join(root, "")
     for path in absolute:
-        rel = os.path.relpath(path, root)
+        # what relpath gives for a path under the root (thousands a bulk change: relpath
+        # makes both absolute and splits them, each time)
+        rel = path[len(prefix) :] if path.startswith(prefix) else os.path.relpath(path, root)
         if rel.startswith((".history", os.pardir)) or rel == ".memory.lock":
             continue  # memtui's own books; outside the root
         if (os.path.dirname(rel) or ".") in folders and (keep is None or keep(rel)):
