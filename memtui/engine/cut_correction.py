@@ -199,8 +199,6 @@ def _said(every: list[tuple[str, ...]], key: tuple[str, ...]) -> int:
 def _corrects(a: tuple[str, ...], b: tuple[str, ...]) -> int | None:
     """When `b` gives another value than `a` to the subject both speak of: how many words
     their key is (the subject and its separator); else None."""
-    from rapidfuzz.distance import Indel
-
     most = min(len(a), len(b))
     head = 0
     while head < most and a[head] == b[head]:
@@ -222,8 +220,11 @@ def _corrects(a: tuple[str, ...], b: tuple[str, ...]) -> int | None:
     if _weight(subject) < 4:
         return None  # a one-word key (Status:, 状态：) is a field each record repeats
     one, other = " ".join(va), " ".join(vb)
-    if min(len(one), len(other)) >= 5 and Indel.normalized_similarity(one, other) >= _SPELLING:
-        return None
+    if min(len(one), len(other)) >= 5:
+        from rapidfuzz.distance import Indel  # (9 ms of imports: only when it is asked)
+
+        if Indel.normalized_similarity(one, other) >= _SPELLING:
+            return None
     return ends[-1] + 1
 
 

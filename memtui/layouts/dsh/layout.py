@@ -10,9 +10,9 @@ from memtui.engine.layouts.common import op_options, refused
 from memtui.engine.model import Entry, OutlineItem
 from memtui.i18n import msg
 from memtui.layouts.dsh import parse as dsh
-from memtui.layouts.dsh import queue as dsh_queue
 from memtui.layouts.dsh.codes import CODES
 from memtui.layouts.dsh.detect import DshDetection
+from memtui.layouts.dsh.face import FACE
 from memtui.layouts.workspace.detect import DSH_L0
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ class Dsh(DshDetection, Layout):
     codes = CODES
     # the seed: L0 meta-rules and the L1 index are in the prompt every turn
     loads = ((DSH_L0, None), (dsh.INDEX, None))
-    queue_face = dsh_queue.FACE
+    queue_face = FACE
 
     def demo(self, sink: Any, rng: Any, size: int, today: Any) -> dict[str, int]:
         from memtui.layouts.dsh.demo import build_dsh
@@ -131,19 +131,31 @@ class Dsh(DshDetection, Layout):
     # --- its queue: the pending candidates (layouts.dsh.queue) -----------------------
 
     def queue(self, store: Store, data: Any) -> list[QueueItem]:
+        from memtui.layouts.dsh import queue as dsh_queue
+
         return dsh_queue.items(store, data)
 
     def queue_blocked(self, store: Store, data: Any) -> str | None:
+        from memtui.layouts.dsh import queue as dsh_queue
+
         return dsh_queue.blocked(store)
 
     def preview(self, root: str, item_id: str) -> QueuePreview:
+        from memtui.layouts.dsh import queue as dsh_queue
+
         return dsh_queue.preview(root, [item_id])
 
     def preview_together(self, root: str, ids: list[str]) -> QueuePreview | None:
+        from memtui.layouts.dsh import queue as dsh_queue
+
         return dsh_queue.preview(root, ids)
 
     def approve(self, root: str, ids: list[str], **shown: Any) -> list[Receipt]:
+        from memtui.layouts.dsh import queue as dsh_queue
+
         return dsh_queue.approve(root, ids, **shown)
 
     def reject(self, root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
+        from memtui.layouts.dsh import queue as dsh_queue
+
         return dsh_queue.reject(root, ids, reason, **shown)

@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from memtui.engine.layouts.queue_spec import QueueFace
 from memtui.engine.queue import FileChange, QueueItem, QueuePreview
 from memtui.engine.records import maker
 from memtui.engine.words import clauses
@@ -22,25 +21,6 @@ if TYPE_CHECKING:
     from memtui.layouts.dsh.candidate import Candidate
     from memtui.layouts.dsh.model import Dsh
 
-FACE = QueueFace(
-    one=N_("candidate"),  # English: the faces say them through tr()
-    many=N_("candidates"),
-    short=N_("candidates"),
-    header=N_("pending"),
-    verb=N_("accept"),
-    doing=N_("accepting"),
-    approves=N_(
-        "{Verb} {what} into memory? They move to archive/pending/ and their facts "
-        "and sops are written"
-    ),
-    rejects=N_("Reject {what}? It moves to archive/rejected/ with the reason in its front matter."),
-    summary=N_("evidence"),
-    origin="",  # a candidate's session is a field of its own
-    always=True,  # pending/ is part of the layout: its queue is shown when empty too
-    together=True,  # accept plans a selection as one chunk: one dry run shows it all
-    editable=True,  # edit-then-accept (SPEC §3)
-    json_list="pending",
-)
 NO_EVIDENCE = N_("no evidence — cannot be accepted")
 EDITS = ("target", "entry_type", "body")  # accept's edit-then-accept options
 # Files a preview shows first: what the user reads; the bookkeeping after.
