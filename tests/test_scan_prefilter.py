@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,21 @@ def test_every_character_the_rules_may_read_as_an_ascii_letter_is_read_whole() -
     folded = set(re.findall("(?i)[a-z]", everything))  # as the rules ignore case
     lowered = {c for c in everything if len(c.lower()) != 1 or c.lower().isascii()}
     assert folded | lowered <= whole
+
+
+def test_a_failing_automaton_raises_in_the_caller_and_prints_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Broken:
+        def find_matches_as_indexes(self, haystack: bytes, overlapping: bool) -> list:  # type: ignore[type-arg]
+            raise MemoryError
+
+    printed: list[object] = []  # what the thread would print as its traceback
+    monkeypatch.setattr(threading, "excepthook", printed.append)
+    monkeypatch.setattr(prefilter, "_automaton", Broken)
+    with pytest.raises(MemoryError):
+        prefilter.suspects(["a", "b"])
+    assert printed == []
 
 
 def test_without_ahocorasick_every_text_is_read(monkeypatch: pytest.MonkeyPatch) -> None:

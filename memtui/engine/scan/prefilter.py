@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from functools import cache
 from itertools import accumulate
 from threading import Thread
@@ -112,15 +113,17 @@ def suspects_in(blobs: Sequence[bytes]) -> set[int]:
     ends = list(accumulate(len(blob) + 1 for blob in blobs))
     low = data.lower()  # ASCII letters only, a byte for a byte
     found_by: list[list[tuple[int, int, int]]] = []
-    worker = Thread(
-        target=lambda: found_by.append(automaton.find_matches_as_indexes(low, overlapping=True))
-    )
+
+    def find() -> None:
+        with suppress(Exception):  # (raised below by the same call, not printed by the thread)
+            found_by.append(automaton.find_matches_as_indexes(low, overlapping=True))
+
+    worker = Thread(target=find)
     worker.start()
     found: set[int] = set()
     for rx, buf in ((_TWILIO_AC, data), (_TWILIO_SK, data), *((rx, low) for rx in _SPANS)):
         found.update(bisect_right(ends, m.start()) for m in rx.finditer(buf))
     worker.join()
-    # (a failure in the thread, as MemoryError, is raised here by the same call)
     matches = found_by[0] if found_by else automaton.find_matches_as_indexes(low, overlapping=True)
     checks = _checks()
     for index, start, _ in matches:
