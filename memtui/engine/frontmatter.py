@@ -150,9 +150,6 @@ _BOOLS = frozenset(
     | {"false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF"}
 )
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
-# What _flat_line's quick path leaves to _flat_value: a first character that may make the
-# value other than one plain string (_is_plain's, a quote, a list, a YAML word's).
-_NOT_WORD_START = _INDICATORS | _WORD_START | frozenset(' \t"[')
 _DIGITS = frozenset("0123456789")
 _INT_ITEM = r"[ \t]*[-+]?(?:0|[1-9][0-9]*)[ \t]*"
 _INT_LIST = re.compile(rf"\[{_INT_ITEM}(?:,{_INT_ITEM})*\]")
@@ -210,11 +207,11 @@ def _flat_line(line: str) -> tuple[()] | tuple[str, Any] | None:
     if raw and raw[0] not in " \t":
         return None  # `a:b` is no pair to YAML
     raw = raw.strip(" \t")
-    # The usual unique value (a name, an id, a time), as _flat_value reads it, without
-    # its calls: 34,000 such lines on a large store's candidates, each met once.
-    if raw and raw[-1] != ":" and not (": " in raw or ":\t" in raw or " #" in raw or "\t#" in raw):
+    # The usual unique value (a name, an id, a time), as _flat_value reads it, in fewer
+    # steps: 34,000 such lines on a large store's candidates, each met once.
+    if raw and _is_plain(raw):
         first = raw[0]
-        if first not in _NOT_WORD_START and not first.isspace():
+        if first not in _WORD_START:  # no YAML word (number, bool, null) starts so
             return (key, raw)
         if first in _DIGITS:
             rest = raw[1:]

@@ -75,12 +75,13 @@ def scan_store(reader: StoreReader) -> None:
     said = {(f.file, f.line) for f in reader.findings.items if f.code == INJECTION and f.file}
     files = [tf for rel, tf in reader.texts.items() if rel not in reader.archives]
     fresh = [tf for tf in files if not reader.kept("scan", tf)]
-    # the bytes read (reader.raw: the usual file), else the text encoded again
+    # the bytes read (reader.raw: the usual file), else the text encoded again; given up
+    # before the exact scan, as the reader keeps them no longer
     raw, reader.raw = reader.raw, {}
-    blobs = [raw.get(tf.path) or tf.text.encode("utf-8", "surrogatepass") for tf in fresh]
+    hits = sorted(
+        suspects_in([raw.get(tf.path) or tf.text.encode("utf-8", "surrogatepass") for tf in fresh])
+    )
     del raw
-    hits = sorted(suspects_in(blobs))
-    del blobs
     read = {id(fresh[i]) for i in hits}
     # A file the prefilter spares holds no hit: its scan finds nothing, recorded only
     # where the snapshot keeps what each file gave (reader.memo: the app, the cache).

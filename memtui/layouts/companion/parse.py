@@ -239,22 +239,17 @@ def _event(tf: TextFile, title: str, values: dict[str, str], span: Span) -> Even
         label = f"E{number:03d}"
         if len(_LABELS) < 65536:  # (a hostile file's numbers are not all kept)
             _LABELS[number] = label
-    if values:
-        kind = values.get("类型") or kind
-        status = values.get("状态")
-        return _new_event(
-            number,
-            label,
-            date.strip(),
-            _intern(kind.strip()),
-            _intern(status) if status else status,
-            values.get("到期日"),
-            values.get("情绪强度"),
-            span,
-            tf,
-        )
+    status = values.get("状态")
     return _new_event(
-        number, label, date.strip(), _intern(kind.strip()), None, None, None, span, tf
+        number,
+        label,
+        date.strip(),
+        _intern((values.get("类型") or kind).strip()),
+        _intern(status) if status else status,
+        values.get("到期日"),
+        values.get("情绪强度"),
+        span,
+        tf,
     )
 
 

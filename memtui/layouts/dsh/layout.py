@@ -131,31 +131,27 @@ class Dsh(DshDetection, Layout):
     # --- its queue: the pending candidates (layouts.dsh.queue) -----------------------
 
     def queue(self, store: Store, data: Any) -> list[QueueItem]:
-        from memtui.layouts.dsh import queue as dsh_queue
-
-        return dsh_queue.items(store, data)
+        return _queue().items(store, data)
 
     def queue_blocked(self, store: Store, data: Any) -> str | None:
-        from memtui.layouts.dsh import queue as dsh_queue
-
-        return dsh_queue.blocked(store)
+        return _queue().blocked(store)
 
     def preview(self, root: str, item_id: str) -> QueuePreview:
-        from memtui.layouts.dsh import queue as dsh_queue
-
-        return dsh_queue.preview(root, [item_id])
+        return _queue().preview(root, [item_id])
 
     def preview_together(self, root: str, ids: list[str]) -> QueuePreview | None:
-        from memtui.layouts.dsh import queue as dsh_queue
-
-        return dsh_queue.preview(root, ids)
+        return _queue().preview(root, ids)
 
     def approve(self, root: str, ids: list[str], **shown: Any) -> list[Receipt]:
-        from memtui.layouts.dsh import queue as dsh_queue
-
-        return dsh_queue.approve(root, ids, **shown)
+        return _queue().approve(root, ids, **shown)
 
     def reject(self, root: str, ids: list[str], reason: str, **shown: Any) -> list[Receipt]:
-        from memtui.layouts.dsh import queue as dsh_queue
+        return _queue().reject(root, ids, reason, **shown)
 
-        return dsh_queue.reject(root, ids, reason, **shown)
+
+def _queue() -> Any:
+    """layouts.dsh.queue, imported when the queue is first asked for: an open never
+    needs it, nor the queue model it imports (engine.queue)."""
+    from memtui.layouts.dsh import queue
+
+    return queue
