@@ -148,3 +148,24 @@ def test_the_app_answered_no_writes_nothing(demo_template: Path, tmp_path: Path)
 
     run(PendingOnly(str(root)), body)
     assert tree_digest(root) == before
+
+
+def test_record_texts_read_a_queue_file_once_and_give_each_item_its_own_records(
+    demo_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memtui.engine import textfile
+    from memtui.engine.scan import flagged
+
+    root, planted = _flagged_store(demo_template, tmp_path, "openclaw", KEY)
+    refs = [i.id for i in queue.items(open_store(root)) if i.layout == "openclaw"]
+    assert len(refs) > 2 and planted in refs
+    reads: list[str] = []
+    real = textfile.read_file
+    monkeypatch.setattr(textfile, "read_file", lambda *a: reads.append(a[1]) or real(*a))
+    together = flagged.record_texts(str(root), queue.owner(refs[0]), refs, {"text": "given"})
+    assert reads == ["memory/audit/suggestions.jsonl"]  # once, for every item in it
+    one_by_one = [flagged.record_texts(str(root), queue.owner(r), [r], {})[0] for r in refs]
+    assert [texts[:-1] for texts in together] == one_by_one
+    assert all(texts[-1] == "given" for texts in together)
+    found = flagged.flags_each(together)
+    assert [bool(f) for f in found] == [r == planted for r in refs]

@@ -283,7 +283,7 @@ def approve(
     from memtui.engine.scan.flagged import flags_each, record_texts
 
     lay = owner(ids[0])
-    found = flags_each([record_texts(root, lay, _plain(r), shown) for r in ids])
+    found = flags_each(record_texts(root, lay, [_plain(r) for r in ids], shown))
     flagged = {r: f for r, f in zip(ids, found, strict=True) if f}
     # one its layout refuses anyway (Hermes' own scan) is refused in its layout's words
     flagged = {ref: f for ref, f in flagged.items() if not lay.preview(root, _plain(ref)).error}

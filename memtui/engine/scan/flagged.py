@@ -110,37 +110,58 @@ def flagged_by_findings(findings: Iterable[Finding], items: Iterable[QueueItem])
     return out
 
 
-def record_texts(root: str, lay: Layout, ref: str, options: Mapping[str, Any]) -> list[str]:
-    """What approving the queued item `ref` (its id, no `@FINGERPRINT`) would write, for the
-    scans: read from its record alone (the file its layout says the id lives in: no store
-    is opened), and any text given with the approve. A JSON record's strings are given
-    decoded (an invisible character JSON escaped is one); of a JSON Lines file, the
-    records that name the item."""
-    kind, _, name = ref.partition(":")
-    rel = lay.file_of(kind, name)
-    return [*(_record_texts(root, rel, name) if rel else []), *_given(options)]
-
-
-def _record_texts(root: str, rel: str, name: str) -> list[str]:
-    import json
-    import os
-
+def record_texts(
+    root: str, lay: Layout, refs: Sequence[str], options: Mapping[str, Any]
+) -> list[list[str]]:
+    """What approving each queued item of `refs` (ids, no `@FINGERPRINT`) would write, for
+    the scans: read from its record alone (the file its layout says the id lives in: no
+    store is opened), and any text given with the approve. A JSON record's strings are
+    given decoded (an invisible character JSON escaped is one); of a JSON Lines file, the
+    records that name the item. Each file is read once, however many items it holds (an
+    OpenClaw queue is one file)."""
     from memtui.engine.config import thresholds_at
-    from memtui.engine.textfile import TextFile, read_file
 
-    got = read_file(os.path.join(root, rel), rel, thresholds_at(root).max_file_bytes)
-    if not isinstance(got, TextFile):
-        return []  # its layout refuses it, in its words
-    if not rel.endswith((".json", ".jsonl")):
-        return [got.text]
-    records = [got.text] if rel.endswith(".json") else [r for r in got.lines() if name in r]
-    texts = []
-    for record in records:
-        try:
-            texts.extend(_strings(json.loads(record)))
-        except (ValueError, RecursionError):
-            texts.append(record)
-    return texts
+    limit = thresholds_at(root).max_file_bytes
+    files: dict[str, _Records] = {}
+    given = _given(options)
+    out = []
+    for ref in refs:
+        kind, _, name = ref.partition(":")
+        rel = lay.file_of(kind, name)
+        if rel and rel not in files:
+            files[rel] = _Records(root, rel, limit)
+        out.append([*(files[rel].naming(name) if rel else []), *given])
+    return out
+
+
+class _Records:
+    """One queue file as read once: its text, or its lines for a JSON Lines file."""
+
+    def __init__(self, root: str, rel: str, limit: int) -> None:
+        import os
+
+        from memtui.engine.textfile import TextFile, read_file
+
+        got = read_file(os.path.join(root, rel), rel, limit)
+        self.text = got.text if isinstance(got, TextFile) else None  # else its layout refuses
+        self.json = rel.endswith((".json", ".jsonl"))
+        self.lines = got.lines() if self.text is not None and rel.endswith(".jsonl") else None
+
+    def naming(self, name: str) -> list[str]:
+        import json
+
+        if self.text is None:
+            return []
+        if not self.json:
+            return [self.text]
+        records = [self.text] if self.lines is None else [r for r in self.lines if name in r]
+        texts = []
+        for record in records:
+            try:
+                texts.extend(_strings(json.loads(record)))
+            except (ValueError, RecursionError):
+                texts.append(record)
+        return texts
 
 
 def _strings(value: object) -> Iterator[str]:

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from memtui.engine.queue import FileChange, QueueItem, QueuePreview
 from memtui.engine.records import maker
-from memtui.engine.words import clauses
-from memtui.i18n import N_
+from memtui.engine.words import clauses, commas, dotted
+from memtui.i18n import N_, msg
 from memtui.layouts.dsh.parse import META, STATS
 
 if TYPE_CHECKING:
@@ -65,11 +65,9 @@ def _whole(cand: Candidate, provenance: Mapping[str, Any]) -> QueueItem:
     from memtui.engine.identity import fingerprint  # the write path's: asked for an action
 
     tf = cand.source
-    seqs = ", ".join(str(s) for s in cand.source_seqs) or "—"
-    fields = (
-        ("session", f"{cand.source_session or '—'} · seqs {seqs}"),
-        ("target", _provenance(cand, provenance)),
-    )
+    seqs = commas([str(s) for s in cand.source_seqs]) or "—"
+    session = msg("{session} · seqs {seqs}", session=cand.source_session or "—", seqs=seqs)
+    fields = ((N_("session"), session), (N_("target"), _provenance(cand, provenance)))
     fp = fingerprint(tf.text) if tf is not None else ""
     return _item(cand, None, (fp, fields, cand.body, cand.to_json))
 
@@ -82,23 +80,22 @@ def _provenance(cand: Candidate, provenance: Mapping[str, Any]) -> str:
     key = f"{cand.entry_type}:{cand.target}"
     prov = provenance.get(key)
     if not isinstance(prov, Mapping):
-        return (
-            "new (no provenance yet)" if cand.entry_type in ("fact", "sop") and cand.target else "—"
-        )
-    parts = [f"{key} is {prov.get('status', '?')}"]
-    for label, name in (
-        ("evidence", "evidence"),
-        ("from", "acceptedFrom"),
-        ("session", "sourceSession"),
-        ("updated", "updatedAt"),
+        new = cand.entry_type in ("fact", "sop") and cand.target
+        return msg("new (no provenance yet)") if new else "—"
+    parts = [msg("{key} is {status}", key=key, status=prov.get("status", "?"))]
+    for said, name in (
+        (N_("evidence {value}"), "evidence"),
+        (N_("from {value}"), "acceptedFrom"),
+        (N_("session {value}"), "sourceSession"),
+        (N_("updated {value}"), "updatedAt"),
     ):
         value = prov.get(name)
         if value not in (None, "", []):
-            parts.append(f"{label} {value}")
+            parts.append(msg(said, value=value))
     chain = prov.get("supersedes")
     if isinstance(chain, list) and chain:
-        parts.append(f"supersedes {len(chain):,} version(s)")
-    return " · ".join(parts)
+        parts.append(msg("supersedes {n:,} version(s)", n=len(chain)))
+    return dotted(parts)
 
 
 def blocked(store: Store) -> str | None:

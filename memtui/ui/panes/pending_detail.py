@@ -34,7 +34,9 @@ def detail(item: QueueItem, face: QueueFace, style: StyleOf) -> Text:
     shown = [(tr(face.summary), i18n.shown(item.summary) or "—")]  # the agent's words
     if face.origin:
         shown.append((tr(face.origin), item.origin or "—"))
-    shown += [(_("created"), item.created or "—"), (_("file"), where), *item.fields]
+    shown += [(_("created"), item.created or "—"), (_("file"), where)]
+    # a layout's labels are its words (marked N_); a value is the store's unless a Msg
+    shown += [(tr(label), i18n.shown(value)) for label, value in item.fields]
     for label, value in shown:
         text.append(padded(label, 9) + " ", style=muted)
         text.append_text(literal(value))
