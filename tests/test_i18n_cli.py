@@ -233,7 +233,8 @@ def test_a_missing_compiled_catalogue_is_said_and_english_spoken(
 def test_the_stores_table_aligns_a_chinese_path_by_cells():
     from rich.cells import cell_len
 
-    from memtui.engine.stores import FoundStore, table
+    from memtui.engine.stores import FoundStore
+    from memtui.stores_table import table
 
     found = [
         FoundStore("/m/项目/memory", "/m/项目/memory", ("dsh",), 2, 900, 0, 1),

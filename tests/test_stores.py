@@ -384,6 +384,9 @@ def test_stores_on_a_hostile_home_prints_every_row_without_a_traceback(
 
 
 def test_sizes_read_as_people_read_them() -> None:
-    cases = {0: "0 B", 999: "999 B", 1000: "1.0 KB", 4100: "4.1 KB", 23_000_000: "23.0 MB"}
-    assert {n: stores.size_text(n) for n in cases} == cases
-    assert stores.size_text(999_950) == "1.0 MB"  # never "1000.0 KB"
+    from memtui.engine.outline import size_text  # the one every face shows (store list, viewer)
+
+    cases = {0: "0 B", 1023: "1023 B", 1024: "1.0 KB", 4200: "4.1 KB", 8192: "8.0 KB"}
+    cases |= {25_000: "24.4 KB", 23_000_000: "21.9 MB"}  # as Claude writes its own cap
+    assert {n: size_text(n) for n in cases} == cases
+    assert size_text(1024 * 1024 - 1) == "1.0 MB"  # never "1024.0 KB"

@@ -18,7 +18,8 @@ def register(verbs: Any, _store: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from memtui.engine.stores import LOOKED, stores, table
+    from memtui.engine.stores import LOOKED, stores
+    from memtui.stores_table import table
 
     found = stores()
     if args.json:

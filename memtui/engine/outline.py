@@ -121,12 +121,17 @@ def level_of(value: int, warn: int, block: int, *, over: bool = False) -> str:
 
 
 def size_text(n: int) -> str:
-    """A file size for people: 512 B, 3.4 KB, 1.2 MB."""
+    """A byte count as people read it: 812 B, 4.1 KB, 23.0 MB, in powers of 1,024 as
+    the agents write theirs (Claude's "limit: 24.4KB", the workspace's 8.0 KB), and
+    never "1024.0 KB"."""
     if n < 1024:
         return f"{n} B"
-    if n < 1024 * 1024:
-        return f"{n / 1024:,.1f} KB"
-    return f"{n / 1024 / 1024:,.1f} MB"
+    value, unit = float(n), "B"
+    for unit in ("KB", "MB", "GB"):  # noqa: B007  the unit the loop stops at is the one
+        value /= 1024
+        if value < 1023.95:
+            break
+    return f"{value:,.1f} {unit}"
 
 
 class Rows:

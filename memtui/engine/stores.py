@@ -180,74 +180,12 @@ def stores(cwd: str | None = None, env: Mapping[str, str] | None = None) -> list
     return found
 
 
-def size_text(n: int) -> str:
-    """A byte count as people read it: 812 B, 4.1 KB, 23.0 MB (powers of 1,000)."""
-    if n < 1000:
-        return f"{n} B"
-    value, unit = float(n), "B"
-    for unit in ("KB", "MB", "GB"):  # noqa: B007  the unit the loop stops at is the one
-        value /= 1000
-        if value < 999.95:
-            break
-    return f"{value:.1f} {unit}"
-
-
 def tilde(path: str) -> str:
     """The path with HOME written `~`, as the usual places are named."""
     home = os.path.expanduser("~").rstrip(os.sep)
     if home and (path == home or path.startswith(home + os.sep)):
         return "~" + path[len(home) :]
     return path
-
-
-def _one_row(text: str) -> str:
-    """A folder's name may hold a line break or a tab: written `\\n`, `\\t`, so that no
-    name can split its row and pass for another store's."""
-    return text.replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-
-
-HEADINGS = ("PATH", "LAYOUTS", "FILES", "SIZE", "ERRORS", "WARNINGS")
-
-
-def table(found: list[FoundStore]) -> list[str]:
-    """The stores as text lines under a heading line, for both faces: text columns
-    left, numbers right, `…` for counts not measured yet; a store that cannot be read
-    or opened says why after its path."""
-    rows: list[list[str]] = []
-    for s in found:
-        if s.problem is not None:
-            rows.append([_one_row(tilde(s.shown)), _one_row(s.problem)])
-            continue
-        counts = (s.files, s.bytes, s.errors, s.warnings)
-        shown_counts = ["…" if n is None else f"{n:,}" for n in counts]
-        if s.bytes is not None:
-            shown_counts[1] = size_text(s.bytes)
-        rows.append([_one_row(tilde(s.shown)), ", ".join(s.layouts), *shown_counts])
-    lines = [list(HEADINGS), *rows]
-    full = [r for r in lines if len(r) == len(HEADINGS)]
-    widths = [max(_cells(r[i]) for r in full) for i in range(len(HEADINGS))]
-    out = []
-    for r in lines:
-        if len(r) != len(HEADINGS):  # path and problem
-            out.append(f"{_pad(r[0], widths[0])}  {r[1]}")
-            continue
-        left = [_pad(c, w) for c, w in zip(r[:2], widths[:2], strict=True)]
-        right = [_pad(c, w, right=True) for c, w in zip(r[2:], widths[2:], strict=True)]
-        out.append("  ".join(left + right).rstrip())
-    return out
-
-
-def _cells(text: str) -> int:
-    """The terminal cells `text` takes: a wide (CJK) character two, a combining mark
-    none; a path such as ~/项目/memory is wider than its len()."""
-    from unicodedata import combining, east_asian_width
-
-    return sum(0 if combining(c) else 2 if east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _pad(text: str, width: int, right: bool = False) -> str:
-    fill = " " * max(0, width - _cells(text))
-    return fill + text if right else text + fill
 
 
 def looked() -> str:

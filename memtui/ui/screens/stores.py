@@ -17,8 +17,9 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from memtui.engine.stores import LOOKED, FoundStore, find, measured, table
+from memtui.engine.stores import LOOKED, FoundStore, find, measured
 from memtui.i18n import N_, _, tr
+from memtui.stores_table import table
 from memtui.ui.safe import literal, row
 from memtui.ui.widgets.rows import Rows
 
