@@ -34,6 +34,8 @@ from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from memtui.engine.config import NO_CACHE as OFF  # noqa: F401 - the switch, by its name here
+from memtui.engine.config import cache_enabled as enabled
 from memtui.engine.records import maker
 
 if TYPE_CHECKING:
@@ -42,13 +44,8 @@ if TYPE_CHECKING:
 MAGIC = b"memtui-cache-1\n"
 KEY_BYTES = 32
 STALE_DAYS = 30
-OFF = "MEMTUI_NO_CACHE"
 
 _pending: Store | None = None  # the last open that parsed something new (flush writes it)
-
-
-def enabled() -> bool:
-    return os.environ.get(OFF, "") in ("", "0")
 
 
 def folder() -> str | None:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 MAX_FILE_BYTES = 64 * 1024 * 1024  # bigger files are shown as unreadable
 SHARED = {"max_file_bytes": MAX_FILE_BYTES}  # the one threshold no layout owns
+NO_CACHE = "MEMTUI_NO_CACHE"
 
 
 def defaults() -> dict[str, int | float]:
@@ -105,6 +106,12 @@ def load_config(text: str | None) -> Config:
         else:
             values[key] = value
     return Config(Thresholds(**values), tuple(problems))
+
+
+def cache_enabled() -> bool:
+    """Whether opens may keep and reuse what they parsed (engine.cache): MEMTUI_NO_CACHE=1
+    turns that off. Here, not in engine.cache: asking costs an open none of its imports."""
+    return os.environ.get(NO_CACHE, "") in ("", "0")
 
 
 def today() -> "dt.date":

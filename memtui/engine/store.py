@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from memtui.engine.config import CONFIG_NAME, Config, store_config
+from memtui.engine.config import CONFIG_NAME, Config, cache_enabled, store_config
 from memtui.engine.config import today as config_today
 from memtui.engine.detection import (  # noqa: F401 - re-exported: callers open from here
     layouts_at,
@@ -92,9 +92,9 @@ def open_store(
     open is kept there in turn by engine.cache.flush() (nothing in the store is
     written)."""
     with gc_paused():
-        if not (cache and os.environ.get("MEMTUI_NO_CACHE", "") in ("", "0")):
+        if not (cache and cache_enabled()):
             return _open(path, today, previous, reopen or previous is not None)
-        from memtui.engine import cache as kept  # (its enabled(), without its imports)
+        from memtui.engine import cache as kept
 
         root = resolve_root(path)
         got = kept.load(root) if previous is None else None

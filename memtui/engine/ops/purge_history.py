@@ -6,7 +6,6 @@ value, which `memtui purge FILE` lists again, and purging it again finishes."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 from collections.abc import Iterator
@@ -15,7 +14,7 @@ from memtui.engine.write import journal, modes
 from memtui.engine.write.dirs import Dirs
 from memtui.engine.write.errors import Unsafe
 from memtui.engine.write.files import read_at, sha256, unlink_quietly, write_new
-from memtui.engine.write.transaction import HISTORY, Transaction, who
+from memtui.engine.write.transaction import HISTORY, Transaction
 
 _TEMP = ".purging"  # a snapshot's replacement, before os.replace (a crash's leftover is removed)
 
@@ -109,15 +108,7 @@ def _rewritten(raw: bytes, rel: str, hashes: dict[str, str]) -> bytes:
 def audit_alone(tx: Transaction) -> None:
     """The purge's own audit line when the file itself did not change (the secret was
     only in its history): no transaction commit writes one then."""
-    record = {
-        "txid": tx.txid,
-        "opid": tx.opid,
-        "op": tx.op,
-        "who": who(),
-        "time": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "details": tx.details,
-        "changes": [],
-    }
+    record = {**tx.record_head(), "changes": []}
     try:  # as open as the log is now (append_at narrows it to this mode)
         mode = os.stat(os.path.join(tx.root, journal.AUDIT)).st_mode & 0o777
     except FileNotFoundError:

@@ -587,15 +587,21 @@ class Transaction:
             change.pop("new_mode", None)
             changes.append(change)
         return {
+            **self.record_head(),
+            "mode": private,
+            "dir_mode": dir_mode(private),
+            "changes": changes,
+        }
+
+    def record_head(self) -> dict[str, Any]:
+        """What the journal and the audit log say of every change: who made which, when."""
+        return {
             "txid": self.txid,
             "opid": self.opid,
             "op": self.op,
             "who": who(),
             "time": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "details": self.details,
-            "mode": private,
-            "dir_mode": dir_mode(private),
-            "changes": changes,
         }
 
     def _read_back(self) -> None:
