@@ -169,3 +169,22 @@ def test_record_texts_read_a_queue_file_once_and_give_each_item_its_own_records(
     assert all(texts[-1] == "given" for texts in together)
     found = flagged.flags_each(together)
     assert [bool(f) for f in found] == [r == planted for r in refs]
+
+
+def test_allowing_the_flagged_items_asked_about_allows_no_other(
+    demo_template: Path, tmp_path: Path
+) -> None:
+    """The app allows the items its question named: one the scans flag that the user was
+    not told of (the agent planted it after the snapshot) is refused, never approved."""
+    root, asked = _flagged_store(demo_template, tmp_path, "dsh", KEY)
+    shown = [i for i in queue.items(open_store(root)) if i.layout == "dsh" and i.approvable]
+    told = next(i for i in shown if i.id == asked)
+    untold = next(i for i in shown if i.id != asked)
+    _plant_dsh(root, untold, ORDER)  # flagged too, but the question named `asked` alone
+    untold = next(i for i in queue.items(open_store(root)) if i.id == untold.id)
+    receipts = queue.approve_each(str(root), [told, untold], allow_flagged=frozenset({asked}))
+    left = {i.id for i in queue.items(open_store(root))}
+    assert asked not in left and untold.id in left
+    assert [r["id"] for r in receipts[-1].details["refused"]] == [untold.id]
+    record = json.loads((root / ".history" / "audit.jsonl").read_text("utf-8").splitlines()[-1])
+    assert list(record["details"]["allowed_flagged"]) == [asked]

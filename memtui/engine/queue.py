@@ -11,7 +11,8 @@ other entry (SPEC §6).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import contextlib
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -297,11 +298,16 @@ def reject(root: str, ids: Sequence[str], reason: str, **shown: Any) -> list[Rec
 
 
 def approve_each(
-    root: str, shown: Sequence[QueueItem], *, allow_flagged: bool = False, **options: Any
+    root: str,
+    shown: Sequence[QueueItem],
+    *,
+    allow_flagged: bool | Collection[str] = False,
+    **options: Any,
 ) -> list[Receipt]:
     """Approve items of any queues in one action (the app's selection), each as the
     snapshot showed it (its fingerprint goes with it); `options` go to each layout's
-    approve. Flagged items as `approve` says."""
+    approve. Flagged items as `approve` says; `allow_flagged` may name the ones allowed
+    (those the user was asked about): any other the scans flag is refused."""
     shown = [item.whole() for item in shown]  # each made once, for the scans and the run
 
     def run(lay: Layout, ids: list[str], fps: dict[str, str]) -> list[Receipt]:
@@ -333,35 +339,40 @@ def _flagged(shown: Sequence[QueueItem], options: Mapping[str, Any]) -> dict[str
 def _gated(
     ids: list[str],
     flagged: dict[str, list[Flag]],
-    allow: bool,
+    allow: bool | Collection[str],
     options: Mapping[str, Any],
     run: Callable[[list[str]], list[Receipt]],
 ) -> list[Receipt]:
-    """`run(ids)` when nothing is flagged, or when flagged items are allowed (each
-    transaction's audit record then names them and what was found, never the text);
-    else the others only, the flagged listed as refused (all refused: raised)."""
+    """`run(ids)` when nothing is flagged, or when flagged items are allowed (`allow`:
+    all, or the ids named; each transaction's audit record then names them and what was
+    found, never the text); else the others only, the flagged not allowed listed as
+    refused (all refused: raised)."""
     from memtui.engine.scan.flagged import ALLOWED, reason, refusal
     from memtui.engine.words import lined
     from memtui.engine.write.errors import Refused
     from memtui.engine.write.operation import new_id, noted
     from memtui.engine.write.transaction import Receipt
 
-    if not flagged:
-        return run(ids)
-    if allow:
-        with noted(**{ALLOWED: {i: [str(f) for f in found] for i, found in flagged.items()}}):
+    named = allow if not isinstance(allow, bool) else flagged if allow else ()
+    allowed = {i: [str(f) for f in found] for i, found in flagged.items() if i in named}
+    barred = {i: found for i, found in flagged.items() if i not in allowed}
+    audited = noted(**{ALLOWED: allowed}) if allowed else contextlib.nullcontext()
+    if not barred:
+        with audited:
             return run(ids)
-    left = [i for i in ids if i not in flagged]
+    left = [i for i in ids if i not in barred]
     if not left:
-        raise Refused(lined([refusal(i, found) for i, found in flagged.items()]))
-    refused = [{"id": i, "reason": reason(f)} for i, f in flagged.items()]
+        raise Refused(lined([refusal(i, found) for i, found in barred.items()]))
+    refused = [{"id": i, "reason": reason(f)} for i, f in barred.items()]
     summary = msg(
         "approved {approved}; refused {refused} as flagged",
         approved=len(left),
         refused=len(refused),
     )
     details = {"summary": summary, "refused": refused}
-    return [*run(left), Receipt(new_id(), "approve", (), bool(options.get("dry_run")), details)]
+    with audited:
+        done = run(left)
+    return [*done, Receipt(new_id(), "approve", (), bool(options.get("dry_run")), details)]
 
 
 def reject_each(root: str, shown: Sequence[QueueItem], reason: str) -> list[Receipt]:

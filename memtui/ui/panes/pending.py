@@ -357,7 +357,7 @@ class PendingPane(Previews):
         # a secret or planted instruction in one: asked even for one, and allowed if yes
         flagged = flagged_by_findings(self.store.findings, sent)
         question += flagged_said(flagged, {i.id: i.shown_as for i in sent})
-        options = {"allow_flagged": True} if flagged else {}
+        options = {"allow_flagged": frozenset(flagged)} if flagged else {}  # these, no other
         send = ApproveItems(label(tr(groups[0][0].verb), groups), tuple(sent), options)
         self._act(targets, send, question if len(targets) > 1 or flagged else None)
 
