@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memtui.engine import cache, reader
+from memtui.engine import cache, config, reader
 from memtui.engine.store import Store, open_store
 from tests.helpers import TODAY_DATE, demo_template, fresh_copy
 
@@ -49,7 +49,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The cache on (conftest turns it off), in this test's own folder."""
-    monkeypatch.delenv(cache.OFF, raising=False)
+    monkeypatch.delenv(config.NO_CACHE, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setattr(cache, "_pending", None)  # and nothing left pending after
     yield tmp_path / "xdg" / "memtui"
@@ -220,7 +220,7 @@ def test_a_cache_folder_that_is_a_file_is_no_cache(
 def test_memtui_no_cache_reads_and_writes_nothing(
     demo: Path, tmp_path: Path, home: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(cache.OFF, "1")
+    monkeypatch.setenv(config.NO_CACHE, "1")
     root = fresh_copy(demo, tmp_path)
     assert cached(root) == open_store(root, TODAY_DATE)
     assert not home.exists()

@@ -34,8 +34,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from memtui.engine.config import NO_CACHE as OFF  # noqa: F401 - the switch, by its name here
-from memtui.engine.config import cache_enabled as enabled
+from memtui.engine.config import cache_enabled
 from memtui.engine.records import maker
 
 if TYPE_CHECKING:
@@ -200,7 +199,7 @@ def load(root: str) -> Kept | None:
 
 
 def _load(root: str) -> Kept | None:
-    where = folder() if enabled() else None
+    where = folder() if cache_enabled() else None
     key = _key(where) if where else None
     if where is None or key is None:
         return None
@@ -303,7 +302,7 @@ def flush() -> None:
 
 
 def _save(store: Store | None) -> None:
-    where = folder() if store is not None and enabled() else None
+    where = folder() if store is not None and cache_enabled() else None
     key = _key(where) if where else None
     if store is None or where is None or key is None:
         return

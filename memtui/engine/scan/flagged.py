@@ -135,7 +135,8 @@ def record_texts(
 
 
 class _Records:
-    """One queue file as read once: its text, or its lines for a JSON Lines file."""
+    """One queue file as read once: of a JSON Lines file its lines (each item's texts are
+    those of the records naming it), else the texts of the whole file, for every item."""
 
     def __init__(self, root: str, rel: str, limit: int) -> None:
         import os
@@ -143,25 +144,27 @@ class _Records:
         from memtui.engine.textfile import TextFile, read_file
 
         got = read_file(os.path.join(root, rel), rel, limit)
-        self.text = got.text if isinstance(got, TextFile) else None  # else its layout refuses
-        self.json = rel.endswith((".json", ".jsonl"))
-        self.lines = got.lines() if self.text is not None and rel.endswith(".jsonl") else None
+        text = got.text if isinstance(got, TextFile) else None  # else its layout refuses
+        self.lines = got.lines() if text is not None and rel.endswith(".jsonl") else None
+        self.texts = [] if text is None else _decoded([text]) if rel.endswith(".json") else [text]
 
     def naming(self, name: str) -> list[str]:
-        import json
+        if self.lines is None:
+            return self.texts
+        return _decoded([r for r in self.lines if name in r])
 
-        if self.text is None:
-            return []
-        if not self.json:
-            return [self.text]
-        records = [self.text] if self.lines is None else [r for r in self.lines if name in r]
-        texts = []
-        for record in records:
-            try:
-                texts.extend(_strings(json.loads(record)))
-            except (ValueError, RecursionError):
-                texts.append(record)
-        return texts
+
+def _decoded(records: list[str]) -> list[str]:
+    """The strings of JSON records (a record that is no JSON: itself)."""
+    import json
+
+    texts = []
+    for record in records:
+        try:
+            texts.extend(_strings(json.loads(record)))
+        except (ValueError, RecursionError):
+            texts.append(record)
+    return texts
 
 
 def _strings(value: object) -> Iterator[str]:
