@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import gc
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from memtui.engine.collector import gc_paused
 from memtui.engine.config import CONFIG_NAME, Config, cache_enabled, store_config
 from memtui.engine.config import today as config_today
 from memtui.engine.detection import (  # noqa: F401 - re-exported: callers open from here
@@ -106,28 +105,6 @@ def open_store(
         store = _open(path, today, previous or loaded, True)
         kept.remember(store, loaded)
         return store
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """A snapshot is hundreds of thousands of objects without cycles: the cyclic
-    collector would walk every live object many times over while they are made
-    (a quarter of the time on a large store). Reference counting still frees them.
-    (Also the app's, around a whole load: ui/heap.py.)"""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if gc.get_freeze_count() == 0:
-            # Hand what was made to the oldest generation unwalked (freeze, then
-            # unfreeze): else the first allocation after enable() walks all of it
-            # as young objects. A cycle among them is still found by the next full
-            # collection.
-            gc.freeze()
-            gc.unfreeze()
-        if was_enabled:
-            gc.enable()
 
 
 def _interrupted(root: str, reader: StoreReader) -> None:

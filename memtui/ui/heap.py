@@ -16,7 +16,7 @@ import contextlib
 import gc
 from collections.abc import Iterator
 
-from memtui.engine.store import gc_paused
+from memtui.engine.collector import gc_paused
 
 GROWTH = 1.5  # frozen objects, over those after the last full collection, that start one
 

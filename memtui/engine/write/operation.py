@@ -12,6 +12,8 @@ import uuid
 from collections.abc import Iterator
 from contextvars import ContextVar
 
+from memtui.engine.collector import gc_paused
+
 _current: ContextVar[str | None] = ContextVar("memtui_operation", default=None)
 
 
@@ -25,14 +27,17 @@ def current() -> str | None:
 
 @contextlib.contextmanager
 def operation() -> Iterator[str]:
-    """Transactions inside share one operation id; a nested call joins the outer one."""
+    """Transactions inside share one operation id; a nested call joins the outer one.
+    The cyclic collector is paused meanwhile (engine/collector.py): a bulk action plans
+    and checks thousands of objects, which reference counting frees."""
     outer = _current.get()
     if outer is not None:
         yield outer
         return
     token = _current.set(new_id())
     try:
-        yield _current.get() or ""
+        with gc_paused():
+            yield _current.get() or ""
     finally:
         _current.reset(token)
 
