@@ -21,6 +21,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from memtui.engine.config import NO_CACHE  # every figure here is timed with it but the warm ones
+
 PY = sys.executable
 # The console script a user types (python -m memtui where it is not installed).
 _script = Path(PY).with_name("memtui")
@@ -39,7 +41,6 @@ OPEN_CACHED = (
     "import sys; from memtui.engine import open_store, cache; "
     "open_store(sys.argv[1], cache=True); cache.flush()"
 )
-NO_CACHE = "MEMTUI_NO_CACHE"  # what every figure here is timed with but the warm ones
 
 
 @contextlib.contextmanager
