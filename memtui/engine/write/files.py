@@ -139,6 +139,63 @@ def write_new(
         unsynced.files.append((fd, label or name))
 
 
+def link_new(
+    source: tuple[int, str],
+    dir_fd: int,
+    name: str,
+    data: bytes,
+    mode: int,
+    unsynced: Unsynced,
+    label: str,
+) -> bool:
+    """Make `name` a second name of the store file `source` (folder descriptor, name)
+    when that file holds exactly `data` with exactly `mode`, is ours and has no other
+    name: a snapshot of a file the change replaces or removes, for one link instead of
+    a create, a write and (for a removal) a freed file. False, with nothing left, when
+    the file system has no links or the file is not that; FileExistsError as write_new.
+    The change then never writes to that file again (it replaces or removes the name),
+    so the snapshot keeps exactly these bytes; handed to `unsynced` like write_new's."""
+    fault_point("write", name)
+    try:
+        os.link(source[1], name, src_dir_fd=source[0], dst_dir_fd=dir_fd, follow_symlinks=False)
+    except FileExistsError:
+        raise
+    except OSError:
+        return False  # no links here (EPERM, EXDEV, EMLINK...): a copy instead
+    try:
+        fd = os.open(name, _READ, dir_fd=dir_fd)
+    except OSError:
+        unlink_quietly(name, dir_fd)
+        return False
+    try:
+        info = os.fstat(fd)
+        same = (
+            stat.S_ISREG(info.st_mode)
+            and info.st_nlink == 2
+            and info.st_uid == os.geteuid()
+            and stat.S_IMODE(info.st_mode) == mode
+            and info.st_size == len(data)
+            and _read_all(fd, len(data) + 1) == data
+        )
+    except OSError:
+        same = False
+    if not same:  # replaced or written since it was read, shared, or not ours to keep
+        os.close(fd)
+        unlink_quietly(name, dir_fd)
+        return False
+    unsynced.files.append((fd, label))
+    unsynced.links.append(label)
+    return True
+
+
+def _read_all(fd: int, limit: int) -> bytes:
+    chunks, total = [], 0
+    while total < limit and (chunk := os.read(fd, limit - total)):
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
 class Unsynced:
     """Files written (still open) and folders changed by one phase of a commit, to be
     fsynced together at its end. Writing hundreds of snapshots each followed by its
@@ -150,6 +207,7 @@ class Unsynced:
     def __init__(self) -> None:
         self.files: list[tuple[int, str]] = []  # (descriptor, name): closed once synced
         self.folders: dict[int, str] = {}  # descriptor (the caller's: Dirs) -> its name
+        self.links: list[str] = []  # link_new's snapshots, by name
 
     def sync(self, failed: Callable[[str], None] = lambda name: None) -> None:
         """Make every file and folder durable, then close the files: one syncfs per file

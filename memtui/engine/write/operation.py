@@ -11,10 +11,15 @@ import datetime as dt
 import uuid
 from collections.abc import Iterator
 from contextvars import ContextVar
+from typing import Any
 
 from memtui.engine.collector import gc_paused
 
 _current: ContextVar[str | None] = ContextVar("memtui_operation", default=None)
+# What the operation's transactions learnt of the store's folders, for the next chunk.
+_seen: ContextVar[dict[object, dict[Any, Any]] | None] = ContextVar(
+    "memtui_operation_seen", default=None
+)
 
 
 def new_id() -> str:
@@ -34,12 +39,20 @@ def operation() -> Iterator[str]:
     if outer is not None:
         yield outer
         return
-    token = _current.set(new_id())
+    token, seen = _current.set(new_id()), _seen.set({})
     try:
         with gc_paused():
             yield _current.get() or ""
     finally:
+        _seen.reset(seen)
         _current.reset(token)
+
+
+def seen(key: object) -> dict[Any, Any]:
+    """A dict that lives as long as the running operation, one per `key` (a fresh one,
+    kept by nobody, outside an operation)."""
+    kept = _seen.get()
+    return {} if kept is None else kept.setdefault(key, {})
 
 
 _notes: ContextVar[dict[str, object] | None] = ContextVar("memtui_audit_notes", default=None)

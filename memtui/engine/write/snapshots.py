@@ -14,7 +14,7 @@ import stat
 from collections.abc import Callable
 
 from memtui.engine.write.dirs import Dirs
-from memtui.engine.write.files import Unsynced, dir_mode, write_new
+from memtui.engine.write.files import Unsynced, dir_mode, link_new, write_new
 
 HISTORY = ".history"
 
@@ -48,9 +48,15 @@ def keep(
     when: str,
     folder_mode: int,
     unsynced: Unsynced,
+    same_as: tuple[int, str] | None = None,
 ) -> str:
     """Write `data` as a new snapshot of `rel`; its path relative to the root. The file
-    and its folder go into `unsynced`, for the caller to fsync with the rest."""
+    and its folder go into `unsynced`, for the caller to fsync with the rest.
+    `same_as`: the store file itself (folder descriptor, name), which the change is about
+    to replace or remove: linked rather than copied when it still holds `data`
+    (files.link_new). Measured on the `--size 500` demo, in-process, medians of
+    alternating runs: rejecting all 10,000 candidates 14.8 s copied, 10.2 s linked;
+    accepting them 6.0 s against 4.7 s."""
     folder_rel = f"{HISTORY}/{rel}"
     folder = dirs.own(folder_rel, mode_for=mirror_mode(dirs.root, folder_mode))
     assert folder is not None
@@ -58,8 +64,12 @@ def keep(
     n = 1
     while True:
         name = f"{when}.{n}"
+        label = f"{folder_rel}/{name}"
         try:
-            write_new(folder, name, data, mode & 0o777, unsynced, f"{folder_rel}/{name}")
-            return f"{folder_rel}/{name}"
+            if same_as is None or not link_new(
+                same_as, folder, name, data, mode & 0o777, unsynced, label
+            ):
+                write_new(folder, name, data, mode & 0o777, unsynced, label)
+            return label
         except FileExistsError:
             n += 1

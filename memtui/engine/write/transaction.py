@@ -46,6 +46,7 @@ from memtui.engine.write.files import (
     dir_mode,
     read_at,
     sha256,
+    unlink_quietly,
     write_new,
 )
 from memtui.engine.write.lock import LOCK_NAME, WAIT_SECONDS, StoreLock
@@ -153,6 +154,7 @@ class Transaction:
         self._modes: dict[str, int] = {}  # mode of every file read, as it was read
         self._after: dict[str, str | None] = {}  # each step's new hash, once worked out
         self._staged: list[str] = []
+        self._linked: list[str] = []  # snapshots that are the store file itself, until journaled
         self._touched: set[str] = set()  # every path a planned step writes, moves or removes
         self._inside_dirs: set[str] = set()  # folders already known to resolve inside root
         self._finishers: list[Callable[[Callable[[str], str]], None]] = []
@@ -190,8 +192,20 @@ class Transaction:
             if self._staged:  # commit failed before the journal: drop its temp files
                 with contextlib.suppress(OSError, WriteError):
                     journal.drop_prepared(self.dirs, self.txid)
+            if self._linked:  # ...and the second names it gave files it did not change
+                with contextlib.suppress(OSError, WriteError):
+                    self._unlink_snapshots()
         finally:
             self._close()
+
+    def _unlink_snapshots(self) -> None:
+        """A snapshot linked to a file the change never replaced would follow what an
+        agent writes into it later: not a snapshot. Its bytes are in the file still."""
+        for label in self._linked:
+            folder = self.dirs.own(os.path.dirname(label), create=False)
+            if folder is not None:
+                unlink_quietly(os.path.basename(label), folder)
+        self._linked = []
 
     def _close(self) -> None:
         try:
@@ -394,6 +408,7 @@ class Transaction:
             self._doing = journal.JOURNAL
             journal.write(self.dirs, record, private)
         self._staged = []  # from here on the journal owns the temp files
+        self._linked = []  # ...and the snapshots are the change's
         crash_point("journaled")
         try:
             journal.apply(self.dirs, record["changes"])
@@ -506,10 +521,16 @@ class Transaction:
             mode = self._modes.get(rel, new_modes.get(rel))
             if mode is None:
                 mode = modes.OPEN & ~modes.umask()
-            olds = [current[rel]] if current.get(rel) is not None else []
-            return [
-                keep(self.dirs, rel, old, mode, when, dir_mode(private), unsynced)
-                for old in [*olds, *self._versions.get(rel, [])]
+            folder_mode = dir_mode(private)
+            old = current.get(rel)
+            paths = []
+            if old is not None:  # the file itself, which the change replaces or removes
+                folder = self.dirs.store(os.path.dirname(rel), create=False)
+                same_as = None if folder is None else (folder, os.path.basename(rel))
+                paths.append(keep(self.dirs, rel, old, mode, when, folder_mode, unsynced, same_as))
+            return paths + [
+                keep(self.dirs, rel, version, mode, when, folder_mode, unsynced)
+                for version in self._versions.get(rel, [])
             ]
 
         unsynced = Unsynced()
@@ -517,6 +538,7 @@ class Transaction:
             where = [one(rel) for rel in kept]
             unsynced.sync(self._working_on)
         finally:
+            self._linked = unsynced.links
             unsynced.close()
         snapshots = {}
         for rel, paths in zip(kept, where, strict=True):
