@@ -212,9 +212,11 @@ def bulk_side_by_side(
             time.sleep(max(0.0, RACY_NS / 1e9 - (time.time() - copied)))
             if n % 2:
                 cli = cli_bulk(cli_root, verb)
+                os.sync()  # the second starts on a settled disk too (see above)
                 app = asyncio.run(app_bulk(app_root, verb))
             else:
                 app = asyncio.run(app_bulk(app_root, verb))
+                os.sync()
                 cli = cli_bulk(cli_root, verb)
             pairs.append((app, cli))
         finally:
