@@ -77,25 +77,28 @@ def read_at(
         ) from None
     try:
         info = _regular(fd, rel, limit)
-        chunks = []
-        total = 0
-        while True:
-            chunk = os.read(fd, max(info.st_size + 1 - total, 1 << 16))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > limit:
-                raise Unsafe(
-                    msg(
-                        "{rel} grew past the {limit}-byte limit; nothing was changed",
-                        rel=rel,
-                        limit=limit,
-                    )
+        data = _read_to_end(fd, info.st_size, limit)
+        if len(data) > limit:
+            raise Unsafe(
+                msg(
+                    "{rel} grew past the {limit}-byte limit; nothing was changed",
+                    rel=rel,
+                    limit=limit,
                 )
-        return b"".join(chunks), info.st_mode & 0o7777
+            )
+        return data, info.st_mode & 0o7777
     finally:
         os.close(fd)
+
+
+def _read_to_end(fd: int, size: int, limit: int) -> bytes:
+    """The file's bytes to its end, `size` expected, or as soon as they pass `limit`."""
+    chunks = []
+    total = 0
+    while total <= limit and (chunk := os.read(fd, max(size + 1 - total, 1 << 16))):
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
 
 
 def read_or_none(path: str) -> bytes | None:
@@ -175,7 +178,7 @@ def link_new(
             and info.st_uid == os.geteuid()
             and stat.S_IMODE(info.st_mode) == mode
             and info.st_size == len(data)
-            and _read_all(fd, len(data) + 1) == data
+            and _read_to_end(fd, len(data), len(data)) == data
         )
     except OSError:
         same = False
@@ -186,14 +189,6 @@ def link_new(
     unsynced.files.append((fd, label))
     unsynced.links.append(label)
     return True
-
-
-def _read_all(fd: int, limit: int) -> bytes:
-    chunks, total = [], 0
-    while total < limit and (chunk := os.read(fd, limit - total)):
-        chunks.append(chunk)
-        total += len(chunk)
-    return b"".join(chunks)
 
 
 class Unsynced:

@@ -108,7 +108,7 @@ class Siblings:
     def __init__(self, dirs: Dirs) -> None:
         self.dirs = dirs
         self._seen: dict[str, int | None] = {}
-        self._umask: int | None = None  # read once a transaction, not once a new file
+        self._umask: int | None = None
 
     def mode(self, rel_dir: str, private: int) -> int | None:
         """None when nothing constrains it (the umask decides)."""
@@ -117,9 +117,14 @@ class Siblings:
         sibling = self._seen[rel_dir]
         if sibling is None and private == OPEN:
             return None
+        return private & (OPEN if sibling is None else sibling) & ~self.umask()
+
+    def umask(self) -> int:
+        """The process umask, read once a transaction (not once a new file: each read is
+        one of /proc/self/status)."""
         if self._umask is None:
             self._umask = umask()
-        return private & (OPEN if sibling is None else sibling) & ~self._umask
+        return self._umask
 
     def _of(self, rel_dir: str) -> int | None:
         """The folder's regular files' modes. A bulk action's chunks each add files to the

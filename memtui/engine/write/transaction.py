@@ -513,6 +513,7 @@ class Transaction:
             for rel in kept
             if rel not in self._modes
         }
+        folder_mode = dir_mode(private)
 
         def one(rel: str) -> list[str]:
             """The current bytes' snapshot, then each planned version's, in order (`n`
@@ -520,8 +521,7 @@ class Transaction:
             self._doing = f"{HISTORY}/{rel}"
             mode = self._modes.get(rel, new_modes.get(rel))
             if mode is None:
-                mode = modes.OPEN & ~modes.umask()
-            folder_mode = dir_mode(private)
+                mode = modes.OPEN & ~siblings.umask()
             old = current.get(rel)
             paths = []
             if old is not None:  # the file itself, which the change replaces or removes
