@@ -27,27 +27,51 @@ from threading import Thread
 _SPACE = rb"[\s\x1c-\x1f\x80-\xff]"  # what \s is in a str pattern, and any non-ASCII byte
 _USER = rb"(?:the" + _SPACE + rb"+)?(?:user|human|operator|owner)"
 _AWS_KEY = rb"(?:a3t[a-z0-9]|abia|acca|akia|asia)[0-9a-z]{16}"
+_WORD = rb"[0-9a-z_'\x80-\xff,-]"  # \w and ' ’ , -
+# injection._OVERRIDE's verbs, up to the word that makes them one
+_OVERRIDE = (
+    rb"(?:ignore|disregard|forget|override|bypass)"
+    + (_SPACE + rb"+(?:" + _WORD + rb"+" + _SPACE + rb"+){0,3}")
+    + rb"(?:previous|prior|above|earlier|preceding|all|your|system|original)"
+    + _SPACE
+)
 _COMMAND = re.compile(rb"\b(?:curl|wget|ncat|nc|scp|invoke-webrequest|iwr)\b")
 _URL_PART = rb"[^:/?#\[\]@!$&'()*+,;=\s]+"
+
+
+def _run(anchor: bytes, n: int, chars: bytes = b"0-9a-z_-") -> bytes:
+    """`anchor` then `n` token characters (ASCII: the formats' classes have no case flag)."""
+    return re.escape(anchor) + b"[" + chars + b"]{" + str(n).encode() + b"}"
+
+
 # anchor (ASCII lower case) -> a check that must match where it is found, or None
 _ANCHORS: dict[bytes, bytes | None] = {
     # secrets (secrets.py, plugins.py): the literal each provider format starts with
     b"private key": None,
-    b"sk-": None,
+    # the shortest run of token characters each format has after its literal: "sk-" and
+    # "sg." are in honest words ("risk-free", "msg.", a file named "nas-sg.md")
+    b"sk-": _run(b"sk-", 24),  # sk-ant- and 20, sk-proj- and 20, sk- and 32, ...T3BlbkFJ
     **dict.fromkeys((b"a3t", b"abia", b"acca", b"akia", b"asia"), _AWS_KEY),
     b"aws": rb"aws[^\n]{0,80}?(?:key|pw|pass|token)[^\n]{0,80}?['\"][0-9a-z/+]{40}['\"]",
-    **dict.fromkeys((b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_", b"github_pat_")),
-    **dict.fromkeys(
-        (b"glpat-", b"gldt-", b"glft-", b"glsoat-", b"glrt-", b"gr1348941", b"glcbt-"),
-    ),
-    **dict.fromkeys((b"glimt-", b"glptt-", b"glagent-", b"gloas-")),
-    **dict.fromkeys((b"xox", b"hooks.slack.com", b"xapp-", b"k_live_", b"k_test_", b"aiza")),
-    **dict.fromkeys((b"sg.", b"/:_authtoken=", b"npm_", b"pypi-ag", b"hf_", b"sq0csp-")),
-    **dict.fromkeys((b"accountkey=", b"eyj")),
+    **{a: _run(a, 36, b"0-9a-z_") for a in (b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_")},
+    b"github_pat_": _run(b"github_pat_", 22, b"0-9a-z_"),
+    **{a: _run(a, 20) for a in (b"glpat-", b"gldt-", b"glft-", b"glsoat-", b"glrt-")},
+    **{a: _run(a, 20) for a in (b"gr1348941", b"glcbt-", b"glimt-", b"glptt-", b"glagent-")},
+    b"gloas-": _run(b"gloas-", 64),
+    b"xox": rb"xox[abposr]-",  # (Slack's rule ignores case: "ſ" is read whole)
+    **dict.fromkeys((b"hooks.slack.com", b"xapp-")),
+    **{a: _run(a, 24, b"0-9a-z") for a in (b"k_live_", b"k_test_")},
+    b"aiza": _run(b"aiza", 35),
+    b"sg.": _run(b"sg.", 22) + rb"\.",
+    b"npm_": _run(b"npm_", 36, b"0-9a-z"),
+    b"hf_": _run(b"hf_", 34, b"0-9a-z"),
+    **dict.fromkeys((b"/:_authtoken=", b"pypi-ag", b"sq0csp-", b"accountkey=")),
+    b"eyj": rb"eyj[0-9a-z=_-]+\.[0-9a-z=_-]",
     b"-us": rb"-us[0-9]",  # Mailchimp
     b"://": b"://" + _URL_PART + b":" + _URL_PART + b"@",  # a password in a URL
     # injection.py: each rule's verb, or the words or characters its form needs
-    **dict.fromkeys((b"ignore", b"disregard", b"forget", b"override", b"bypass", b"prompt")),
+    **dict.fromkeys((b"ignore", b"disregard", b"forget", b"override", b"bypass"), _OVERRIDE),
+    b"prompt": rb"prompt(?:" + _SPACE + rb"+override|" + _SPACE + rb"*:)",
     b"now": rb"now" + _SPACE + rb"+(?:in" + _SPACE + rb"+)?(?:developer|dan|jail|unre|unfi)",
     **dict.fromkeys(
         (b"tell", b"inform", b"notify", b"alert", b"from"),
