@@ -20,8 +20,8 @@ from memtui.layouts.dsh.model import Sop
 
 TF = TextFile("memory/events.md", "### [E001] 2026-11-29 · 约定\n", False, 33, 12345)
 SAMPLES = [
-    (TextFile, ("pending/a.md", "text", True, 7, None)),
-    (TextFile, ("a.md", "x", False, 1, 99)),
+    (TextFile, ("pending/a.md", "text", True, 7, None, None)),
+    (TextFile, ("a.md", "x", False, 1, 99, None)),
     (Event, (1, "E001", "2026-11-29", "约定", "待跟进", None, "⭐", Span("f", 0, 1, 0, 9), TF)),
     (Sop, ("deploy", "sops/deploy.md", "部署", MappingProxyType({"title": "部署"}))),
     (
@@ -76,7 +76,7 @@ def test_made_record_is_frozen(cls, values):
 
 def test_every_field_is_required():
     with pytest.raises(TypeError):
-        maker(TextFile)("a.md", "x", False, 1)  # no stamp
+        maker(TextFile)("a.md", "x", False, 1, None)  # no utf8
 
 
 def test_a_class_without_slots_is_refused():

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memtui.engine.config import cache_enabled
 from memtui.engine.records import maker
+from memtui.engine.textfile import TextFile, Undecoded
 
 if TYPE_CHECKING:
     from memtui.engine.store import Store
@@ -262,6 +263,8 @@ class _Pickler(pickle.Pickler):
         cls = type(obj)
         if cls is MappingProxyType:
             return proxy, (dict(obj),)
+        if cls is TextFile:  # its text as bytes, decoded when read (TextFile.utf8)
+            return Undecoded, Undecoded.args(obj)
         get = _fields.get(cls)
         if get is None:
             if not dataclasses.is_dataclass(cls):

@@ -224,4 +224,4 @@ def plain_text(
         return None
     if keep is not None:
         keep[rel] = raw
-    return _new_text(rel, text, False, len(raw), stamp_of(info))
+    return _new_text(rel, text, False, len(raw), stamp_of(info), None)
