@@ -13,6 +13,7 @@ import pickle
 import shutil
 import stat
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -206,6 +207,24 @@ def test_a_cache_that_cannot_be_written_is_no_cache(
     root = fresh_copy(demo, tmp_path)
     assert cached(root) == open_store(root, TODAY_DATE)  # the key cannot be made either
     assert cache.load(str(root)) is None
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_cache_that_cannot_be_read_is_no_cache(
+    demo: Path, tmp_path: Path, home: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read fails in the thread that reads the cache while the store is listed."""
+    root = fresh_copy(demo, tmp_path)
+    cached(root)
+    where: list[str] = []
+
+    def failing(root: str) -> bytes:
+        where.append(threading.current_thread().name)
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(cache, "_verified", failing)
+    assert cached(root) == open_store(root, TODAY_DATE)
+    assert where == ["memtui-cache"]
 
 
 def test_a_cache_folder_that_is_a_file_is_no_cache(

@@ -30,6 +30,7 @@ from memtui.i18n import msg
 
 if TYPE_CHECKING:
     from memtui.engine.layouts.listing import Listing
+    from memtui.engine.paths import Scan
 
 _NONE = object()
 
@@ -96,13 +97,18 @@ def open_store(
         from memtui.engine import cache as kept
 
         root = resolve_root(path)
-        got = kept.load(root) if previous is None else None
+        listed = None
+        got = None
+        if previous is None:  # the cache read while the store is listed
+            loading = kept.load_soon(root)
+            listed = listing(root)
+            got = loading()
         loaded = None
         if got is not None:  # a snapshot of nothing but what each file parsed to
             loaded = Store(
                 root, (), (), got.texts, {}, {}, (), got.config, dt.date.min, got.memo, got.escaped
             )
-        store = _open(path, today, previous or loaded, True)
+        store = _open(path, today, previous or loaded, True, listed)
         kept.remember(store, loaded)
         return store
 
@@ -175,10 +181,14 @@ def _parse(name: str, reader: StoreReader, top: Listing) -> Any:
 
 
 def _open(
-    path: str | os.PathLike[str], today: dt.date | None, previous: Store | None, reopen: bool
+    path: str | os.PathLike[str],
+    today: dt.date | None,
+    previous: Store | None,
+    reopen: bool,
+    listed: tuple[Scan, Listing] | None = None,
 ) -> Store:
     root = resolve_root(path)
-    scan, top = listing(root)
+    scan, top = listed or listing(root)
     files = top.files
     config = store_config(root, files)
     escaped = frozenset(rel for rel, _ in scan.escapes)
