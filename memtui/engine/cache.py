@@ -172,7 +172,7 @@ class _Unpickler(pickle.Unpickler):
 
     def find_class(self, module: str, name: str) -> Any:
         if module == __name__:
-            if name not in ("rebuild", "proxy"):
+            if name not in ("rebuild", "rows_of", "proxy"):
                 raise pickle.UnpicklingError(f"{module}.{name} is not a record")
             return super().find_class(module, name)
         if module != "datetime" and module.partition(".")[0] not in _tops():
@@ -256,7 +256,8 @@ def _verified(root: str) -> bytes | None:
 def _unpickled(root: str, body: bytes) -> Kept | None:
     try:
         got = _Unpickler(io.BytesIO(body)).load()
-        tag, kept_root, written, config, escaped, texts, memo = got
+        tag, kept_root, written, config, escaped, texts, packed = got
+        memo = _unpacked(*packed)
     except Exception:
         return None
     if tag != version_tag() or kept_root != root or written > time.time_ns():
@@ -276,6 +277,15 @@ def proxy(items: dict) -> MappingProxyType:
 
 def rebuild(cls: type, values: tuple) -> Any:
     """A record from its fields in order: records.maker's quick way when `cls` has one."""
+    return _maker(cls)(*values)
+
+
+def rows_of(cls: type, columns: tuple[tuple[Any, ...], ...]) -> list[Any]:
+    """The records of `cls` whose fields `columns` hold, one column a field (_Rows)."""
+    return list(map(_maker(cls), *columns))
+
+
+def _maker(cls: type) -> Any:
     make = _makers.get(cls)
     if make is None:
         try:
@@ -283,7 +293,66 @@ def rebuild(cls: type, values: tuple) -> Any:
         except TypeError:
             make = cls
         _makers[cls] = make
-    return make(*values)
+    return make
+
+
+class _Rows:
+    """Records of one class kept as a column a field, unpickled as a list by one call
+    (rows_of) instead of one call each: the --size 500 demo's 28,000 events and 10,000
+    candidates load in about half the time."""
+
+    __slots__ = ("cls", "columns")
+
+    def __init__(self, records: list[Any]) -> None:
+        self.cls = type(records[0])
+        get = _getter(self.cls)
+        self.columns = tuple(zip(*(get(r)[:-1] for r in records), strict=True))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return rows_of, (self.cls, self.columns)
+
+
+def _runs(values: list[Any]) -> list[tuple[int, Any]]:
+    """`values` as (n, runs of n records of one class) and (0, one value) pairs; a list
+    of records of one class, as one value, is kept as _Rows too."""
+    out: list[tuple[int, Any]] = []
+    i = 0
+    while i < len(values):
+        cls = type(values[i])
+        j = i + 1
+        if _getter(cls) is not None:
+            while j < len(values) and type(values[j]) is cls:
+                j += 1
+        if j - i > 1:
+            out.append((j - i, _Rows(values[i:j])))
+        else:
+            out.append((0, _Rows(values[i]) if _one_class(values[i]) else values[i]))
+        i = j
+    return out
+
+
+def _one_class(value: Any) -> bool:
+    """A list of two or more records of one dataclass."""
+    if type(value) is not list or len(value) < 2 or _getter(type(value[0])) is None:
+        return False
+    cls = type(value[0])
+    return all(type(v) is cls for v in value)
+
+
+def _packed(memo: Mapping[Any, Any]) -> tuple[Any, ...]:
+    """The memo as its keys, texts, parses (_runs) and findings, each in order."""
+    values = list(memo.values())
+    return list(memo), [v[0] for v in values], _runs([v[1] for v in values]), [v[2] for v in values]
+
+
+def _unpacked(keys: list[Any], tfs: list[Any], runs: list[Any], found: list[Any]) -> dict:
+    results: list[Any] = []
+    for n, value in runs:
+        if n:
+            results.extend(value)
+        else:
+            results.append(value)
+    return dict(zip(keys, zip(tfs, results, found, strict=True), strict=True))
 
 
 class _Pickler(pickle.Pickler):
@@ -297,14 +366,20 @@ class _Pickler(pickle.Pickler):
             return proxy, (dict(obj),)
         if cls is TextFile:  # its text as bytes, decoded when read (TextFile.utf8)
             return Undecoded, Undecoded.args(obj)
-        get = _fields.get(cls)
+        get = _getter(cls)
         if get is None:
-            if not dataclasses.is_dataclass(cls):
-                return NotImplemented
-            # __class__ last, so that even one field comes as a tuple
-            names = (*(f.name for f in dataclasses.fields(cls)), "__class__")
-            get = _fields[cls] = operator.attrgetter(*names)
+            return NotImplemented
         return rebuild, (cls, get(obj)[:-1])
+
+
+def _getter(cls: type) -> Any:
+    """A dataclass's fields in order and then its class, read by one C-level attrgetter
+    (__class__ last, so that even one field comes as a tuple); None: no dataclass."""
+    get = _fields.get(cls)
+    if get is None and dataclasses.is_dataclass(cls) and cls is not TextFile:
+        names = (*(f.name for f in dataclasses.fields(cls)), "__class__")
+        get = _fields[cls] = operator.attrgetter(*names)
+    return get
 
 
 def _kept(store: Store) -> tuple[dict, dict]:
@@ -355,7 +430,15 @@ def _save(store: Store | None) -> None:
         return
     texts, memo = _kept(store)
     buf = io.BytesIO()
-    made = (version_tag(), store.root, time.time_ns(), store.config, store.escaped, texts, memo)
+    made = (
+        version_tag(),
+        store.root,
+        time.time_ns(),
+        store.config,
+        store.escaped,
+        texts,
+        _packed(memo),
+    )
     _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(made)
     body = buf.getvalue()
     tmp = _write_temp(where, _header() + hmac.digest(key, body, "sha256") + body)
