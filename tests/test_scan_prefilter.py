@@ -6,6 +6,7 @@ formats and kinds, honest notes, their pieces and noise, several at once."""
 from __future__ import annotations
 
 import re
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -95,6 +96,27 @@ def test_every_cut_of_a_planted_piece_that_holds_a_hit_is_picked_out() -> None:
     character longer than its format needs, say) is found at every anchor's bound."""
     cuts = sorted({piece[:n] for piece in PIECES for n in range(len(piece) + 1)})
     assert {i for i, text in enumerate(cuts) if _exact(text)} <= prefilter.suspects(cuts)
+
+
+def test_a_long_run_after_any_anchor_is_read_in_one_pass() -> None:
+    """No check tries every split of a run of letters or spaces (the override verbs'
+    check once took seconds for "ignore" and a line of Chinese): each anchor followed by
+    3,000 of each kind of character, all read within a guard that fails, not hangs."""
+    anchors = [a.decode() for a in (*prefilter._ANCHORS, *prefilter._LOOT)]
+    anchors += [chr(first) for first, _ in prefilter.WHOLE]
+    runs = ["中文", "\u3000", "中\u3000", "a ", "’", " ", "x", "$x", "\n"]
+    batch = [anchor + run * 3000 for anchor in anchors for run in runs]
+
+    def hung(signum: int, frame: object) -> None:
+        raise TimeoutError("the prefilter backtracks: 60 s for a linear pass")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)  # (about 0.3 s here)
+    try:
+        prefilter.suspects(batch)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
 
 
 @pytest.mark.parametrize("piece", PIECES)

@@ -27,13 +27,20 @@ from threading import Thread
 _SPACE = rb"[\s\x1c-\x1f\x80-\xff]"  # what \s is in a str pattern, and any non-ASCII byte
 _USER = rb"(?:the" + _SPACE + rb"+)?(?:user|human|operator|owner)"
 _AWS_KEY = rb"(?:a3t[a-z0-9]|abia|acca|akia|asia)[0-9a-z]{16}"
-_WORD = rb"[0-9a-z_'\x80-\xff,-]"  # \w and ' ’ , -
+# What \s is in a str pattern, exactly: a space of more than one byte as its UTF-8 bytes.
+_WIDE = [chr(c).encode() for c in range(0x80, 0x10000) if chr(c).isspace()]
+_MB_SPACE = b"(?:" + b"|".join(re.escape(space) for space in _WIDE) + b")"
+_SPACE_X = rb"(?:[\t-\r \x1c-\x1f]|" + _MB_SPACE + b")"
+# \w and ' ’ , - (any character of more than one byte but a space): never a space's byte,
+# so that a run of words and spaces reads one way only. (With one byte class for both,
+# "ignore" and a line of Chinese took seconds: the regex tried every split of it.)
+_WORD_X = rb"(?:[0-9a-z_',-]|(?!" + _MB_SPACE + rb")[\xc0-\xff][\x80-\xbf]*)"
 # injection._OVERRIDE's verbs, up to the word that makes them one
 _OVERRIDE = (
     rb"(?:ignore|disregard|forget|override|bypass)"
-    + (_SPACE + rb"+(?:" + _WORD + rb"+" + _SPACE + rb"+){0,3}")
+    + (_SPACE_X + rb"+(?:" + _WORD_X + rb"+" + _SPACE_X + rb"+){0,3}")
     + rb"(?:previous|prior|above|earlier|preceding|all|your|system|original)"
-    + _SPACE
+    + _SPACE_X
 )
 _COMMAND = re.compile(rb"\b(?:curl|wget|ncat|nc|scp|invoke-webrequest|iwr)\b")
 _URL_PART = rb"[^:/?#\[\]@!$&'()*+,;=\s]+"
