@@ -298,8 +298,8 @@ def _maker(cls: type) -> Any:
 
 class _Rows:
     """Records of one class kept as a column a field, unpickled as a list by one call
-    (rows_of) instead of one call each: the --size 500 demo's 28,000 events and 10,000
-    candidates load in about half the time."""
+    (rows_of) instead of one call each: the --size 500 demo's cache (28,000 events,
+    10,000 candidates) unpickles in 109 ms instead of 125."""
 
     __slots__ = ("cls", "columns")
 
