@@ -125,6 +125,11 @@ def test_each_planted_piece_is_picked_out_among_clean_files(piece: str) -> None:
     assert prefilter.suspects(batch) >= ({1} if _exact(batch[1]) else set())
 
 
+def test_the_wide_spaces_are_every_space_beyond_ascii() -> None:
+    spaces = [chr(c) for c in range(0x80, sys.maxunicode + 1) if chr(c).isspace()]
+    assert list(prefilter.WIDE_SPACES) == spaces
+
+
 def test_clean_notes_are_left_out() -> None:
     batch = ["# 索引\n- 部署 → memory_deploy.md\n", "- ~/.ssh/config 里 laptop\n", "$(date +%F)"]
     assert prefilter.suspects(batch) == set()

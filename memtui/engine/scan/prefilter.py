@@ -24,23 +24,27 @@ from functools import cache
 from itertools import accumulate
 from threading import Thread
 
-_SPACE = rb"[\s\x1c-\x1f\x80-\xff]"  # what \s is in a str pattern, and any non-ASCII byte
-_USER = rb"(?:the" + _SPACE + rb"+)?(?:user|human|operator|owner)"
-_AWS_KEY = rb"(?:a3t[a-z0-9]|abia|acca|akia|asia)[0-9a-z]{16}"
-# What \s is in a str pattern, exactly: a space of more than one byte as its UTF-8 bytes.
-_WIDE = [chr(c).encode() for c in range(0x80, 0x10000) if chr(c).isspace()]
-_MB_SPACE = b"(?:" + b"|".join(re.escape(space) for space in _WIDE) + b")"
-_SPACE_X = rb"(?:[\t-\r \x1c-\x1f]|" + _MB_SPACE + b")"
+# What \s is in a str pattern, exactly, in UTF-8 bytes: the ASCII ones, and the wider
+# ones as their bytes (str.isspace() beyond ASCII; written out: working them out was
+# 3 ms of every open).
+WIDE_SPACES = (
+    "\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000"
+)
+_MB_SPACE = b"(?:" + b"|".join(re.escape(space.encode()) for space in WIDE_SPACES) + b")"
+_SPACE = rb"(?:[\t-\r \x1c-\x1f]|" + _MB_SPACE + b")"
 # \w and ' ’ , - (any character of more than one byte but a space): never a space's byte,
 # so that a run of words and spaces reads one way only. (With one byte class for both,
 # "ignore" and a line of Chinese took seconds: the regex tried every split of it.)
-_WORD_X = rb"(?:[0-9a-z_',-]|(?!" + _MB_SPACE + rb")[\xc0-\xff][\x80-\xbf]*)"
+_WORD = rb"(?:[0-9a-z_',-]|(?!" + _MB_SPACE + rb")[\xc0-\xff][\x80-\xbf]*)"
+_USER = rb"(?:the" + _SPACE + rb"+)?(?:user|human|operator|owner)"
+_AWS_KEY = rb"(?:a3t[a-z0-9]|abia|acca|akia|asia)[0-9a-z]{16}"
 # injection._OVERRIDE's verbs, up to the word that makes them one
 _OVERRIDE = (
     rb"(?:ignore|disregard|forget|override|bypass)"
-    + (_SPACE_X + rb"+(?:" + _WORD_X + rb"+" + _SPACE_X + rb"+){0,3}")
+    + (_SPACE + rb"+(?:" + _WORD + rb"+" + _SPACE + rb"+){0,3}")
     + rb"(?:previous|prior|above|earlier|preceding|all|your|system|original)"
-    + _SPACE_X
+    + _SPACE
 )
 _COMMAND = re.compile(rb"\b(?:curl|wget|ncat|nc|scp|invoke-webrequest|iwr)\b")
 _URL_PART = rb"[^:/?#\[\]@!$&'()*+,;=\s]+"
